@@ -78,9 +78,11 @@ pub const DRAIN_MAX: u32 = (1 << DRAIN_BITS) - 1;
 /// Largest counter value; counters stop there.
 pub const COUNTER_MAX: u32 = u32::MAX;
 /// Cycles from a packet on the input to its decision on the output registers.
-pub const LATENCY_CYCLES: usize = 9;
+pub const LATENCY_CYCLES: usize = 11;
+/// Cycles from a packet on the input to its effect on the counters.
+pub const COUNTER_LATENCY_CYCLES: usize = LATENCY_CYCLES + 1;
 /// Cycles from a packet on the input to its effect on `occupancy_bytes`.
-pub const OCCUPANCY_LATENCY_CYCLES: usize = 3;
+pub const OCCUPANCY_LATENCY_CYCLES: usize = 4;
 /// Worst distance between the realized marking probability and the ideal
 /// p(q) (see the module doc): 2^-15 + 2^-16, rounded up to 2^-14.
 pub const MARK_PROBABILITY_ERROR_BOUND: f64 = 1.0 / 16384.0;
@@ -479,7 +481,13 @@ impl WredEcnPort {
         let out = pkt.map(|(len, ecn_in)| {
             self.rng = xorshift::step(self.rng);
             let r = xorshift::draw16(self.rng);
-            let mut d = admit(q, len, ecn_in, self.params.buf_max_bytes, self.params.k_bytes);
+            let mut d = admit(
+                q,
+                len,
+                ecn_in,
+                self.params.buf_max_bytes,
+                self.params.k_bytes,
+            );
             if d == Decision::Forward {
                 accepted_len = len;
                 if is_ect(ecn_in) && mark_test(q, &self.cfg, r) {
@@ -539,6 +547,7 @@ struct Stage {
     r: u16,
     prod_a: u32,
     prod_b: u32,
+    lt: bool,
 }
 
 /// `Decision` with a default, for the register mirror.
@@ -553,6 +562,7 @@ pub struct WredEcnModel {
     c_kmin: u32,
     c_kmax: u32,
     c_k: u32,
+    c_buf1: u32,
     c_buf: u32,
     c_p: u16,
     c_seed: u32,
@@ -569,18 +579,28 @@ pub struct WredEcnModel {
     s1_len: u32,
     s1_ecn: u8,
     s1_drain: u32,
-    s1_lim: u32,  // buf - len, 25-bit two's complement
-    s1_ldiff: u32, // len - drain, 15-bit two's complement
+    s1_lim1: u32,  // buf + 1 - len, 25-bit two's complement
+    s1_ldiff: u32, // len - drain, modulo 2^24
+    s1_notect: bool,
+    // stage 2: the admission limit, q <= limit <=> fits and not Eq. 3
+    s2_valid: bool,
+    s2_len: u32,
+    s2_ecn: u8,
+    s2_drain: u32,
+    s2_lim1: u32,
+    s2_ldiff: u32,
+    s2_bound: u32, // accept <=> q < bound (0 when invalid or hopeless)
     // the loop
     q: u32,
     rng: u32,
-    // stages B (decision), C (ramp position), D (normalised), E/F/G (multiply)
+    // stages B (decision), C (ramp position), D (normalised), E/F/G (multiply), I (compare)
     sb: Stage,
     sc: Stage,
     sd: Stage,
     se: Stage,
     sf: Stage,
     sg: Stage,
+    si: Stage,
     out: WredOutputs,
 }
 
@@ -601,15 +621,20 @@ impl WredEcnModel {
     /// One rising clock edge with these inputs.
     pub fn tick(&mut self, i: &WredInputs) {
         let rst = i.reset;
-        // --- outputs and counters (stage H), from stage G
-        let g = self.sg;
+        // --- outputs and counters (stage H), from stage I
+        let g = self.si;
         let admitted = Decision::from_bits(g.decision.0);
-        let ramp = !g.under && g.prod_a < g.prod_b;
+        let ramp = !g.under && g.lt;
         let mark = admitted == Decision::Forward && is_ect(g.ecn) && (g.over || ramp);
-        let dec = if mark { Decision::ForwardMarked } else { admitted };
+        let dec = if mark {
+            Decision::ForwardMarked
+        } else {
+            admitted
+        };
+        // counters (stage J) count what the output registers show
         let mut counters = self.out.counters;
-        if g.valid {
-            counters.count(dec);
+        if self.out.out_valid {
+            counters.count(Decision::from_bits(self.out.out_decision));
         }
         let out_next = WredOutputs {
             out_valid: g.valid && !rst,
@@ -619,9 +644,21 @@ impl WredEcnModel {
             counters: if rst { Counters::default() } else { counters },
         };
 
+        // --- stage I: the ramp comparison
+        let si_next = Stage {
+            valid: self.sg.valid && !rst,
+            lt: self.sg.prod_a < self.sg.prod_b,
+            ..self.sg
+        };
         // --- multiply pipeline E -> F -> G (products exact, delayed 3 cycles)
-        let sg_next = Stage { valid: self.sf.valid && !rst, ..self.sf };
-        let sf_next = Stage { valid: self.se.valid && !rst, ..self.se };
+        let sg_next = Stage {
+            valid: self.sf.valid && !rst,
+            ..self.sf
+        };
+        let sf_next = Stage {
+            valid: self.se.valid && !rst,
+            ..self.se
+        };
         let d = self.sd;
         let se_next = Stage {
             valid: d.valid && !rst,
@@ -647,43 +684,41 @@ impl WredEcnModel {
         };
         // --- stage B: the occupancy loop
         let q = self.q;
-        let lim_neg = self.s1_lim & (1 << Q_BITS) != 0;
-        let fits = !lim_neg && q <= (self.s1_lim & Q_MAX);
-        let wred = self.s1_ecn == ecn::NOT_ECT && q >= self.c_k;
-        let accept = self.s1_valid && fits && !wred;
-        let borrow = q < self.s1_drain;
-        let ldiff = sign_extend(self.s1_ldiff, 15);
+        let lim_neg = self.s2_lim1 & (1 << Q_BITS) != 0;
+        let fits = !lim_neg && q < self.s2_lim1;
+        let accept = q < self.s2_bound;
+        let borrow = q < self.s2_drain;
         let q_next = if rst {
             0
         } else if accept {
             if borrow {
-                self.s1_len
+                self.s2_len
             } else {
-                (q as i64 + ldiff) as u32 & Q_MAX
+                q.wrapping_add(self.s2_ldiff) & Q_MAX
             }
         } else if borrow {
             0
         } else {
-            q - self.s1_drain
+            q - self.s2_drain
         };
         let rng_step = xorshift::step(self.rng);
         let rng_next = if rst {
             xorshift::seed_state(self.c_seed)
-        } else if self.s1_valid {
+        } else if self.s2_valid {
             rng_step
         } else {
             self.rng
         };
-        let admitted_b = if !fits {
-            Decision::DropOverflow
-        } else if wred {
-            Decision::DropWred
-        } else {
+        let admitted_b = if accept {
             Decision::Forward
+        } else if !fits {
+            Decision::DropOverflow
+        } else {
+            Decision::DropWred
         };
         let sb_next = Stage {
-            valid: self.s1_valid && !rst,
-            ecn: self.s1_ecn,
+            valid: self.s2_valid && !rst,
+            ecn: self.s2_ecn,
             decision: Decision0(admitted_b as u8),
             over: false,
             under: false,
@@ -691,10 +726,20 @@ impl WredEcnModel {
             r: xorshift::draw16(rng_step),
             prod_a: 0,
             prod_b: 0,
+            lt: false,
+        };
+        // --- stage 2: the admission bound, q < bound <=> fits and not Eq. 3
+        let lim1_neg = self.s1_lim1 & (1 << Q_BITS) != 0;
+        let s2_bound = if !self.s1_valid || rst || lim1_neg {
+            0
+        } else if self.s1_notect && self.c_k < self.s1_lim1 {
+            self.c_k
+        } else {
+            self.s1_lim1
         };
         // --- stage 1: q-independent precomputation
-        let s1_lim = self.c_buf.wrapping_sub(self.s0_len) & 0x1ff_ffff;
-        let s1_ldiff = self.s0_len.wrapping_sub(self.s0_drain) & 0x7fff;
+        let s1_lim1 = self.c_buf1.wrapping_sub(self.s0_len) & 0x1ff_ffff;
+        let s1_ldiff = self.s0_len.wrapping_sub(self.s0_drain) & Q_MAX;
         // --- config pipeline
         let c_range_next = ramp_range(self.c_kmin, self.c_kmax);
         let c_shift_next = ramp_shift(self.c_range);
@@ -702,6 +747,7 @@ impl WredEcnModel {
 
         // --- commit (all registers at once)
         self.out = out_next;
+        self.si = si_next;
         self.sg = sg_next;
         self.sf = sf_next;
         self.se = se_next;
@@ -710,16 +756,25 @@ impl WredEcnModel {
         self.sb = sb_next;
         self.q = q_next;
         self.rng = rng_next;
+        self.s2_valid = self.s1_valid && !rst;
+        self.s2_len = self.s1_len;
+        self.s2_ecn = self.s1_ecn;
+        self.s2_drain = self.s1_drain;
+        self.s2_lim1 = self.s1_lim1;
+        self.s2_ldiff = self.s1_ldiff;
+        self.s2_bound = s2_bound;
+        self.s1_notect = self.s0_ecn == ecn::NOT_ECT;
         self.s1_valid = self.s0_valid && !rst;
         self.s1_len = self.s0_len;
         self.s1_ecn = self.s0_ecn;
         self.s1_drain = self.s0_drain;
-        self.s1_lim = s1_lim;
+        self.s1_lim1 = s1_lim1;
         self.s1_ldiff = s1_ldiff;
         self.s0_valid = i.pkt_valid && !rst;
         self.s0_len = i.pkt_len_bytes & LEN_MAX;
         self.s0_ecn = i.pkt_ecn & 3;
         self.s0_drain = i.drain_bytes & DRAIN_MAX;
+        self.c_buf1 = self.c_buf + 1;
         self.c_range = c_range_next;
         self.c_shift = c_shift_next;
         self.c_rprime = c_rprime_next;
@@ -730,12 +785,6 @@ impl WredEcnModel {
         self.c_p = p_effective(i.params.p_max_raw);
         self.c_seed = i.params.seed;
     }
-}
-
-#[inline]
-fn sign_extend(v: u32, bits: u32) -> i64 {
-    let shift = 64 - bits;
-    ((v as i64) << shift) >> shift
 }
 
 #[cfg(test)]

@@ -14,12 +14,19 @@ fn params() -> WredParams {
 
 /// A port whose queue holds exactly `q` bytes.
 fn port_at(p: WredParams, q: u32) -> WredEcnPort {
-    let mut port = WredEcnPort::new(WredParams { k_bytes: p.buf_max_bytes, ..p }).unwrap();
+    let mut port = WredEcnPort::new(WredParams {
+        k_bytes: p.buf_max_bytes,
+        ..p
+    })
+    .unwrap();
     let mut left = q;
     while left > 0 {
         let len = left.min(LEN_MAX);
         // Not-ECT below the (temporarily raised) K: accepted, never marked.
-        assert_eq!(port.cycle(Some((len, ecn::NOT_ECT)), 0).unwrap().0, Decision::Forward);
+        assert_eq!(
+            port.cycle(Some((len, ecn::NOT_ECT)), 0).unwrap().0,
+            Decision::Forward
+        );
         left -= len;
     }
     port.set_params(p).unwrap();
@@ -55,7 +62,10 @@ fn wred_ecn_always_marks_at_k_max() {
     assert!((0..=u16::MAX).all(|r| mark_test(50_000, &cfg, r)));
     let mut port = port_at(params(), 50_000);
     for e in [ecn::ECT0, ecn::ECT1] {
-        assert_eq!(decide_at(&mut port, 1500, e), (Decision::ForwardMarked, ecn::CE));
+        assert_eq!(
+            decide_at(&mut port, 1500, e),
+            (Decision::ForwardMarked, ecn::CE)
+        );
     }
     // just below K_max the ramp is just below P_max (0.5): not every draw marks
     assert!((0..=u16::MAX).any(|r| !mark_test(49_999, &cfg, r)));
@@ -64,10 +74,20 @@ fn wred_ecn_always_marks_at_k_max() {
 #[test]
 fn wred_ecn_drops_not_ect_from_k() {
     let mut port = port_at(params(), 29_999);
-    assert_eq!(decide_at(&mut port, 1500, ecn::NOT_ECT), (Decision::Forward, ecn::NOT_ECT));
+    assert_eq!(
+        decide_at(&mut port, 1500, ecn::NOT_ECT),
+        (Decision::Forward, ecn::NOT_ECT)
+    );
     let mut port = port_at(params(), 30_000);
-    assert_eq!(decide_at(&mut port, 1500, ecn::NOT_ECT), (Decision::DropWred, ecn::NOT_ECT));
-    assert_eq!(port.occupancy_bytes(), 30_000, "a dropped packet does not enter the queue");
+    assert_eq!(
+        decide_at(&mut port, 1500, ecn::NOT_ECT),
+        (Decision::DropWred, ecn::NOT_ECT)
+    );
+    assert_eq!(
+        port.occupancy_bytes(),
+        30_000,
+        "a dropped packet does not enter the queue"
+    );
     assert_eq!(port.counters().dropped_wred, 1);
     // ECN-capable packets are not subject to K
     assert_ne!(decide_at(&mut port, 1500, ecn::ECT0).0, Decision::DropWred);
@@ -77,38 +97,74 @@ fn wred_ecn_drops_not_ect_from_k() {
 fn wred_ecn_drops_what_does_not_fit_buf_max() {
     let mut port = port_at(params(), 98_500);
     // exactly fills the buffer: accepted (marked, since q >= K_max)
-    assert_eq!(port.cycle(Some((1500, ecn::ECT0)), 0).unwrap().0, Decision::ForwardMarked);
+    assert_eq!(
+        port.cycle(Some((1500, ecn::ECT0)), 0).unwrap().0,
+        Decision::ForwardMarked
+    );
     assert_eq!(port.occupancy_bytes(), 100_000);
     // one byte more does not fit, whatever the codepoint
     for e in [ecn::NOT_ECT, ecn::ECT0, ecn::ECT1, ecn::CE] {
-        assert_eq!(port.cycle(Some((1, e)), 0).unwrap().0, Decision::DropOverflow);
+        assert_eq!(
+            port.cycle(Some((1, e)), 0).unwrap().0,
+            Decision::DropOverflow
+        );
     }
     // zero-length packets always fit
-    assert_eq!(port.cycle(Some((0, ecn::CE)), 0).unwrap().0, Decision::Forward);
+    assert_eq!(
+        port.cycle(Some((0, ecn::CE)), 0).unwrap().0,
+        Decision::Forward
+    );
     assert_eq!(port.occupancy_bytes(), 100_000);
     assert_eq!(port.counters().dropped_overflow, 4);
 }
 
 #[test]
 fn wred_ecn_handles_zero_and_maximum_length() {
-    let p = WredParams { buf_max_bytes: Q_MAX, k_max_bytes: 60_000, ..params() };
+    let p = WredParams {
+        buf_max_bytes: Q_MAX,
+        k_max_bytes: 60_000,
+        ..params()
+    };
     let mut port = WredEcnPort::new(p).unwrap();
-    assert_eq!(port.cycle(Some((0, ecn::ECT0)), 0).unwrap(), (Decision::Forward, ecn::ECT0));
+    assert_eq!(
+        port.cycle(Some((0, ecn::ECT0)), 0).unwrap(),
+        (Decision::Forward, ecn::ECT0)
+    );
     assert_eq!(port.occupancy_bytes(), 0);
-    assert_eq!(port.cycle(Some((LEN_MAX, ecn::ECT0)), 0).unwrap(), (Decision::Forward, ecn::ECT0));
+    assert_eq!(
+        port.cycle(Some((LEN_MAX, ecn::ECT0)), 0).unwrap(),
+        (Decision::Forward, ecn::ECT0)
+    );
     assert_eq!(port.occupancy_bytes(), LEN_MAX);
     // a maximum-length packet into a full buffer is dropped, not wrapped
-    let mut full = port_at(WredParams { buf_max_bytes: Q_MAX, k_max_bytes: Q_MAX, k_bytes: Q_MAX, ..params() }, Q_MAX - 10);
-    assert_eq!(full.cycle(Some((LEN_MAX, ecn::ECT1)), 0).unwrap().0, Decision::DropOverflow);
+    let mut full = port_at(
+        WredParams {
+            buf_max_bytes: Q_MAX,
+            k_max_bytes: Q_MAX,
+            k_bytes: Q_MAX,
+            ..params()
+        },
+        Q_MAX - 10,
+    );
+    assert_eq!(
+        full.cycle(Some((LEN_MAX, ecn::ECT1)), 0).unwrap().0,
+        Decision::DropOverflow
+    );
     assert_eq!(full.occupancy_bytes(), Q_MAX - 10);
 }
 
 #[test]
 fn wred_ecn_keeps_ce_and_does_not_count_it_as_marked() {
     let mut port = port_at(params(), 60_000);
-    assert_eq!(decide_at(&mut port, 500, ecn::CE), (Decision::Forward, ecn::CE));
+    assert_eq!(
+        decide_at(&mut port, 500, ecn::CE),
+        (Decision::Forward, ecn::CE)
+    );
     let mut low = port_at(params(), 0);
-    assert_eq!(decide_at(&mut low, 500, ecn::CE), (Decision::Forward, ecn::CE));
+    assert_eq!(
+        decide_at(&mut low, 500, ecn::CE),
+        (Decision::Forward, ecn::CE)
+    );
     assert_eq!(port.counters().marked, 0);
     assert_eq!(port.counters().forwarded, 1);
 }
@@ -126,7 +182,11 @@ fn wred_ecn_drain_saturates_at_empty() {
 
 #[test]
 fn wred_ecn_counters_saturate() {
-    let mut c = Counters { forwarded: COUNTER_MAX - 1, marked: COUNTER_MAX, ..Default::default() };
+    let mut c = Counters {
+        forwarded: COUNTER_MAX - 1,
+        marked: COUNTER_MAX,
+        ..Default::default()
+    };
     c.count(Decision::ForwardMarked);
     c.count(Decision::ForwardMarked);
     assert_eq!((c.forwarded, c.marked), (COUNTER_MAX, COUNTER_MAX));
@@ -137,12 +197,48 @@ fn wred_ecn_refuses_illegal_parameters_with_clear_errors() {
     let ok = params();
     assert!(ok.validate().is_ok());
     let cases: [(WredParams, &str); 6] = [
-        (WredParams { k_min_bytes: 60_000, ..ok }, "k_min = 60000 bytes is above k_max = 50000"),
-        (WredParams { p_max_raw: 0x8001, ..ok }, "must be in [0, 1]"),
-        (WredParams { k_max_bytes: 200_000, ..ok }, "k_max = 200000 bytes is above buf_max = 100000"),
-        (WredParams { k_bytes: 100_001, ..ok }, "k = 100001 bytes is above buf_max"),
-        (WredParams { buf_max_bytes: 1 << 24, ..ok }, "buf_max = 16777216 bytes is out of range: it must be in [0, 16777215]"),
-        (WredParams { k_min_bytes: 1 << 30, ..ok }, "k_min = 1073741824 bytes is out of range"),
+        (
+            WredParams {
+                k_min_bytes: 60_000,
+                ..ok
+            },
+            "k_min = 60000 bytes is above k_max = 50000",
+        ),
+        (
+            WredParams {
+                p_max_raw: 0x8001,
+                ..ok
+            },
+            "must be in [0, 1]",
+        ),
+        (
+            WredParams {
+                k_max_bytes: 200_000,
+                ..ok
+            },
+            "k_max = 200000 bytes is above buf_max = 100000",
+        ),
+        (
+            WredParams {
+                k_bytes: 100_001,
+                ..ok
+            },
+            "k = 100001 bytes is above buf_max",
+        ),
+        (
+            WredParams {
+                buf_max_bytes: 1 << 24,
+                ..ok
+            },
+            "buf_max = 16777216 bytes is out of range: it must be in [0, 16777215]",
+        ),
+        (
+            WredParams {
+                k_min_bytes: 1 << 30,
+                ..ok
+            },
+            "k_min = 1073741824 bytes is out of range",
+        ),
     ];
     for (p, msg) in cases {
         let err = p.validate().unwrap_err().to_string();
@@ -151,7 +247,12 @@ fn wred_ecn_refuses_illegal_parameters_with_clear_errors() {
     }
     // a refused set leaves the port's parameters as they were
     let mut port = WredEcnPort::new(ok).unwrap();
-    assert!(port.set_params(WredParams { p_max_raw: 0xffff, ..ok }).is_err());
+    assert!(port
+        .set_params(WredParams {
+            p_max_raw: 0xffff,
+            ..ok
+        })
+        .is_err());
     assert_eq!(*port.params(), ok);
     assert!(UQ1_15::from_f64(1.5).is_err());
     assert_eq!(UQ1_15::from_f64(1.0).unwrap(), UQ1_15::ONE);
@@ -175,12 +276,28 @@ fn realized_probability(q: u32, cfg: &RampCfg) -> f64 {
 
 #[test]
 fn wred_ecn_realized_probability_formula_matches_brute_force() {
-    for (kmin, kmax, p) in [(0, 7, 0x8000), (1000, 1_000_000, 0x1234), (5, 70_000, 0x7fff), (3, 4, 1)] {
-        let pr = WredParams { k_min_bytes: kmin, k_max_bytes: kmax, k_bytes: 0, buf_max_bytes: Q_MAX, p_max_raw: p, seed: 1 };
+    for (kmin, kmax, p) in [
+        (0, 7, 0x8000),
+        (1000, 1_000_000, 0x1234),
+        (5, 70_000, 0x7fff),
+        (3, 4, 1),
+    ] {
+        let pr = WredParams {
+            k_min_bytes: kmin,
+            k_max_bytes: kmax,
+            k_bytes: 0,
+            buf_max_bytes: Q_MAX,
+            p_max_raw: p,
+            seed: 1,
+        };
         let cfg = RampCfg::from_params(&pr);
         for q in [kmin, kmin + 1, (kmin + kmax) / 2, kmax - 1, kmax] {
             let brute = (0..=u16::MAX).filter(|&r| mark_test(q, &cfg, r)).count() as f64 / 65536.0;
-            assert_eq!(brute, realized_probability(q, &cfg), "q={q} kmin={kmin} kmax={kmax}");
+            assert_eq!(
+                brute,
+                realized_probability(q, &cfg),
+                "q={q} kmin={kmin} kmax={kmax}"
+            );
         }
     }
 }
@@ -232,7 +349,14 @@ proptest! {
 /// within a 5-sigma binomial bound (plus the fixed-point bound) of p(q).
 #[test]
 fn wred_ecn_marking_frequency_matches_ideal_p() {
-    let p = WredParams { k_min_bytes: 20_000, k_max_bytes: 200_000, k_bytes: 100_000, buf_max_bytes: 1 << 20, p_max_raw: UQ1_15::from_f64(0.25).unwrap().raw(), seed: 0xC0FFEE };
+    let p = WredParams {
+        k_min_bytes: 20_000,
+        k_max_bytes: 200_000,
+        k_bytes: 100_000,
+        buf_max_bytes: 1 << 20,
+        p_max_raw: UQ1_15::from_f64(0.25).unwrap().raw(),
+        seed: 0xC0FFEE,
+    };
     let n = 200_000u32;
     for q in [20_000, 20_001, 45_000, 110_000, 155_555, 199_999, 200_000] {
         let mut port = port_at(p, q);
@@ -247,7 +371,10 @@ fn wred_ecn_marking_frequency_matches_ideal_p() {
         let pi = ideal::p_mark_params(q, &p);
         let sigma = (pi * (1.0 - pi) / n as f64).sqrt();
         let bound = 5.0 * sigma + MARK_PROBABILITY_ERROR_BOUND;
-        assert!((f - pi).abs() <= bound, "q={q}: frequency {f}, ideal {pi}, bound {bound}");
+        assert!(
+            (f - pi).abs() <= bound,
+            "q={q}: frequency {f}, ideal {pi}, bound {bound}"
+        );
     }
 }
 
@@ -256,7 +383,14 @@ fn wred_ecn_marking_frequency_matches_ideal_p() {
 /// OCCUPANCY_LATENCY_CYCLES later.
 #[test]
 fn wred_ecn_cycle_model_matches_functional_model() {
-    let p = WredParams { k_min_bytes: 3_000, k_max_bytes: 40_000, k_bytes: 20_000, buf_max_bytes: 60_000, p_max_raw: 0x6000, seed: 77 };
+    let p = WredParams {
+        k_min_bytes: 3_000,
+        k_max_bytes: 40_000,
+        k_bytes: 20_000,
+        buf_max_bytes: 60_000,
+        p_max_raw: 0x6000,
+        seed: 77,
+    };
     let mut port = WredEcnPort::new(p).unwrap();
     let mut model = WredEcnModel::new();
     let mut rng = 0x1234_5678u32;
@@ -264,7 +398,11 @@ fn wred_ecn_cycle_model_matches_functional_model() {
     let mut occupancy = std::collections::VecDeque::new();
     // reset with the parameters applied (the seed reaches its register first)
     for _ in 0..4 {
-        model.tick(&WredInputs { reset: true, params: p, ..Default::default() });
+        model.tick(&WredInputs {
+            reset: true,
+            params: p,
+            ..Default::default()
+        });
     }
     // a packet presented before edge t is on the outputs after edge t + LATENCY - 1
     for _ in 0..LATENCY_CYCLES - 1 {
@@ -280,19 +418,43 @@ fn wred_ecn_cycle_model_matches_functional_model() {
         let len = (rng >> 2) % 4000;
         let e = ((rng >> 14) & 3) as u8;
         let drain = (rng >> 18) % 3500;
-        let inp = WredInputs { reset: false, pkt_valid: valid, pkt_len_bytes: len, pkt_ecn: e, drain_bytes: drain, params: p };
+        let inp = WredInputs {
+            reset: false,
+            pkt_valid: valid,
+            pkt_len_bytes: len,
+            pkt_ecn: e,
+            drain_bytes: drain,
+            params: p,
+        };
         expected.push_back(port.cycle(valid.then_some((len, e)), drain));
         occupancy.push_back(port.occupancy_bytes());
         model.tick(&inp);
         let out = model.outputs();
         let want = expected.pop_front().unwrap();
-        let got = out.out_valid.then(|| (Decision::from_bits(out.out_decision), out.out_ecn));
+        let got = out
+            .out_valid
+            .then(|| (Decision::from_bits(out.out_decision), out.out_ecn));
         assert_eq!(got, want, "cycle {cycle}");
-        assert_eq!(out.occupancy_bytes, occupancy.pop_front().unwrap(), "cycle {cycle}");
+        assert_eq!(
+            out.occupancy_bytes,
+            occupancy.pop_front().unwrap(),
+            "cycle {cycle}"
+        );
         if got.map(|g| g.0) == Some(Decision::ForwardMarked) {
             marked += 1;
         }
     }
-    assert!(marked > 1000, "the stream should exercise the ramp (marked {marked})");
-    assert_eq!(model.outputs().counters.forwarded, port.counters().forwarded - expected.iter().flatten().filter(|d| matches!(d.0, Decision::Forward | Decision::ForwardMarked)).count() as u32);
+    assert!(
+        marked > 1000,
+        "the stream should exercise the ramp (marked {marked})"
+    );
+    assert_eq!(
+        model.outputs().counters.forwarded,
+        port.counters().forwarded
+            - expected
+                .iter()
+                .flatten()
+                .filter(|d| matches!(d.0, Decision::Forward | Decision::ForwardMarked))
+                .count() as u32
+    );
 }

@@ -1,0 +1,188 @@
+//! Turns RustHDL's Verilog into what a user drops into a design: a unique,
+//! descriptive module name and width-exact expressions.
+//!
+//! RustHDL 0.46 names every top module `top` and writes every `bit_cast` as
+//! a mask, `((x) & N'hFF..)`, whose width is the wider of `x` and `N`; that
+//! mixes widths in one operator, which `verilator -Wall` rightly reports.
+//! [`finalize`] rewrites exactly that idiom into the SystemVerilog size cast
+//! `N'(x)` (same value: both keep the low N bits, then zero-extend) and
+//! renames `top` / `top$child` to `<name>` / `<name>$child`. Nothing else
+//! is touched, so the output stays line-for-line readable against RustHDL's.
+//! yosys (`read_verilog -sv`), Verilator and Icarus (`-g2012`) read it.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Errors of Verilog post-processing.
+#[derive(Debug, thiserror::Error)]
+pub enum VerilogError {
+    /// The text does not contain the RustHDL top module.
+    #[error("generated Verilog has no `module top(` to rename")]
+    NoTop,
+    /// A cast idiom whose parentheses do not balance.
+    #[error("unbalanced cast at byte {0} of the generated Verilog")]
+    Unbalanced(usize),
+    /// A module name that is not a plain Verilog identifier.
+    #[error("module name {0:?} is not a Verilog identifier ([A-Za-z_][A-Za-z0-9_]*)")]
+    BadName(String),
+}
+
+fn cast_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\) & (\d+)'h([0-9a-fA-F]+)\)").unwrap())
+}
+
+fn ident_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"[A-Za-z_][A-Za-z0-9_$]*").unwrap())
+}
+
+/// Whether `hex` is the mask of the low `n` bits.
+fn is_low_mask(n: usize, hex: &str) -> bool {
+    let hex = hex.trim_start_matches('0');
+    if n == 0 {
+        return hex.is_empty();
+    }
+    let top_digit = match n % 4 {
+        0 => 'f',
+        1 => '1',
+        2 => '3',
+        _ => '7',
+    };
+    let digits = n.div_ceil(4);
+    hex.len() == digits
+        && hex.to_ascii_lowercase().starts_with(top_digit)
+        && hex[1..].chars().all(|c| c == 'f' || c == 'F')
+}
+
+/// Rewrites every `((x) & N'h<low N bits>)` into `N'(x)`.
+fn rewrite_casts(src: &str) -> Result<String, VerilogError> {
+    let mut text = src.to_string();
+    loop {
+        // the last match first: its rewrite moves nothing before it... except
+        // its own opening parentheses, so search again after each rewrite.
+        let Some(m) = cast_re()
+            .captures_iter(&text)
+            .filter(|c| is_low_mask(c[1].parse().unwrap_or(usize::MAX), &c[2]))
+            .last()
+        else {
+            return Ok(text);
+        };
+        let whole = m.get(0).unwrap();
+        let width: usize = m[1].parse().unwrap();
+        let close = whole.start(); // the ')' closing `(x`
+        let bytes = text.as_bytes();
+        let mut depth = 0i32;
+        let mut open = None;
+        for i in (0..=close).rev() {
+            match bytes[i] {
+                b')' => depth += 1,
+                b'(' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let open = open.ok_or(VerilogError::Unbalanced(close))?;
+        if open == 0 || bytes[open - 1] != b'(' {
+            return Err(VerilogError::Unbalanced(open));
+        }
+        let inner = &text[open + 1..close];
+        let replacement = format!("{width}'({inner})");
+        text.replace_range(open - 1..whole.end(), &replacement);
+    }
+}
+
+/// Renames RustHDL's `top` module (and its `top$...` children) to `name`.
+fn rename_top(src: &str, name: &str) -> Result<String, VerilogError> {
+    if !src.contains("module top(") {
+        return Err(VerilogError::NoTop);
+    }
+    Ok(ident_re()
+        .replace_all(src, |c: &regex::Captures| {
+            let id = &c[0];
+            if id == "top" {
+                name.to_string()
+            } else if let Some(rest) = id.strip_prefix("top$") {
+                format!("{name}${rest}")
+            } else {
+                id.to_string()
+            }
+        })
+        .into_owned())
+}
+
+/// The Verilog a user gets: `raw` (RustHDL's output) with module `name` and
+/// width-exact casts, under a header saying where it came from.
+pub fn finalize(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError> {
+    let ok_name = !name.is_empty()
+        && name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok_name {
+        return Err(VerilogError::BadName(name.to_string()));
+    }
+    let mut body = rewrite_casts(&rename_top(raw, name)?)?;
+    // RustHDL writes every register and sub-block as a module of its own
+    // (`<name>$<field>`) after the top module, in the same file. Only the
+    // top module is meant to match the file name: waive DECLFILENAME for
+    // those children, and only for them.
+    let end_top = format!("endmodule // {name}\n");
+    if let Some(pos) = body.find(&end_top) {
+        let at = pos + end_top.len();
+        if body[at..].contains("module ") {
+            body.insert_str(
+                at,
+                "\n// The modules below are the registers and sub-blocks of the module above.\n/* verilator lint_off DECLFILENAME */\n",
+            );
+        }
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "// {name}: {doc}\n// Generated by ldcp-hdl {} from RustHDL 0.46; do not edit.\n// Read with `read_verilog -sv` (yosys) or `-g2012` (Icarus): it uses size casts N'(x).\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    out.push_str(body.trim_start());
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verilog_rewrites_mask_casts_including_nested_ones() {
+        let src = "x = ((a) & 25'h1ffffff) + ((((b) & 16'hffff) + c) & 24'hffffff);";
+        assert_eq!(rewrite_casts(src).unwrap(), "x = 25'(a) + 24'(16'(b) + c);");
+        // a mask that is not the low N bits is a real AND: left alone
+        let and = "y = ((a) & 8'h0f);";
+        assert_eq!(rewrite_casts(and).unwrap(), and);
+        assert!(
+            is_low_mask(1, "1")
+                && is_low_mask(4, "f")
+                && is_low_mask(6, "3f")
+                && !is_low_mask(6, "7f")
+        );
+    }
+
+    #[test]
+    fn verilog_renames_top_and_children_only() {
+        let src = "module top(clock);\n top$acc acc(.q(top_q), .d(stop$x));\nendmodule // top\nmodule top$acc(q);";
+        let out = rename_top(src, "wred_ecn").unwrap();
+        assert_eq!(out, "module wred_ecn(clock);\n wred_ecn$acc acc(.q(top_q), .d(stop$x));\nendmodule // wred_ecn\nmodule wred_ecn$acc(q);");
+        assert!(finalize(src, "bad name", "").is_err());
+        assert!(matches!(
+            rename_top("module x();", "y"),
+            Err(VerilogError::NoTop)
+        ));
+    }
+}
