@@ -12,6 +12,7 @@
 //! driver use the models without pulling in the HDL toolchain.
 
 pub mod cosim;
+pub mod tools;
 pub mod wred_ecn;
 pub mod xorshift;
 

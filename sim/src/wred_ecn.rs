@@ -556,7 +556,7 @@ struct Decision0(u8);
 
 /// The cycle-accurate mirror of the RTL block `WredEcn`: same registers,
 /// same latency, same transient behaviour on parameter changes and reset.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WredEcnModel {
     // config pipeline
     c_kmin: u32,
@@ -604,10 +604,61 @@ pub struct WredEcnModel {
     out: WredOutputs,
 }
 
+impl Default for WredEcnModel {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl WredEcnModel {
-    /// The state after configuration (all registers zero, like the FPGA's).
+    /// The state after configuration: every register zero, like the
+    /// FPGA's. Stage B's zero admission bits (not accepted, not fitting)
+    /// read as an overflow drop, which is what the RTL shows downstream
+    /// until the first packet arrives (with `out_valid` low).
     pub fn new() -> Self {
-        Self::default()
+        WredEcnModel {
+            c_kmin: 0,
+            c_kmax: 0,
+            c_k: 0,
+            c_buf1: 0,
+            c_buf: 0,
+            c_p: 0,
+            c_seed: 0,
+            c_range: 0,
+            c_shift: 0,
+            c_rprime: 0,
+            s0_valid: false,
+            s0_len: 0,
+            s0_ecn: 0,
+            s0_drain: 0,
+            s1_valid: false,
+            s1_len: 0,
+            s1_ecn: 0,
+            s1_drain: 0,
+            s1_lim1: 0,
+            s1_ldiff: 0,
+            s1_notect: false,
+            s2_valid: false,
+            s2_len: 0,
+            s2_ecn: 0,
+            s2_drain: 0,
+            s2_lim1: 0,
+            s2_ldiff: 0,
+            s2_bound: 0,
+            q: 0,
+            rng: 0,
+            sb: Stage {
+                decision: Decision0(Decision::DropOverflow as u8),
+                ..Stage::default()
+            },
+            sc: Stage::default(),
+            sd: Stage::default(),
+            se: Stage::default(),
+            sf: Stage::default(),
+            sg: Stage::default(),
+            si: Stage::default(),
+            out: WredOutputs::default(),
+        }
     }
 
     /// The registered outputs.
@@ -789,3 +840,66 @@ impl WredEcnModel {
 
 #[cfg(test)]
 mod tests;
+
+impl crate::cosim::CosimModel for WredEcnModel {
+    type Input = WredInputs;
+
+    fn input_names() -> &'static [&'static str] {
+        &[
+            "reset",
+            "pkt_valid",
+            "pkt_len_bytes",
+            "pkt_ecn",
+            "drain_bytes",
+            "k_min_bytes",
+            "k_max_bytes",
+            "k_bytes",
+            "buf_max_bytes",
+            "p_max",
+            "seed",
+        ]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        &[
+            "out_valid",
+            "out_decision",
+            "out_ecn",
+            "occupancy_bytes",
+            "forwarded_pkts",
+            "marked_pkts",
+            "dropped_wred_pkts",
+            "dropped_overflow_pkts",
+        ]
+    }
+
+    fn encode(i: &WredInputs, p: &mut [u64]) {
+        p[0] = i.reset as u64;
+        p[1] = i.pkt_valid as u64;
+        p[2] = i.pkt_len_bytes as u64;
+        p[3] = i.pkt_ecn as u64;
+        p[4] = i.drain_bytes as u64;
+        p[5] = i.params.k_min_bytes as u64;
+        p[6] = i.params.k_max_bytes as u64;
+        p[7] = i.params.k_bytes as u64;
+        p[8] = i.params.buf_max_bytes as u64;
+        p[9] = i.params.p_max_raw as u64;
+        p[10] = i.params.seed as u64;
+    }
+
+    fn tick(&mut self, i: &WredInputs) {
+        WredEcnModel::tick(self, i)
+    }
+
+    fn outputs(&self, p: &mut [u64]) {
+        let o = WredEcnModel::outputs(self);
+        p[0] = o.out_valid as u64;
+        p[1] = o.out_decision as u64;
+        p[2] = o.out_ecn as u64;
+        p[3] = o.occupancy_bytes as u64;
+        p[4] = o.counters.forwarded as u64;
+        p[5] = o.counters.marked as u64;
+        p[6] = o.counters.dropped_wred as u64;
+        p[7] = o.counters.dropped_overflow as u64;
+    }
+}

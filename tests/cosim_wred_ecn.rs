@@ -1,0 +1,202 @@
+//! WRED/ECN: the generated Verilog against `WredEcnModel`, every output,
+//! every cycle, over proptest streams weighted toward the thresholds, full
+//! buffers, idle cycles, resets and parameter changes (legal and illegal).
+
+use ldcp_sim::cosim::{Cosim, CosimFailure, CosimModel};
+use ldcp_sim::wred_ecn::*;
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Cycles every CI run must compare, across the cases.
+const MIN_CYCLES: u64 = 1_000_000;
+
+/// Thresholds near the queue sizes the streams reach, and the extremes.
+fn byte_value(scale: u32) -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => 0..=scale,
+        1 => Just(0u32),
+        1 => Just(scale),
+        1 => Just(Q_MAX),
+        1 => (Q_MAX - 20_000)..=Q_MAX,
+    ]
+}
+
+/// Mostly legal parameter sets (sorted thresholds), some illegal ones: the
+/// hardware must still match the model's documented behaviour.
+fn params() -> impl Strategy<Value = WredParams> {
+    let scale = prop_oneof![
+        Just(3_000u32),
+        Just(40_000u32),
+        Just(1_000_000u32),
+        Just(Q_MAX)
+    ];
+    (
+        scale.prop_flat_map(|s| proptest::collection::vec(byte_value(s), 4)),
+        prop_oneof![3 => 0u16..=0x8000, 1 => Just(0x8000u16), 1 => Just(0u16), 1 => 0x8001u16..=0xffff],
+        prop_oneof![1 => Just(0u32), 4 => any::<u32>()],
+        0u8..8,
+    )
+        .prop_map(|(mut v, p, seed, shape)| {
+            if shape != 0 {
+                v.sort_unstable(); // legal: k_min <= k <= k_max <= buf_max, or permuted below
+            }
+            let (k_min, k, k_max, buf) = match shape {
+                1 => (v[0], v[2], v[1], v[3]),
+                2 => (v[1], v[0], v[2], v[3]),
+                _ => (v[0], v[1], v[2], v[3]),
+            };
+            WredParams { k_min_bytes: k_min, k_max_bytes: k_max, k_bytes: k, buf_max_bytes: buf, p_max_raw: p, seed }
+        })
+}
+
+/// One segment of traffic with its own load: arrival probability, length
+/// and drain distributions chosen so queues fill, hover and empty.
+fn segment() -> impl Strategy<Value = Vec<WredInputs>> {
+    (params(), 0u32..=100, 0u32..4, 0u32..4, 200usize..1500).prop_flat_map(
+        |(p, load, len_kind, drain_kind, n)| {
+            let len = match len_kind {
+                0 => prop_oneof![Just(0u32), Just(LEN_MAX), Just(1500u32), Just(64u32)].boxed(),
+                1 => (0u32..=LEN_MAX).boxed(),
+                2 => (40u32..=2000).boxed(),
+                _ => prop_oneof![8 => 1000u32..1600, 1 => Just(LEN_MAX), 1 => Just(0u32)].boxed(),
+            };
+            let drain = match drain_kind {
+                0 => Just(0u32).boxed(),
+                1 => (0u32..=DRAIN_MAX).boxed(),
+                2 => (0u32..1200).boxed(),
+                _ => prop_oneof![Just(0u32), Just(DRAIN_MAX), Just(1000u32)].boxed(),
+            };
+            let cycle = (0u32..100, 0u32..1000, len, 0u8..4, drain).prop_map(
+                move |(v, r, len, ecn, drain)| WredInputs {
+                    reset: r == 0,
+                    pkt_valid: v < load,
+                    pkt_len_bytes: len,
+                    pkt_ecn: ecn,
+                    drain_bytes: drain,
+                    params: p,
+                },
+            );
+            proptest::collection::vec(cycle, n)
+        },
+    )
+}
+
+fn stream() -> impl Strategy<Value = Vec<WredInputs>> {
+    proptest::collection::vec(segment(), 1..6).prop_map(|segs| segs.concat())
+}
+
+#[test]
+fn wred_ecn_matches_model() {
+    let cosim: Cosim<WredEcnModel> = ldcp_tests::cosim("wred_ecn");
+    let cycles = AtomicU64::new(0);
+    let marked = AtomicU64::new(0);
+    let dropped = AtomicU64::new(0);
+    let case = AtomicU64::new(0);
+    let mut runner = TestRunner::new(ldcp_tests::proptest_config(
+        "cosim_wred_ecn",
+        0x5EED_0002,
+        500,
+    ));
+    let result = runner.run(&stream(), |s| {
+        let n = case.fetch_add(1, Ordering::Relaxed);
+        let stats = cosim.run(WredEcnModel::new(), &s, &format!("case-{n}"));
+        match stats {
+            Ok(st) => {
+                cycles.fetch_add(st.cycles, Ordering::Relaxed);
+                // how much of the behaviour the stream reached, from the model's counters
+                let mut m = WredEcnModel::new();
+                for i in &s {
+                    m.tick(i);
+                }
+                let c = m.outputs().counters;
+                marked.fetch_add(c.marked as u64, Ordering::Relaxed);
+                dropped.fetch_add(
+                    (c.dropped_wred + c.dropped_overflow) as u64,
+                    Ordering::Relaxed,
+                );
+                Ok(())
+            }
+            Err(CosimFailure::Mismatch(m)) => Err(TestCaseError::fail(m.to_string())),
+            Err(e) => panic!("{e}"),
+        }
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let (cycles, marked, dropped) = (
+        cycles.into_inner(),
+        marked.into_inner(),
+        dropped.into_inner(),
+    );
+    eprintln!("wred_ecn cosim: {cycles} cycles, 0 mismatches, {marked} marked, {dropped} dropped");
+    assert!(
+        cycles >= MIN_CYCLES,
+        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+    );
+    assert!(
+        marked > 10_000 && dropped > 10_000,
+        "the streams must reach marking and drops ({marked}, {dropped})"
+    );
+}
+
+/// The harness catches a wrong model: flip one output bit at one cycle and
+/// the report names the cycle, the inputs, both values and a VCD.
+#[test]
+fn wred_ecn_cosim_reports_a_mismatch_with_a_vcd() {
+    struct Wrong(WredEcnModel, u64);
+    impl CosimModel for Wrong {
+        type Input = WredInputs;
+        fn input_names() -> &'static [&'static str] {
+            WredEcnModel::input_names()
+        }
+        fn output_names() -> &'static [&'static str] {
+            WredEcnModel::output_names()
+        }
+        fn encode(i: &WredInputs, p: &mut [u64]) {
+            WredEcnModel::encode(i, p)
+        }
+        fn tick(&mut self, i: &WredInputs) {
+            self.0.tick(i);
+            self.1 += 1;
+        }
+        fn outputs(&self, p: &mut [u64]) {
+            CosimModel::outputs(&self.0, p);
+            if self.1 == 40 {
+                p[3] ^= 1; // occupancy_bytes, bit 0
+            }
+        }
+    }
+    let cosim: Cosim<Wrong> = ldcp_tests::cosim("wred_ecn");
+    let p = WredParams::default();
+    let s: Vec<WredInputs> = (0..100)
+        .map(|c| WredInputs {
+            pkt_valid: c % 3 == 0,
+            pkt_len_bytes: 1000 + c,
+            pkt_ecn: 2,
+            params: p,
+            ..Default::default()
+        })
+        .collect();
+    match cosim.run(Wrong(WredEcnModel::new(), 0), &s, "deliberate") {
+        Err(CosimFailure::Mismatch(m)) => {
+            assert_eq!(m.cycle, 39);
+            let text = m.to_string();
+            assert!(
+                text.contains("at cycle 39")
+                    && text.contains("occupancy_bytes")
+                    && text.contains("<-- differs"),
+                "{text}"
+            );
+            assert_eq!(m.recent_inputs.len(), ldcp_sim::cosim::RECENT_INPUTS);
+            let vcd = m.vcd.clone().expect("a VCD");
+            let body = std::fs::read_to_string(&vcd).unwrap();
+            assert!(
+                body.contains("occupancy_bytes") && body.contains("$enddefinitions"),
+                "{}",
+                vcd.display()
+            );
+        }
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}
