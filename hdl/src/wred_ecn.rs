@@ -599,3 +599,97 @@ impl Logic for WredEcn {
         self.dropped_overflow_pkts.next = self.n_ovf.q.val();
     }
 }
+
+/// Steps the block in RustHDL's own simulator, by hand (settle with the
+/// clock low, then raise it and settle again): RustHDL's second opinion on
+/// the RTL, and the `rusthdl` engine of `ldcp bench`.
+pub struct WredEcnRustHdl {
+    uut: WredEcn,
+}
+
+impl Default for WredEcnRustHdl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WredEcnRustHdl {
+    /// The block at power-up.
+    pub fn new() -> Self {
+        let mut uut = WredEcn::default();
+        uut.connect_all();
+        WredEcnRustHdl { uut }
+    }
+
+    /// One clock cycle; returns the outputs after the rising edge, or `None`
+    /// if RustHDL's simulation does not settle.
+    pub fn step(
+        &mut self,
+        i: &ldcp_sim::wred_ecn::WredInputs,
+    ) -> Option<ldcp_sim::wred_ecn::WredOutputs> {
+        let u = &mut self.uut;
+        u.clock.next = Clock::from(false);
+        u.reset.next = i.reset;
+        u.pkt_valid.next = i.pkt_valid;
+        u.pkt_len_bytes.next = (i.pkt_len_bytes as u64).into();
+        u.pkt_ecn.next = (i.pkt_ecn as u64).into();
+        u.drain_bytes.next = (i.drain_bytes as u64).into();
+        u.k_min_bytes.next = (i.params.k_min_bytes as u64).into();
+        u.k_max_bytes.next = (i.params.k_max_bytes as u64).into();
+        u.k_bytes.next = (i.params.k_bytes as u64).into();
+        u.buf_max_bytes.next = (i.params.buf_max_bytes as u64).into();
+        u.p_max.next = (i.params.p_max_raw as u64).into();
+        u.seed.next = (i.params.seed as u64).into();
+        if !simulate(u, 100) {
+            return None;
+        }
+        u.clock.next = Clock::from(true);
+        if !simulate(u, 100) {
+            return None;
+        }
+        Some(ldcp_sim::wred_ecn::WredOutputs {
+            out_valid: u.out_valid.val(),
+            out_decision: u.out_decision.val().to_u8(),
+            out_ecn: u.out_ecn.val().to_u8(),
+            occupancy_bytes: u.occupancy_bytes.val().to_u32(),
+            counters: ldcp_sim::wred_ecn::Counters {
+                forwarded: u.forwarded_pkts.val().to_u32(),
+                marked: u.marked_pkts.val().to_u32(),
+                dropped_wred: u.dropped_wred_pkts.val().to_u32(),
+                dropped_overflow: u.dropped_overflow_pkts.val().to_u32(),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_sim::wred_ecn::{random_stimulus, WredEcnModel};
+
+    #[test]
+    fn wred_ecn_generates_lint_clean_verilog_that_yosys_accepts() {
+        let v = crate::blocks::find("wred_ecn").unwrap().verilog().unwrap();
+        assert!(v.contains("module wred_ecn(") && !v.contains("module top("));
+        let dir = ldcp_sim::work_dir().join("hdl-test");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("wred_ecn.v");
+        std::fs::write(&file, &v).unwrap();
+        ldcp_sim::tools::verilator_lint(&file, "wred_ecn").unwrap_or_else(|e| panic!("{e}"));
+        ldcp_sim::tools::yosys_check(&file, "wred_ecn").unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// RustHDL's own simulation of the block agrees with the golden model
+    /// (the Verilog is checked by cosimulation; this checks RustHDL's
+    /// semantics of the same source).
+    #[test]
+    fn wred_ecn_rusthdl_simulation_matches_model() {
+        let mut sim = WredEcnRustHdl::new();
+        let mut model = WredEcnModel::new();
+        for (c, i) in random_stimulus(7, 3_000).iter().enumerate() {
+            let got = sim.step(i).expect("RustHDL simulation settles");
+            model.tick(i);
+            assert_eq!(got, model.outputs(), "cycle {c}, inputs {i:?}");
+        }
+    }
+}

@@ -841,6 +841,59 @@ impl WredEcnModel {
 #[cfg(test)]
 mod tests;
 
+/// A seeded, endless stimulus for the CLI's cosimulation and the
+/// benchmarks: phases of 200 to 3,200 cycles, each with its own load,
+/// packet sizes, drain rate and legal parameter set, and a rare reset.
+pub fn stimulus(seed: u64) -> impl Iterator<Item = WredInputs> + Clone {
+    let mut s = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        // splitmix64
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut left = 0usize;
+    let mut phase = (WredParams::default(), 0u64, 1u64, 1u64);
+    std::iter::from_fn(move || {
+        if left == 0 {
+            let scale = [4_000u32, 50_000, 1_000_000, Q_MAX][(next() % 4) as usize];
+            let mut t = [0u32; 4].map(|_| (next() % (scale as u64 + 1)) as u32);
+            t.sort_unstable();
+            let params = WredParams {
+                k_min_bytes: t[0],
+                k_bytes: t[1],
+                k_max_bytes: t[2],
+                buf_max_bytes: t[3],
+                p_max_raw: (next() % 0x8001) as u16,
+                seed: next() as u32,
+            };
+            let load = next() % 101;
+            let max_len = [64u64, 1600, LEN_MAX as u64 + 1][(next() % 3) as usize];
+            let max_drain = [1u64, 1200, DRAIN_MAX as u64 + 1][(next() % 3) as usize];
+            phase = (params, load, max_len, max_drain);
+            left = 200 + (next() % 3000) as usize;
+        }
+        left -= 1;
+        let (params, load, max_len, max_drain) = phase;
+        let r = next();
+        Some(WredInputs {
+            reset: r % 5000 == 0,
+            pkt_valid: (r >> 16) % 100 < load,
+            pkt_len_bytes: ((r >> 24) % max_len) as u32,
+            pkt_ecn: ((r >> 40) & 3) as u8,
+            drain_bytes: ((r >> 42) % max_drain) as u32,
+            params,
+        })
+    })
+}
+
+/// The first `cycles` cycles of [`stimulus`].
+pub fn random_stimulus(seed: u64, cycles: usize) -> Vec<WredInputs> {
+    stimulus(seed).take(cycles).collect()
+}
+
 impl crate::cosim::CosimModel for WredEcnModel {
     type Input = WredInputs;
 

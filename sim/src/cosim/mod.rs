@@ -190,30 +190,65 @@ impl<M: CosimModel> Cosim<M> {
     /// every output after every edge. `label` names the run in a report.
     pub fn run(
         &self,
-        mut model: M,
+        model: M,
         stimulus: &[M::Input],
         label: &str,
     ) -> Result<CosimStats, CosimFailure> {
+        self.run_iter(model, || stimulus.iter().cloned(), label)
+    }
+
+    /// Like [`Cosim::run`] for a stimulus too long to hold: `stimulus()`
+    /// must yield the same sequence each time it is called; it is called a
+    /// second time only after a mismatch, to replay it into a VCD.
+    pub fn run_iter<I, F>(
+        &self,
+        mut model: M,
+        stimulus: F,
+        label: &str,
+    ) -> Result<CosimStats, CosimFailure>
+    where
+        I: Iterator<Item = M::Input>,
+        F: Fn() -> I,
+    {
         let ni = M::input_names().len();
         let no = M::output_names().len();
         let mut inst = self.lib.instance();
         let mut inp = vec![0u64; ni];
         let mut want = vec![0u64; no];
         let mut got = vec![0u64; no];
-        for (cycle, s) in stimulus.iter().enumerate() {
-            M::encode(s, &mut inp);
-            self.check_ranges(&inp, cycle as u64)?;
+        let mut recent: std::collections::VecDeque<(u64, M::Input)> =
+            std::collections::VecDeque::new();
+        let mut cycles = 0u64;
+        for s in stimulus() {
+            M::encode(&s, &mut inp);
+            self.check_ranges(&inp, cycles)?;
             inst.step(&inp, &mut got);
-            model.tick(s);
+            model.tick(&s);
             model.outputs(&mut want);
-            if want != got {
-                return Err(CosimFailure::Mismatch(Box::new(
-                    self.report(stimulus, cycle, &want, &got, label),
-                )));
+            if recent.len() == RECENT_INPUTS {
+                recent.pop_front();
             }
+            recent.push_back((cycles, s));
+            if want != got {
+                let outputs = M::output_names()
+                    .iter()
+                    .zip(want.iter().zip(&got))
+                    .map(|(n, (w, g))| (n.to_string(), *w, *g))
+                    .collect();
+                let vcd = self.write_vcd(stimulus().take(cycles as usize + 1), label);
+                return Err(CosimFailure::Mismatch(Box::new(Mismatch {
+                    module: self.spec.module().to_string(),
+                    label: label.to_string(),
+                    cycle: cycles,
+                    recent_inputs: recent.iter().map(|(c, i)| (*c, format!("{i:?}"))).collect(),
+                    outputs,
+                    vcd,
+                })));
+            }
+            cycles += 1;
         }
         Ok(CosimStats {
-            cycles: stimulus.len() as u64,
+            cycles,
             outputs_compared: no,
         })
     }
@@ -232,37 +267,13 @@ impl<M: CosimModel> Cosim<M> {
         Ok(())
     }
 
-    fn report(
-        &self,
-        stimulus: &[M::Input],
-        cycle: usize,
-        want: &[u64],
-        got: &[u64],
-        label: &str,
-    ) -> Mismatch {
-        let from = cycle.saturating_sub(RECENT_INPUTS - 1);
-        let recent_inputs = (from..=cycle)
-            .map(|c| (c as u64, format!("{:?}", stimulus[c])))
-            .collect();
-        let outputs = M::output_names()
-            .iter()
-            .zip(want.iter().zip(got))
-            .map(|(n, (w, g))| (n.to_string(), *w, *g))
-            .collect();
-        let vcd = self.write_vcd(&stimulus[..=cycle], label);
-        Mismatch {
-            module: self.spec.module().to_string(),
-            label: label.to_string(),
-            cycle: cycle as u64,
-            recent_inputs,
-            outputs,
-            vcd,
-        }
-    }
-
     /// Replays `stimulus` on a traced build and writes its VCD under
     /// `work_dir()/vcd/`.
-    fn write_vcd(&self, stimulus: &[M::Input], label: &str) -> Result<PathBuf, String> {
+    fn write_vcd(
+        &self,
+        stimulus: impl Iterator<Item = M::Input>,
+        label: &str,
+    ) -> Result<PathBuf, String> {
         let traced = self.spec.traced().map_err(|e| e.to_string())?;
         let lib = VerilatedLib::build(&traced).map_err(|e| e.to_string())?;
         let dir = crate::work_dir().join("vcd");
@@ -285,7 +296,7 @@ impl<M: CosimModel> Cosim<M> {
         let mut inp = vec![0u64; M::input_names().len()];
         let mut out = vec![0u64; M::output_names().len()];
         for s in stimulus {
-            M::encode(s, &mut inp);
+            M::encode(&s, &mut inp);
             inst.step(&inp, &mut out);
         }
         drop(inst); // flushes and closes the VCD

@@ -1,0 +1,288 @@
+//! Per-block cosimulation and benchmarks for the `ldcp` command.
+//!
+//! Each block supplies its golden model, its seeded stimulus and its
+//! RustHDL stepping; the measuring is shared. Every engine runs the same
+//! pre-generated stimulus (repeated to the requested length), so the
+//! figures compare simulators, not stimulus generators. Timings are the
+//! median of `runs` runs on this machine; ratios are taken within one
+//! invocation, which is what survives a noisy shared machine.
+
+use crate::FlowError;
+use ldcp_sim::cosim::{Cosim, CosimFailure, CosimModel};
+use serde::Serialize;
+use std::time::Instant;
+
+/// A cosimulation run's figures (`ldcp cosim --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct CosimReport {
+    /// Block.
+    pub block: String,
+    /// Cycles compared.
+    pub cycles: u64,
+    /// Mismatching cycles (the run stops at the first).
+    pub mismatches: u64,
+    /// Stimulus seed.
+    pub seed: u64,
+    /// Wall time, s.
+    pub seconds: f64,
+    /// Lock-step cycles per second (RTL, model and compare).
+    pub cycles_per_second: f64,
+    /// The first mismatch, if any, as text (cycle, inputs, outputs, VCD).
+    pub first_mismatch: Option<String>,
+}
+
+/// One engine's speed (`ldcp bench --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineResult {
+    /// Block.
+    pub block: String,
+    /// `verilator`, `cosim`, `rusthdl`, `model` or `model-functional`.
+    pub engine: String,
+    /// What the engine is.
+    pub what: String,
+    /// Cycles per run.
+    pub cycles: u64,
+    /// Median seconds per run.
+    pub seconds: f64,
+    /// cycles / median seconds.
+    pub cycles_per_second: f64,
+    /// Each run's cycles per second.
+    pub runs_cycles_per_second: Vec<f64>,
+}
+
+/// What `ldcp` needs of a block beyond its Verilog.
+pub trait FlowBlock {
+    /// Cosimulates `cycles` cycles of the seeded stimulus.
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError>;
+    /// Measures every engine.
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<EngineResult>, FlowError>;
+}
+
+/// The flow side of a block.
+pub fn flow_block(name: &str) -> Result<Box<dyn FlowBlock>, FlowError> {
+    let b = crate::block(name)?;
+    match b.name {
+        "wred_ecn" => Ok(Box::new(WredFlow)),
+        other => Err(FlowError::BadArg(format!(
+            "block {other} has no cosimulation or benchmark in this build"
+        ))),
+    }
+}
+
+fn verilated<M: CosimModel>(name: &str) -> Result<Cosim<M>, FlowError> {
+    let v = crate::block(name)?
+        .verilog()
+        .map_err(|e| FlowError::Tool(e.to_string()))?;
+    Cosim::new(&v, name).map_err(|e| FlowError::Tool(e.to_string()))
+}
+
+/// Generic lock-step cosimulation of a streamed, seeded stimulus.
+fn cosim_stream<M, I, F>(
+    name: &str,
+    model: M,
+    stimulus: F,
+    cycles: u64,
+    seed: u64,
+) -> Result<CosimReport, FlowError>
+where
+    M: CosimModel,
+    I: Iterator<Item = M::Input>,
+    F: Fn() -> I,
+{
+    let cosim = verilated::<M>(name)?;
+    let t = Instant::now();
+    let res = cosim.run_iter(
+        model,
+        || stimulus().take(cycles as usize),
+        &format!("seed-{seed}"),
+    );
+    let seconds = t.elapsed().as_secs_f64();
+    let (done, mismatches, first) = match res {
+        Ok(st) => (st.cycles, 0, None),
+        Err(CosimFailure::Mismatch(m)) => (m.cycle + 1, 1, Some(m.to_string())),
+        Err(CosimFailure::Error(e)) => return Err(FlowError::Tool(e.to_string())),
+    };
+    Ok(CosimReport {
+        block: name.to_string(),
+        cycles: done,
+        mismatches,
+        seed,
+        seconds,
+        cycles_per_second: done as f64 / seconds.max(1e-9),
+        first_mismatch: first,
+    })
+}
+
+/// Times `runs` runs of `f` (which simulates `cycles` cycles).
+fn measure(
+    block: &str,
+    engine: &str,
+    what: &str,
+    cycles: u64,
+    runs: usize,
+    mut f: impl FnMut(),
+) -> EngineResult {
+    let mut secs: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    let runs_cps = secs.iter().map(|s| cycles as f64 / s.max(1e-9)).collect();
+    secs.sort_by(|a, b| a.total_cmp(b));
+    let median = secs[secs.len() / 2];
+    EngineResult {
+        block: block.to_string(),
+        engine: engine.to_string(),
+        what: what.to_string(),
+        cycles,
+        seconds: median,
+        cycles_per_second: cycles as f64 / median.max(1e-9),
+        runs_cycles_per_second: runs_cps,
+    }
+}
+
+/// Stimulus chunk shared by the engines (repeated up to `cycles`).
+const CHUNK: usize = 1 << 16;
+
+struct WredFlow;
+
+impl FlowBlock for WredFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        use ldcp_sim::wred_ecn::{stimulus, WredEcnModel};
+        cosim_stream(
+            "wred_ecn",
+            WredEcnModel::new(),
+            || stimulus(seed),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<EngineResult>, FlowError> {
+        use ldcp_sim::wred_ecn::*;
+        let name = "wred_ecn";
+        let stim = random_stimulus(1, CHUNK);
+        let ni = WredEcnModel::input_names().len();
+        let no = WredEcnModel::output_names().len();
+        let mut encoded = vec![0u64; CHUNK * ni];
+        for (row, s) in encoded.chunks_mut(ni).zip(&stim) {
+            WredEcnModel::encode(s, row);
+        }
+        let mut out = Vec::new();
+        let cosim = verilated::<WredEcnModel>(name)?;
+
+        progress("verilator (batched, one FFI call per 65,536 cycles)");
+        let mut outs = vec![0u64; CHUNK * no];
+        out.push(measure(
+            name,
+            "verilator",
+            "Verilator 5 model alone, inputs pre-encoded",
+            cycles,
+            runs,
+            || {
+                let mut inst = cosim.lib().instance();
+                let mut left = cycles as usize;
+                while left > 0 {
+                    let n = left.min(CHUNK);
+                    inst.run(n, &encoded[..n * ni], &mut outs[..n * no]);
+                    left -= n;
+                }
+                std::hint::black_box(&outs);
+            },
+        ));
+
+        progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
+        let cs = cycles.min(20_000_000);
+        let mut failure = None;
+        out.push(measure(
+            name,
+            "cosim",
+            "lock-step: Verilator, cycle-accurate model, every output compared",
+            cs,
+            runs,
+            || {
+                let r = cosim.run_iter(
+                    WredEcnModel::new(),
+                    || stim.iter().cloned().cycle().take(cs as usize),
+                    "bench",
+                );
+                if let Err(e) = r {
+                    failure = Some(e.to_string());
+                }
+            },
+        ));
+        if let Some(f) = failure {
+            return Err(FlowError::Mismatch(f));
+        }
+
+        progress("rusthdl (RustHDL's simulator, stepped by hand)");
+        let rc = (cycles / 200).clamp(2_000, 200_000);
+        let mut settled = true;
+        out.push(measure(
+            name,
+            "rusthdl",
+            "RustHDL 0.46 simulation stepped by hand (update_all until settled)",
+            rc,
+            runs,
+            || {
+                let mut sim = ldcp_hdl::wred_ecn::WredEcnRustHdl::new();
+                for s in stim.iter().cycle().take(rc as usize) {
+                    settled &= std::hint::black_box(sim.step(s)).is_some();
+                }
+            },
+        ));
+        if !settled {
+            return Err(FlowError::Tool(
+                "RustHDL's simulation of wred_ecn did not settle".into(),
+            ));
+        }
+
+        progress("model (cycle-accurate golden model)");
+        out.push(measure(
+            name,
+            "model",
+            "WredEcnModel: the RTL's registers mirrored in Rust",
+            cycles,
+            runs,
+            || {
+                let mut m = WredEcnModel::new();
+                for s in stim.iter().cycle().take(cycles as usize) {
+                    m.tick(s);
+                }
+                std::hint::black_box(m.outputs());
+            },
+        ));
+
+        progress("model-functional (the network simulator's switch port)");
+        out.push(measure(
+            name,
+            "model-functional",
+            "WredEcnPort::cycle: decisions at once, no pipeline",
+            cycles,
+            runs,
+            || {
+                let mut port =
+                    WredEcnPort::new(WredParams::default()).expect("default parameters are legal");
+                for s in stim.iter().cycle().take(cycles as usize) {
+                    std::hint::black_box(port.cycle(
+                        s.pkt_valid.then_some((s.pkt_len_bytes, s.pkt_ecn)),
+                        s.drain_bytes,
+                    ));
+                }
+            },
+        ));
+        Ok(out)
+    }
+}

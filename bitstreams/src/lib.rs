@@ -1,0 +1,41 @@
+//! The LDCP hardware flow behind the `ldcp` command: Verilog generation
+//! with lint, cosimulation, synthesis and benchmarks, for every block.
+
+pub mod bench;
+pub mod harness;
+pub mod synth;
+
+pub use ldcp_hdl::blocks::BlockInfo;
+
+/// An error of the flow, with a message for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum FlowError {
+    /// A bad command-line value: the message names it and its legal range.
+    #[error("{0}")]
+    BadArg(String),
+    /// A tool that is missing or failed.
+    #[error("{0}")]
+    Tool(String),
+    /// A file that could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// The RTL and the golden model disagree.
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+impl From<ldcp_sim::tools::ToolError> for FlowError {
+    fn from(e: ldcp_sim::tools::ToolError) -> Self {
+        FlowError::Tool(e.0)
+    }
+}
+
+/// Looks a block up, or says which exist.
+pub fn block(name: &str) -> Result<&'static BlockInfo, FlowError> {
+    ldcp_hdl::blocks::find(name).ok_or_else(|| {
+        FlowError::BadArg(format!(
+            "unknown block {name:?}: known blocks are {}",
+            ldcp_hdl::blocks::names().join(", ")
+        ))
+    })
+}

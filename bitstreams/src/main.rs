@@ -1,0 +1,506 @@
+//! `ldcp`: the LDCP hardware flow. Generates, lints, cosimulates,
+//! synthesizes and benchmarks the RustHDL blocks; `ldcp run` does all of it
+//! for every block and prints a one-screen summary.
+
+use clap::{Args, Parser, Subcommand};
+use ldcp_flow::bench::{flow_block, CosimReport};
+use ldcp_flow::synth::{self, SynthOptions, SynthReport};
+use ldcp_flow::FlowError;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ldcp",
+    version,
+    about = "The LDCP SmartNIC hardware flow: Verilog, cosimulation, synthesis, benchmarks",
+    long_about = "The LDCP SmartNIC hardware flow.\n\n\
+        Every block is a RustHDL module with a bit-accurate golden model. `ldcp` writes its \
+        Verilog (unique module name, clean under `verilator --lint-only -Wall`), cosimulates \
+        it cycle by cycle against the model with Verilator, synthesizes it for the iCE40 with \
+        yosys and nextpnr, and measures simulator speeds.\n\n\
+        Build products go under target/ldcp (or $LDCP_WORK_DIR). Progress goes to stderr; \
+        with --json, stdout holds exactly one JSON object.\n\n\
+        Exit status: 0 success, 1 a failure (tool error, mismatch, timing not met), 2 a bad argument."
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the blocks.
+    Blocks(JsonArg),
+    /// Write one Verilog file per block into a folder, and lint each.
+    Verilog(VerilogArgs),
+    /// Cosimulate a block's Verilog against its golden model, every output every cycle.
+    Cosim(CosimArgs),
+    /// Synthesize a block with yosys and nextpnr; fail if Fmax is below the target.
+    Synth(SynthArgs),
+    /// Measure simulator speeds: Verilator, lock-step cosim, RustHDL, golden models.
+    Bench(BenchArgs),
+    /// The main job: generate, lint, cosimulate and synthesize every block; print a summary.
+    Run(RunArgs),
+}
+
+#[derive(Args)]
+struct JsonArg {
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerilogArgs {
+    /// Folder for the .v files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Only these blocks (repeatable); default: all.
+    #[arg(long = "block", value_name = "NAME")]
+    blocks: Vec<String>,
+    /// Skip `verilator --lint-only -Wall` on each file.
+    #[arg(long)]
+    no_lint: bool,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args)]
+struct CosimArgs {
+    /// The block (see `ldcp blocks`).
+    #[arg(long, value_name = "NAME")]
+    block: String,
+    /// Cycles to simulate, 1 ..= 10^10.
+    #[arg(long, default_value_t = 1_000_000)]
+    cycles: u64,
+    /// Seed of the stimulus generator.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args)]
+struct SynthArgs {
+    /// The block (see `ldcp blocks`).
+    #[arg(long, value_name = "NAME")]
+    block: String,
+    /// Target device.
+    #[arg(long, default_value = "ice40-hx8k")]
+    device: String,
+    /// Clock target in MHz, (0, 1000]: the run fails if Fmax is below it.
+    #[arg(long, default_value_t = 100.0)]
+    target_mhz: f64,
+    /// Most nextpnr placement seeds to try (1 ..= 100); stops at the first that meets the target.
+    #[arg(long, default_value_t = 5)]
+    seeds: u32,
+    /// Folder for the run's files (default: target/ldcp/synth/<block>-<device>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Also write the JSON report to this file (e.g. bitstreams/reports/<block>.<device>.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// The block (see `ldcp blocks`).
+    #[arg(long, value_name = "NAME")]
+    block: String,
+    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it).
+    #[arg(long, default_value_t = 4_000_000)]
+    cycles: u64,
+    /// Runs per engine, 1 ..= 101; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Cosimulation cycles per block.
+    #[arg(long, default_value_t = 1_000_000)]
+    cycles: u64,
+    /// Seed of the cosimulation stimulus.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Clock target in MHz for synthesis.
+    #[arg(long, default_value_t = 100.0)]
+    target_mhz: f64,
+    /// Skip synthesis (generation, lint and cosimulation only).
+    #[arg(long)]
+    no_synth: bool,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+fn progress(step: &str) {
+    eprintln!("[ldcp] {step}");
+}
+
+fn print_json<T: serde::Serialize>(v: &T) {
+    println!("{}", serde_json::to_string_pretty(v).expect("serializable"));
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), FlowError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| FlowError::Io(format!("{}: {e}", dir.display())))?;
+    }
+    std::fs::write(path, text).map_err(|e| FlowError::Io(format!("{}: {e}", path.display())))
+}
+
+#[derive(serde::Serialize)]
+struct VerilogFile {
+    block: String,
+    module: String,
+    file: PathBuf,
+    lines: usize,
+    lint: &'static str,
+}
+
+fn verilog(out: &Path, names: &[String], lint: bool) -> Result<Vec<VerilogFile>, FlowError> {
+    let blocks: Vec<&ldcp_flow::BlockInfo> = if names.is_empty() {
+        ldcp_hdl::blocks::BLOCKS.iter().collect()
+    } else {
+        names
+            .iter()
+            .map(|n| ldcp_flow::block(n))
+            .collect::<Result<_, _>>()?
+    };
+    let mut files = Vec::new();
+    for b in blocks {
+        let text = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
+        let file = out.join(format!("{}.v", b.name));
+        write_file(&file, &text)?;
+        if lint {
+            progress(&format!("verilator --lint-only -Wall {}", file.display()));
+            ldcp_sim::tools::verilator_lint(&file, b.name)?;
+        }
+        files.push(VerilogFile {
+            block: b.name.into(),
+            module: b.name.into(),
+            file,
+            lines: text.lines().count(),
+            lint: if lint { "clean" } else { "skipped" },
+        });
+    }
+    Ok(files)
+}
+
+fn check_cycles(cycles: u64) -> Result<(), FlowError> {
+    if !(1..=10_000_000_000).contains(&cycles) {
+        return Err(FlowError::BadArg(format!(
+            "--cycles {cycles} is out of range: it must be in [1, 10^10]"
+        )));
+    }
+    Ok(())
+}
+
+fn synth_opts(
+    block: &str,
+    device: &str,
+    target_mhz: f64,
+    seeds: u32,
+    out: Option<PathBuf>,
+) -> Result<SynthOptions, FlowError> {
+    let device = synth::device(device)?;
+    let out_dir = out.unwrap_or_else(|| {
+        ldcp_sim::work_dir()
+            .join("synth")
+            .join(format!("{block}-{}", device.name))
+    });
+    Ok(SynthOptions {
+        block: block.to_string(),
+        device,
+        target_mhz,
+        seeds,
+        out_dir,
+    })
+}
+
+fn print_synth(r: &SynthReport) {
+    eprintln!(
+        "{}: {} logic cells of {} ({} placed with the {}-cell harness), {} BRAM, Fmax {:.2} MHz at seed {} (target {} MHz: {})",
+        r.block,
+        r.logic_cells,
+        r.logic_cells_total,
+        r.logic_cells_placed,
+        r.harness_cells,
+        r.bram,
+        r.fmax_mhz,
+        r.seed,
+        r.target_mhz,
+        if r.timing_met { "met" } else { "NOT met" }
+    );
+    if let Some(p) = &r.critical_path {
+        eprintln!(
+            "critical path: {} -> {} ({:.2} ns)",
+            p.from, p.to, p.delay_ns
+        );
+    }
+}
+
+fn print_cosim(r: &CosimReport) {
+    eprintln!(
+        "{}: {} cycles, {} mismatches, {:.0} cycles/s (seed {})",
+        r.block, r.cycles, r.mismatches, r.cycles_per_second, r.seed
+    );
+    if let Some(m) = &r.first_mismatch {
+        eprintln!("{m}");
+    }
+}
+
+fn run(cli: Cli) -> Result<bool, FlowError> {
+    match cli.cmd {
+        Cmd::Blocks(a) => {
+            let list: Vec<_> = ldcp_hdl::blocks::BLOCKS
+                .iter()
+                .map(|b| serde_json::json!({"block": b.name, "doc": b.doc}))
+                .collect();
+            if a.json {
+                print_json(&serde_json::json!({ "blocks": list }));
+            } else {
+                for b in ldcp_hdl::blocks::BLOCKS {
+                    println!("{:<12} {}", b.name, b.doc);
+                }
+            }
+            Ok(true)
+        }
+        Cmd::Verilog(a) => {
+            let files = verilog(&a.out, &a.blocks, !a.no_lint)?;
+            if a.json.json {
+                print_json(&serde_json::json!({ "out": a.out, "files": files }));
+            } else {
+                for f in &files {
+                    println!(
+                        "{} ({} lines, module {}, lint {})",
+                        f.file.display(),
+                        f.lines,
+                        f.module,
+                        f.lint
+                    );
+                }
+            }
+            Ok(true)
+        }
+        Cmd::Cosim(a) => {
+            check_cycles(a.cycles)?;
+            let fb = flow_block(&a.block)?;
+            progress(&format!(
+                "cosimulating {} for {} cycles, seed {}",
+                a.block, a.cycles, a.seed
+            ));
+            let r = fb.cosim(a.cycles, a.seed)?;
+            if a.json.json {
+                print_json(&r);
+            }
+            print_cosim(&r);
+            Ok(r.mismatches == 0)
+        }
+        Cmd::Synth(a) => {
+            let opts = synth_opts(&a.block, &a.device, a.target_mhz, a.seeds, a.out)?;
+            ldcp_flow::block(&a.block)?;
+            let r = synth::synthesize(&opts, &mut |s| progress(s))?;
+            let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
+            write_file(&opts.out_dir.join("report.json"), &text)?;
+            if let Some(path) = &a.report {
+                write_file(path, &text)?;
+            }
+            if a.json.json {
+                print!("{text}");
+            }
+            print_synth(&r);
+            Ok(r.timing_met)
+        }
+        Cmd::Bench(a) => {
+            if !(1_000..=1_000_000_000).contains(&a.cycles) {
+                return Err(FlowError::BadArg(format!(
+                    "--cycles {} is out of range: it must be in [1000, 10^9]",
+                    a.cycles
+                )));
+            }
+            if !(1..=101).contains(&a.runs) {
+                return Err(FlowError::BadArg(format!(
+                    "--runs {} is out of range: it must be in [1, 101]",
+                    a.runs
+                )));
+            }
+            let fb = flow_block(&a.block)?;
+            let engines = fb.bench(a.cycles, a.runs, &mut |s| progress(s))?;
+            let speed = |e: &str| {
+                engines
+                    .iter()
+                    .find(|r| r.engine == e)
+                    .map(|r| r.cycles_per_second)
+                    .unwrap_or(f64::NAN)
+            };
+            let ratios = serde_json::json!({
+                "verilator_over_rusthdl": speed("verilator") / speed("rusthdl"),
+                "model_over_verilator": speed("model") / speed("verilator"),
+                "model_functional_over_verilator": speed("model-functional") / speed("verilator"),
+                "verilator_over_cosim": speed("verilator") / speed("cosim"),
+            });
+            if a.json.json {
+                print_json(
+                    &serde_json::json!({ "block": a.block, "runs": a.runs, "engines": engines, "ratios": ratios }),
+                );
+            } else {
+                println!(
+                    "{:<18} {:>12} {:>12} {:>16}",
+                    "engine", "cycles", "median s", "cycles/s"
+                );
+                for e in &engines {
+                    println!(
+                        "{:<18} {:>12} {:>12.4} {:>16.0}",
+                        e.engine, e.cycles, e.seconds, e.cycles_per_second
+                    );
+                }
+                println!("ratios: {ratios}");
+            }
+            Ok(true)
+        }
+        Cmd::Run(a) => run_all(a),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Summary {
+    block: String,
+    verilog: String,
+    lint: String,
+    cosim: Option<CosimReport>,
+    synth: Option<SynthReport>,
+    error: Option<String>,
+}
+
+fn run_all(a: RunArgs) -> Result<bool, FlowError> {
+    check_cycles(a.cycles)?;
+    let vdir = ldcp_sim::work_dir().join("verilog");
+    let mut rows = Vec::new();
+    for b in ldcp_hdl::blocks::BLOCKS {
+        let mut row = Summary {
+            block: b.name.into(),
+            verilog: "-".into(),
+            lint: "-".into(),
+            cosim: None,
+            synth: None,
+            error: None,
+        };
+        let step = (|| -> Result<(), FlowError> {
+            progress(&format!("{}: Verilog and lint", b.name));
+            let f = verilog(&vdir, &[b.name.to_string()], false)?;
+            row.verilog = f[0].file.display().to_string();
+            ldcp_sim::tools::verilator_lint(&f[0].file, b.name)?;
+            row.lint = "clean".into();
+            progress(&format!("{}: cosimulation, {} cycles", b.name, a.cycles));
+            let c = flow_block(b.name)?.cosim(a.cycles, a.seed)?;
+            let ok = c.mismatches == 0;
+            row.cosim = Some(c);
+            if !ok {
+                return Err(FlowError::Mismatch("cosimulation mismatch".into()));
+            }
+            if !a.no_synth {
+                let opts = synth_opts(b.name, "ice40-hx8k", a.target_mhz, 5, None)?;
+                row.synth = Some(synth::synthesize(&opts, &mut |s| {
+                    progress(&format!("{}: {s}", b.name))
+                })?);
+            }
+            Ok(())
+        })();
+        if let Err(e) = step {
+            row.error = Some(e.to_string());
+        }
+        rows.push(row);
+    }
+    let ok = rows
+        .iter()
+        .all(|r| r.error.is_none() && r.synth.as_ref().is_none_or(|s| s.timing_met));
+    if a.json.json {
+        print_json(&serde_json::json!({ "ok": ok, "blocks": rows }));
+    } else {
+        println!();
+        println!("LDCP hardware flow: every block generated, linted, cosimulated and synthesized");
+        println!(
+            "{:<12} {:<6} {:>13} {:>10} {:>11} {:>12} {:>5} {:>11}  {}",
+            "block",
+            "lint",
+            "cosim cycles",
+            "mismatch",
+            "cosim c/s",
+            "logic cells",
+            "BRAM",
+            "Fmax MHz",
+            "timing"
+        );
+        for r in &rows {
+            let (cyc, mm, cps) =
+                r.cosim
+                    .as_ref()
+                    .map_or(("-".into(), "-".into(), "-".into()), |c| {
+                        (
+                            c.cycles.to_string(),
+                            c.mismatches.to_string(),
+                            format!("{:.2e}", c.cycles_per_second),
+                        )
+                    });
+            let (lc, bram, fmax, timing) =
+                r.synth
+                    .as_ref()
+                    .map_or(("-".into(), "-".into(), "-".into(), "-".into()), |s| {
+                        (
+                            format!("{}/{}", s.logic_cells, s.logic_cells_total),
+                            s.bram.to_string(),
+                            format!("{:.2}", s.fmax_mhz),
+                            format!(
+                                "{} @{} MHz (seed {})",
+                                if s.timing_met { "met" } else { "NOT met" },
+                                s.target_mhz,
+                                s.seed
+                            ),
+                        )
+                    });
+            println!(
+                "{:<12} {:<6} {:>13} {:>10} {:>11} {:>12} {:>5} {:>11}  {}",
+                r.block, r.lint, cyc, mm, cps, lc, bram, fmax, timing
+            );
+            if let Some(e) = &r.error {
+                println!("  error: {}", e.lines().next().unwrap_or(""));
+            }
+        }
+        println!();
+        println!(
+            "Verilog: {}   runs: {}",
+            vdir.display(),
+            ldcp_sim::work_dir().join("synth").display()
+        );
+        println!(
+            "{}",
+            if ok {
+                "all blocks pass"
+            } else {
+                "FAILED: see the errors above"
+            }
+        );
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            match e {
+                FlowError::BadArg(_) => ExitCode::from(2),
+                _ => ExitCode::from(1),
+            }
+        }
+    }
+}
