@@ -1,0 +1,102 @@
+//! The flow end to end: synthesis meets the board clock, the committed
+//! report is of the current Verilog, and the `ldcp` command refuses bad
+//! input with a clear message and exit status 2.
+
+use ldcp_flow::synth::{self, SynthOptions};
+use std::process::Command;
+
+fn ldcp(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ldcp")).args(args).output().expect("run ldcp");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn committed_report(block: &str) -> serde_json::Value {
+    let path = format!("{}/reports/{block}.ice40-hx8k.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn wred_ecn_synthesizes_at_100_mhz_on_the_hx8k() {
+    let opts = SynthOptions {
+        block: "wred_ecn".into(),
+        device: synth::device("ice40-hx8k").unwrap(),
+        target_mhz: 100.0,
+        seeds: 5,
+        out_dir: ldcp_sim::work_dir().join("test-synth").join("wred_ecn"),
+    };
+    let r = synth::synthesize(&opts, &mut |s| eprintln!("{s}")).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{}", serde_json::to_string(&r).unwrap());
+    assert!(r.timing_met && r.fmax_mhz >= 100.0, "Fmax {} MHz", r.fmax_mhz);
+    assert!(r.logic_cells > 500 && r.logic_cells < r.logic_cells_total, "{} cells", r.logic_cells);
+    assert_eq!(r.logic_cells + r.harness_cells, r.logic_cells_placed);
+    // the committed report is the same design, and says so
+    let c = committed_report("wred_ecn");
+    assert_eq!(c["verilog_fnv64"], r.verilog_fnv64, "bitstreams/reports/wred_ecn.ice40-hx8k.json is stale: rerun `ldcp synth --block wred_ecn --report ...`");
+    assert_eq!(c["timing_met"], true);
+}
+
+#[test]
+fn committed_reports_are_of_the_current_verilog() {
+    for b in ldcp_hdl::blocks::BLOCKS {
+        let c = committed_report(b.name);
+        let v = b.verilog().unwrap();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in v.bytes() {
+            h ^= byte as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        assert_eq!(c["verilog_fnv64"], format!("{h:016x}"), "report of {} is stale", b.name);
+        assert_eq!(c["timing_met"], true, "{}", b.name);
+        assert!(c["fmax_mhz"].as_f64().unwrap() >= 100.0);
+    }
+}
+
+#[test]
+fn ldcp_refuses_bad_input_with_exit_status_2() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["cosim", "--block", "nope"], "unknown block \"nope\": known blocks are wred_ecn"),
+        (&["cosim", "--block", "wred_ecn", "--cycles", "0"], "--cycles 0 is out of range: it must be in [1, 10^10]"),
+        (&["synth", "--block", "wred_ecn", "--device", "ecp5"], "unknown device \"ecp5\": known devices are ice40-hx8k"),
+        (&["synth", "--block", "wred_ecn", "--target-mhz", "0"], "--target-mhz 0 is out of range"),
+        (&["synth", "--block", "wred_ecn", "--seeds", "0"], "--seeds 0 is out of range"),
+        (&["bench", "--block", "wred_ecn", "--runs", "0"], "--runs 0 is out of range: it must be in [1, 101]"),
+    ];
+    for (args, msg) in cases {
+        let (code, _, err) = ldcp(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err:?} should contain {msg:?}");
+    }
+    let (code, _, err) = ldcp(&["frobnicate"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn ldcp_cosim_prints_one_json_object() {
+    let (code, out, err) = ldcp(&["cosim", "--block", "wred_ecn", "--cycles", "50000", "--seed", "9", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["block"], "wred_ecn");
+    assert_eq!(v["cycles"], 50000);
+    assert_eq!(v["mismatches"], 0);
+    assert_eq!(v["seed"], 9);
+}
+
+#[test]
+fn ldcp_verilog_writes_one_lint_clean_file_per_block() {
+    let dir = ldcp_sim::work_dir().join("test-verilog");
+    let (code, out, err) = ldcp(&["verilog", "--out", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), ldcp_hdl::blocks::BLOCKS.len());
+    for f in files {
+        assert_eq!(f["lint"], "clean");
+        let text = std::fs::read_to_string(f["file"].as_str().unwrap()).unwrap();
+        assert!(text.contains(&format!("module {}(", f["module"].as_str().unwrap())));
+    }
+}
