@@ -6,7 +6,10 @@ use ldcp_flow::synth::{self, SynthOptions};
 use std::process::Command;
 
 fn ldcp(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ldcp")).args(args).output().expect("run ldcp");
+    let out = Command::new(env!("CARGO_BIN_EXE_ldcp"))
+        .args(args)
+        .output()
+        .expect("run ldcp");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -15,7 +18,10 @@ fn ldcp(args: &[&str]) -> (i32, String, String) {
 }
 
 fn committed_report(block: &str) -> serde_json::Value {
-    let path = format!("{}/reports/{block}.ice40-hx8k.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/reports/{block}.ice40-hx8k.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
@@ -31,8 +37,16 @@ fn wred_ecn_synthesizes_at_100_mhz_on_the_hx8k() {
     };
     let r = synth::synthesize(&opts, &mut |s| eprintln!("{s}")).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{}", serde_json::to_string(&r).unwrap());
-    assert!(r.timing_met && r.fmax_mhz >= 100.0, "Fmax {} MHz", r.fmax_mhz);
-    assert!(r.logic_cells > 500 && r.logic_cells < r.logic_cells_total, "{} cells", r.logic_cells);
+    assert!(
+        r.timing_met && r.fmax_mhz >= 100.0,
+        "Fmax {} MHz",
+        r.fmax_mhz
+    );
+    assert!(
+        r.logic_cells > 500 && r.logic_cells < r.logic_cells_total,
+        "{} cells",
+        r.logic_cells
+    );
     assert_eq!(r.logic_cells + r.harness_cells, r.logic_cells_placed);
     // the committed report is the same design, and says so
     let c = committed_report("wred_ecn");
@@ -50,7 +64,12 @@ fn committed_reports_are_of_the_current_verilog() {
             h ^= byte as u64;
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
-        assert_eq!(c["verilog_fnv64"], format!("{h:016x}"), "report of {} is stale", b.name);
+        assert_eq!(
+            c["verilog_fnv64"],
+            format!("{h:016x}"),
+            "report of {} is stale",
+            b.name
+        );
         assert_eq!(c["timing_met"], true, "{}", b.name);
         assert!(c["fmax_mhz"].as_f64().unwrap() >= 100.0);
     }
@@ -59,17 +78,38 @@ fn committed_reports_are_of_the_current_verilog() {
 #[test]
 fn ldcp_refuses_bad_input_with_exit_status_2() {
     let cases: [(&[&str], &str); 6] = [
-        (&["cosim", "--block", "nope"], "unknown block \"nope\": known blocks are wred_ecn"),
-        (&["cosim", "--block", "wred_ecn", "--cycles", "0"], "--cycles 0 is out of range: it must be in [1, 10^10]"),
-        (&["synth", "--block", "wred_ecn", "--device", "ecp5"], "unknown device \"ecp5\": known devices are ice40-hx8k"),
-        (&["synth", "--block", "wred_ecn", "--target-mhz", "0"], "--target-mhz 0 is out of range"),
-        (&["synth", "--block", "wred_ecn", "--seeds", "0"], "--seeds 0 is out of range"),
-        (&["bench", "--block", "wred_ecn", "--runs", "0"], "--runs 0 is out of range: it must be in [1, 101]"),
+        (
+            &["cosim", "--block", "nope"],
+            "unknown block \"nope\": known blocks are wred_ecn",
+        ),
+        (
+            &["cosim", "--block", "wred_ecn", "--cycles", "0"],
+            "--cycles 0 is out of range: it must be in [1, 10^10]",
+        ),
+        (
+            &["synth", "--block", "wred_ecn", "--device", "ecp5"],
+            "unknown device \"ecp5\": known devices are ice40-hx8k",
+        ),
+        (
+            &["synth", "--block", "wred_ecn", "--target-mhz", "0"],
+            "--target-mhz 0 is out of range",
+        ),
+        (
+            &["synth", "--block", "wred_ecn", "--seeds", "0"],
+            "--seeds 0 is out of range",
+        ),
+        (
+            &["bench", "--block", "wred_ecn", "--runs", "0"],
+            "--runs 0 is out of range: it must be in [1, 101]",
+        ),
     ];
     for (args, msg) in cases {
         let (code, _, err) = ldcp(args);
         assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(err.contains(msg), "{args:?}: {err:?} should contain {msg:?}");
+        assert!(
+            err.contains(msg),
+            "{args:?}: {err:?} should contain {msg:?}"
+        );
     }
     let (code, _, err) = ldcp(&["frobnicate"]);
     assert_eq!(code, 2, "{err}");
@@ -77,7 +117,9 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
 
 #[test]
 fn ldcp_cosim_prints_one_json_object() {
-    let (code, out, err) = ldcp(&["cosim", "--block", "wred_ecn", "--cycles", "50000", "--seed", "9", "--json"]);
+    let (code, out, err) = ldcp(&[
+        "cosim", "--block", "wred_ecn", "--cycles", "50000", "--seed", "9", "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(v["block"], "wred_ecn");

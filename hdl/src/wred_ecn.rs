@@ -621,6 +621,22 @@ impl WredEcnRustHdl {
         WredEcnRustHdl { uut }
     }
 
+    /// Loads the four counters (below their maximum) as if that many
+    /// packets had been counted: lets a test reach saturation without 2^32
+    /// packets. The `sat` flags stay clear, which is consistent for any
+    /// value below the maximum.
+    pub fn preset_counters(&mut self, c: ldcp_sim::wred_ecn::Counters) {
+        let max = ldcp_sim::wred_ecn::COUNTER_MAX;
+        assert!(
+            c.forwarded < max && c.marked < max && c.dropped_wred < max && c.dropped_overflow < max
+        );
+        let u = &mut self.uut;
+        u.n_fwd.q.next = (c.forwarded as u64).into();
+        u.n_mark.q.next = (c.marked as u64).into();
+        u.n_wred.q.next = (c.dropped_wred as u64).into();
+        u.n_ovf.q.next = (c.dropped_overflow as u64).into();
+    }
+
     /// One clock cycle; returns the outputs after the rising edge, or `None`
     /// if RustHDL's simulation does not settle.
     pub fn step(
@@ -677,6 +693,59 @@ mod tests {
         std::fs::write(&file, &v).unwrap();
         ldcp_sim::tools::verilator_lint(&file, "wred_ecn").unwrap_or_else(|e| panic!("{e}"));
         ldcp_sim::tools::yosys_check(&file, "wred_ecn").unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// The counters stop at 2^32 - 1 in the hardware as in the model.
+    #[test]
+    fn wred_ecn_counters_saturate_in_rusthdl_simulation() {
+        use ldcp_sim::wred_ecn::{ecn, Counters, WredInputs, WredParams, COUNTER_MAX};
+        let near = Counters {
+            forwarded: COUNTER_MAX - 3,
+            marked: COUNTER_MAX - 2,
+            dropped_wred: COUNTER_MAX - 5,
+            dropped_overflow: COUNTER_MAX - 1,
+        };
+        let mut sim = WredEcnRustHdl::new();
+        let mut model = WredEcnModel::new();
+        sim.preset_counters(near);
+        model.preset_counters(near);
+        // K_max = 0 marks every ECT packet, K = 0 drops every Not-ECT one,
+        // and a 16,000-byte packet never fits a 1,000-byte buffer
+        let p = WredParams {
+            k_min_bytes: 0,
+            k_max_bytes: 0,
+            k_bytes: 0,
+            buf_max_bytes: 1000,
+            p_max_raw: 0x8000,
+            seed: 1,
+        };
+        let mut last = None;
+        for c in 0..64u32 {
+            let (len, e) = match c % 3 {
+                0 => (100, ecn::ECT0),
+                1 => (100, ecn::NOT_ECT),
+                _ => (16_000, ecn::ECT1),
+            };
+            let i = WredInputs {
+                pkt_valid: c < 40,
+                pkt_len_bytes: len,
+                pkt_ecn: e,
+                drain_bytes: 100,
+                params: p,
+                ..Default::default()
+            };
+            let got = sim.step(&i).unwrap();
+            model.tick(&i);
+            assert_eq!(got, model.outputs(), "cycle {c}");
+            last = Some(got.counters);
+        }
+        let all = Counters {
+            forwarded: COUNTER_MAX,
+            marked: COUNTER_MAX,
+            dropped_wred: COUNTER_MAX,
+            dropped_overflow: COUNTER_MAX,
+        };
+        assert_eq!(last.unwrap(), all);
     }
 
     /// RustHDL's own simulation of the block agrees with the golden model

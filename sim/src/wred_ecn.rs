@@ -661,6 +661,12 @@ impl WredEcnModel {
         }
     }
 
+    /// Loads the counters, as `WredEcnRustHdl::preset_counters` does in
+    /// the RTL: reaches saturation in a test without 2^32 packets.
+    pub fn preset_counters(&mut self, c: Counters) {
+        self.out.counters = c;
+    }
+
     /// The registered outputs.
     pub fn outputs(&self) -> WredOutputs {
         WredOutputs {
