@@ -154,15 +154,6 @@ fn first_line(cmd: &mut Command, what: &str) -> Result<String, FlowError> {
     Ok(text.lines().next().unwrap_or("").trim().to_string())
 }
 
-fn fnv64(s: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 fn write(path: &Path, text: &str) -> Result<(), FlowError> {
     std::fs::write(path, text).map_err(|e| FlowError::Io(format!("{}: {e}", path.display())))
 }
@@ -352,6 +343,6 @@ pub fn synthesize(
         cells,
         yosys,
         nextpnr,
-        verilog_fnv64: fnv64(&verilog),
+        verilog_fnv64: ldcp_sim::Fnv64::hex_of(&verilog),
     })
 }

@@ -59,14 +59,9 @@ fn committed_reports_are_of_the_current_verilog() {
     for b in ldcp_hdl::blocks::BLOCKS {
         let c = committed_report(b.name);
         let v = b.verilog().unwrap();
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in v.bytes() {
-            h ^= byte as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
         assert_eq!(
             c["verilog_fnv64"],
-            format!("{h:016x}"),
+            ldcp_sim::Fnv64::hex_of(&v),
             "report of {} is stale",
             b.name
         );

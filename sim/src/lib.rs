@@ -38,3 +38,37 @@ pub fn work_dir() -> std::path::PathBuf {
     }
     std::path::PathBuf::from("target").join("ldcp")
 }
+
+/// FNV-1a, 64 bits: a content hash that is stable across Rust releases
+/// (unlike `DefaultHasher`), for cache keys and for tying a committed
+/// report to the Verilog it was made from.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv64 {
+    /// Feeds bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= *b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// The hash so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+
+    /// The hash of `text` as 16 hex digits.
+    pub fn hex_of(text: &str) -> String {
+        let mut h = Fnv64::default();
+        h.write(text.as_bytes());
+        format!("{:016x}", h.finish())
+    }
+}

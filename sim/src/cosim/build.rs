@@ -94,15 +94,10 @@ impl BuildSpec {
     }
 
     fn key(&self) -> u64 {
-        // FNV-1a: stable across Rust releases, unlike DefaultHasher.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut h = crate::Fnv64::default();
         let mut eat = |bytes: &[u8]| {
-            for b in bytes {
-                h ^= *b as u64;
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-            h ^= 0xff;
-            h = h.wrapping_mul(0x0100_0000_01b3);
+            h.write(bytes);
+            h.write(&[0xff]); // field separator
         };
         eat(self.verilog.as_bytes());
         eat(self.module.as_bytes());
@@ -112,7 +107,7 @@ impl BuildSpec {
         eat(&[self.trace as u8]);
         eat(&SHIM_ABI_VERSION.to_le_bytes());
         eat(verilator_version().unwrap_or_default().as_bytes());
-        h
+        h.finish()
     }
 
     fn shim(&self) -> String {
