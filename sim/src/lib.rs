@@ -13,6 +13,7 @@
 
 pub mod cosim;
 pub mod tools;
+pub mod window_engine;
 pub mod wred_ecn;
 pub mod xorshift;
 

@@ -1,0 +1,260 @@
+use super::*;
+use proptest::prelude::*;
+
+fn f(c: u32) -> f64 {
+    c as f64 / CW_ONE as f64
+}
+
+fn params_strategy() -> impl Strategy<Value = WindowParams> {
+    (
+        1u16..=256,
+        1u16..=256,
+        1u8..=8,
+        prop_oneof![
+            Just(CW_RAW_MAX),
+            (CW_ONE..=CW_RAW_MAX),
+            Just(CW_ONE),
+            Just(64 * CW_ONE)
+        ],
+        1u32..=65535,
+    )
+        .prop_map(|(a, b, g, m, r)| WindowParams {
+            alpha_raw: a,
+            beta_raw: b,
+            gamma_shift: g,
+            cw_max_raw: m,
+            rtt_ticks: r,
+        })
+}
+
+fn cw_in(p: &WindowParams) -> impl Strategy<Value = u32> {
+    let (lo, hi) = (p.gamma_raw(), p.cw_max_raw);
+    prop_oneof![
+        3 => lo..=hi,
+        1 => Just(lo),
+        1 => Just(hi),
+        1 => Just(CW_ONE.clamp(lo, hi)),
+        1 => (CW_ONE - 5..=CW_ONE + 5).prop_map(move |c| c.clamp(lo, hi)),
+    ]
+}
+
+#[test]
+fn window_engine_recip_table_is_the_midpoint_reciprocal() {
+    for (i, r) in RECIP_TABLE.iter().enumerate() {
+        let ideal = 65536.0 / (1.0 + (2.0 * i as f64 + 1.0) / 512.0);
+        assert!(
+            (*r as f64 - ideal).abs() <= 0.5,
+            "R[{i}] = {r}, ideal {ideal}"
+        );
+        if i > 0 {
+            assert!(RECIP_TABLE[i - 1] > *r);
+        }
+    }
+    assert_eq!((RECIP_TABLE[0], RECIP_TABLE[255]), (65408, 32800));
+}
+
+#[test]
+fn window_engine_refuses_illegal_parameters() {
+    let ok = WindowParams::default();
+    assert!(ok.validate().is_ok());
+    let cases = [
+        (
+            WindowParams { alpha_raw: 0, ..ok },
+            "alpha_raw = 0 is out of range: it must be in [1, 256]",
+        ),
+        (
+            WindowParams {
+                beta_raw: 257,
+                ..ok
+            },
+            "beta_raw = 257 is out of range",
+        ),
+        (
+            WindowParams {
+                gamma_shift: 0,
+                ..ok
+            },
+            "gamma_shift = 0 is out of range: it must be in [1, 8]",
+        ),
+        (
+            WindowParams {
+                gamma_shift: 9,
+                ..ok
+            },
+            "gamma_shift = 9",
+        ),
+        (
+            WindowParams {
+                cw_max_raw: CW_ONE - 1,
+                ..ok
+            },
+            "cw_max = 0.99999",
+        ),
+        (
+            WindowParams { rtt_ticks: 0, ..ok },
+            "rtt_ticks = 0 is out of range: it must be in [1, 65535]",
+        ),
+        (
+            WindowParams {
+                rtt_ticks: 65536,
+                ..ok
+            },
+            "rtt_ticks = 65536",
+        ),
+    ];
+    for (p, msg) in cases {
+        let e = p.validate().unwrap_err().to_string();
+        assert!(e.contains(msg), "{e:?} should contain {msg:?}");
+        assert!(FlowTable::new(4, p, CW_ONE).is_err());
+    }
+}
+
+#[test]
+fn window_engine_flow_table_ignores_flows_beyond_it() {
+    let mut t = FlowTable::new(4, WindowParams::default(), 10 * CW_ONE).unwrap();
+    assert_eq!(t.ack(4, false, 1), None);
+    assert!(!t.set(9, CW_ONE));
+    assert_eq!(t.cw(3), Some(10 * CW_ONE));
+    // writes are clamped to [gamma, cw_max]
+    assert!(t.set(0, 0));
+    assert_eq!(t.cw(0), Some(WindowParams::default().gamma_raw()));
+    assert!(t.set(1, CW_RAW_MAX));
+    assert_eq!(t.cw(1), Some(WindowParams::default().cw_max_raw));
+}
+
+#[test]
+fn window_engine_boundary_is_never_crossed_in_one_step() {
+    let p = WindowParams {
+        alpha_raw: 256,
+        beta_raw: 128,
+        gamma_shift: 3,
+        ..Default::default()
+    };
+    // a decrease from 1.1 by beta = 0.5 stops at 1, the next one halves
+    let c = update(CW_ONE + CW_ONE / 10, 0, 1, &p);
+    assert_eq!(c, CW_ONE);
+    assert_eq!(update(c, 0, 1, &p), CW_ONE / 2);
+    // an increase from 0.95 by gamma = 1/8 stops at 1, the next one adds ~alpha
+    let c = update(CW_ONE - CW_ONE / 20, 1, 0, &p);
+    assert_eq!(c, CW_ONE);
+    let next = update(c, 1, 0, &p);
+    assert!((f(next) - 2.0).abs() < 0.01, "{}", f(next));
+    // the floor
+    assert_eq!(update(p.gamma_raw(), 0, 5, &p), p.gamma_raw());
+    assert_eq!(update(p.gamma_raw(), 0, 255, &p), p.gamma_raw());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha, ..ProptestConfig::default() })]
+
+    /// gamma <= cw <= cw_max; unmarked never decreases; marked never
+    /// increases; a step ends on 1 rather than crossing it.
+    #[test]
+    fn window_engine_invariants_hold(
+        (p, c) in params_strategy().prop_flat_map(|p| (Just(p), cw_in(&p))),
+        n_u in 0u32..=255, n_m in 0u32..=255,
+    ) {
+        let (g, m) = (p.gamma_raw(), p.cw_max_raw);
+        let up = update(c, n_u, 0, &p);
+        let down = update(c, 0, n_m, &p);
+        let both = update(c, n_u, n_m, &p);
+        for x in [up, down, both] {
+            prop_assert!(g <= x && x <= m, "{x:#x} outside [{g:#x}, {m:#x}]");
+        }
+        prop_assert!(up >= c);
+        prop_assert!(down <= c);
+        if c < CW_ONE { prop_assert!(up <= CW_ONE); }
+        if c > CW_ONE { prop_assert!(down >= CW_ONE); }
+        prop_assert_eq!(both, update(up, 0, n_m, &p));
+    }
+
+    /// One update differs from the ideal reference by at most the increase
+    /// bound plus one ulp.
+    #[test]
+    fn window_engine_update_error_is_bounded(
+        (p, c) in params_strategy().prop_flat_map(|p| (Just(p), cw_in(&p))),
+        n_u in 0u32..=255, n_m in 0u32..=255,
+    ) {
+        let hw = f(update(c, n_u, n_m, &p));
+        let ideal = ideal::update(f(c), n_u, n_m, &p);
+        let bound = increase_error_bound(f(c).max(1.0), n_u, p.alpha_raw as f64 / 256.0) + 1.0 / CW_ONE as f64;
+        prop_assert!((hw - ideal).abs() <= bound, "cw {} n_u {n_u} n_m {n_m}: hw {hw} ideal {ideal} bound {bound}", f(c));
+    }
+
+    /// The pacing interval RTT / cw is within its bound of the ideal.
+    #[test]
+    fn window_engine_pace_interval_error_is_bounded(g in 1u8..=8, frac in 0.0f64..1.0, rtt in 1u32..=65535) {
+        let lo = 1u32 << (20 - g);
+        let c = lo + ((CW_ONE - 1 - lo) as f64 * frac) as u32;
+        let hw = pace_interval(c, rtt) as f64;
+        let ideal = ideal::pace_interval(f(c), rtt);
+        prop_assert!((hw - ideal).abs() <= interval_error_bound(ideal), "cw {} rtt {rtt}: {hw} vs {ideal}", f(c));
+        prop_assert!(hw < (1u64 << INTERVAL_BITS) as f64);
+        prop_assert_eq!(pace_interval(CW_ONE + c, rtt), 0);
+    }
+
+    /// Merging n ACKs into one update (Eq. 2) drifts from applying them one
+    /// by one by at most alpha^2 n^2 / (2 cw^3) (the ideal drift) plus both
+    /// paths' fixed-point error; with n <= cw (a flow cannot have more ACKs
+    /// in flight than its window) that is at most half a packet.
+    #[test]
+    fn window_engine_merge_drift_is_bounded(a in 1u16..=256, c in CW_ONE..=(4000 * CW_ONE), n in 1u32..=255) {
+        let p = WindowParams { alpha_raw: a, cw_max_raw: CW_RAW_MAX, ..Default::default() };
+        let n = n.min(f(c) as u32).max(1);
+        let merged = update(c, n, 0, &p);
+        let mut seq = c;
+        for _ in 0..n {
+            seq = update(seq, 1, 0, &p);
+        }
+        let alpha = a as f64 / 256.0;
+        let cf = f(c);
+        let drift = alpha * alpha * (n * n) as f64 / (2.0 * cf * cf * cf);
+        let fixed = 2.0 * (1.0 / 512.0 + 1.0 / 65536.0) * n as f64 * alpha / cf + (n + 1) as f64 / CW_ONE as f64;
+        prop_assert!((f(merged) - f(seq)).abs() <= drift + fixed, "cw {cf} n {n}: merged {} seq {}", f(merged), f(seq));
+        prop_assert!(drift <= 0.5 + 1e-12);
+    }
+}
+
+/// Over 10^6 ACKs of one flow (random ECE, n = 1..=4), the hardware
+/// arithmetic and the ideal reference, each on its own trajectory, stay
+/// within ACCUMULATED_MEAN_REL_BOUND of each other in mean cw. Away from
+/// cw = 1 their pathwise distance stays below ACCUMULATED_PATH_BOUND; a run
+/// that hovers at 1 has no pathwise bound (a 2^-20 difference at cw = 1
+/// decides between halving and the linear decrease), only the mean one.
+#[test]
+fn window_engine_accumulated_error_is_bounded() {
+    let p = WindowParams {
+        alpha_raw: 256,
+        beta_raw: 128,
+        gamma_shift: 3,
+        cw_max_raw: 4000 * CW_ONE,
+        rtt_ticks: 1000,
+    };
+    for (seed, p_mark, pathwise) in [(1u32, 0.01f64, true), (2, 0.2, true), (3, 0.6, false)] {
+        let mut rng = crate::xorshift::seed_state(seed);
+        let (mut hw, mut id) = (10 * CW_ONE, 10.0f64);
+        let (mut sum_hw, mut sum_id, mut worst) = (0.0f64, 0.0f64, 0.0f64);
+        let n_events = 1_000_000;
+        for _ in 0..n_events {
+            rng = crate::xorshift::step(rng);
+            let ece = (rng >> 8) as f64 / 16_777_216.0 < p_mark;
+            let n = 1 + (rng & 3);
+            let (nu, nm) = if ece { (0, n) } else { (n, 0) };
+            hw = update(hw, nu, nm, &p);
+            id = ideal::update(id, nu, nm, &p);
+            sum_hw += f(hw);
+            sum_id += id;
+            worst = worst.max((f(hw) - id).abs());
+        }
+        let (mean_hw, mean_id) = (sum_hw / n_events as f64, sum_id / n_events as f64);
+        let rel = (mean_hw - mean_id).abs() / mean_id;
+        eprintln!("p_mark {p_mark}: mean cw hw {mean_hw:.4} ideal {mean_id:.4} (rel {rel:.2e}), worst pathwise {worst:.4}");
+        assert!(
+            rel <= ACCUMULATED_MEAN_REL_BOUND,
+            "mean cw: hw {mean_hw} ideal {mean_id}"
+        );
+        if pathwise {
+            assert!(worst <= ACCUMULATED_PATH_BOUND, "pathwise {worst}");
+        }
+    }
+}
