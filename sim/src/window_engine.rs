@@ -378,3 +378,62 @@ pub const ACCUMULATED_MEAN_REL_BOUND: f64 = 1e-3;
 /// Accumulated pathwise bound over the same runs when they stay away from
 /// cw = 1, in packets (measured 0.008 and 0.009).
 pub const ACCUMULATED_PATH_BOUND: f64 = 0.05;
+
+mod rtl_model;
+pub use rtl_model::{
+    WeInputs, WeOutputs, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
+};
+
+/// A seeded, endless event stream for the CLI's cosimulation and the
+/// benchmarks: phases with their own flow population (one hot flow, a few,
+/// or the whole table), marking ratio, n range, SET rate and idle rate, and
+/// a rare reset. `flow_bits` sizes the flow ids.
+pub fn stimulus(
+    seed: u64,
+    flow_bits: u32,
+    params: WindowParams,
+) -> impl Iterator<Item = WeInputs> + Clone {
+    let mut s = seed ^ 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        // splitmix64
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mask = (1u64 << flow_bits) - 1;
+    let mut left = 0u32;
+    let mut phase = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    std::iter::from_fn(move || {
+        if left == 0 {
+            let flows = [1u64, 3, 16, mask + 1][(next() % 4) as usize];
+            let base = next() & mask;
+            let mark = next() % 101; // percent of ACKs with ECE
+            let nmax = [1u64, 4, 16][(next() % 3) as usize];
+            let set_permille = [0u64, 2, 50][(next() % 3) as usize];
+            let idle = [0u64, 0, 30, 90][(next() % 4) as usize];
+            phase = (flows, base, mark, nmax, set_permille, idle);
+            left = 100 + (next() % 2000) as u32;
+        }
+        left -= 1;
+        let (flows, base, mark, nmax, set_permille, idle) = phase;
+        let r = next();
+        let r2 = next();
+        Some(WeInputs {
+            reset: r % 20_000 == 0,
+            ev_valid: (r >> 20) % 100 >= idle,
+            ev_flow: ((base + (r >> 28) % flows) & mask) as u32,
+            ev_set: (r >> 40) % 1000 < set_permille,
+            ev_ece: (r >> 50) % 100 < mark,
+            ev_n: ((r2 % nmax) + if (r2 >> 8) % 50 == 0 { 0 } else { 1 }).min(N_MAX as u64) as u32,
+            ev_value: match (r2 >> 16) % 4 {
+                0 => CW_ONE,
+                1 => (r2 >> 20) as u32 & 0x0fff_ffff,
+                2 => (r2 >> 24) as u32 & 0x000f_ffff,
+                _ => (r2 >> 32) as u32,
+            },
+            params,
+        })
+    })
+}

@@ -258,3 +258,154 @@ fn window_engine_accumulated_error_is_bounded() {
         }
     }
 }
+
+/// The cycle-accurate model against the functional arithmetic: every
+/// update it reports is `update(previous cw of that flow, n_u, n_m)`, its
+/// interval is `pace_interval` of the result, and no acknowledged packet is
+/// lost or counted twice by the merging.
+#[test]
+fn window_engine_cycle_model_matches_functional_model() {
+    let p = WindowParams {
+        alpha_raw: 200,
+        beta_raw: 100,
+        gamma_shift: 4,
+        cw_max_raw: 300 * CW_ONE,
+        rtt_ticks: 777,
+    };
+    for flow_bits in [4u32, 12] {
+        let mut m = WindowEngineModel::new(flow_bits);
+        let mut shadow = vec![CW_ONE; 1 << flow_bits];
+        let (mut in_u, mut in_m, mut out_u, mut out_m, mut outs, mut merged) =
+            (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+        let stim: Vec<WeInputs> = stimulus(flow_bits as u64, flow_bits, p)
+            .take(300_000)
+            .map(|i| WeInputs {
+                reset: false,
+                ev_set: false,
+                ..i
+            })
+            .chain(
+                std::iter::repeat(WeInputs {
+                    params: p,
+                    ..Default::default()
+                })
+                .take(100),
+            )
+            .collect();
+        for (c, i) in stim.iter().enumerate() {
+            if i.ev_valid {
+                if i.ev_ece {
+                    in_m += i.ev_n as u64
+                } else {
+                    in_u += i.ev_n as u64
+                }
+            }
+            m.tick(i);
+            let o = m.outputs();
+            if o.out_valid {
+                let f = o.out_flow as usize;
+                let want = update(shadow[f], o.out_n_u, o.out_n_m, &p);
+                assert_eq!(
+                    o.out_cw, want,
+                    "cycle {c}: flow {f} from {:#x} with ({}, {})",
+                    shadow[f], o.out_n_u, o.out_n_m
+                );
+                assert_eq!(
+                    o.out_interval,
+                    pace_interval(want, p.rtt_ticks),
+                    "cycle {c}"
+                );
+                shadow[f] = want;
+                out_u += o.out_n_u as u64;
+                out_m += o.out_n_m as u64;
+                outs += 1;
+                merged += (o.out_n_u + o.out_n_m > N_MAX) as u64;
+            }
+        }
+        assert_eq!(
+            (in_u, in_m),
+            (out_u, out_m),
+            "acknowledged packets in and out"
+        );
+        assert!(
+            outs > 50_000 && merged > 100,
+            "{outs} updates, {merged} merged beyond one ACK"
+        );
+        for (f, c) in shadow.iter().enumerate() {
+            assert_eq!(m.table(f), Some(*c));
+        }
+    }
+}
+
+/// An event alone shows on the outputs LATENCY_CYCLES after it was
+/// presented; a SET is clamped to [gamma, cw_max]; a reset drops what is in
+/// flight and keeps the table.
+#[test]
+fn window_engine_cycle_model_latency_set_and_reset() {
+    let p = WindowParams {
+        cw_max_raw: 50 * CW_ONE,
+        ..Default::default()
+    };
+    let idle = WeInputs {
+        params: p,
+        ..Default::default()
+    };
+    let mut m = WindowEngineModel::new(8);
+    for _ in 0..4 {
+        m.tick(&idle);
+    }
+    let run = |m: &mut WindowEngineModel, ev: WeInputs| -> (usize, WeOutputs) {
+        m.tick(&ev);
+        for c in 1..200 {
+            let o = m.outputs();
+            if o.out_valid {
+                return (c, o);
+            }
+            m.tick(&idle);
+        }
+        panic!("no output");
+    };
+    let (lat, o) = run(
+        &mut m,
+        WeInputs {
+            ev_valid: true,
+            ev_flow: 7,
+            ev_set: true,
+            ev_value: 1000 * CW_ONE,
+            ..idle
+        },
+    );
+    assert_eq!(lat, LATENCY_CYCLES);
+    assert_eq!((o.out_flow, o.out_cw), (7, 50 * CW_ONE));
+    let (_, o) = run(
+        &mut m,
+        WeInputs {
+            ev_valid: true,
+            ev_flow: 7,
+            ev_set: true,
+            ev_value: 0,
+            ..idle
+        },
+    );
+    assert_eq!(o.out_cw, p.gamma_raw());
+    assert_eq!(o.out_interval, pace_interval(p.gamma_raw(), p.rtt_ticks));
+    // a reset in flight: the event is dropped, the table keeps flow 7
+    m.tick(&WeInputs {
+        ev_valid: true,
+        ev_flow: 7,
+        ev_n: 3,
+        ..idle
+    });
+    for _ in 0..10 {
+        m.tick(&idle);
+    }
+    m.tick(&WeInputs {
+        reset: true,
+        ..idle
+    });
+    for _ in 0..100 {
+        m.tick(&idle);
+        assert!(!m.outputs().out_valid);
+    }
+    assert_eq!(m.table(7), Some(p.gamma_raw()));
+}
