@@ -8,4 +8,5 @@
 pub mod blocks;
 pub mod mul;
 pub mod verilog;
+pub mod window_engine;
 pub mod wred_ecn;

@@ -22,6 +22,9 @@ pub enum VerilogError {
     /// A cast idiom whose parentheses do not balance.
     #[error("unbalanced cast at byte {0} of the generated Verilog")]
     Unbalanced(usize),
+    /// RustHDL's own checks failed.
+    #[error("{0}")]
+    RustHdl(String),
     /// A module name that is not a plain Verilog identifier.
     #[error("module name {0:?} is not a Verilog identifier ([A-Za-z_][A-Za-z0-9_]*)")]
     BadName(String),

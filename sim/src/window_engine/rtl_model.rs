@@ -430,7 +430,8 @@ impl WindowEngineModel {
             g: (pr.gamma_shift as u32 & 0xf).clamp(1, 8),
             cw_max: pr.cw_max_raw.max(CW_ONE),
             rtt: pr.rtt_ticks & 0xffff,
-            gamma: 1 << (CW_FRAC_BITS - cfg.g.clamp(1, 8)),
+            // ONE >> g: the power-up g = 0 gives 1.0 for a cycle, as in the RTL
+            gamma: CW_ONE >> cfg.g,
         };
 
         // ---- commit
@@ -458,5 +459,66 @@ impl WindowEngineModel {
         self.i_ece = inp.ev_ece;
         self.i_n = n;
         self.cfg = cfg_next;
+    }
+}
+
+impl crate::cosim::CosimModel for WindowEngineModel {
+    type Input = WeInputs;
+
+    fn input_names() -> &'static [&'static str] {
+        &[
+            "reset",
+            "ev_valid",
+            "ev_flow",
+            "ev_set",
+            "ev_ece",
+            "ev_n",
+            "ev_value",
+            "alpha_raw",
+            "beta_raw",
+            "gamma_shift",
+            "cw_max",
+            "rtt_ticks",
+        ]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        &[
+            "out_valid",
+            "out_flow",
+            "out_cw",
+            "out_interval",
+            "out_n_u",
+            "out_n_m",
+        ]
+    }
+
+    fn encode(i: &WeInputs, p: &mut [u64]) {
+        p[0] = i.reset as u64;
+        p[1] = i.ev_valid as u64;
+        p[2] = i.ev_flow as u64;
+        p[3] = i.ev_set as u64;
+        p[4] = i.ev_ece as u64;
+        p[5] = i.ev_n as u64;
+        p[6] = i.ev_value as u64;
+        p[7] = i.params.alpha_raw as u64;
+        p[8] = i.params.beta_raw as u64;
+        p[9] = i.params.gamma_shift as u64;
+        p[10] = i.params.cw_max_raw as u64;
+        p[11] = i.params.rtt_ticks as u64;
+    }
+
+    fn tick(&mut self, i: &WeInputs) {
+        WindowEngineModel::tick(self, i)
+    }
+
+    fn outputs(&self, p: &mut [u64]) {
+        let o = self.out;
+        p[0] = o.out_valid as u64;
+        p[1] = o.out_flow as u64;
+        p[2] = o.out_cw as u64;
+        p[3] = o.out_interval as u64;
+        p[4] = o.out_n_u as u64;
+        p[5] = o.out_n_m as u64;
     }
 }
