@@ -245,14 +245,12 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     b_nm: DFF<Bits<NSUM_BITS>>,
     b_hs: DFF<Bits<4>>,
     b_c: DFF<Bits<CW_BITS>>,
-    b_gstep: DFF<Bits<CW_BITS>>,
     c_v: DFF<Bit>,
     c_flow: DFF<Bits<FLOW_BITS>>,
     c_nu: DFF<Bits<NSUM_BITS>>,
     c_nm: DFF<Bits<NSUM_BITS>>,
     c_hs: DFF<Bits<4>>,
     c_c: DFF<Bits<CW_BITS>>,
-    c_gstep: DFF<Bits<CW_BITS>>,
     c_sub: DFF<Bit>,
     c_e: DFF<Bits<4>>,
     d_v: DFF<Bit>,
@@ -261,7 +259,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     d_nm: DFF<Bits<NSUM_BITS>>,
     d_hs: DFF<Bits<4>>,
     d_c: DFF<Bits<CW_BITS>>,
-    d_gstep: DFF<Bits<CW_BITS>>,
     d_sub: DFF<Bit>,
     d_e: DFF<Bits<4>>,
     d_t: DFF<Bits<CW_BITS>>,
@@ -271,7 +268,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     e_nm: DFF<Bits<NSUM_BITS>>,
     e_hs: DFF<Bits<4>>,
     e_c: DFF<Bits<CW_BITS>>,
-    e_gstep: DFF<Bits<CW_BITS>>,
     e_sub: DFF<Bit>,
     e_e: DFF<Bits<4>>,
     e_na: DFF<Bits<16>>,
@@ -282,7 +278,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     f_nm: DFF<Bits<NSUM_BITS>>,
     f_hs: DFF<Bits<4>>,
     f_c: DFF<Bits<CW_BITS>>,
-    f_gstep: DFF<Bits<CW_BITS>>,
     f_sub: DFF<Bit>,
     f_e: DFF<Bits<4>>,
     f_nb: DFF<Bits<16>>,
@@ -292,7 +287,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     g_nm: DFF<Bits<NSUM_BITS>>,
     g_hs: DFF<Bits<4>>,
     g_c: DFF<Bits<CW_BITS>>,
-    g_gstep: DFF<Bits<CW_BITS>>,
     g_sub: DFF<Bit>,
     g_e: DFF<Bits<4>>,
     g_nb: DFF<Bits<16>>,
@@ -302,7 +296,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     h_nm: DFF<Bits<NSUM_BITS>>,
     h_hs: DFF<Bits<4>>,
     h_c: DFF<Bits<CW_BITS>>,
-    h_gstep: DFF<Bits<CW_BITS>>,
     h_sub: DFF<Bit>,
     h_e: DFF<Bits<4>>,
     h_nb: DFF<Bits<16>>,
@@ -312,7 +305,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     i_nm: DFF<Bits<NSUM_BITS>>,
     i_hs: DFF<Bits<4>>,
     i_c: DFF<Bits<CW_BITS>>,
-    i_gstep: DFF<Bits<CW_BITS>>,
     i_sub: DFF<Bit>,
     i_e: DFF<Bits<4>>,
     i_nb: DFF<Bits<16>>,
@@ -351,6 +343,7 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     m_hs: DFF<Bits<4>>,
     m_c: DFF<Bits<CW_BITS>>,
     m_big: DFF<Bit>,
+    m_lt: DFF<Bit>,
     m_x: DFF<Bits<33>>,
     m_y: DFF<Bits<33>>,
     n_v: DFF<Bit>,
@@ -514,14 +507,12 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             b_nm: Default::default(),
             b_hs: Default::default(),
             b_c: Default::default(),
-            b_gstep: Default::default(),
             c_v: Default::default(),
             c_flow: Default::default(),
             c_nu: Default::default(),
             c_nm: Default::default(),
             c_hs: Default::default(),
             c_c: Default::default(),
-            c_gstep: Default::default(),
             c_sub: Default::default(),
             c_e: Default::default(),
             d_v: Default::default(),
@@ -530,7 +521,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             d_nm: Default::default(),
             d_hs: Default::default(),
             d_c: Default::default(),
-            d_gstep: Default::default(),
             d_sub: Default::default(),
             d_e: Default::default(),
             d_t: Default::default(),
@@ -540,7 +530,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             e_nm: Default::default(),
             e_hs: Default::default(),
             e_c: Default::default(),
-            e_gstep: Default::default(),
             e_sub: Default::default(),
             e_e: Default::default(),
             e_na: Default::default(),
@@ -551,7 +540,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             f_nm: Default::default(),
             f_hs: Default::default(),
             f_c: Default::default(),
-            f_gstep: Default::default(),
             f_sub: Default::default(),
             f_e: Default::default(),
             f_nb: Default::default(),
@@ -561,7 +549,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             g_nm: Default::default(),
             g_hs: Default::default(),
             g_c: Default::default(),
-            g_gstep: Default::default(),
             g_sub: Default::default(),
             g_e: Default::default(),
             g_nb: Default::default(),
@@ -571,7 +558,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             h_nm: Default::default(),
             h_hs: Default::default(),
             h_c: Default::default(),
-            h_gstep: Default::default(),
             h_sub: Default::default(),
             h_e: Default::default(),
             h_nb: Default::default(),
@@ -581,7 +567,6 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             i_nm: Default::default(),
             i_hs: Default::default(),
             i_c: Default::default(),
-            i_gstep: Default::default(),
             i_sub: Default::default(),
             i_e: Default::default(),
             i_nb: Default::default(),
@@ -620,6 +605,7 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             m_hs: Default::default(),
             m_c: Default::default(),
             m_big: Default::default(),
+            m_lt: Default::default(),
             m_x: Default::default(),
             m_y: Default::default(),
             n_v: Default::default(),
@@ -735,19 +721,18 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self, clock, cf_alpha, cf_beta, cf_g, cf_gsh, cf_cwmax, cf_rtt, cf_gamma, in_v,
             in_flow, in_set, in_value, in_lo, in_hi, in_nu, in_nm, s0_v, s0_flow, s0_set, s0_value,
             s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, b_v,
-            b_flow, b_nu, b_nm, b_hs, b_c, b_gstep, c_v, c_flow, c_nu, c_nm, c_hs, c_c, c_gstep,
-            c_sub, c_e, d_v, d_flow, d_nu, d_nm, d_hs, d_c, d_gstep, d_sub, d_e, d_t, e_v, e_flow,
-            e_nu, e_nm, e_hs, e_c, e_gstep, e_sub, e_e, e_na, e_nb, f_v, f_flow, f_nu, f_nm, f_hs,
-            f_c, f_gstep, f_sub, f_e, f_nb, g_v, g_flow, g_nu, g_nm, g_hs, g_c, g_gstep, g_sub,
-            g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c, h_gstep, h_sub, h_e, h_nb, i_v, i_flow,
-            i_nu, i_nm, i_hs, i_c, i_gstep, i_sub, i_e, i_nb, i_t, j_v, j_flow, j_nu, j_nm, j_hs,
-            j_c, j_gstep, j_sub, j_nb, j_t, k_v, k_flow, k_nu, k_nm, k_hs, k_c, k_sub, k_nb, k_x,
-            k_y, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v, m_flow, m_nu, m_nm, m_hs, m_c,
-            m_big, m_x, m_y, n_v, n_flow, n_nu, n_nm, n_c, n_big, n_x, n_y, o_v, o_flow, o_nu,
-            o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub, p_tiny, p_k, q_v, q_flow, q_nu, q_nm,
-            q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm, r_c, r_sub, r_tiny, r_k, s_v, s_flow,
-            s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow, t_nu, t_nm, t_c, t_sub, t_tiny, t_k,
-            z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            b_flow, b_nu, b_nm, b_hs, b_c, c_v, c_flow, c_nu, c_nm, c_hs, c_c, c_sub, c_e, d_v,
+            d_flow, d_nu, d_nm, d_hs, d_c, d_sub, d_e, d_t, e_v, e_flow, e_nu, e_nm, e_hs, e_c,
+            e_sub, e_e, e_na, e_nb, f_v, f_flow, f_nu, f_nm, f_hs, f_c, f_sub, f_e, f_nb, g_v,
+            g_flow, g_nu, g_nm, g_hs, g_c, g_sub, g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c,
+            h_sub, h_e, h_nb, i_v, i_flow, i_nu, i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v,
+            j_flow, j_nu, j_nm, j_hs, j_c, j_gstep, j_sub, j_nb, j_t, k_v, k_flow, k_nu, k_nm,
+            k_hs, k_c, k_sub, k_nb, k_x, k_y, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v,
+            m_flow, m_nu, m_nm, m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow, n_nu, n_nm, n_c,
+            n_big, n_x, n_y, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub,
+            p_tiny, p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm,
+            r_c, r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow,
+            t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
         self.mul_na.clock.next = self.clock.val();
         self.mul_nb.clock.next = self.clock.val();
@@ -1119,14 +1104,12 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.c_nm.d.next = self.b_nm.q.val();
         self.c_hs.d.next = self.b_hs.q.val();
         self.c_c.d.next = self.b_c.q.val();
-        self.c_gstep.d.next = self.b_gstep.q.val();
         self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
         self.d_flow.d.next = self.c_flow.q.val();
         self.d_nu.d.next = self.c_nu.q.val();
         self.d_nm.d.next = self.c_nm.q.val();
         self.d_hs.d.next = self.c_hs.q.val();
         self.d_c.d.next = self.c_c.q.val();
-        self.d_gstep.d.next = self.c_gstep.q.val();
         self.d_sub.d.next = self.c_sub.q.val();
         self.d_e.d.next = self.c_e.q.val();
         self.e_v.d.next = self.d_v.q.val() & !self.reset.val();
@@ -1135,7 +1118,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.e_nm.d.next = self.d_nm.q.val();
         self.e_hs.d.next = self.d_hs.q.val();
         self.e_c.d.next = self.d_c.q.val();
-        self.e_gstep.d.next = self.d_gstep.q.val();
         self.e_sub.d.next = self.d_sub.q.val();
         self.e_e.d.next = self.d_e.q.val();
         self.f_v.d.next = self.e_v.q.val() & !self.reset.val();
@@ -1144,7 +1126,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.f_nm.d.next = self.e_nm.q.val();
         self.f_hs.d.next = self.e_hs.q.val();
         self.f_c.d.next = self.e_c.q.val();
-        self.f_gstep.d.next = self.e_gstep.q.val();
         self.f_sub.d.next = self.e_sub.q.val();
         self.f_e.d.next = self.e_e.q.val();
         self.f_nb.d.next = self.e_nb.q.val();
@@ -1154,7 +1135,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.g_nm.d.next = self.f_nm.q.val();
         self.g_hs.d.next = self.f_hs.q.val();
         self.g_c.d.next = self.f_c.q.val();
-        self.g_gstep.d.next = self.f_gstep.q.val();
         self.g_sub.d.next = self.f_sub.q.val();
         self.g_e.d.next = self.f_e.q.val();
         self.g_nb.d.next = self.f_nb.q.val();
@@ -1164,7 +1144,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.h_nm.d.next = self.g_nm.q.val();
         self.h_hs.d.next = self.g_hs.q.val();
         self.h_c.d.next = self.g_c.q.val();
-        self.h_gstep.d.next = self.g_gstep.q.val();
         self.h_sub.d.next = self.g_sub.q.val();
         self.h_e.d.next = self.g_e.q.val();
         self.h_nb.d.next = self.g_nb.q.val();
@@ -1174,7 +1153,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.i_nm.d.next = self.h_nm.q.val();
         self.i_hs.d.next = self.h_hs.q.val();
         self.i_c.d.next = self.h_c.q.val();
-        self.i_gstep.d.next = self.h_gstep.q.val();
         self.i_sub.d.next = self.h_sub.q.val();
         self.i_e.d.next = self.h_e.q.val();
         self.i_nb.d.next = self.h_nb.q.val();
@@ -1184,7 +1162,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.j_nm.d.next = self.i_nm.q.val();
         self.j_hs.d.next = self.i_hs.q.val();
         self.j_c.d.next = self.i_c.q.val();
-        self.j_gstep.d.next = self.i_gstep.q.val();
         self.j_sub.d.next = self.i_sub.q.val();
         self.j_nb.d.next = self.i_nb.q.val();
         self.j_t.d.next = self.i_t.q.val();
@@ -1279,8 +1256,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
                 self.b_c.d.next = self.cf_gamma.q.val();
             }
         }
-        self.b_gstep.d.next =
-            bit_cast::<CW_BITS, NSUM_BITS>(self.x_nu.q.val()) << self.cf_gsh.q.val();
         self.mul_na.a.next = bit_cast::<16, NSUM_BITS>(self.x_nu.q.val());
         self.mul_na.b.next = bit_cast::<16, AB_BITS>(self.cf_alpha.q.val());
         self.mul_nb.a.next = bit_cast::<16, NSUM_BITS>(self.x_nm.q.val());
@@ -1347,6 +1322,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.i_t.d.next =
             self.mul_p.p.val() >> (bits::<4>(4) + (self.h_e.q.val() & self.mask12.val()));
         self.j_t.d.next = self.i_t.q.val() >> (self.i_e.q.val() & self.mask3.val());
+        self.j_gstep.d.next =
+            bit_cast::<CW_BITS, NSUM_BITS>(self.i_nu.q.val()) << self.cf_gsh.q.val();
 
         // ---- K: both sums, 33 bits
         self.k_x.d.next =
@@ -1371,13 +1348,16 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
 
         // ---- M: both decreases: linear (above 1) and the first halvings
         self.m_big.d.next = self.l_c.q.val() > self.one32.val();
+        // whether the linear decrease would end below 1, decided beside it
+        self.m_lt.d.next = bit_cast::<33, CW_BITS>(self.l_c.q.val())
+            < (bit_cast::<33, 16>(self.l_nb.q.val()) << 12) + self.one33.val();
         self.m_x.d.next = bit_cast::<33, CW_BITS>(self.l_c.q.val())
             - (bit_cast::<33, 16>(self.l_nb.q.val()) << 12);
         self.half.next = self.l_c.q.val() >> (self.l_hs.q.val() & self.mask3.val());
         self.m_y.d.next = bit_cast::<33, CW_BITS>(self.half.val());
 
         // ---- N: the linear decrease stops at 1; the remaining halvings
-        if self.m_x.q.val().get_bit(32) | (self.m_x.q.val() < self.one33.val()) {
+        if self.m_lt.q.val() {
             self.n_x.d.next = self.one33.val();
         }
         self.n_y.d.next = self.m_y.q.val() >> (self.m_hs.q.val() & self.mask12.val());

@@ -85,6 +85,7 @@ struct Lane {
     x: u64,     // sums, differences, halvings
     y: u64,
     big: bool,  // c > 1 (decrease regime)
+    lt: bool,   // the linear decrease ends below 1
     k: u32,     // interval normalisation shift
     tiny: bool, // cw < 2^-8 (unreachable)
 }
@@ -95,6 +96,7 @@ struct Cfg {
     alpha: u32,
     beta: u32,
     g: u32,
+    gsh: u32, // 20 - g
     cw_max: u32,
     rtt: u32,
     gamma: u32,
@@ -298,6 +300,7 @@ impl WindowEngineModel {
             let i = prev(7);
             ar[8] = Lane {
                 t: i.t >> (i.e & 3),
+                gstep: i.nu << cfg.gsh,
                 ..i
             };
         }
@@ -367,7 +370,6 @@ impl WindowEngineModel {
                 nm: x.nm,
                 hs: x.nm.min(8),
                 c,
-                gstep: x.nu << (CW_FRAC_BITS - cfg.g),
                 ..Lane::default()
             };
         }
@@ -428,6 +430,7 @@ impl WindowEngineModel {
             alpha: (pr.alpha_raw as u32 & 0x1ff).clamp(1, 256),
             beta: (pr.beta_raw as u32 & 0x1ff).clamp(1, 256),
             g: (pr.gamma_shift as u32 & 0xf).clamp(1, 8),
+            gsh: CW_FRAC_BITS - (pr.gamma_shift as u32 & 0xf).clamp(1, 8),
             cw_max: pr.cw_max_raw.max(CW_ONE),
             rtt: pr.rtt_ticks & 0xffff,
             // ONE >> g: the power-up g = 0 gives 1.0 for a cycle, as in the RTL
