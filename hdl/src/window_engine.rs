@@ -319,6 +319,8 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     j_sub: DFF<Bit>,
     j_nb: DFF<Bits<16>>,
     j_t: DFF<Bits<CW_BITS>>,
+    j_h: DFF<Bits<33>>,
+    j_hg: DFF<Bits<33>>,
     k_v: DFF<Bit>,
     k_flow: DFF<Bits<FLOW_BITS>>,
     k_nu: DFF<Bits<NSUM_BITS>>,
@@ -329,6 +331,8 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     k_nb: DFF<Bits<16>>,
     k_x: DFF<Bits<33>>,
     k_y: DFF<Bits<33>>,
+    k_over: DFF<Bit>,
+    k_yover: DFF<Bit>,
     l_v: DFF<Bit>,
     l_flow: DFF<Bits<FLOW_BITS>>,
     l_nu: DFF<Bits<NSUM_BITS>>,
@@ -581,6 +585,8 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             j_sub: Default::default(),
             j_nb: Default::default(),
             j_t: Default::default(),
+            j_h: Default::default(),
+            j_hg: Default::default(),
             k_v: Default::default(),
             k_flow: Default::default(),
             k_nu: Default::default(),
@@ -591,6 +597,8 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             k_nb: Default::default(),
             k_x: Default::default(),
             k_y: Default::default(),
+            k_over: Default::default(),
+            k_yover: Default::default(),
             l_v: Default::default(),
             l_flow: Default::default(),
             l_nu: Default::default(),
@@ -726,13 +734,14 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             e_sub, e_e, e_na, e_nb, f_v, f_flow, f_nu, f_nm, f_hs, f_c, f_sub, f_e, f_nb, g_v,
             g_flow, g_nu, g_nm, g_hs, g_c, g_sub, g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c,
             h_sub, h_e, h_nb, i_v, i_flow, i_nu, i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v,
-            j_flow, j_nu, j_nm, j_hs, j_c, j_gstep, j_sub, j_nb, j_t, k_v, k_flow, k_nu, k_nm,
-            k_hs, k_c, k_sub, k_nb, k_x, k_y, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v,
-            m_flow, m_nu, m_nm, m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow, n_nu, n_nm, n_c,
-            n_big, n_x, n_y, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub,
-            p_tiny, p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm,
-            r_c, r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow,
-            t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            j_flow, j_nu, j_nm, j_hs, j_c, j_gstep, j_sub, j_nb, j_t, j_h, j_hg, k_v, k_flow, k_nu,
+            k_nm, k_hs, k_c, k_sub, k_nb, k_x, k_y, k_over, k_yover, l_v, l_flow, l_nu, l_nm, l_hs,
+            l_c, l_nb, m_v, m_flow, m_nu, m_nm, m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow,
+            n_nu, n_nm, n_c, n_big, n_x, n_y, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu,
+            p_nm, p_c, p_sub, p_tiny, p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v,
+            r_flow, r_nu, r_nm, r_c, r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub,
+            s_tiny, s_k, t_v, t_flow, t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw,
+            z_interval, z_nu, z_nm
         );
         self.mul_na.clock.next = self.clock.val();
         self.mul_nb.clock.next = self.clock.val();
@@ -1324,23 +1333,31 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.j_t.d.next = self.i_t.q.val() >> (self.i_e.q.val() & self.mask3.val());
         self.j_gstep.d.next =
             bit_cast::<CW_BITS, NSUM_BITS>(self.i_nu.q.val()) << self.cf_gsh.q.val();
+        // headrooms to the caps, so that K compares beside its adds
+        self.j_h.d.next = bit_cast::<33, CW_BITS>(self.cf_cwmax.q.val())
+            - bit_cast::<33, CW_BITS>(self.i_c.q.val());
+        self.j_hg.d.next = self.one33.val() - bit_cast::<33, CW_BITS>(self.i_c.q.val());
 
         // ---- K: both sums, 33 bits
         self.k_x.d.next =
             bit_cast::<33, CW_BITS>(self.j_c.q.val()) + bit_cast::<33, CW_BITS>(self.j_t.q.val());
         self.k_y.d.next = bit_cast::<33, CW_BITS>(self.j_c.q.val())
             + bit_cast::<33, CW_BITS>(self.j_gstep.q.val());
+        self.k_over.d.next = self.j_h.q.val().get_bit(32)
+            | (self.j_t.q.val() > self.j_h.q.val().get_bits::<CW_BITS>(0));
+        self.k_yover.d.next = self.j_hg.q.val().get_bit(32)
+            | (self.j_gstep.q.val() > self.j_hg.q.val().get_bits::<CW_BITS>(0));
 
         // ---- L: the increase, capped (at 1 below 1, at cw_max above)
         if self.k_nu.q.val().any() {
             if self.k_sub.q.val() {
                 self.l_c.d.next = self.k_y.q.val().get_bits::<CW_BITS>(0);
-                if self.k_y.q.val() > self.one33.val() {
+                if self.k_yover.q.val() {
                     self.l_c.d.next = self.one32.val();
                 }
             } else {
                 self.l_c.d.next = self.k_x.q.val().get_bits::<CW_BITS>(0);
-                if self.k_x.q.val() > bit_cast::<33, CW_BITS>(self.cf_cwmax.q.val()) {
+                if self.k_over.q.val() {
                     self.l_c.d.next = self.cf_cwmax.q.val();
                 }
             }

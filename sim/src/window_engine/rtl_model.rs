@@ -84,10 +84,14 @@ struct Lane {
     nb: u32,    // n_m * beta_raw
     x: u64,     // sums, differences, halvings
     y: u64,
-    big: bool,  // c > 1 (decrease regime)
-    lt: bool,   // the linear decrease ends below 1
-    k: u32,     // interval normalisation shift
-    tiny: bool, // cw < 2^-8 (unreachable)
+    big: bool,   // c > 1 (decrease regime)
+    lt: bool,    // the linear decrease ends below 1
+    h: i64,      // cw_max - c
+    hg: i64,     // 1 - c
+    over: bool,  // c + inc > cw_max
+    yover: bool, // c + n_u * gamma > 1
+    k: u32,      // interval normalisation shift
+    tiny: bool,  // cw < 2^-8 (unreachable)
 }
 
 /// The configuration registers (clamped to the legal ranges).
@@ -280,9 +284,15 @@ impl WindowEngineModel {
             let c = if k.nu == 0 {
                 k.c
             } else if k.sub {
-                k.y.min(one) as u32
+                if k.yover {
+                    CW_ONE
+                } else {
+                    k.y as u32
+                }
+            } else if k.over {
+                cfg.cw_max
             } else {
-                k.x.min(cfg.cw_max as u64) as u32
+                k.x as u32
             };
             ar[10] = Lane { c, ..k };
         }
@@ -292,6 +302,8 @@ impl WindowEngineModel {
             ar[9] = Lane {
                 x: j.c as u64 + j.t as u64,
                 y: j.c as u64 + j.gstep as u64,
+                over: j.h < 0 || j.t as i64 > j.h,
+                yover: j.hg < 0 || j.gstep as i64 > j.hg,
                 ..j
             };
         }
@@ -301,6 +313,8 @@ impl WindowEngineModel {
             ar[8] = Lane {
                 t: i.t >> (i.e & 3),
                 gstep: i.nu << cfg.gsh,
+                h: cfg.cw_max as i64 - i.c as i64,
+                hg: CW_ONE as i64 - i.c as i64,
                 ..i
             };
         }
