@@ -208,6 +208,11 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     pub out_n_u: Signal<Out, Bits<NSUM_BITS>>,
     /// Marked packets applied.
     pub out_n_m: Signal<Out, Bits<NSUM_BITS>>,
+    cr_alpha: DFF<Bits<AB_BITS>>,
+    cr_beta: DFF<Bits<AB_BITS>>,
+    cr_g: DFF<Bits<4>>,
+    cr_cwmax: DFF<Bits<CW_BITS>>,
+    cr_rtt: DFF<Bits<RTT_BITS>>,
     cf_alpha: DFF<Bits<AB_BITS>>,
     cf_beta: DFF<Bits<AB_BITS>>,
     cf_g: DFF<Bits<4>>,
@@ -474,6 +479,11 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             out_interval: Default::default(),
             out_n_u: Default::default(),
             out_n_m: Default::default(),
+            cr_alpha: Default::default(),
+            cr_beta: Default::default(),
+            cr_g: Default::default(),
+            cr_cwmax: Default::default(),
+            cr_rtt: Default::default(),
             cf_alpha: Default::default(),
             cf_beta: Default::default(),
             cf_g: Default::default(),
@@ -726,22 +736,22 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, cf_alpha, cf_beta, cf_g, cf_gsh, cf_cwmax, cf_rtt, cf_gamma, in_v,
-            in_flow, in_set, in_value, in_lo, in_hi, in_nu, in_nm, s0_v, s0_flow, s0_set, s0_value,
-            s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, b_v,
-            b_flow, b_nu, b_nm, b_hs, b_c, c_v, c_flow, c_nu, c_nm, c_hs, c_c, c_sub, c_e, d_v,
-            d_flow, d_nu, d_nm, d_hs, d_c, d_sub, d_e, d_t, e_v, e_flow, e_nu, e_nm, e_hs, e_c,
-            e_sub, e_e, e_na, e_nb, f_v, f_flow, f_nu, f_nm, f_hs, f_c, f_sub, f_e, f_nb, g_v,
-            g_flow, g_nu, g_nm, g_hs, g_c, g_sub, g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c,
-            h_sub, h_e, h_nb, i_v, i_flow, i_nu, i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v,
-            j_flow, j_nu, j_nm, j_hs, j_c, j_gstep, j_sub, j_nb, j_t, j_h, j_hg, k_v, k_flow, k_nu,
-            k_nm, k_hs, k_c, k_sub, k_nb, k_x, k_y, k_over, k_yover, l_v, l_flow, l_nu, l_nm, l_hs,
-            l_c, l_nb, m_v, m_flow, m_nu, m_nm, m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow,
-            n_nu, n_nm, n_c, n_big, n_x, n_y, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu,
-            p_nm, p_c, p_sub, p_tiny, p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v,
-            r_flow, r_nu, r_nm, r_c, r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub,
-            s_tiny, s_k, t_v, t_flow, t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw,
-            z_interval, z_nu, z_nm
+            self, clock, cr_alpha, cr_beta, cr_g, cr_cwmax, cr_rtt, cf_alpha, cf_beta, cf_g,
+            cf_gsh, cf_cwmax, cf_rtt, cf_gamma, in_v, in_flow, in_set, in_value, in_lo, in_hi,
+            in_nu, in_nm, s0_v, s0_flow, s0_set, s0_value, s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow,
+            x_set, x_value, x_lo, x_hi, x_nu, x_nm, b_v, b_flow, b_nu, b_nm, b_hs, b_c, c_v,
+            c_flow, c_nu, c_nm, c_hs, c_c, c_sub, c_e, d_v, d_flow, d_nu, d_nm, d_hs, d_c, d_sub,
+            d_e, d_t, e_v, e_flow, e_nu, e_nm, e_hs, e_c, e_sub, e_e, e_na, e_nb, f_v, f_flow,
+            f_nu, f_nm, f_hs, f_c, f_sub, f_e, f_nb, g_v, g_flow, g_nu, g_nm, g_hs, g_c, g_sub,
+            g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c, h_sub, h_e, h_nb, i_v, i_flow, i_nu,
+            i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v, j_flow, j_nu, j_nm, j_hs, j_c, j_gstep,
+            j_sub, j_nb, j_t, j_h, j_hg, k_v, k_flow, k_nu, k_nm, k_hs, k_c, k_sub, k_nb, k_x, k_y,
+            k_over, k_yover, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v, m_flow, m_nu, m_nm,
+            m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow, n_nu, n_nm, n_c, n_big, n_x, n_y, o_v,
+            o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub, p_tiny, p_k, q_v, q_flow,
+            q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm, r_c, r_sub, r_tiny, r_k,
+            s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow, t_nu, t_nm, t_c, t_sub,
+            t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
         self.mul_na.clock.next = self.clock.val();
         self.mul_nb.clock.next = self.clock.val();
@@ -752,36 +762,41 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.rom.clock.next = self.clock.val();
         self.rom2.clock.next = self.clock.val();
 
-        // ---- configuration, clamped to the legal ranges
-        self.cf_alpha.d.next = self.alpha_raw.val();
-        if self.alpha_raw.val() > self.ab_max.val() {
+        // ---- configuration: registered as given, then clamped to the legal ranges
+        self.cr_alpha.d.next = self.alpha_raw.val();
+        self.cr_beta.d.next = self.beta_raw.val();
+        self.cr_g.d.next = self.gamma_shift.val();
+        self.cr_cwmax.d.next = self.cw_max.val();
+        self.cr_rtt.d.next = self.rtt_ticks.val();
+        self.cf_alpha.d.next = self.cr_alpha.q.val();
+        if self.cr_alpha.q.val() > self.ab_max.val() {
             self.cf_alpha.d.next = self.ab_max.val();
         }
-        if !self.alpha_raw.val().any() {
+        if !self.cr_alpha.q.val().any() {
             self.cf_alpha.d.next = self.ab_min.val();
         }
-        self.cf_beta.d.next = self.beta_raw.val();
-        if self.beta_raw.val() > self.ab_max.val() {
+        self.cf_beta.d.next = self.cr_beta.q.val();
+        if self.cr_beta.q.val() > self.ab_max.val() {
             self.cf_beta.d.next = self.ab_max.val();
         }
-        if !self.beta_raw.val().any() {
+        if !self.cr_beta.q.val().any() {
             self.cf_beta.d.next = self.ab_min.val();
         }
-        self.cf_g.d.next = self.gamma_shift.val();
-        self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.gamma_shift.val());
-        if self.gamma_shift.val() > self.g_max.val() {
+        self.cf_g.d.next = self.cr_g.q.val();
+        self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.cr_g.q.val());
+        if self.cr_g.q.val() > self.g_max.val() {
             self.cf_g.d.next = self.g_max.val();
             self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.g_max.val());
         }
-        if self.gamma_shift.val() < self.g_min.val() {
+        if self.cr_g.q.val() < self.g_min.val() {
             self.cf_g.d.next = self.g_min.val();
             self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.g_min.val());
         }
-        self.cf_cwmax.d.next = self.cw_max.val();
-        if self.cw_max.val() < self.one32.val() {
+        self.cf_cwmax.d.next = self.cr_cwmax.q.val();
+        if self.cr_cwmax.q.val() < self.one32.val() {
             self.cf_cwmax.d.next = self.one32.val();
         }
-        self.cf_rtt.d.next = self.rtt_ticks.val();
+        self.cf_rtt.d.next = self.cr_rtt.q.val();
         self.cf_gamma.d.next = self.one32.val() >> self.cf_g.q.val();
 
         // ---- the input register: counts by kind, SET value against the limits

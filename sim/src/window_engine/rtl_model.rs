@@ -117,6 +117,7 @@ const INTERVAL: usize = 5;
 pub struct WindowEngineModel {
     flow_mask: u32,
     mem: Vec<u32>,
+    raw: WindowParams,
     cfg: Cfg,
     i: Slot,
     i_ece: bool,
@@ -149,6 +150,13 @@ impl WindowEngineModel {
         WindowEngineModel {
             flow_mask: (1 << flow_bits) - 1,
             mem: vec![CW_ONE; 1 << flow_bits],
+            raw: WindowParams {
+                alpha_raw: 0,
+                beta_raw: 0,
+                gamma_shift: 0,
+                cw_max_raw: 0,
+                rtt_ticks: 0,
+            },
             cfg: Cfg::default(),
             i: Slot::default(),
             i_ece: false,
@@ -438,8 +446,8 @@ impl WindowEngineModel {
             nm: if !inp.ev_set && inp.ev_ece { n } else { 0 },
         };
 
-        // ---- config
-        let pr = &inp.params;
+        // ---- config: the raw registers, then the clamped ones
+        let pr = &self.raw;
         let cfg_next = Cfg {
             alpha: (pr.alpha_raw as u32 & 0x1ff).clamp(1, 256),
             beta: (pr.beta_raw as u32 & 0x1ff).clamp(1, 256),
@@ -476,6 +484,13 @@ impl WindowEngineModel {
         self.i_ece = inp.ev_ece;
         self.i_n = n;
         self.cfg = cfg_next;
+        self.raw = WindowParams {
+            alpha_raw: inp.params.alpha_raw & 0x1ff,
+            beta_raw: inp.params.beta_raw & 0x1ff,
+            gamma_shift: inp.params.gamma_shift & 0xf,
+            cw_max_raw: inp.params.cw_max_raw,
+            rtt_ticks: inp.params.rtt_ticks & 0xffff,
+        };
     }
 }
 
