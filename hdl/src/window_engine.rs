@@ -355,6 +355,7 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     m_lt: DFF<Bit>,
     m_x: DFF<Bits<33>>,
     m_y: DFF<Bits<33>>,
+    m_gthr: DFF<Bits<CW_BITS>>,
     n_v: DFF<Bit>,
     n_flow: DFF<Bits<FLOW_BITS>>,
     n_nu: DFF<Bits<NSUM_BITS>>,
@@ -363,6 +364,7 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     n_big: DFF<Bit>,
     n_x: DFF<Bits<33>>,
     n_y: DFF<Bits<33>>,
+    n_ltg: DFF<Bit>,
     o_v: DFF<Bit>,
     o_flow: DFF<Bits<FLOW_BITS>>,
     o_nu: DFF<Bits<NSUM_BITS>>,
@@ -626,6 +628,7 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             m_lt: Default::default(),
             m_x: Default::default(),
             m_y: Default::default(),
+            m_gthr: Default::default(),
             n_v: Default::default(),
             n_flow: Default::default(),
             n_nu: Default::default(),
@@ -634,6 +637,7 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             n_big: Default::default(),
             n_x: Default::default(),
             n_y: Default::default(),
+            n_ltg: Default::default(),
             o_v: Default::default(),
             o_flow: Default::default(),
             o_nu: Default::default(),
@@ -747,11 +751,11 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v, j_flow, j_nu, j_nm, j_hs, j_c, j_gstep,
             j_sub, j_nb, j_t, j_h, j_hg, k_v, k_flow, k_nu, k_nm, k_hs, k_c, k_sub, k_nb, k_x, k_y,
             k_over, k_yover, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v, m_flow, m_nu, m_nm,
-            m_hs, m_c, m_big, m_lt, m_x, m_y, n_v, n_flow, n_nu, n_nm, n_c, n_big, n_x, n_y, o_v,
-            o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub, p_tiny, p_k, q_v, q_flow,
-            q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm, r_c, r_sub, r_tiny, r_k,
-            s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow, t_nu, t_nm, t_c, t_sub,
-            t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            m_hs, m_c, m_big, m_lt, m_x, m_y, m_gthr, n_v, n_flow, n_nu, n_nm, n_c, n_big, n_x,
+            n_y, n_ltg, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub, p_tiny,
+            p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm, r_c,
+            r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow,
+            t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
         self.mul_na.clock.next = self.clock.val();
         self.mul_nb.clock.next = self.clock.val();
@@ -1386,6 +1390,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.m_x.d.next = bit_cast::<33, CW_BITS>(self.l_c.q.val())
             - (bit_cast::<33, 16>(self.l_nb.q.val()) << 12);
         self.half.next = self.l_c.q.val() >> (self.l_hs.q.val() & self.mask3.val());
+        // gamma << (remaining halvings): compared with m_y in N, so that O only selects
+        self.m_gthr.d.next = self.cf_gamma.q.val() << (self.l_hs.q.val() & self.mask12.val());
         self.m_y.d.next = bit_cast::<33, CW_BITS>(self.half.val());
 
         // ---- N: the linear decrease stops at 1; the remaining halvings
@@ -1393,6 +1399,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self.n_x.d.next = self.one33.val();
         }
         self.n_y.d.next = self.m_y.q.val() >> (self.m_hs.q.val() & self.mask12.val());
+        self.n_ltg.d.next = self.m_y.q.val() < bit_cast::<33, CW_BITS>(self.m_gthr.q.val());
 
         // ---- O: the final cw, written to the table at the next edge
         if self.n_nm.q.val().any() {
@@ -1400,7 +1407,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
                 self.o_c.d.next = self.n_x.q.val().get_bits::<CW_BITS>(0);
             } else {
                 self.o_c.d.next = self.n_y.q.val().get_bits::<CW_BITS>(0);
-                if self.n_y.q.val() < bit_cast::<33, CW_BITS>(self.cf_gamma.q.val()) {
+                if self.n_ltg.q.val() {
                     self.o_c.d.next = self.cf_gamma.q.val();
                 }
             }

@@ -90,6 +90,8 @@ struct Lane {
     hg: i64,     // 1 - c
     over: bool,  // c + inc > cw_max
     yover: bool, // c + n_u * gamma > 1
+    gthr: u32,   // gamma << (halvings left after M)
+    ltg: bool,   // the halved cw is below gamma
     k: u32,      // interval normalisation shift
     tiny: bool,  // cw < 2^-8 (unreachable)
 }
@@ -255,23 +257,21 @@ impl WindowEngineModel {
                 n.c
             } else if n.big {
                 n.x as u32
+            } else if n.ltg {
+                cfg.gamma
             } else {
-                (n.y as u32).max(cfg.gamma)
+                n.y as u32
             };
             ar[13] = Lane { c, ..n };
         }
         // N (t13) from M: finish the halving; clamp the linear decrease at 1
         {
             let m = prev(11);
-            let diff = m.x; // 33-bit two's complement of cu - nb << 12
-            let dec_big = if diff >> 32 & 1 == 1 || diff < one {
-                one
-            } else {
-                diff
-            };
+            let dec_big = if m.lt { one } else { m.x };
             ar[12] = Lane {
                 x: dec_big,
                 y: m.y >> (m.hs & 12),
+                ltg: m.y < m.gthr as u64,
                 ..m
             };
         }
@@ -279,10 +279,13 @@ impl WindowEngineModel {
         {
             let l = prev(10);
             let diff = (l.c as u64).wrapping_sub((l.nb as u64) << 12) & ((1 << 33) - 1);
+            let lt = (l.c as u64) < ((l.nb as u64) << 12) + one;
             ar[11] = Lane {
                 big: l.c > CW_ONE,
+                lt,
                 x: diff,
                 y: (l.c >> (l.hs & 3)) as u64,
+                gthr: cfg.gamma << (l.hs & 12),
                 ..l
             };
         }
