@@ -797,7 +797,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.g_min.val());
         }
         self.cf_cwmax.d.next = self.cr_cwmax.q.val();
-        if self.cr_cwmax.q.val() < self.one32.val() {
+        // below 1.0 <=> no integer bit set (a 12-input NOR, not a comparator)
+        if !self.cr_cwmax.q.val().get_bits::<12>(20).any() {
             self.cf_cwmax.d.next = self.one32.val();
         }
         self.cf_rtt.d.next = self.cr_rtt.q.val();
