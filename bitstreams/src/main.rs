@@ -331,7 +331,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                 )));
             }
             let fb = flow_block(&a.block)?;
-            let engines = fb.bench(a.cycles, a.runs, &mut |s| progress(s))?;
+            let (engines, extra) = fb.bench(a.cycles, a.runs, &mut |s| progress(s))?;
             let speed = |e: &str| {
                 engines
                     .iter()
@@ -339,16 +339,31 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     .map(|r| r.cycles_per_second)
                     .unwrap_or(f64::NAN)
             };
-            let ratios = serde_json::json!({
-                "verilator_over_rusthdl": speed("verilator") / speed("rusthdl"),
-                "model_over_verilator": speed("model") / speed("verilator"),
-                "model_functional_over_verilator": speed("model-functional") / speed("verilator"),
-                "verilator_over_cosim": speed("verilator") / speed("cosim"),
-            });
+            // ratios between the engines this block has (RustHDL's simulator is
+            // only stepped for the blocks that provide a stepper)
+            let mut ratios = serde_json::Map::new();
+            for (key, a_, b_) in [
+                ("verilator_over_rusthdl", "verilator", "rusthdl"),
+                ("model_over_verilator", "model", "verilator"),
+                (
+                    "model_functional_over_verilator",
+                    "model-functional",
+                    "verilator",
+                ),
+                ("verilator_over_cosim", "verilator", "cosim"),
+            ] {
+                let r = speed(a_) / speed(b_);
+                if r.is_finite() {
+                    ratios.insert(key.into(), r.into());
+                }
+            }
+            let ratios = serde_json::Value::Object(ratios);
             if a.json.json {
-                print_json(
-                    &serde_json::json!({ "block": a.block, "runs": a.runs, "engines": engines, "ratios": ratios }),
-                );
+                let mut v = serde_json::json!({ "block": a.block, "runs": a.runs, "engines": engines, "ratios": ratios });
+                if let (Some(o), Some(x)) = (v.as_object_mut(), extra.as_object()) {
+                    o.extend(x.clone());
+                }
+                print_json(&v);
             } else {
                 println!(
                     "{:<18} {:>12} {:>12} {:>16}",
@@ -361,6 +376,9 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     );
                 }
                 println!("ratios: {ratios}");
+                if extra.as_object().is_some_and(|o| !o.is_empty()) {
+                    println!("{extra}");
+                }
             }
             Ok(true)
         }
@@ -404,7 +422,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             if !ok {
                 return Err(FlowError::Mismatch("cosimulation mismatch".into()));
             }
-            if !a.no_synth {
+            if !a.no_synth && b.fpga {
                 let opts = synth_opts(b.name, "ice40-hx8k", a.target_mhz, 5, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
                     progress(&format!("{}: {s}", b.name))

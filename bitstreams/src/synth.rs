@@ -235,6 +235,19 @@ pub fn synthesize(
         )));
     }
     let block = crate::block(&opts.block)?;
+    if !block.fpga {
+        return Err(FlowError::BadArg(format!(
+            "block {} is a simulation size and does not fit {}; synthesize one of: {}",
+            block.name,
+            opts.device.name,
+            ldcp_hdl::blocks::BLOCKS
+                .iter()
+                .filter(|b| b.fpga)
+                .map(|b| b.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let verilog = block
         .verilog()
         .map_err(|e| FlowError::Tool(e.to_string()))?;
