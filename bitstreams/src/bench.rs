@@ -437,6 +437,34 @@ impl FlowBlock for WindowFlow {
             return Err(FlowError::Mismatch(f));
         }
 
+        progress("rusthdl (RustHDL's simulator, stepped by hand)");
+        let rc = (cycles / 400).clamp(1_000, 100_000);
+        let mut settled = true;
+        out.push(measure(
+            name,
+            "rusthdl",
+            "RustHDL 0.46 simulation stepped by hand (update_all until settled)",
+            rc,
+            runs,
+            || {
+                let mut step8 = ldcp_hdl::window_engine::WindowEngineRustHdl::<8>::new();
+                let mut step12 = ldcp_hdl::window_engine::WindowEngineRustHdl::<12>::new();
+                for s in stim.iter().cycle().take(rc as usize) {
+                    let o = if fb == 8 {
+                        step8.step(s)
+                    } else {
+                        step12.step(s)
+                    };
+                    settled &= std::hint::black_box(o).is_some();
+                }
+            },
+        ));
+        if !settled {
+            return Err(FlowError::Tool(format!(
+                "RustHDL's simulation of {name} did not settle"
+            )));
+        }
+
         progress("model (cycle-accurate golden model)");
         out.push(measure(
             name,
