@@ -156,6 +156,67 @@ fn measure(
     }
 }
 
+/// The engines every block has: Verilator alone (batched, inputs encoded
+/// beforehand) and lock-step cosimulation against the cycle model.
+fn bench_verilated<M: CosimModel>(
+    name: &str,
+    cosim: &Cosim<M>,
+    new_model: impl Fn() -> M,
+    stim: &[M::Input],
+    cycles: u64,
+    runs: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<EngineResult>, FlowError> {
+    let ni = M::input_names().len();
+    let no = M::output_names().len();
+    let mut encoded = vec![0u64; stim.len() * ni];
+    for (row, s) in encoded.chunks_mut(ni).zip(stim) {
+        M::encode(s, row);
+    }
+    progress("verilator (batched, one FFI call per 65,536 cycles)");
+    let mut outs = vec![0u64; stim.len() * no];
+    let verilator = measure(
+        name,
+        "verilator",
+        "Verilator 5 model alone, inputs pre-encoded",
+        cycles,
+        runs,
+        || {
+            let mut inst = cosim.lib().instance();
+            let mut left = cycles as usize;
+            while left > 0 {
+                let n = left.min(stim.len());
+                inst.run(n, &encoded[..n * ni], &mut outs[..n * no]);
+                left -= n;
+            }
+            std::hint::black_box(&outs);
+        },
+    );
+    progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
+    let cs = cycles.min(20_000_000);
+    let mut failure = None;
+    let lockstep = measure(
+        name,
+        "cosim",
+        "lock-step: Verilator, cycle-accurate model, every output compared",
+        cs,
+        runs,
+        || {
+            if let Err(e) = cosim.run_iter(
+                new_model(),
+                || stim.iter().cloned().cycle().take(cs as usize),
+                "bench",
+            ) {
+                failure = Some(e.to_string());
+            }
+        },
+    );
+    match failure {
+        Some(f) => Err(FlowError::Mismatch(f)),
+        None => Ok(vec![verilator, lockstep]),
+    }
+}
+
 /// Stimulus chunk shared by the engines (repeated up to `cycles`).
 const CHUNK: usize = 1 << 16;
 
@@ -182,58 +243,16 @@ impl FlowBlock for WredFlow {
         use ldcp_sim::wred_ecn::*;
         let name = "wred_ecn";
         let stim = random_stimulus(1, CHUNK);
-        let ni = WredEcnModel::input_names().len();
-        let no = WredEcnModel::output_names().len();
-        let mut encoded = vec![0u64; CHUNK * ni];
-        for (row, s) in encoded.chunks_mut(ni).zip(&stim) {
-            WredEcnModel::encode(s, row);
-        }
-        let mut out = Vec::new();
         let cosim = verilated::<WredEcnModel>(name)?;
-
-        progress("verilator (batched, one FFI call per 65,536 cycles)");
-        let mut outs = vec![0u64; CHUNK * no];
-        out.push(measure(
+        let mut out = bench_verilated(
             name,
-            "verilator",
-            "Verilator 5 model alone, inputs pre-encoded",
+            &cosim,
+            WredEcnModel::new,
+            &stim,
             cycles,
             runs,
-            || {
-                let mut inst = cosim.lib().instance();
-                let mut left = cycles as usize;
-                while left > 0 {
-                    let n = left.min(CHUNK);
-                    inst.run(n, &encoded[..n * ni], &mut outs[..n * no]);
-                    left -= n;
-                }
-                std::hint::black_box(&outs);
-            },
-        ));
-
-        progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
-        let cs = cycles.min(20_000_000);
-        let mut failure = None;
-        out.push(measure(
-            name,
-            "cosim",
-            "lock-step: Verilator, cycle-accurate model, every output compared",
-            cs,
-            runs,
-            || {
-                let r = cosim.run_iter(
-                    WredEcnModel::new(),
-                    || stim.iter().cloned().cycle().take(cs as usize),
-                    "bench",
-                );
-                if let Err(e) = r {
-                    failure = Some(e.to_string());
-                }
-            },
-        ));
-        if let Some(f) = failure {
-            return Err(FlowError::Mismatch(f));
-        }
+            progress,
+        )?;
 
         progress("rusthdl (RustHDL's simulator, stepped by hand)");
         let rc = (cycles / 200).clamp(2_000, 200_000);
@@ -337,12 +356,7 @@ impl FlowBlock for WindowFlow {
             .collect();
         let ni = WindowEngineModel::input_names().len();
         let no = WindowEngineModel::output_names().len();
-        let mut encoded = vec![0u64; CHUNK * ni];
-        for (row, s) in encoded.chunks_mut(ni).zip(&stim) {
-            WindowEngineModel::encode(s, row);
-        }
         let cosim = verilated::<WindowEngineModel>(name)?;
-        let mut out = Vec::new();
 
         // The figure the issue asks for: events accepted per clock with
         // back-to-back events, and no acknowledged packet lost. The RTL has
@@ -393,49 +407,15 @@ impl FlowBlock for WindowFlow {
             "flows": 1u64 << fb,
         });
 
-        progress("verilator (batched, one FFI call per 65,536 cycles)");
-        let mut outs = vec![0u64; CHUNK * no];
-        out.push(measure(
+        let mut out = bench_verilated(
             name,
-            "verilator",
-            "Verilator 5 model alone, one event per cycle, inputs pre-encoded",
+            &cosim,
+            || WindowEngineModel::new(fb),
+            &stim,
             cycles,
             runs,
-            || {
-                let mut inst = cosim.lib().instance();
-                let mut left = cycles as usize;
-                while left > 0 {
-                    let n = left.min(CHUNK);
-                    inst.run(n, &encoded[..n * ni], &mut outs[..n * no]);
-                    left -= n;
-                }
-                std::hint::black_box(&outs);
-            },
-        ));
-
-        progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
-        let cs = cycles.min(20_000_000);
-        let mut failure = None;
-        out.push(measure(
-            name,
-            "cosim",
-            "lock-step: Verilator, cycle-accurate model, every output compared",
-            cs,
-            runs,
-            || {
-                let r = cosim.run_iter(
-                    WindowEngineModel::new(fb),
-                    || stim.iter().cloned().cycle().take(cs as usize),
-                    "bench",
-                );
-                if let Err(e) = r {
-                    failure = Some(e.to_string());
-                }
-            },
-        ));
-        if let Some(f) = failure {
-            return Err(FlowError::Mismatch(f));
-        }
+            progress,
+        )?;
 
         progress("rusthdl (RustHDL's simulator, stepped by hand)");
         let rc = (cycles / 400).clamp(1_000, 100_000);

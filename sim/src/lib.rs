@@ -73,3 +73,25 @@ impl Fnv64 {
         format!("{:016x}", h.finish())
     }
 }
+
+/// SplitMix64 (Steele, Lea and Flood): the seeded generator of the test
+/// and benchmark stimuli. Not the hardware's generator (that is
+/// [`xorshift`]); only a reproducible source of input sequences.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}

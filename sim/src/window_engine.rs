@@ -393,15 +393,8 @@ pub fn stimulus(
     flow_bits: u32,
     params: WindowParams,
 ) -> impl Iterator<Item = WeInputs> + Clone {
-    let mut s = seed ^ 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        // splitmix64
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::SplitMix64::new(seed ^ 0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let mask = (1u64 << flow_bits) - 1;
     let mut left = 0u32;
     let mut phase = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);

@@ -851,15 +851,8 @@ mod tests;
 /// benchmarks: phases of 200 to 3,200 cycles, each with its own load,
 /// packet sizes, drain rate and legal parameter set, and a rare reset.
 pub fn stimulus(seed: u64) -> impl Iterator<Item = WredInputs> + Clone {
-    let mut s = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        // splitmix64
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::SplitMix64::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     let mut left = 0usize;
     let mut phase = (WredParams::default(), 0u64, 1u64, 1u64);
     std::iter::from_fn(move || {
