@@ -444,7 +444,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
         println!();
         println!("LDCP hardware flow: every block generated, linted, cosimulated and synthesized");
         println!(
-            "{:<12} {:<6} {:>13} {:>10} {:>11} {:>12} {:>5} {:>11}  {}",
+            "{:<17} {:<6} {:>13} {:>9} {:>10} {:>12} {:>5} {:>9}  {}",
             "block",
             "lint",
             "cosim cycles",
@@ -482,8 +482,14 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                             ),
                         )
                     });
+            let timing =
+                if r.synth.is_none() && ldcp_hdl::blocks::find(&r.block).is_some_and(|b| !b.fpga) {
+                    "simulation size, not for the HX8K".to_string()
+                } else {
+                    timing
+                };
             println!(
-                "{:<12} {:<6} {:>13} {:>10} {:>11} {:>12} {:>5} {:>11}  {}",
+                "{:<17} {:<6} {:>13} {:>9} {:>10} {:>12} {:>5} {:>9}  {}",
                 r.block, r.lint, cyc, mm, cps, lc, bram, fmax, timing
             );
             if let Some(e) = &r.error {
