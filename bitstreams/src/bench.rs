@@ -217,6 +217,43 @@ fn bench_verilated<M: CosimModel>(
     }
 }
 
+/// Type of a RustHDL stepper: one cycle, false if the simulation did not settle.
+type Stepper<'a, I> = Box<dyn FnMut(&I) -> bool + 'a>;
+
+/// RustHDL's own simulator, stepped by hand over `cycles` cycles of `stim`
+/// (building the block is part of each timed run).
+fn bench_rusthdl<'a, I: 'a>(
+    name: &str,
+    stim: &[I],
+    cycles: u64,
+    runs: usize,
+    progress: &mut dyn FnMut(&str),
+    new_stepper: impl Fn() -> Stepper<'a, I>,
+) -> Result<EngineResult, FlowError> {
+    progress("rusthdl (RustHDL's simulator, stepped by hand)");
+    let mut settled = true;
+    let r = measure(
+        name,
+        "rusthdl",
+        "RustHDL 0.46 simulation stepped by hand (update_all until settled)",
+        cycles,
+        runs,
+        || {
+            let mut step = new_stepper();
+            for s in stim.iter().cycle().take(cycles as usize) {
+                settled &= std::hint::black_box(step(s));
+            }
+        },
+    );
+    if settled {
+        Ok(r)
+    } else {
+        Err(FlowError::Tool(format!(
+            "RustHDL's simulation of {name} did not settle"
+        )))
+    }
+}
+
 /// Stimulus chunk shared by the engines (repeated up to `cycles`).
 const CHUNK: usize = 1 << 16;
 
@@ -254,27 +291,11 @@ impl FlowBlock for WredFlow {
             progress,
         )?;
 
-        progress("rusthdl (RustHDL's simulator, stepped by hand)");
         let rc = (cycles / 200).clamp(2_000, 200_000);
-        let mut settled = true;
-        out.push(measure(
-            name,
-            "rusthdl",
-            "RustHDL 0.46 simulation stepped by hand (update_all until settled)",
-            rc,
-            runs,
-            || {
-                let mut sim = ldcp_hdl::wred_ecn::WredEcnRustHdl::new();
-                for s in stim.iter().cycle().take(rc as usize) {
-                    settled &= std::hint::black_box(sim.step(s)).is_some();
-                }
-            },
-        ));
-        if !settled {
-            return Err(FlowError::Tool(
-                "RustHDL's simulation of wred_ecn did not settle".into(),
-            ));
-        }
+        out.push(bench_rusthdl(name, &stim, rc, runs, progress, || {
+            let mut sim = ldcp_hdl::wred_ecn::WredEcnRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        })?);
 
         progress("model (cycle-accurate golden model)");
         out.push(measure(
@@ -417,33 +438,16 @@ impl FlowBlock for WindowFlow {
             progress,
         )?;
 
-        progress("rusthdl (RustHDL's simulator, stepped by hand)");
         let rc = (cycles / 400).clamp(1_000, 100_000);
-        let mut settled = true;
-        out.push(measure(
-            name,
-            "rusthdl",
-            "RustHDL 0.46 simulation stepped by hand (update_all until settled)",
-            rc,
-            runs,
-            || {
-                let mut step8 = ldcp_hdl::window_engine::WindowEngineRustHdl::<8>::new();
-                let mut step12 = ldcp_hdl::window_engine::WindowEngineRustHdl::<12>::new();
-                for s in stim.iter().cycle().take(rc as usize) {
-                    let o = if fb == 8 {
-                        step8.step(s)
-                    } else {
-                        step12.step(s)
-                    };
-                    settled &= std::hint::black_box(o).is_some();
-                }
-            },
-        ));
-        if !settled {
-            return Err(FlowError::Tool(format!(
-                "RustHDL's simulation of {name} did not settle"
-            )));
-        }
+        out.push(bench_rusthdl(name, &stim, rc, runs, progress, || {
+            if fb == 8 {
+                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<8>::new();
+                Box::new(move |s| sim.step(s).is_some())
+            } else {
+                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<12>::new();
+                Box::new(move |s| sim.step(s).is_some())
+            }
+        })?);
 
         progress("model (cycle-accurate golden model)");
         out.push(measure(

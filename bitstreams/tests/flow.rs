@@ -147,17 +147,37 @@ fn ldcp_cosim_prints_one_json_object() {
     assert_eq!(v["seed"], 9);
 }
 
+/// One file per block, each named after its module; the CLI's lint path is
+/// exercised on one block here (every block is linted by ldcp-hdl's tests).
 #[test]
-fn ldcp_verilog_writes_one_lint_clean_file_per_block() {
+fn ldcp_verilog_writes_one_file_per_block_and_lints_on_request() {
     let dir = ldcp_sim::work_dir().join("test-verilog");
-    let (code, out, err) = ldcp(&["verilog", "--out", dir.to_str().unwrap(), "--json"]);
+    let (code, out, err) = ldcp(&[
+        "verilog",
+        "--out",
+        dir.to_str().unwrap(),
+        "--no-lint",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let files = v["files"].as_array().unwrap();
     assert_eq!(files.len(), ldcp_hdl::blocks::BLOCKS.len());
     for f in files {
-        assert_eq!(f["lint"], "clean");
+        assert_eq!(f["lint"], "skipped");
         let text = std::fs::read_to_string(f["file"].as_str().unwrap()).unwrap();
         assert!(text.contains(&format!("module {}(", f["module"].as_str().unwrap())));
     }
+    let (code, out, err) = ldcp(&[
+        "verilog",
+        "--out",
+        dir.to_str().unwrap(),
+        "--block",
+        "wred_ecn",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files"][0]["lint"], "clean");
+    assert_eq!(v["files"].as_array().unwrap().len(), 1);
 }

@@ -202,9 +202,26 @@ impl<M: CosimModel> Cosim<M> {
     /// second time only after a mismatch, to replay it into a VCD.
     pub fn run_iter<I, F>(
         &self,
+        model: M,
+        stimulus: F,
+        label: &str,
+    ) -> Result<CosimStats, CosimFailure>
+    where
+        I: Iterator<Item = M::Input>,
+        F: Fn() -> I,
+    {
+        self.run_observed(model, stimulus, label, &mut |_| {})
+    }
+
+    /// Like [`Cosim::run_iter`], and `observe` sees every cycle's outputs
+    /// once they have been compared: a test measures what its stream
+    /// reached (marks, drops, updates) from the run itself.
+    pub fn run_observed<I, F>(
+        &self,
         mut model: M,
         stimulus: F,
         label: &str,
+        observe: &mut dyn FnMut(&[u64]),
     ) -> Result<CosimStats, CosimFailure>
     where
         I: Iterator<Item = M::Input>,
@@ -245,6 +262,7 @@ impl<M: CosimModel> Cosim<M> {
                     vcd,
                 })));
             }
+            observe(&got);
             cycles += 1;
         }
         Ok(CosimStats {

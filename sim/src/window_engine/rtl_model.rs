@@ -13,7 +13,7 @@ use super::*;
 pub const WINDOW: usize = 16;
 /// Edges from the read of a flow's cw to the write of its update.
 pub const WRITE_LATENCY: usize = 15;
-const _: () = assert!(WRITE_LATENCY < WINDOW + 1 && WINDOW * (N_MAX as usize) <= 255);
+const _: () = assert!(WRITE_LATENCY < WINDOW && WINDOW * (N_MAX as usize) <= 255);
 
 /// One cycle of inputs, port for port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
