@@ -48,6 +48,12 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::window_engine::WindowEngine::<12>::default()),
     },
     BlockInfo {
+        name: "fast_start_marker",
+        doc: "sender fast-start ECN marker with the IPv4 ECN rewrite and RFC 1624 checksum update, 256 flows, one event per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1)",
+        fpga: true,
+        generate: || raw_verilog(crate::fast_start_marker::FastStartMarker::default()),
+    },
+    BlockInfo {
         name: "wred_ecn",
         doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
         fpga: true,

@@ -6,6 +6,7 @@
 //! file of the same stem in `ldcp-sim`. [`blocks`] lists them for the flow.
 
 pub mod blocks;
+pub mod fast_start_marker;
 pub mod mul;
 pub mod verilog;
 pub mod window_engine;

@@ -12,6 +12,7 @@
 //! driver use the models without pulling in the HDL toolchain.
 
 pub mod cosim;
+pub mod fast_start_marker;
 pub mod tools;
 pub mod window_engine;
 pub mod wred_ecn;

@@ -1,0 +1,631 @@
+//! `FastStartMarker`: the sender's fast-start ECN marker with the IPv4 ECN
+//! rewrite and RFC 1624 incremental checksum, one event per clock
+//! (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1).
+//!
+//! The rules, the PSN choice (24-bit, modulo 2^24), the error codes and the
+//! behaviour on bad input are documented once, with the golden model, in
+//! `ldcp_sim::fast_start_marker`; `FastStartModel` mirrors this file and
+//! cosimulation compares every output every cycle.
+//!
+//! # Timing
+//! - Throughput: one event (transmit, ACK, NAK, flow reset) per clock, any
+//!   flow pattern, back-to-back events of one flow included.
+//! - Latency: an event presented in cycle t is on the output registers after
+//!   edge t + 1 (`LATENCY_CYCLES` = 2).
+//! - `reset` (synchronous): clears the outputs and the input register, then
+//!   writes every table entry idle, one per cycle (256 cycles); `in_ready`
+//!   is low meanwhile and events presented then are ignored. At power-up the
+//!   table is already idle (RAM initial values), no sweep.
+//!
+//! # Pipeline
+//! ```text
+//! edge t     in_* -> s1_* registers; the table RAMs read entry in_flow[7:0]
+//! cycle t+1  state = the RAM word, or the bypass of the last write (wb_*) if
+//!            it is the same flow; the rules; Eq. 3: ~HC + ~m + m' (UQ18),
+//!            two folds (UQ17, UQ16), complement
+//! edge t+1   the new state -> RAM and wb_*; the result -> o_* registers
+//! ```
+//! The table is three RAMs per flow: `base` (24 bits), `next` (24) and
+//! `misc` = stage (2) | fs_len (12) | acked (12).
+
+use ldcp_sim::fast_start_marker::{
+    kind, COUNT_BITS, COUNT_MAX, FLOW_ID_BITS, FPGA_FLOW_BITS, PSN_BITS,
+};
+use rust_hdl::prelude::*;
+
+const FB: usize = FPGA_FLOW_BITS;
+const PB: usize = PSN_BITS as usize;
+const CB: usize = COUNT_BITS;
+/// Bits of the `misc` word: stage | fs_len | acked.
+const MISC_BITS: usize = 2 + 2 * CB;
+const _: () = assert!(FB == 8 && PB == 24 && CB == 12 && MISC_BITS == 26);
+
+/// See the module doc.
+#[derive(LogicBlock)]
+pub struct FastStartMarker {
+    /// The clock; every register is rising-edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high (see the module doc).
+    pub reset: Signal<In, Bit>,
+    // ---- event in
+    /// An event this cycle (taken when `in_ready`).
+    pub in_valid: Signal<In, Bit>,
+    /// Kind: 0 transmit, 1 ACK, 2 NAK, 3 flow reset.
+    pub in_kind: Signal<In, Bits<2>>,
+    /// Flow id, 16 bits (ids >= 256 are refused with error 1).
+    pub in_flow: Signal<In, Bits<FLOW_ID_BITS>>,
+    /// Transmit: the packet's PSN; ACK/NAK: the receiver's expected PSN. UQ24.
+    pub in_psn: Signal<In, Bits<PB>>,
+    /// Transmit: the packet ends its message.
+    pub in_last: Signal<In, Bit>,
+    /// Transmit: IPv4 header word 0 (version, IHL, DSCP, ECN).
+    pub in_word0: Signal<In, Bits<16>>,
+    /// Transmit: IPv4 header checksum.
+    pub in_csum: Signal<In, Bits<16>>,
+    /// IW, packets, UQ12 (0 acts as 1); registered.
+    pub iw_pkts: Signal<In, Bits<CB>>,
+    /// Events are taken (low during the reset sweep).
+    pub in_ready: Signal<Out, Bit>,
+    // ---- result out (registered)
+    /// A result this cycle.
+    pub o_valid: Signal<Out, Bit>,
+    /// Its event's kind.
+    pub o_kind: Signal<Out, Bits<2>>,
+    /// Its flow id.
+    pub o_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
+    /// Error: 0 none, 1 flow id beyond the table, 2 PSN out of window (or an
+    /// ACK for an idle flow), 3 not IPv4.
+    pub o_err: Signal<Out, Bits<2>>,
+    /// Transmit: the ECN codepoint written (00 Not-ECT, 10 ECT(0)).
+    pub o_ecn: Signal<Out, Bits<2>>,
+    /// Transmit: word 0 with the ECN field rewritten.
+    pub o_word0: Signal<Out, Bits<16>>,
+    /// Transmit: the updated checksum (RFC 1624 Eq. 3).
+    pub o_csum: Signal<Out, Bits<16>>,
+    /// ACK/NAK: hand `o_cw_pkts` to the window engine's per-flow set.
+    pub o_set: Signal<Out, Bit>,
+    /// The window for the set, packets, UQ12.
+    pub o_cw_pkts: Signal<Out, Bits<CB>>,
+    /// Go-back-N from `o_psn` (a loss during fast start).
+    pub o_gbn: Signal<Out, Bit>,
+    /// The event's PSN (0 for a flow reset).
+    pub o_psn: Signal<Out, Bits<PB>>,
+    /// The flow's stage after the event: 0 idle, 1 fast start, 2 stable.
+    pub o_stage: Signal<Out, Bits<2>>,
+    // ---- registers
+    cf_iw: DFF<Bits<CB>>,
+    s1_v: DFF<Bit>,
+    s1_kind: DFF<Bits<2>>,
+    s1_flow: DFF<Bits<FLOW_ID_BITS>>,
+    s1_idx: DFF<Bits<FB>>,
+    s1_oor: DFF<Bit>,
+    s1_psn: DFF<Bits<PB>>,
+    s1_last: DFF<Bit>,
+    s1_word0: DFF<Bits<16>>,
+    s1_csum: DFF<Bits<16>>,
+    wb_v: DFF<Bit>,
+    wb_idx: DFF<Bits<FB>>,
+    wb_base: DFF<Bits<PB>>,
+    wb_next: DFF<Bits<PB>>,
+    wb_misc: DFF<Bits<MISC_BITS>>,
+    sweeping: DFF<Bit>,
+    sweep_ptr: DFF<Bits<FB>>,
+    q_valid: DFF<Bit>,
+    q_kind: DFF<Bits<2>>,
+    q_flow: DFF<Bits<FLOW_ID_BITS>>,
+    q_err: DFF<Bits<2>>,
+    q_ecn: DFF<Bits<2>>,
+    q_word0: DFF<Bits<16>>,
+    q_csum: DFF<Bits<16>>,
+    q_set: DFF<Bit>,
+    q_cw: DFF<Bits<CB>>,
+    q_gbn: DFF<Bit>,
+    q_psn: DFF<Bits<PB>>,
+    q_stage: DFF<Bits<2>>,
+    // ---- the table
+    t_base: RAM<Bits<PB>, FB>,
+    t_next: RAM<Bits<PB>, FB>,
+    t_misc: RAM<Bits<MISC_BITS>, FB>,
+    // ---- combinational
+    c_base: Signal<Local, Bits<PB>>,
+    c_next: Signal<Local, Bits<PB>>,
+    c_misc: Signal<Local, Bits<MISC_BITS>>,
+    c_stage: Signal<Local, Bits<2>>,
+    c_fs: Signal<Local, Bits<CB>>,
+    c_acked: Signal<Local, Bits<CB>>,
+    fs24: Signal<Local, Bits<PB>>,
+    n_base: Signal<Local, Bits<PB>>,
+    n_next: Signal<Local, Bits<PB>>,
+    n_stage: Signal<Local, Bits<2>>,
+    n_fs: Signal<Local, Bits<CB>>,
+    n_acked: Signal<Local, Bits<CB>>,
+    n_misc: Signal<Local, Bits<MISC_BITS>>,
+    off: Signal<Local, Bits<PB>>,
+    sent: Signal<Local, Bits<PB>>,
+    k: Signal<Local, Bits<PB>>,
+    amin: Signal<Local, Bits<CB>>,
+    ipv4: Signal<Local, Bit>,
+    ect: Signal<Local, Bit>,
+    e_code: Signal<Local, Bits<2>>,
+    w_new: Signal<Local, Bits<16>>,
+    nc: Signal<Local, Bits<16>>,
+    nm: Signal<Local, Bits<16>>,
+    sum18: Signal<Local, Bits<18>>,
+    lo16: Signal<Local, Bits<16>>,
+    hi2: Signal<Local, Bits<2>>,
+    fold17: Signal<Local, Bits<17>>,
+    lo16b: Signal<Local, Bits<16>>,
+    hi1: Signal<Local, Bits<1>>,
+    fold16: Signal<Local, Bits<16>>,
+    // ---- constants
+    flow_max: Constant<Bits<FLOW_ID_BITS>>,
+    last_idx: Constant<Bits<FB>>,
+    k_tx: Constant<Bits<2>>,
+    k_ack: Constant<Bits<2>>,
+    k_nak: Constant<Bits<2>>,
+    st_idle: Constant<Bits<2>>,
+    st_fast: Constant<Bits<2>>,
+    st_stable: Constant<Bits<2>>,
+    ecn_ect0: Constant<Bits<2>>,
+    ecn_not_ect: Constant<Bits<2>>,
+    one_cb: Constant<Bits<CB>>,
+    count_max: Constant<Bits<CB>>,
+    one_pb: Constant<Bits<PB>>,
+    four: Constant<Bits<4>>,
+    one_fb: Constant<Bits<FB>>,
+    ecn_mask: Constant<Bits<16>>,
+    ect_bits: Constant<Bits<16>>,
+    five: Constant<Bits<4>>,
+    e_flow: Constant<Bits<2>>,
+    e_seq: Constant<Bits<2>>,
+    e_ipv4: Constant<Bits<2>>,
+}
+
+impl Default for FastStartMarker {
+    fn default() -> Self {
+        let c2 = |v: u64| Constant::new(Bits::<2>::from(v));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            in_valid: Default::default(),
+            in_kind: Default::default(),
+            in_flow: Default::default(),
+            in_psn: Default::default(),
+            in_last: Default::default(),
+            in_word0: Default::default(),
+            in_csum: Default::default(),
+            iw_pkts: Default::default(),
+            in_ready: Default::default(),
+            o_valid: Default::default(),
+            o_kind: Default::default(),
+            o_flow: Default::default(),
+            o_err: Default::default(),
+            o_ecn: Default::default(),
+            o_word0: Default::default(),
+            o_csum: Default::default(),
+            o_set: Default::default(),
+            o_cw_pkts: Default::default(),
+            o_gbn: Default::default(),
+            o_psn: Default::default(),
+            o_stage: Default::default(),
+            cf_iw: Default::default(),
+            s1_v: Default::default(),
+            s1_kind: Default::default(),
+            s1_flow: Default::default(),
+            s1_idx: Default::default(),
+            s1_oor: Default::default(),
+            s1_psn: Default::default(),
+            s1_last: Default::default(),
+            s1_word0: Default::default(),
+            s1_csum: Default::default(),
+            wb_v: Default::default(),
+            wb_idx: Default::default(),
+            wb_base: Default::default(),
+            wb_next: Default::default(),
+            wb_misc: Default::default(),
+            sweeping: Default::default(),
+            sweep_ptr: Default::default(),
+            q_valid: Default::default(),
+            q_kind: Default::default(),
+            q_flow: Default::default(),
+            q_err: Default::default(),
+            q_ecn: Default::default(),
+            q_word0: Default::default(),
+            q_csum: Default::default(),
+            q_set: Default::default(),
+            q_cw: Default::default(),
+            q_gbn: Default::default(),
+            q_psn: Default::default(),
+            q_stage: Default::default(),
+            t_base: RAM::from((0..1usize << FB).map(|_| Bits::<PB>::from(0u64))),
+            t_next: RAM::from((0..1usize << FB).map(|_| Bits::<PB>::from(0u64))),
+            t_misc: RAM::from((0..1usize << FB).map(|_| Bits::<MISC_BITS>::from(0u64))),
+            c_base: Default::default(),
+            c_next: Default::default(),
+            c_misc: Default::default(),
+            c_stage: Default::default(),
+            c_fs: Default::default(),
+            c_acked: Default::default(),
+            fs24: Default::default(),
+            n_base: Default::default(),
+            n_next: Default::default(),
+            n_stage: Default::default(),
+            n_fs: Default::default(),
+            n_acked: Default::default(),
+            n_misc: Default::default(),
+            off: Default::default(),
+            sent: Default::default(),
+            k: Default::default(),
+            amin: Default::default(),
+            ipv4: Default::default(),
+            ect: Default::default(),
+            e_code: Default::default(),
+            w_new: Default::default(),
+            nc: Default::default(),
+            nm: Default::default(),
+            sum18: Default::default(),
+            lo16: Default::default(),
+            hi2: Default::default(),
+            fold17: Default::default(),
+            lo16b: Default::default(),
+            hi1: Default::default(),
+            fold16: Default::default(),
+            flow_max: Constant::new(Bits::<FLOW_ID_BITS>::from((1u64 << FB) - 1)),
+            last_idx: Constant::new(Bits::<FB>::from((1u64 << FB) - 1)),
+            k_tx: c2(kind::TX as u64),
+            k_ack: c2(kind::ACK as u64),
+            k_nak: c2(kind::NAK as u64),
+            st_idle: c2(0),
+            st_fast: c2(1),
+            st_stable: c2(2),
+            ecn_ect0: c2(0b10),
+            ecn_not_ect: c2(0b00),
+            one_cb: Constant::new(Bits::<CB>::from(1u64)),
+            count_max: Constant::new(Bits::<CB>::from(COUNT_MAX as u64)),
+            one_pb: Constant::new(Bits::<PB>::from(1u64)),
+            four: Constant::new(Bits::<4>::from(4u64)),
+            one_fb: Constant::new(Bits::<FB>::from(1u64)),
+            ecn_mask: Constant::new(Bits::<16>::from(0xFFFCu64)),
+            ect_bits: Constant::new(Bits::<16>::from(0x0002u64)),
+            five: Constant::new(Bits::<4>::from(5u64)),
+            e_flow: c2(1),
+            e_seq: c2(2),
+            e_ipv4: c2(3),
+        }
+    }
+}
+
+impl Logic for FastStartMarker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, cf_iw, s1_v, s1_kind, s1_flow, s1_idx, s1_oor, s1_psn, s1_last, s1_word0,
+            s1_csum, wb_v, wb_idx, wb_base, wb_next, wb_misc, sweeping, sweep_ptr, q_valid, q_kind,
+            q_flow, q_err, q_ecn, q_word0, q_csum, q_set, q_cw, q_gbn, q_psn, q_stage
+        );
+        self.t_base.read_clock.next = self.clock.val();
+        self.t_base.write_clock.next = self.clock.val();
+        self.t_next.read_clock.next = self.clock.val();
+        self.t_next.write_clock.next = self.clock.val();
+        self.t_misc.read_clock.next = self.clock.val();
+        self.t_misc.write_clock.next = self.clock.val();
+
+        // ---- IW, registered and clamped to >= 1
+        self.cf_iw.d.next = self.iw_pkts.val();
+        if !self.iw_pkts.val().any() {
+            self.cf_iw.d.next = self.one_cb.val();
+        }
+
+        // ---- the input register and the table read (one edge ahead)
+        self.in_ready.next = !self.sweeping.q.val();
+        self.s1_v.d.next = self.in_valid.val() & !self.sweeping.q.val() & !self.reset.val();
+        self.s1_kind.d.next = self.in_kind.val();
+        self.s1_flow.d.next = self.in_flow.val();
+        self.s1_idx.d.next = self.in_flow.val().get_bits::<FB>(0);
+        self.s1_oor.d.next = self.in_flow.val() > self.flow_max.val();
+        self.s1_psn.d.next = self.in_psn.val();
+        self.s1_last.d.next = self.in_last.val();
+        self.s1_word0.d.next = self.in_word0.val();
+        self.s1_csum.d.next = self.in_csum.val();
+        self.t_base.read_address.next = self.in_flow.val().get_bits::<FB>(0);
+        self.t_next.read_address.next = self.in_flow.val().get_bits::<FB>(0);
+        self.t_misc.read_address.next = self.in_flow.val().get_bits::<FB>(0);
+
+        // ---- the flow's state: the RAM word, or the bypass of the last write
+        self.c_base.next = self.t_base.read_data.val();
+        self.c_next.next = self.t_next.read_data.val();
+        self.c_misc.next = self.t_misc.read_data.val();
+        if self.wb_v.q.val() & (self.wb_idx.q.val() == self.s1_idx.q.val()) {
+            self.c_base.next = self.wb_base.q.val();
+            self.c_next.next = self.wb_next.q.val();
+            self.c_misc.next = self.wb_misc.q.val();
+        }
+        self.c_stage.next = self.c_misc.val().get_bits::<2>(24);
+        self.c_fs.next = self.c_misc.val().get_bits::<CB>(12);
+        self.c_acked.next = self.c_misc.val().get_bits::<CB>(0);
+        self.fs24.next = bit_cast::<PB, CB>(self.c_fs.val());
+        self.off.next = self.s1_psn.q.val() - self.c_base.val();
+        self.sent.next = self.c_next.val() - self.c_base.val();
+        self.k.next = self.off.val() + self.one_pb.val();
+        self.amin.next = self.off.val().get_bits::<CB>(0);
+        if self.off.val().get_bits::<CB>(12).any() {
+            self.amin.next = self.count_max.val();
+        }
+        self.ipv4.next = (self.s1_word0.q.val().get_bits::<4>(12) == self.four.val())
+            & (self.s1_word0.q.val().get_bits::<4>(8) >= self.five.val());
+
+        // ---- the rules (see ldcp_sim::fast_start_marker)
+        self.n_base.next = self.c_base.val();
+        self.n_next.next = self.c_next.val();
+        self.n_stage.next = self.c_stage.val();
+        self.n_fs.next = self.c_fs.val();
+        self.n_acked.next = self.c_acked.val();
+        self.ect.next = true;
+        self.e_code.next = self.st_idle.val();
+        self.q_set.d.next = false;
+        self.q_cw.d.next = bits::<CB>(0);
+        self.q_gbn.d.next = false;
+        if self.s1_kind.q.val() == self.k_tx.val() {
+            if !self.ipv4.val() {
+                self.e_code.next = self.e_ipv4.val();
+            } else if self.c_stage.val() == self.st_idle.val() {
+                self.n_stage.next = self.st_fast.val();
+                self.n_base.next = self.s1_psn.q.val();
+                self.n_next.next = self.s1_psn.q.val() + self.one_pb.val();
+                self.n_acked.next = bits::<CB>(0);
+                self.n_fs.next = self.cf_iw.q.val();
+                self.ect.next = self.cf_iw.q.val() == self.one_cb.val();
+                if self.s1_last.q.val() {
+                    self.n_fs.next = self.one_cb.val();
+                    self.ect.next = true;
+                }
+            } else if self.c_stage.val() == self.st_fast.val() {
+                if self.s1_psn.q.val() == self.c_next.val() {
+                    self.n_next.next = self.c_next.val() + self.one_pb.val();
+                    if self.k.val() < self.fs24.val() {
+                        if self.s1_last.q.val() {
+                            self.n_fs.next = self.k.val().get_bits::<CB>(0);
+                        } else {
+                            self.ect.next = false;
+                        }
+                    }
+                } else if self.off.val() >= self.sent.val() {
+                    self.e_code.next = self.e_seq.val();
+                }
+            }
+        } else if (self.s1_kind.q.val() == self.k_ack.val())
+            | (self.s1_kind.q.val() == self.k_nak.val())
+        {
+            if self.c_stage.val() == self.st_idle.val() {
+                self.e_code.next = self.e_seq.val();
+            } else if self.c_stage.val() == self.st_fast.val() {
+                if self.off.val() > self.sent.val() {
+                    self.e_code.next = self.e_seq.val();
+                } else {
+                    if self.amin.val() > self.c_acked.val() {
+                        self.n_acked.next = self.amin.val();
+                    }
+                    if self.s1_kind.q.val() == self.k_nak.val() {
+                        self.n_stage.next = self.st_stable.val();
+                        self.q_set.d.next = true;
+                        self.q_gbn.d.next = true;
+                        self.q_cw.d.next = self.c_fs.val();
+                        if self.off.val() < self.fs24.val() {
+                            self.q_cw.d.next = self.off.val().get_bits::<CB>(0);
+                        }
+                    } else if self.off.val() >= self.fs24.val() {
+                        self.n_stage.next = self.st_stable.val();
+                        self.q_set.d.next = true;
+                        self.q_cw.d.next = self.cf_iw.q.val();
+                    }
+                }
+            }
+        } else {
+            self.n_base.next = bits::<PB>(0);
+            self.n_next.next = bits::<PB>(0);
+            self.n_stage.next = self.st_idle.val();
+            self.n_fs.next = bits::<CB>(0);
+            self.n_acked.next = bits::<CB>(0);
+        }
+        self.n_misc.next = (bit_cast::<MISC_BITS, 2>(self.n_stage.val()) << 24)
+            | (bit_cast::<MISC_BITS, CB>(self.n_fs.val()) << 12)
+            | bit_cast::<MISC_BITS, CB>(self.n_acked.val());
+
+        // ---- RFC 1624 Eq. 3: HC' = ~(~HC + ~m + m')
+        self.w_new.next = self.s1_word0.q.val() & self.ecn_mask.val();
+        if self.ect.val() {
+            self.w_new.next = (self.s1_word0.q.val() & self.ecn_mask.val()) | self.ect_bits.val();
+        }
+        self.nc.next = !self.s1_csum.q.val();
+        self.nm.next = !self.s1_word0.q.val();
+        self.sum18.next = bit_cast::<18, 16>(self.nc.val())
+            + bit_cast::<18, 16>(self.nm.val())
+            + bit_cast::<18, 16>(self.w_new.val());
+        self.lo16.next = self.sum18.val().get_bits::<16>(0);
+        self.hi2.next = self.sum18.val().get_bits::<2>(16);
+        self.fold17.next = bit_cast::<17, 16>(self.lo16.val()) + bit_cast::<17, 2>(self.hi2.val());
+        self.lo16b.next = self.fold17.val().get_bits::<16>(0);
+        self.hi1.next = self.fold17.val().get_bits::<1>(16);
+        self.fold16.next = self.lo16b.val() + bit_cast::<16, 1>(self.hi1.val());
+
+        // ---- the write (the event's new state, or the sweep) and the bypass
+        self.t_base.write_address.next = self.s1_idx.q.val();
+        self.t_next.write_address.next = self.s1_idx.q.val();
+        self.t_misc.write_address.next = self.s1_idx.q.val();
+        self.t_base.write_data.next = self.n_base.val();
+        self.t_next.write_data.next = self.n_next.val();
+        self.t_misc.write_data.next = self.n_misc.val();
+        self.t_base.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
+        self.t_next.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
+        self.t_misc.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
+        if self.sweeping.q.val() {
+            self.t_base.write_address.next = self.sweep_ptr.q.val();
+            self.t_next.write_address.next = self.sweep_ptr.q.val();
+            self.t_misc.write_address.next = self.sweep_ptr.q.val();
+            self.t_base.write_data.next = bits::<PB>(0);
+            self.t_next.write_data.next = bits::<PB>(0);
+            self.t_misc.write_data.next = bits::<MISC_BITS>(0);
+            self.t_base.write_enable.next = true;
+            self.t_next.write_enable.next = true;
+            self.t_misc.write_enable.next = true;
+        }
+        self.wb_v.d.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
+        self.wb_idx.d.next = self.s1_idx.q.val();
+        self.wb_base.d.next = self.n_base.val();
+        self.wb_next.d.next = self.n_next.val();
+        self.wb_misc.d.next = self.n_misc.val();
+
+        // ---- the sweep
+        self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one_fb.val();
+        if self.sweeping.q.val() & (self.sweep_ptr.q.val() == self.last_idx.val()) {
+            self.sweeping.d.next = false;
+        }
+        if !self.sweeping.q.val() {
+            self.sweep_ptr.d.next = self.sweep_ptr.q.val();
+        }
+        if self.reset.val() {
+            self.sweeping.d.next = true;
+            self.sweep_ptr.d.next = bits::<FB>(0);
+        }
+
+        // ---- the result registers
+        self.q_valid.d.next = self.s1_v.q.val() & !self.reset.val();
+        self.q_kind.d.next = self.s1_kind.q.val();
+        self.q_flow.d.next = self.s1_flow.q.val();
+        self.q_err.d.next = self.e_code.val();
+        self.q_stage.d.next = self.n_stage.val();
+        self.q_psn.d.next = self.s1_psn.q.val();
+        self.q_ecn.d.next = bits::<2>(0);
+        self.q_word0.d.next = bits::<16>(0);
+        self.q_csum.d.next = bits::<16>(0);
+        if self.s1_kind.q.val() == self.k_tx.val() {
+            self.q_ecn.d.next = self.s1_word0.q.val().get_bits::<2>(0);
+            self.q_word0.d.next = self.s1_word0.q.val();
+            self.q_csum.d.next = self.s1_csum.q.val();
+            if self.ipv4.val() & !self.s1_oor.q.val() {
+                self.q_ecn.d.next = self.ecn_not_ect.val();
+                if self.ect.val() {
+                    self.q_ecn.d.next = self.ecn_ect0.val();
+                }
+                self.q_word0.d.next = self.w_new.val();
+                self.q_csum.d.next = !self.fold16.val();
+            }
+        } else if !((self.s1_kind.q.val() == self.k_ack.val())
+            | (self.s1_kind.q.val() == self.k_nak.val()))
+        {
+            self.q_psn.d.next = bits::<PB>(0);
+        }
+        if self.s1_oor.q.val() {
+            self.q_err.d.next = self.e_flow.val();
+            self.q_stage.d.next = self.st_idle.val();
+            self.q_set.d.next = false;
+            self.q_cw.d.next = bits::<CB>(0);
+            self.q_gbn.d.next = false;
+        }
+        if !self.s1_v.q.val() | self.reset.val() {
+            self.q_kind.d.next = bits::<2>(0);
+            self.q_flow.d.next = bits::<FLOW_ID_BITS>(0);
+            self.q_err.d.next = bits::<2>(0);
+            self.q_stage.d.next = bits::<2>(0);
+            self.q_psn.d.next = bits::<PB>(0);
+            self.q_ecn.d.next = bits::<2>(0);
+            self.q_word0.d.next = bits::<16>(0);
+            self.q_csum.d.next = bits::<16>(0);
+            self.q_set.d.next = false;
+            self.q_cw.d.next = bits::<CB>(0);
+            self.q_gbn.d.next = false;
+        }
+        self.o_valid.next = self.q_valid.q.val();
+        self.o_kind.next = self.q_kind.q.val();
+        self.o_flow.next = self.q_flow.q.val();
+        self.o_err.next = self.q_err.q.val();
+        self.o_ecn.next = self.q_ecn.q.val();
+        self.o_word0.next = self.q_word0.q.val();
+        self.o_csum.next = self.q_csum.q.val();
+        self.o_set.next = self.q_set.q.val();
+        self.o_cw_pkts.next = self.q_cw.q.val();
+        self.o_gbn.next = self.q_gbn.q.val();
+        self.o_psn.next = self.q_psn.q.val();
+        self.o_stage.next = self.q_stage.q.val();
+    }
+}
+
+/// Steps the block in RustHDL's own simulator, by hand: RustHDL's second
+/// opinion on the RTL, and the `rusthdl` engine of `ldcp bench`.
+pub struct FastStartMarkerRustHdl {
+    uut: FastStartMarker,
+}
+
+impl Default for FastStartMarkerRustHdl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FastStartMarkerRustHdl {
+    /// The block at power-up.
+    pub fn new() -> Self {
+        let mut uut = FastStartMarker::default();
+        uut.connect_all();
+        FastStartMarkerRustHdl { uut }
+    }
+
+    /// One clock cycle; the outputs after the rising edge, or `None` if
+    /// RustHDL's simulation does not settle.
+    pub fn step(
+        &mut self,
+        i: &ldcp_sim::fast_start_marker::FsInputs,
+    ) -> Option<ldcp_sim::fast_start_marker::FsOutputs> {
+        let u = &mut self.uut;
+        u.clock.next = Clock::from(false);
+        u.reset.next = i.reset;
+        u.in_valid.next = i.valid;
+        u.in_kind.next = ((i.kind & 3) as u64).into();
+        u.in_flow.next = ((i.flow & 0xffff) as u64).into();
+        u.in_psn.next = (i.psn as u64 & ((1 << PB) - 1)).into();
+        u.in_last.next = i.last;
+        u.in_word0.next = (i.word0 as u64).into();
+        u.in_csum.next = (i.csum as u64).into();
+        u.iw_pkts.next = ((i.iw_pkts & COUNT_MAX) as u64).into();
+        if !simulate(u, 200) {
+            return None;
+        }
+        u.clock.next = Clock::from(true);
+        if !simulate(u, 200) {
+            return None;
+        }
+        Some(ldcp_sim::fast_start_marker::FsOutputs {
+            in_ready: u.in_ready.val(),
+            o_valid: u.o_valid.val(),
+            o_kind: u.o_kind.val().to_u32() as u8,
+            o_flow: u.o_flow.val().to_u32(),
+            o_err: u.o_err.val().to_u32() as u8,
+            o_ecn: u.o_ecn.val().to_u32() as u8,
+            o_word0: u.o_word0.val().to_u32() as u16,
+            o_csum: u.o_csum.val().to_u32() as u16,
+            o_set: u.o_set.val(),
+            o_cw_pkts: u.o_cw_pkts.val().to_u32(),
+            o_gbn: u.o_gbn.val(),
+            o_psn: u.o_psn.val().to_u32(),
+            o_stage: u.o_stage.val().to_u32() as u8,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_sim::fast_start_marker::{stimulus, FastStartModel};
+
+    /// RustHDL's own simulation agrees with the golden model.
+    #[test]
+    fn fast_start_marker_rusthdl_simulation_matches_model() {
+        let mut sim = FastStartMarkerRustHdl::new();
+        let mut model = FastStartModel::new(FB as u32);
+        for (c, i) in stimulus(5, FB as u32).take(3_000).enumerate() {
+            let got = sim.step(&i).expect("RustHDL simulation settles");
+            model.tick(&i);
+            assert_eq!(got, model.outputs(), "cycle {c}, inputs {i:?}");
+        }
+    }
+}
