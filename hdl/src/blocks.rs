@@ -54,6 +54,12 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::fast_start_marker::FastStartMarker::default()),
     },
     BlockInfo {
+        name: "pacing_timer",
+        doc: "pacing timer of the gamma floor: one send credit per clock to flows with cw < 1 every RTT/cw, 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+        fpga: true,
+        generate: || raw_verilog(crate::pacing_timer::PacingTimer::default()),
+    },
+    BlockInfo {
         name: "wred_ecn",
         doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
         fpga: true,

@@ -13,6 +13,7 @@
 
 pub mod cosim;
 pub mod fast_start_marker;
+pub mod pacing_timer;
 pub mod tools;
 pub mod window_engine;
 pub mod wred_ecn;

@@ -1,0 +1,361 @@
+//! The cycle-accurate mirror of `PacingTimer`: its three tables, their read
+//! registers, the scanner (X computes, Y writes S; the grant is shown from
+//! the Y registers), the update path and the sweep.
+
+use super::*;
+
+/// One cycle of inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PtInputs {
+    /// Synchronous reset (see the module doc).
+    pub reset: bool,
+    /// An update this cycle (taken when `in_ready`).
+    pub valid: bool,
+    /// 0: an update from the window engine; 1: reset the flow (it leaves).
+    pub kind: u8,
+    /// Flow id, 16 bits.
+    pub flow: u32,
+    /// The flow's pacing interval, cycles, 24 bits; 0 when cw >= 1.
+    pub interval: u32,
+}
+
+/// The registered outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PtOutputs {
+    /// Updates are taken (low during the reset sweep).
+    pub in_ready: bool,
+    /// A send credit for `grant_flow`.
+    pub grant_valid: bool,
+    /// The granted flow.
+    pub grant_flow: u32,
+    /// How late the grant is: `T - due` at the visit, cycles (low 16 bits).
+    pub grant_late: u32,
+    /// The update taken two cycles ago named a flow beyond the table.
+    pub err_flow: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct AEntry {
+    active: bool,
+    join: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct UEntry {
+    active: bool,
+    interval: u32,
+    join: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct SEntry {
+    active: bool,
+    join_seen: u32,
+    next: u32,
+}
+
+/// The scanner's second stage: the S entry to write and the grant to show.
+#[derive(Clone, Copy, Debug)]
+struct ScanResult {
+    idx: usize,
+    write: SEntry,
+    grant: Option<u32>,
+}
+
+/// The RTL's registers and tables, mirrored.
+#[derive(Clone, Debug)]
+pub struct PacingTimerModel {
+    a: Vec<AEntry>,
+    u: Vec<UEntry>,
+    s: Vec<SEntry>,
+    s1: Option<PtInputs>,
+    sc_ptr: usize,
+    sc_idx: usize,
+    sc_v: bool,
+    u_q: UEntry,
+    s_q: SEntry,
+    y: Option<ScanResult>,
+    t: u32,
+    sweeping: bool,
+    sw_ptr: usize,
+    out: PtOutputs,
+}
+
+impl PacingTimerModel {
+    /// A timer of 2^flow_bits flows at power-up: no member, T = 0.
+    pub fn new(flow_bits: u32) -> Self {
+        // the scanner writes a flow's entry two edges after reading it, before
+        // its next visit: at least 4 flows
+        assert!(
+            (2..=16).contains(&flow_bits),
+            "flow_bits {flow_bits} not in 2..=16"
+        );
+        let n = 1usize << flow_bits;
+        PacingTimerModel {
+            a: vec![AEntry::default(); n],
+            u: vec![UEntry::default(); n],
+            s: vec![SEntry::default(); n],
+            s1: None,
+            sc_ptr: 0,
+            sc_idx: 0,
+            sc_v: false,
+            u_q: UEntry::default(),
+            s_q: SEntry::default(),
+            y: None,
+            t: 0,
+            sweeping: false,
+            sw_ptr: 0,
+            out: PtOutputs {
+                in_ready: true,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// Flows in the table.
+    pub fn flows(&self) -> usize {
+        self.a.len()
+    }
+
+    /// The time counter T.
+    pub fn time(&self) -> u32 {
+        self.t
+    }
+
+    /// Whether a flow is a member (as the update path sees it).
+    pub fn is_member(&self, flow: usize) -> Option<bool> {
+        self.a.get(flow).map(|e| e.active)
+    }
+
+    /// The registered outputs.
+    pub fn outputs(&self) -> PtOutputs {
+        self.out
+    }
+
+    /// One rising edge.
+    pub fn tick(&mut self, i: &PtInputs) {
+        let t = self.t;
+        let n = self.a.len();
+        let mut out = PtOutputs::default();
+
+        // ---- scanner stage Y: the S write of the result computed last cycle
+        let y = self.y.take();
+
+        // ---- scanner stage X: the flow read at the last edge
+        let mut new_y = None;
+        if self.sc_v {
+            let (u, s) = (self.u_q, self.s_q);
+            let idx = self.sc_idx;
+            if !u.active {
+                new_y = Some(ScanResult {
+                    idx,
+                    write: SEntry {
+                        active: false,
+                        join_seen: u.join,
+                        next: s.next,
+                    },
+                    grant: None,
+                });
+            } else {
+                let fresh = !s.active || u.join != s.join_seen;
+                let mut nxt = if fresh {
+                    (u.join + u.interval) & T_MASK
+                } else {
+                    s.next
+                };
+                let mut grant = None;
+                if reached(t, nxt) {
+                    grant = Some(t.wrapping_sub(nxt) & ((1 << LATE_BITS) - 1));
+                    let n2 = (nxt + u.interval) & T_MASK;
+                    nxt = if reached(t, n2) {
+                        (t + u.interval) & T_MASK
+                    } else {
+                        n2
+                    };
+                }
+                new_y = Some(ScanResult {
+                    idx,
+                    write: SEntry {
+                        active: true,
+                        join_seen: u.join,
+                        next: nxt,
+                    },
+                    grant,
+                });
+            }
+        }
+
+        // ---- the update path
+        let mut a_write = None;
+        if let Some(op) = self.s1 {
+            let f = (op.flow & 0xffff) as usize;
+            if f >= n {
+                out.err_flow = true;
+            } else {
+                let a = self.a[f];
+                let interval = op.interval & ((1 << INTERVAL_BITS) - 1);
+                if op.kind & 1 == 1 || interval == 0 {
+                    a_write = Some((
+                        f,
+                        AEntry {
+                            active: false,
+                            join: a.join,
+                        },
+                        UEntry {
+                            active: false,
+                            interval: 0,
+                            join: a.join,
+                        },
+                    ));
+                } else {
+                    let join = if a.active { a.join } else { t };
+                    a_write = Some((
+                        f,
+                        AEntry { active: true, join },
+                        UEntry {
+                            active: true,
+                            interval,
+                            join,
+                        },
+                    ));
+                }
+            }
+        }
+
+        // ---- the scanner's reads (before this edge's writes), then the writes
+        self.u_q = self.u[self.sc_ptr];
+        self.s_q = self.s[self.sc_ptr];
+        if !i.reset {
+            if let Some(y) = y {
+                self.s[y.idx] = y.write;
+            }
+            if let Some((f, a, u)) = a_write {
+                self.a[f] = a;
+                self.u[f] = u;
+            }
+            if self.sweeping {
+                self.a[self.sw_ptr] = AEntry::default();
+                self.u[self.sw_ptr] = UEntry::default();
+                self.s[self.sw_ptr] = SEntry::default();
+            }
+        }
+
+        // ---- registers
+        let ready = self.out.in_ready;
+        self.y = if i.reset { None } else { new_y };
+        if let Some(ScanResult {
+            idx,
+            grant: Some(late),
+            ..
+        }) = self.y
+        {
+            out.grant_valid = true;
+            out.grant_flow = idx as u32;
+            out.grant_late = late;
+        }
+        self.sc_idx = self.sc_ptr;
+        self.sc_ptr = (self.sc_ptr + 1) % n;
+        self.sc_v = !self.sweeping && !i.reset;
+        self.t = (t + 1) & T_MASK;
+        if self.sweeping {
+            if self.sw_ptr == n - 1 {
+                self.sweeping = false;
+            }
+            self.sw_ptr = (self.sw_ptr + 1) % n;
+        }
+        self.s1 = (i.valid && ready && !i.reset).then_some(*i);
+        if i.reset {
+            self.t = 0;
+            self.sc_ptr = 0;
+            self.sweeping = true;
+            self.sw_ptr = 0;
+            out = PtOutputs::default();
+        }
+        out.in_ready = !self.sweeping;
+        self.out = out;
+    }
+}
+
+impl crate::cosim::CosimModel for PacingTimerModel {
+    type Input = PtInputs;
+
+    fn input_names() -> &'static [&'static str] {
+        &["reset", "in_valid", "in_kind", "in_flow", "in_interval"]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        &[
+            "in_ready",
+            "grant_valid",
+            "grant_flow",
+            "grant_late",
+            "o_err_flow",
+        ]
+    }
+
+    fn encode(i: &PtInputs, p: &mut [u64]) {
+        p[0] = i.reset as u64;
+        p[1] = i.valid as u64;
+        p[2] = (i.kind & 1) as u64;
+        p[3] = (i.flow & 0xffff) as u64;
+        p[4] = (i.interval & ((1 << INTERVAL_BITS) - 1)) as u64;
+    }
+
+    fn tick(&mut self, i: &PtInputs) {
+        PacingTimerModel::tick(self, i)
+    }
+
+    fn outputs(&self, p: &mut [u64]) {
+        let o = self.out;
+        p[0] = o.in_ready as u64;
+        p[1] = o.grant_valid as u64;
+        p[2] = o.grant_flow as u64;
+        p[3] = o.grant_late as u64;
+        p[4] = o.err_flow as u64;
+    }
+}
+
+/// A seeded, endless update stream: phases with one, a few or all flows,
+/// intervals short (below a sweep), typical, long and the 24-bit maximum,
+/// leaves (interval 0), flow resets, ids beyond the table, bursts of joins
+/// in one cycle range (many flows due at once), idle stretches and a rare
+/// block reset.
+pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = PtInputs> + Clone {
+    let mut rng = crate::SplitMix64::new(seed ^ 0xbb67_ae85_84ca_a73b);
+    let n = 1u64 << flow_bits;
+    let mut left = 0u32;
+    let mut phase = (1u64, 0u64, 0u64, 0u64);
+    std::iter::from_fn(move || {
+        let mut r = || rng.next_u64();
+        if left == 0 {
+            let flows = [1u64, 4, 32, n][(r() % 4) as usize];
+            let first = r() % n;
+            let ikind = r() % 5;
+            let busy = [2u64, 10, 50, 100][(r() % 4) as usize]; // percent of cycles with an update
+            phase = (flows, first, ikind, busy);
+            left = 300 + (r() % 5000) as u32;
+        }
+        left -= 1;
+        let (flows, first, ikind, busy) = phase;
+        let a = r();
+        let b = r();
+        let interval = match ikind {
+            0 => 1 + (b % 200) as u32,
+            1 => 200 + (b % 3000) as u32,
+            2 => 1 + (b % 40_000) as u32,
+            3 => [1u32, 255, 256, 257, (1 << 24) - 1][(b % 5) as usize],
+            _ => 50 + (b % 800) as u32,
+        };
+        let mut i = PtInputs {
+            reset: a % 40_000 == 0,
+            valid: a % 100 < busy,
+            kind: ((a >> 8) % 50 == 0) as u8,
+            flow: ((first + (a >> 16) % flows) % n) as u32,
+            interval: if (a >> 32) % 8 == 0 { 0 } else { interval },
+        };
+        if (a >> 40) % 200 == 0 {
+            i.flow = (n + (b >> 32) % (0x1_0000 - n).max(1)) as u32 & 0xffff;
+        }
+        Some(i)
+    })
+}

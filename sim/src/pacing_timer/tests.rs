@@ -1,0 +1,183 @@
+use super::*;
+
+fn update(flow: u32, interval: u32) -> PtInputs {
+    PtInputs {
+        valid: true,
+        flow,
+        interval,
+        ..Default::default()
+    }
+}
+
+/// Runs `cycles` idle cycles; returns the grants as (cycle, flow, late).
+fn run_idle(m: &mut PacingTimerModel, cycles: u64, from: u64) -> Vec<(u64, u32, u32)> {
+    let mut g = vec![];
+    for c in 0..cycles {
+        m.tick(&PtInputs::default());
+        let o = m.outputs();
+        if o.grant_valid {
+            g.push((from + c, o.grant_flow, o.grant_late));
+        }
+    }
+    g
+}
+
+#[test]
+fn pacing_timer_lateness_is_at_most_n_minus_1_for_any_number_due_at_once() {
+    let fb = 5; // 32 flows
+    let n = 1u32 << fb;
+    let mut max_late = 0;
+    for k in [1u32, 2, 7, 31, 32] {
+        for (interval, reverse) in [(n, false), (n, true), (3 * n + 1, true), (1000, false)] {
+            let mut m = PacingTimerModel::new(fb);
+            // k flows join in consecutive cycles: all come due within k cycles
+            for j in 0..k {
+                m.tick(&update(if reverse { k - 1 - j } else { j }, interval));
+            }
+            let grants = run_idle(&mut m, 20 * interval as u64, k as u64);
+            let mut per_flow = vec![0u32; n as usize];
+            for &(_, f, late) in &grants {
+                assert!(f < k, "only members are granted");
+                assert!(
+                    late <= lateness_bound_cycles(n, interval),
+                    "k {k}: late {late}"
+                );
+                max_late = max_late.max(late);
+                per_flow[f as usize] += 1;
+            }
+            // no flow starved, and the rate is one grant per interval
+            for (f, &c) in per_flow.iter().take(k as usize).enumerate() {
+                assert!(
+                    (18..=20).contains(&c),
+                    "k {k} interval {interval}: flow {f} got {c}"
+                );
+            }
+        }
+    }
+    assert_eq!(max_late, n - 1, "the bound is tight");
+}
+
+#[test]
+fn pacing_timer_grants_follow_the_ideal_schedule_within_the_bound() {
+    // the functional model grants at the exact due times; the RTL grants
+    // the same number per flow, give or take one per membership change
+    // (a grant due within N cycles of a change may fall on either side)
+    let fb = 4;
+    let n = 1u32 << fb;
+    let mut m = PacingTimerModel::new(fb);
+    let mut ideal = vec![PacedFlow::default(); n as usize];
+    let (mut rtl_g, mut ideal_g, mut changes) = (vec![0i64; 16], vec![0i64; 16], vec![1i64; 16]);
+    let mut rng = crate::SplitMix64::new(11);
+    for now in 0..300_000u64 {
+        let i = if rng.next_u64() % 200 == 0 {
+            let f = (rng.next_u64() % n as u64) as u32;
+            let iv = [0u32, 40, 300, 1234][(rng.next_u64() % 4) as usize];
+            update(f, iv)
+        } else {
+            PtInputs::default()
+        };
+        m.tick(&i);
+        if i.valid {
+            // the RTL stamps a join in the cycle after the update is taken
+            ideal[i.flow as usize].update(now + 1, i.interval);
+            changes[i.flow as usize] += 1;
+        }
+        for (f, p) in ideal.iter_mut().enumerate() {
+            ideal_g[f] += p.grant(now) as i64;
+        }
+        let o = m.outputs();
+        if o.grant_valid {
+            assert!(o.grant_late < n, "cycle {now}: late {}", o.grant_late);
+            rtl_g[o.grant_flow as usize] += 1;
+        }
+    }
+    for f in 0..n as usize {
+        assert!(
+            (rtl_g[f] - ideal_g[f]).abs() <= changes[f],
+            "flow {f}: {} RTL grants, {} ideal, {} changes",
+            rtl_g[f],
+            ideal_g[f],
+            changes[f]
+        );
+    }
+    assert!(rtl_g.iter().sum::<i64>() > 5_000);
+}
+
+#[test]
+fn pacing_timer_join_leave_and_flow_reset() {
+    let mut m = PacingTimerModel::new(3);
+    m.tick(&update(2, 100));
+    m.tick(&PtInputs::default());
+    assert_eq!(m.is_member(2), Some(true));
+    let g = run_idle(&mut m, 450, 2);
+    assert_eq!(g.len(), 4, "{g:?}");
+    assert!(g.iter().all(|&(_, f, l)| f == 2 && l < 8));
+    // the window rises to 1: the flow leaves
+    m.tick(&update(2, 0));
+    let g = run_idle(&mut m, 500, 0);
+    assert!(g.is_empty());
+    assert_eq!(m.is_member(2), Some(false));
+    // rejoin, then a flow reset
+    m.tick(&update(2, 50));
+    let g = run_idle(&mut m, 120, 0);
+    assert_eq!(g.len(), 2);
+    m.tick(&PtInputs {
+        valid: true,
+        kind: 1,
+        flow: 2,
+        interval: 50,
+        ..Default::default()
+    });
+    assert!(run_idle(&mut m, 300, 0).is_empty());
+    // a flow id beyond the table is refused, visibly
+    m.tick(&update(8, 50));
+    m.tick(&PtInputs::default());
+    assert!(m.outputs().err_flow);
+    assert!(run_idle(&mut m, 300, 0).is_empty());
+}
+
+#[test]
+fn pacing_timer_reset_sweeps_then_takes_updates() {
+    let mut m = PacingTimerModel::new(3);
+    m.tick(&update(1, 10));
+    run_idle(&mut m, 5, 0);
+    m.tick(&PtInputs {
+        reset: true,
+        ..Default::default()
+    });
+    for _ in 0..8 {
+        assert!(!m.outputs().in_ready);
+        m.tick(&update(3, 10)); // ignored
+    }
+    assert!(m.outputs().in_ready);
+    assert!(
+        run_idle(&mut m, 100, 0).is_empty(),
+        "reset leaves no member"
+    );
+    assert_eq!(m.is_member(1), Some(false));
+}
+
+#[test]
+fn pacing_timer_short_intervals_do_not_burst() {
+    // interval 3 with 8 flows: one grant per visit, never a catch-up burst
+    let mut m = PacingTimerModel::new(3);
+    m.tick(&update(0, 3));
+    let g = run_idle(&mut m, 800, 1);
+    assert!((99..=101).contains(&g.len()), "{}", g.len());
+    for w in g.windows(2) {
+        assert_eq!(w[1].0 - w[0].0, 8, "one grant per sweep");
+    }
+}
+
+#[test]
+fn paced_flow_functional_model() {
+    let mut p = PacedFlow::default();
+    p.update(10, 100);
+    assert!(!p.grant(109));
+    assert!(p.grant(110));
+    assert!(!p.grant(110), "one grant per due time");
+    assert!(p.grant(215), "late by 5");
+    assert_eq!(p.due, 310, "lateness does not accumulate");
+    p.update(220, 0);
+    assert!(!p.grant(10_000));
+}
