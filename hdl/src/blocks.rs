@@ -60,6 +60,12 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::pacing_timer::PacingTimer::default()),
     },
     BlockInfo {
+        name: "ack_generator",
+        doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
+        fpga: true,
+        generate: || raw_verilog(crate::ack_generator::AckGenerator::default()),
+    },
+    BlockInfo {
         name: "wred_ecn",
         doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
         fpga: true,

@@ -5,6 +5,7 @@
 //! implements, latency, reset, fixed point); its golden model lives in the
 //! file of the same stem in `ldcp-sim`. [`blocks`] lists them for the flow.
 
+pub mod ack_generator;
 pub mod blocks;
 pub mod fast_start_marker;
 pub mod mul;

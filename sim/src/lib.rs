@@ -11,6 +11,7 @@
 //! This crate does not depend on RustHDL: the network simulator and the host
 //! driver use the models without pulling in the HDL toolchain.
 
+pub mod ack_generator;
 pub mod cosim;
 pub mod fast_start_marker;
 pub mod pacing_timer;

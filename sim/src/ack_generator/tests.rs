@@ -1,0 +1,210 @@
+use super::*;
+
+fn pkt(f: &mut AckFlow, psn: u32, ce: bool, last: bool, m: u32) -> AckOut {
+    f.packet(0, psn, ce, last, m, 0)
+}
+
+#[test]
+fn ack_generator_per_packet_mode_echoes_ce() {
+    let mut f = AckFlow::default();
+    for (p, ce) in [(0, false), (1, true), (2, false)] {
+        let o = pkt(&mut f, p, ce, false, 1);
+        let a = o.first.unwrap();
+        assert_eq!(
+            (a.psn, a.ece, a.n, a.nak, o.second),
+            (p + 1, ce, 1, false, None)
+        );
+    }
+    // m = 0 acts as per-packet
+    assert_eq!(pkt(&mut f, 3, false, false, 0).first.unwrap().n, 1);
+}
+
+#[test]
+fn ack_generator_delayed_mode_splits_before_a_ce_packet() {
+    let mut f = AckFlow::default();
+    assert_eq!(pkt(&mut f, 0, false, false, 4).first, None);
+    assert_eq!(pkt(&mut f, 1, false, false, 4).first, None);
+    let o = pkt(&mut f, 2, true, false, 4);
+    let (a, b) = (o.first.unwrap(), o.second.unwrap());
+    assert_eq!((a.psn, a.ece, a.n), (2, false, 2), "held packets first");
+    assert_eq!((b.psn, b.ece, b.n), (3, true, 1), "then the marked one");
+    // m unmarked packets make one ACK; the last packet of a message flushes
+    for p in 3..6 {
+        assert_eq!(pkt(&mut f, p, false, false, 4).first, None);
+    }
+    assert_eq!(pkt(&mut f, 6, false, false, 4).first.unwrap().n, 4);
+    pkt(&mut f, 7, false, false, 4);
+    let a = pkt(&mut f, 8, false, true, 4).first.unwrap();
+    assert_eq!((a.psn, a.n), (9, 2));
+}
+
+#[test]
+fn ack_generator_naks_once_per_gap_and_carries_held_packets() {
+    let mut f = AckFlow::default();
+    pkt(&mut f, 0, false, false, 8);
+    let o = pkt(&mut f, 2, false, false, 8);
+    let a = o.first.unwrap();
+    assert_eq!((a.psn, a.n, a.nak, a.ece), (1, 1, true, false));
+    for p in 3..10 {
+        assert_eq!(pkt(&mut f, p, false, false, 8).err, err::GAP_REPEAT);
+    }
+    // the retransmission closes the gap; a new gap NAKs again
+    assert_eq!(pkt(&mut f, 1, false, true, 8).first.unwrap().psn, 2);
+    assert!(pkt(&mut f, 5, false, false, 8).first.unwrap().nak);
+    // duplicates and far PSNs are refused without change
+    let before = f;
+    assert_eq!(pkt(&mut f, 0, false, false, 8).err, err::SEQ);
+    assert_eq!(pkt(&mut f, 2 + GAP_MAX + 1, false, false, 8).err, err::SEQ);
+    assert_eq!(f, before);
+}
+
+#[test]
+fn ack_generator_psn_wraps() {
+    let mut f = AckFlow::default();
+    f.open(PSN_MASK - 1);
+    assert_eq!(
+        pkt(&mut f, PSN_MASK - 1, false, false, 1)
+            .first
+            .unwrap()
+            .psn,
+        PSN_MASK
+    );
+    assert_eq!(pkt(&mut f, PSN_MASK, false, false, 1).first.unwrap().psn, 0);
+    assert_eq!(pkt(&mut f, 0, false, false, 1).first.unwrap().psn, 1);
+    assert!(pkt(&mut f, 3, false, false, 1).first.unwrap().nak);
+    assert_eq!(
+        pkt(&mut f, PSN_MASK, false, false, 1).err,
+        err::SEQ,
+        "behind"
+    );
+}
+
+#[test]
+fn ack_generator_timeout_flushes_a_lone_packet() {
+    let mut f = AckFlow::default();
+    assert_eq!(f.packet(0, 0, false, false, 8, 100).first, None);
+    assert_eq!(f.flush(0, 50, 149), None);
+    let a = f.flush(0, 50, 150).unwrap();
+    assert_eq!((a.psn, a.n, a.ece), (1, 1, false));
+    assert_eq!(f.flush(0, 50, 10_000), None, "nothing left");
+}
+
+/// Feeds a stream to the cycle model; returns the ACKs (in order), the
+/// in-order packets taken, and the marked ones among them.
+fn run(m: &mut AckGeneratorModel, stim: impl Iterator<Item = AgInputs>) -> (Vec<Ack>, u64, u64) {
+    let (mut acks, mut delivered, mut marked) = (vec![], 0u64, 0u64);
+    for i in stim {
+        m.tick(&i);
+        let o = m.outputs();
+        if o.ack_valid {
+            acks.push(Ack {
+                flow: o.ack_flow,
+                psn: o.ack_psn,
+                ece: o.ack_ece,
+                n: o.ack_n,
+                nak: o.ack_nak,
+            });
+        }
+    }
+    for a in &acks {
+        delivered += a.n as u64;
+        marked += a.ece as u64 * a.n as u64;
+    }
+    (acks, delivered, marked)
+}
+
+#[test]
+fn ack_generator_model_back_pressure_loses_nothing() {
+    // one flow, delayed m = 4, every packet in order, CE every third packet,
+    // presented every cycle: the splits stall the input; every packet taken
+    // is acknowledged exactly once and every CE is echoed with n = 1
+    let mut m = AckGeneratorModel::new(3);
+    let mut psn = 0u32;
+    let (mut taken, mut ce_taken) = (0u64, 0u64);
+    let mut acks = vec![];
+    let mut ready_low = 0;
+    for c in 0..3_200u32 {
+        let ready = m.outputs().in_ready;
+        let i = if c < 3_000 {
+            AgInputs {
+                valid: true,
+                psn,
+                ce: c % 3 == 0,
+                m: 4,
+                timeout: 60,
+                ..Default::default()
+            }
+        } else {
+            AgInputs {
+                m: 4,
+                timeout: 60,
+                ..Default::default()
+            }
+        };
+        if i.valid && ready {
+            taken += 1;
+            ce_taken += i.ce as u64;
+            psn += 1;
+        }
+        ready_low += !ready as u64;
+        m.tick(&i);
+        let o = m.outputs();
+        if o.ack_valid {
+            acks.push((o.ack_psn, o.ack_ece, o.ack_n));
+        }
+    }
+    let n: u64 = acks.iter().map(|a| a.2 as u64).sum();
+    let marked: u64 = acks.iter().filter(|a| a.1).map(|a| a.2 as u64).sum();
+    assert_eq!(
+        (n, marked),
+        (taken, ce_taken),
+        "every packet acknowledged once, marks exact"
+    );
+    assert!(acks.iter().filter(|a| a.1).all(|a| a.2 == 1));
+    assert!(
+        acks.windows(2).all(|w| w[0].0 < w[1].0),
+        "cumulative PSNs increase"
+    );
+    assert!(ready_low > 100, "splits stalled the input ({ready_low})");
+    assert_eq!(acks.last().unwrap().0, psn, "all acknowledged at the end");
+}
+
+#[test]
+fn ack_generator_model_timeout_flush_within_the_bound() {
+    let fb = 4;
+    let n = 1u32 << fb;
+    let mut m = AckGeneratorModel::new(fb);
+    let idle = AgInputs {
+        m: 8,
+        timeout: 100,
+        ..Default::default()
+    };
+    m.tick(&AgInputs {
+        valid: true,
+        flow: 5,
+        ..idle
+    });
+    let mut at = None;
+    for c in 1..400u32 {
+        m.tick(&idle);
+        if m.outputs().ack_valid {
+            at = Some(c);
+            break;
+        }
+    }
+    let at = at.expect("the lone packet is flushed");
+    assert!((100..=100 + n + 3).contains(&at), "flushed at {at}");
+    let (acks, delivered, _) = run(&mut m, std::iter::repeat_n(idle, 500));
+    assert!(acks.is_empty() && delivered == 0);
+}
+
+#[test]
+fn ack_generator_model_stream_conserves_packets() {
+    // over the seeded stream: ACK n's add up to the packets acknowledged,
+    // the cumulative PSN of each flow never moves backwards between opens
+    let mut m = AckGeneratorModel::new(4);
+    let (acks, delivered, marked) = run(&mut m, stimulus(3, 4).take(200_000));
+    assert!(acks.len() > 10_000, "{}", acks.len());
+    assert!(marked > 1_000 && delivered > marked);
+    assert!(acks.iter().any(|a| a.nak) && acks.iter().any(|a| a.n > 1));
+}
