@@ -76,6 +76,9 @@ pub fn flow_block(name: &str) -> Result<Box<dyn FlowBlock>, FlowError> {
             name: "window_engine_4k",
             flow_bits: 12,
         })),
+        "fast_start_marker" => Ok(Box::new(FastStartFlow)),
+        "pacing_timer" => Ok(Box::new(PacingFlow)),
+        "ack_generator" => Ok(Box::new(AckGenFlow)),
         other => Err(FlowError::BadArg(format!(
             "block {other} has no cosimulation or benchmark in this build"
         ))),
@@ -485,5 +488,249 @@ impl FlowBlock for WindowFlow {
             },
         ));
         Ok((out, extra))
+    }
+}
+
+/// Flows of the functional models' benchmarks: the network simulator's
+/// scale (10,000 flows and more).
+const FUNCTIONAL_FLOWS: usize = 16_384;
+
+/// The engines of a packet-path block: Verilator, lock-step cosim, RustHDL,
+/// the cycle-accurate model; the functional model is added by the caller.
+fn bench_packet_block<M: CosimModel + Clone>(
+    name: &str,
+    model: M,
+    stim: &[M::Input],
+    cycles: u64,
+    runs: usize,
+    progress: &mut dyn FnMut(&str),
+    rusthdl: impl Fn() -> Stepper<'static, M::Input>,
+) -> Result<Vec<EngineResult>, FlowError>
+where
+    M::Input: 'static,
+{
+    let cosim = verilated::<M>(name)?;
+    let m0 = model.clone();
+    let mut out = bench_verilated(name, &cosim, || m0.clone(), stim, cycles, runs, progress)?;
+    let rc = (cycles / 200).clamp(2_000, 200_000);
+    out.push(bench_rusthdl(name, stim, rc, runs, progress, rusthdl)?);
+    progress("model (cycle-accurate golden model)");
+    out.push(measure(
+        name,
+        "model",
+        "the RTL's registers mirrored in Rust, 256 flows",
+        cycles,
+        runs,
+        || {
+            let mut m = model.clone();
+            for s in stim.iter().cycle().take(cycles as usize) {
+                m.tick(s);
+            }
+            let mut o = vec![0u64; M::output_names().len()];
+            m.outputs(&mut o);
+            std::hint::black_box(o);
+        },
+    ));
+    Ok(out)
+}
+
+struct FastStartFlow;
+
+impl FlowBlock for FastStartFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        use ldcp_sim::fast_start_marker::*;
+        let fb = FPGA_FLOW_BITS as u32;
+        cosim_stream(
+            "fast_start_marker",
+            FastStartModel::new(fb),
+            || stimulus(seed, fb),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
+        use ldcp_sim::fast_start_marker::*;
+        let name = "fast_start_marker";
+        let fb = FPGA_FLOW_BITS as u32;
+        let stim: Vec<FsInputs> = stimulus(1, fb).take(CHUNK).collect();
+        let mut out = bench_packet_block(
+            name,
+            FastStartModel::new(fb),
+            &stim,
+            cycles,
+            runs,
+            progress,
+            || {
+                let mut sim = ldcp_hdl::fast_start_marker::FastStartMarkerRustHdl::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+        )?;
+        progress("model-functional (FastStartTable, 16,384 flows, one call per event)");
+        let ev: Vec<FsInputs> = stimulus(2, 14).take(CHUNK).collect();
+        out.push(measure(
+            name,
+            "model-functional",
+            "FastStartTable: transmits, ACKs, NAKs and resets over 16,384 flows, events per second",
+            cycles,
+            runs,
+            || {
+                let mut t = FastStartTable::new(FUNCTIONAL_FLOWS, 64).expect("IW 64 is legal");
+                for i in ev.iter().cycle().take(cycles as usize) {
+                    let f = i.flow as usize;
+                    match i.kind {
+                        kind::TX => {
+                            std::hint::black_box(t.tx(f, i.psn, i.last, i.word0, i.csum));
+                        }
+                        kind::ACK | kind::NAK => {
+                            std::hint::black_box(t.ack(f, i.psn, i.kind == kind::NAK));
+                        }
+                        _ => {
+                            t.reset_flow(f);
+                        }
+                    }
+                }
+            },
+        ));
+        Ok((
+            out,
+            serde_json::json!({"latency_cycles": LATENCY_CYCLES, "flows": 1u64 << fb, "events_per_cycle": 1.0}),
+        ))
+    }
+}
+
+struct PacingFlow;
+
+impl FlowBlock for PacingFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        use ldcp_sim::pacing_timer::*;
+        let fb = FPGA_FLOW_BITS as u32;
+        cosim_stream(
+            "pacing_timer",
+            PacingTimerModel::new(fb),
+            || stimulus(seed, fb),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
+        use ldcp_sim::pacing_timer::*;
+        let name = "pacing_timer";
+        let fb = FPGA_FLOW_BITS as u32;
+        let stim: Vec<PtInputs> = stimulus(1, fb).take(CHUNK).collect();
+        let mut out = bench_packet_block(
+            name,
+            PacingTimerModel::new(fb),
+            &stim,
+            cycles,
+            runs,
+            progress,
+            || {
+                let mut sim = ldcp_hdl::pacing_timer::PacingTimerRustHdl::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+        )?;
+        progress("model-functional (PacedFlow, 16,384 flows: an update or a due check per call)");
+        let ev: Vec<PtInputs> = stimulus(2, 14).take(CHUNK).collect();
+        out.push(measure(
+            name,
+            "model-functional",
+            "PacedFlow over 16,384 flows: updates and grant checks, events per second",
+            cycles,
+            runs,
+            || {
+                let mut flows = vec![PacedFlow::default(); FUNCTIONAL_FLOWS];
+                for (now, i) in ev.iter().cycle().take(cycles as usize).enumerate() {
+                    let f = &mut flows[i.flow as usize % FUNCTIONAL_FLOWS];
+                    if i.valid {
+                        f.update(now as u64, if i.kind == 1 { 0 } else { i.interval });
+                    } else {
+                        std::hint::black_box(f.grant(now as u64));
+                    }
+                }
+            },
+        ));
+        Ok((
+            out,
+            serde_json::json!({
+                "flows": 1u64 << fb,
+                "grants_per_cycle_max": 1,
+                "lateness_bound_cycles": lateness_bound_cycles(1 << fb, 1 << fb),
+                "lateness_bound_cycles_short_intervals": lateness_bound_cycles(1 << fb, 1),
+            }),
+        ))
+    }
+}
+
+struct AckGenFlow;
+
+impl FlowBlock for AckGenFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        use ldcp_sim::ack_generator::*;
+        let fb = FPGA_FLOW_BITS as u32;
+        cosim_stream(
+            "ack_generator",
+            AckGeneratorModel::new(fb),
+            || stimulus(seed, fb),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
+        use ldcp_sim::ack_generator::*;
+        let name = "ack_generator";
+        let fb = FPGA_FLOW_BITS as u32;
+        let stim: Vec<AgInputs> = stimulus(1, fb).take(CHUNK).collect();
+        let mut out = bench_packet_block(
+            name,
+            AckGeneratorModel::new(fb),
+            &stim,
+            cycles,
+            runs,
+            progress,
+            || {
+                let mut sim = ldcp_hdl::ack_generator::AckGeneratorRustHdl::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+        )?;
+        progress("model-functional (AckFlow, 16,384 flows, one call per packet)");
+        let ev: Vec<AgInputs> = stimulus(2, 14).take(CHUNK).collect();
+        out.push(measure(
+            name,
+            "model-functional",
+            "AckFlow::packet over 16,384 flows, packets per second",
+            cycles,
+            runs,
+            || {
+                let mut flows = vec![AckFlow::default(); FUNCTIONAL_FLOWS];
+                for (now, i) in ev.iter().cycle().take(cycles as usize).enumerate() {
+                    let f = i.flow as usize % FUNCTIONAL_FLOWS;
+                    std::hint::black_box(
+                        flows[f].packet(f as u32, i.psn, i.ce, i.last, i.m, now as u32),
+                    );
+                }
+            },
+        ));
+        Ok((
+            out,
+            serde_json::json!({"flows": 1u64 << fb, "acks_per_cycle_max": 1}),
+        ))
     }
 }

@@ -85,8 +85,11 @@ fn committed_reports_are_of_the_current_verilog() {
             "report of {} is stale",
             b.name
         );
-        assert_eq!(c["timing_met"], true, "{}", b.name);
-        assert!(c["fmax_mhz"].as_f64().unwrap() >= 100.0);
+        assert!(c["logic_cells"].as_u64().unwrap() > 0 && c["fmax_mhz"].as_f64().unwrap() > 0.0);
+        if b.timing_enforced {
+            assert_eq!(c["timing_met"], true, "{}", b.name);
+            assert!(c["fmax_mhz"].as_f64().unwrap() >= 100.0);
+        }
     }
 }
 
@@ -99,7 +102,7 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
         ),
         (
             &["cosim", "--block", "nope"],
-            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, wred_ecn",
+            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, wred_ecn",
         ),
         (
             &["cosim", "--block", "wred_ecn", "--cycles", "0"],
