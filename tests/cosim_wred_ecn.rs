@@ -5,8 +5,6 @@
 use ldcp_sim::cosim::{Cosim, CosimFailure, CosimModel};
 use ldcp_sim::wred_ecn::*;
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Cycles every CI run must compare, across the cases.
 const MIN_CYCLES: u64 = 1_000_000;
@@ -88,51 +86,21 @@ fn stream() -> impl Strategy<Value = Vec<WredInputs>> {
 
 #[test]
 fn wred_ecn_matches_model() {
-    let cosim: Cosim<WredEcnModel> = ldcp_tests::cosim("wred_ecn");
-    let cycles = AtomicU64::new(0);
-    let marked = AtomicU64::new(0);
-    let dropped = AtomicU64::new(0);
-    let case = AtomicU64::new(0);
-    let mut runner = TestRunner::new(ldcp_tests::proptest_config(
+    let (cycles, [marked, dropped]) = ldcp_tests::cosim_cases(
+        "wred_ecn",
         "cosim_wred_ecn",
         0x5EED_0002,
         500,
-    ));
-    let result = runner.run(&stream(), |s| {
-        let n = case.fetch_add(1, Ordering::Relaxed);
+        stream(),
+        WredEcnModel::new,
         // how much of the behaviour the stream reached, from the compared
         // outputs: out_valid, out_decision (1 marked, 2 and 3 dropped)
-        let (mut mk, mut dr) = (0u64, 0u64);
-        let mut observe = |o: &[u64]| {
+        |o, c: &mut [u64; 2]| {
             if o[0] == 1 {
-                mk += (o[1] == 1) as u64;
-                dr += (o[1] >= 2) as u64;
+                c[0] += (o[1] == 1) as u64;
+                c[1] += (o[1] >= 2) as u64;
             }
-        };
-        let stats = cosim.run_observed(
-            WredEcnModel::new(),
-            || s.iter().cloned(),
-            &format!("case-{n}"),
-            &mut observe,
-        );
-        match stats {
-            Ok(st) => {
-                cycles.fetch_add(st.cycles, Ordering::Relaxed);
-                marked.fetch_add(mk, Ordering::Relaxed);
-                dropped.fetch_add(dr, Ordering::Relaxed);
-                Ok(())
-            }
-            Err(CosimFailure::Mismatch(m)) => Err(TestCaseError::fail(m.to_string())),
-            Err(e) => panic!("{e}"),
-        }
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    let (cycles, marked, dropped) = (
-        cycles.into_inner(),
-        marked.into_inner(),
-        dropped.into_inner(),
+        },
     );
     eprintln!("wred_ecn cosim: {cycles} cycles, 0 mismatches, {marked} marked, {dropped} dropped");
     assert!(

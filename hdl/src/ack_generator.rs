@@ -499,34 +499,21 @@ impl Logic for AckGenerator {
     }
 }
 
-/// Steps the block in RustHDL's own simulator, by hand: RustHDL's second
-/// opinion on the RTL, and the `rusthdl` engine of `ldcp bench`.
-pub struct AckGeneratorRustHdl {
-    uut: AckGenerator,
-}
+/// The block in RustHDL's own simulator, stepped by hand
+/// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
+/// `rusthdl` engine of `ldcp bench`.
+pub type AckGeneratorRustHdl = crate::stepper::RustHdlSim<AckGenerator>;
 
-impl Default for AckGeneratorRustHdl {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+impl crate::stepper::HandStepped for AckGenerator {
+    type Inputs = ldcp_sim::ack_generator::AgInputs;
+    type Outputs = ldcp_sim::ack_generator::AgOutputs;
 
-impl AckGeneratorRustHdl {
-    /// The block at power-up.
-    pub fn new() -> Self {
-        let mut uut = AckGenerator::default();
-        uut.connect_all();
-        AckGeneratorRustHdl { uut }
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
     }
 
-    /// One clock cycle; the outputs after the rising edge (and settling),
-    /// or `None` if RustHDL's simulation does not settle.
-    pub fn step(
-        &mut self,
-        i: &ldcp_sim::ack_generator::AgInputs,
-    ) -> Option<ldcp_sim::ack_generator::AgOutputs> {
-        let u = &mut self.uut;
-        u.clock.next = Clock::from(false);
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        let u = self;
         u.reset.next = i.reset;
         u.in_valid.next = i.valid;
         u.in_kind.next = i.kind & 1 == 1;
@@ -536,14 +523,11 @@ impl AckGeneratorRustHdl {
         u.in_last.next = i.last;
         u.m_pkts.next = ((i.m & 15) as u64).into();
         u.timeout_cycles.next = ((i.timeout & 0xffff) as u64).into();
-        if !simulate(u, 200) {
-            return None;
-        }
-        u.clock.next = Clock::from(true);
-        if !simulate(u, 200) {
-            return None;
-        }
-        Some(ldcp_sim::ack_generator::AgOutputs {
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        let u = self;
+        ldcp_sim::ack_generator::AgOutputs {
             in_ready: u.in_ready.val(),
             ack_valid: u.ack_valid.val(),
             ack_flow: u.ack_flow.val().to_u32(),
@@ -552,7 +536,7 @@ impl AckGeneratorRustHdl {
             ack_n: u.ack_n.val().to_u32(),
             ack_nak: u.ack_nak.val(),
             o_err: u.o_err.val().to_u32() as u8,
-        })
+        }
     }
 }
 

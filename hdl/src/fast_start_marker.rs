@@ -550,34 +550,21 @@ impl Logic for FastStartMarker {
     }
 }
 
-/// Steps the block in RustHDL's own simulator, by hand: RustHDL's second
-/// opinion on the RTL, and the `rusthdl` engine of `ldcp bench`.
-pub struct FastStartMarkerRustHdl {
-    uut: FastStartMarker,
-}
+/// The block in RustHDL's own simulator, stepped by hand
+/// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
+/// `rusthdl` engine of `ldcp bench`.
+pub type FastStartMarkerRustHdl = crate::stepper::RustHdlSim<FastStartMarker>;
 
-impl Default for FastStartMarkerRustHdl {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+impl crate::stepper::HandStepped for FastStartMarker {
+    type Inputs = ldcp_sim::fast_start_marker::FsInputs;
+    type Outputs = ldcp_sim::fast_start_marker::FsOutputs;
 
-impl FastStartMarkerRustHdl {
-    /// The block at power-up.
-    pub fn new() -> Self {
-        let mut uut = FastStartMarker::default();
-        uut.connect_all();
-        FastStartMarkerRustHdl { uut }
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
     }
 
-    /// One clock cycle; the outputs after the rising edge, or `None` if
-    /// RustHDL's simulation does not settle.
-    pub fn step(
-        &mut self,
-        i: &ldcp_sim::fast_start_marker::FsInputs,
-    ) -> Option<ldcp_sim::fast_start_marker::FsOutputs> {
-        let u = &mut self.uut;
-        u.clock.next = Clock::from(false);
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        let u = self;
         u.reset.next = i.reset;
         u.in_valid.next = i.valid;
         u.in_kind.next = ((i.kind & 3) as u64).into();
@@ -587,14 +574,11 @@ impl FastStartMarkerRustHdl {
         u.in_word0.next = (i.word0 as u64).into();
         u.in_csum.next = (i.csum as u64).into();
         u.iw_pkts.next = ((i.iw_pkts & COUNT_MAX) as u64).into();
-        if !simulate(u, 200) {
-            return None;
-        }
-        u.clock.next = Clock::from(true);
-        if !simulate(u, 200) {
-            return None;
-        }
-        Some(ldcp_sim::fast_start_marker::FsOutputs {
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        let u = self;
+        ldcp_sim::fast_start_marker::FsOutputs {
             in_ready: u.in_ready.val(),
             o_valid: u.o_valid.val(),
             o_kind: u.o_kind.val().to_u32() as u8,
@@ -608,7 +592,7 @@ impl FastStartMarkerRustHdl {
             o_gbn: u.o_gbn.val(),
             o_psn: u.o_psn.val().to_u32(),
             o_stage: u.o_stage.val().to_u32() as u8,
-        })
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod blocks;
 pub mod fast_start_marker;
 pub mod mul;
 pub mod pacing_timer;
+pub mod stepper;
 pub mod verilog;
 pub mod window_engine;
 pub mod wred_ecn;

@@ -24,8 +24,8 @@
 //!
 //! # Timing
 //! - One update per clock (`in_ready` high except during the reset sweep).
-//! - A visit's grant is on `grant_*` two edges after its table read; a flow
-//!   is visited every 256 cycles.
+//! - A visit whose table read is at edge r has its grant on `grant_*` after
+//!   edge r + 1; a flow is visited every 256 cycles.
 //! - `reset` (synchronous): T = 0, pointers 0, outputs cleared, then the
 //!   three tables are swept idle (256 cycles).
 
@@ -329,53 +329,37 @@ impl Logic for PacingTimer {
     }
 }
 
-/// Steps the block in RustHDL's own simulator, by hand: RustHDL's second
-/// opinion on the RTL, and the `rusthdl` engine of `ldcp bench`.
-pub struct PacingTimerRustHdl {
-    uut: PacingTimer,
-}
+/// The block in RustHDL's own simulator, stepped by hand
+/// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
+/// `rusthdl` engine of `ldcp bench`.
+pub type PacingTimerRustHdl = crate::stepper::RustHdlSim<PacingTimer>;
 
-impl Default for PacingTimerRustHdl {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+impl crate::stepper::HandStepped for PacingTimer {
+    type Inputs = ldcp_sim::pacing_timer::PtInputs;
+    type Outputs = ldcp_sim::pacing_timer::PtOutputs;
 
-impl PacingTimerRustHdl {
-    /// The block at power-up.
-    pub fn new() -> Self {
-        let mut uut = PacingTimer::default();
-        uut.connect_all();
-        PacingTimerRustHdl { uut }
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
     }
 
-    /// One clock cycle; the outputs after the rising edge, or `None` if
-    /// RustHDL's simulation does not settle.
-    pub fn step(
-        &mut self,
-        i: &ldcp_sim::pacing_timer::PtInputs,
-    ) -> Option<ldcp_sim::pacing_timer::PtOutputs> {
-        let u = &mut self.uut;
-        u.clock.next = Clock::from(false);
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        let u = self;
         u.reset.next = i.reset;
         u.in_valid.next = i.valid;
         u.in_kind.next = i.kind & 1 == 1;
         u.in_flow.next = ((i.flow & 0xffff) as u64).into();
         u.in_interval.next = ((i.interval as u64) & ((1 << IB) - 1)).into();
-        if !simulate(u, 200) {
-            return None;
-        }
-        u.clock.next = Clock::from(true);
-        if !simulate(u, 200) {
-            return None;
-        }
-        Some(ldcp_sim::pacing_timer::PtOutputs {
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        let u = self;
+        ldcp_sim::pacing_timer::PtOutputs {
             in_ready: u.in_ready.val(),
             grant_valid: u.grant_valid.val(),
             grant_flow: u.grant_flow.val().to_u32(),
             grant_late: u.grant_late.val().to_u32(),
             err_flow: u.o_err_flow.val(),
-        })
+        }
     }
 }
 

@@ -1477,35 +1477,22 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
     }
 }
 
-/// Steps the engine in RustHDL's own simulator, by hand (settle with the
-/// clock low, then raise it and settle again): RustHDL's second opinion on
-/// the RTL, and the `rusthdl` engine of `ldcp bench`.
-pub struct WindowEngineRustHdl<const FLOW_BITS: usize> {
-    uut: WindowEngine<FLOW_BITS>,
-}
+/// The block in RustHDL's own simulator, stepped by hand
+/// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
+/// `rusthdl` engine of `ldcp bench`.
+pub type WindowEngineRustHdl<const FLOW_BITS: usize> =
+    crate::stepper::RustHdlSim<WindowEngine<FLOW_BITS>>;
 
-impl<const FLOW_BITS: usize> Default for WindowEngineRustHdl<FLOW_BITS> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+impl<const FLOW_BITS: usize> crate::stepper::HandStepped for WindowEngine<FLOW_BITS> {
+    type Inputs = ldcp_sim::window_engine::WeInputs;
+    type Outputs = ldcp_sim::window_engine::WeOutputs;
 
-impl<const FLOW_BITS: usize> WindowEngineRustHdl<FLOW_BITS> {
-    /// The engine at power-up.
-    pub fn new() -> Self {
-        let mut uut = WindowEngine::<FLOW_BITS>::default();
-        uut.connect_all();
-        WindowEngineRustHdl { uut }
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
     }
 
-    /// One clock cycle; the outputs after the rising edge, or `None` if
-    /// RustHDL's simulation does not settle.
-    pub fn step(
-        &mut self,
-        i: &ldcp_sim::window_engine::WeInputs,
-    ) -> Option<ldcp_sim::window_engine::WeOutputs> {
-        let u = &mut self.uut;
-        u.clock.next = Clock::from(false);
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        let u = self;
         u.reset.next = i.reset;
         u.ev_valid.next = i.ev_valid;
         u.ev_flow.next = (i.ev_flow as u64).into();
@@ -1518,21 +1505,18 @@ impl<const FLOW_BITS: usize> WindowEngineRustHdl<FLOW_BITS> {
         u.gamma_shift.next = (i.params.gamma_shift as u64).into();
         u.cw_max.next = (i.params.cw_max_raw as u64).into();
         u.rtt_ticks.next = (i.params.rtt_ticks as u64).into();
-        if !simulate(u, 200) {
-            return None;
-        }
-        u.clock.next = Clock::from(true);
-        if !simulate(u, 200) {
-            return None;
-        }
-        Some(ldcp_sim::window_engine::WeOutputs {
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        let u = self;
+        ldcp_sim::window_engine::WeOutputs {
             out_valid: u.out_valid.val(),
             out_flow: u.out_flow.val().to_u32(),
             out_cw: u.out_cw.val().to_u32(),
             out_interval: u.out_interval.val().to_u32(),
             out_n_u: u.out_n_u.val().to_u32(),
             out_n_m: u.out_n_m.val().to_u32(),
-        })
+        }
     }
 }
 

@@ -600,27 +600,53 @@ impl Logic for WredEcn {
     }
 }
 
-/// Steps the block in RustHDL's own simulator, by hand (settle with the
-/// clock low, then raise it and settle again): RustHDL's second opinion on
-/// the RTL, and the `rusthdl` engine of `ldcp bench`.
-pub struct WredEcnRustHdl {
-    uut: WredEcn,
-}
+/// The block in RustHDL's own simulator, stepped by hand
+/// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
+/// `rusthdl` engine of `ldcp bench`.
+pub type WredEcnRustHdl = crate::stepper::RustHdlSim<WredEcn>;
 
-impl Default for WredEcnRustHdl {
-    fn default() -> Self {
-        Self::new()
+impl crate::stepper::HandStepped for WredEcn {
+    type Inputs = ldcp_sim::wred_ecn::WredInputs;
+    type Outputs = ldcp_sim::wred_ecn::WredOutputs;
+    const SETTLE_ITERS: usize = 100;
+
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
+    }
+
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        let u = self;
+        u.reset.next = i.reset;
+        u.pkt_valid.next = i.pkt_valid;
+        u.pkt_len_bytes.next = (i.pkt_len_bytes as u64).into();
+        u.pkt_ecn.next = (i.pkt_ecn as u64).into();
+        u.drain_bytes.next = (i.drain_bytes as u64).into();
+        u.k_min_bytes.next = (i.params.k_min_bytes as u64).into();
+        u.k_max_bytes.next = (i.params.k_max_bytes as u64).into();
+        u.k_bytes.next = (i.params.k_bytes as u64).into();
+        u.buf_max_bytes.next = (i.params.buf_max_bytes as u64).into();
+        u.p_max.next = (i.params.p_max_raw as u64).into();
+        u.seed.next = (i.params.seed as u64).into();
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        let u = self;
+        ldcp_sim::wred_ecn::WredOutputs {
+            out_valid: u.out_valid.val(),
+            out_decision: u.out_decision.val().to_u8(),
+            out_ecn: u.out_ecn.val().to_u8(),
+            occupancy_bytes: u.occupancy_bytes.val().to_u32(),
+            counters: ldcp_sim::wred_ecn::Counters {
+                forwarded: u.forwarded_pkts.val().to_u32(),
+                marked: u.marked_pkts.val().to_u32(),
+                dropped_wred: u.dropped_wred_pkts.val().to_u32(),
+                dropped_overflow: u.dropped_overflow_pkts.val().to_u32(),
+            },
+        }
     }
 }
 
-impl WredEcnRustHdl {
-    /// The block at power-up.
-    pub fn new() -> Self {
-        let mut uut = WredEcn::default();
-        uut.connect_all();
-        WredEcnRustHdl { uut }
-    }
-
+impl crate::stepper::RustHdlSim<WredEcn> {
     /// Loads the four counters (below their maximum) as if that many
     /// packets had been counted: lets a test reach saturation without 2^32
     /// packets. The `sat` flags stay clear, which is consistent for any
@@ -635,46 +661,6 @@ impl WredEcnRustHdl {
         u.n_mark.q.next = (c.marked as u64).into();
         u.n_wred.q.next = (c.dropped_wred as u64).into();
         u.n_ovf.q.next = (c.dropped_overflow as u64).into();
-    }
-
-    /// One clock cycle; returns the outputs after the rising edge, or `None`
-    /// if RustHDL's simulation does not settle.
-    pub fn step(
-        &mut self,
-        i: &ldcp_sim::wred_ecn::WredInputs,
-    ) -> Option<ldcp_sim::wred_ecn::WredOutputs> {
-        let u = &mut self.uut;
-        u.clock.next = Clock::from(false);
-        u.reset.next = i.reset;
-        u.pkt_valid.next = i.pkt_valid;
-        u.pkt_len_bytes.next = (i.pkt_len_bytes as u64).into();
-        u.pkt_ecn.next = (i.pkt_ecn as u64).into();
-        u.drain_bytes.next = (i.drain_bytes as u64).into();
-        u.k_min_bytes.next = (i.params.k_min_bytes as u64).into();
-        u.k_max_bytes.next = (i.params.k_max_bytes as u64).into();
-        u.k_bytes.next = (i.params.k_bytes as u64).into();
-        u.buf_max_bytes.next = (i.params.buf_max_bytes as u64).into();
-        u.p_max.next = (i.params.p_max_raw as u64).into();
-        u.seed.next = (i.params.seed as u64).into();
-        if !simulate(u, 100) {
-            return None;
-        }
-        u.clock.next = Clock::from(true);
-        if !simulate(u, 100) {
-            return None;
-        }
-        Some(ldcp_sim::wred_ecn::WredOutputs {
-            out_valid: u.out_valid.val(),
-            out_decision: u.out_decision.val().to_u8(),
-            out_ecn: u.out_ecn.val().to_u8(),
-            occupancy_bytes: u.occupancy_bytes.val().to_u32(),
-            counters: ldcp_sim::wred_ecn::Counters {
-                forwarded: u.forwarded_pkts.val().to_u32(),
-                marked: u.marked_pkts.val().to_u32(),
-                dropped_wred: u.dropped_wred_pkts.val().to_u32(),
-                dropped_overflow: u.dropped_overflow_pkts.val().to_u32(),
-            },
-        })
     }
 }
 

@@ -98,3 +98,38 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 }
+
+/// The reset sweep of a flow table, as the packet-path blocks' RTL does it:
+/// after the reset edge, one entry written idle per clock, in order, while
+/// the block takes no event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sweep {
+    active: bool,
+    ptr: usize,
+}
+
+impl Sweep {
+    /// Sweeping (the block's `in_ready` is low).
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// The entry written at the next edge, while active.
+    pub fn ptr(&self) -> usize {
+        self.ptr
+    }
+
+    /// One edge of a table of `entries`: a reset (re)starts the sweep at
+    /// entry 0; otherwise an active sweep moves on and ends after the last.
+    pub fn tick(&mut self, reset: bool, entries: usize) {
+        if reset {
+            *self = Sweep {
+                active: true,
+                ptr: 0,
+            };
+        } else if self.active {
+            self.active = self.ptr + 1 < entries;
+            self.ptr = (self.ptr + 1) % entries;
+        }
+    }
+}

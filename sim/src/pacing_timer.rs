@@ -29,8 +29,9 @@
 //!   the other k - 1, because their slots are different cycles. (A design
 //!   that served due flows in order of arrival would have lateness k - 1;
 //!   this one trades that for a bound that holds without any queue and
-//!   with no state beyond one table read per clock.) Grants appear on the
-//!   output one cycle after the visit, with their lateness `T - due`.
+//!   with no state beyond one table read per clock.) A visit whose table
+//!   read is at edge r shows its grant after edge r + 1, with its lateness
+//!   `T - due` at the visit.
 //! - No flow is starved: every member is visited every N cycles.
 //! - Intervals shorter than N cycles cannot be honoured (one visit per N
 //!   cycles): such a flow is granted at every visit, and when it falls a

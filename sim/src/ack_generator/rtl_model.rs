@@ -69,8 +69,7 @@ pub struct AckGeneratorModel {
     /// The scanner's read register: (pending, held_since) of `sc_idx`.
     sc_q: (u32, u32),
     t: u32,
-    sweeping: bool,
-    sw_ptr: usize,
+    sweep: crate::Sweep,
     out: AgOutputs,
 }
 
@@ -92,8 +91,7 @@ impl AckGeneratorModel {
             sc_v: false,
             sc_q: (0, 0),
             t: 0,
-            sweeping: false,
-            sw_ptr: 0,
+            sweep: crate::Sweep::default(),
             out: AgOutputs::default(),
         };
         m.out.in_ready = m.ready();
@@ -135,25 +133,19 @@ impl AckGeneratorModel {
         }
     }
 
-    /// The s1 op needs two ACKs (a split).
+    /// The s1 op needs two ACKs (a split): its result on a copy of its flow.
     fn split_now(&self) -> bool {
         match self.s1 {
-            Some(op) => {
-                let f = match op {
-                    Op::Flush(f) => f,
-                    Op::Event(i) => (i.flow & 0xffff) as usize,
-                };
-                let mut one = [*self.flows.get(f).unwrap_or(&AckFlow::default())];
-                let op = match op {
-                    Op::Flush(_) => Op::Flush(0),
-                    Op::Event(i) if f < self.flows.len() => Op::Event(AgInputs { flow: 0, ..i }),
-                    Op::Event(_) => return false,
-                };
-                Self::compute(&mut one, op, self.cf_m, self.cf_timeout, self.t)
-                    .second
-                    .is_some()
+            Some(Op::Event(i)) if i.kind & 1 == 0 => {
+                let f = (i.flow & 0xffff) as usize;
+                self.flows.get(f).is_some_and(|&flow| {
+                    let mut copy = flow;
+                    let o =
+                        copy.packet(f as u32, i.psn & PSN_MASK, i.ce, i.last, self.cf_m, self.t);
+                    o.second.is_some()
+                })
             }
-            None => false,
+            _ => false,
         }
     }
 
@@ -164,7 +156,7 @@ impl AckGeneratorModel {
     }
 
     fn ready(&self) -> bool {
-        !self.sweeping && !self.split_now() && !self.hit_now()
+        !self.sweep.active() && !self.split_now() && !self.hit_now()
     }
 
     /// One rising edge.
@@ -173,7 +165,7 @@ impl AckGeneratorModel {
         let n = self.flows.len();
         let split = self.split_now();
         let hit = self.hit_now();
-        let ready = !self.sweeping && !split && !hit;
+        let ready = !self.sweep.active() && !split && !hit;
         // the scanner's copy is written with the table, so its read at this
         // edge returns the entry as it was before this edge's write
         let rd = (
@@ -206,12 +198,12 @@ impl AckGeneratorModel {
         out.o_err = res.err;
 
         self.sc_q = rd;
-        if self.sweeping && !i.reset {
-            self.flows[self.sw_ptr] = AckFlow::default();
+        if self.sweep.active() && !i.reset {
+            self.flows[self.sweep.ptr()] = AckFlow::default();
         }
 
         // ---- the next op
-        self.s1 = if i.reset || self.sweeping || split {
+        self.s1 = if i.reset || self.sweep.active() || split {
             None
         } else if hit {
             Some(Op::Flush(self.sc_idx))
@@ -226,19 +218,12 @@ impl AckGeneratorModel {
         self.cf_timeout = i.timeout & ((1 << TIMEOUT_BITS) - 1);
         self.sc_idx = self.sc_ptr;
         self.sc_ptr = (self.sc_ptr + 1) % n;
-        self.sc_v = !self.sweeping && !i.reset;
+        self.sc_v = !self.sweep.active() && !i.reset;
         self.t = (t + 1) & T_MASK;
-        if self.sweeping {
-            if self.sw_ptr == n - 1 {
-                self.sweeping = false;
-            }
-            self.sw_ptr = (self.sw_ptr + 1) % n;
-        }
+        self.sweep.tick(i.reset, n);
         if i.reset {
             self.t = 0;
             self.sc_ptr = 0;
-            self.sweeping = true;
-            self.sw_ptr = 0;
             self.hold = None;
             out = AgOutputs::default();
         }

@@ -69,8 +69,7 @@ pub struct FastStartModel {
     flows: Vec<FsFlow>,
     s1: Option<FsInputs>,
     s1_iw: u32,
-    sweeping: bool,
-    sweep_ptr: usize,
+    sweep: crate::Sweep,
     out: FsOutputs,
 }
 
@@ -85,8 +84,7 @@ impl FastStartModel {
             flows: vec![FsFlow::default(); 1 << flow_bits],
             s1: None,
             s1_iw: 1,
-            sweeping: false,
-            sweep_ptr: 0,
+            sweep: crate::Sweep::default(),
             out: FsOutputs {
                 in_ready: true,
                 ..Default::default()
@@ -157,21 +155,15 @@ impl FastStartModel {
         if i.reset {
             // the sweep clears every entry before the next event can read one
             self.flows.iter_mut().for_each(|f| *f = FsFlow::default());
-            self.sweeping = true;
-            self.sweep_ptr = 0;
+            self.sweep.tick(true, self.flows.len());
             self.out = FsOutputs::default();
             return;
         }
-        if self.sweeping {
-            if self.sweep_ptr == self.flows.len() - 1 {
-                self.sweeping = false;
-            }
-            self.sweep_ptr += 1;
-        }
+        self.sweep.tick(false, self.flows.len());
         if i.valid && ready {
             self.s1 = Some(*i);
         }
-        out.in_ready = !self.sweeping;
+        out.in_ready = !self.sweep.active();
         self.out = out;
     }
 }

@@ -76,8 +76,7 @@ pub struct PacingTimerModel {
     s_q: SEntry,
     y: Option<ScanResult>,
     t: u32,
-    sweeping: bool,
-    sw_ptr: usize,
+    sweep: crate::Sweep,
     out: PtOutputs,
 }
 
@@ -103,8 +102,7 @@ impl PacingTimerModel {
             s_q: SEntry::default(),
             y: None,
             t: 0,
-            sweeping: false,
-            sw_ptr: 0,
+            sweep: crate::Sweep::default(),
             out: PtOutputs {
                 in_ready: true,
                 ..Default::default()
@@ -233,10 +231,11 @@ impl PacingTimerModel {
                 self.a[f] = a;
                 self.u[f] = u;
             }
-            if self.sweeping {
-                self.a[self.sw_ptr] = AEntry::default();
-                self.u[self.sw_ptr] = UEntry::default();
-                self.s[self.sw_ptr] = SEntry::default();
+            if self.sweep.active() {
+                let p = self.sweep.ptr();
+                self.a[p] = AEntry::default();
+                self.u[p] = UEntry::default();
+                self.s[p] = SEntry::default();
             }
         }
 
@@ -255,23 +254,16 @@ impl PacingTimerModel {
         }
         self.sc_idx = self.sc_ptr;
         self.sc_ptr = (self.sc_ptr + 1) % n;
-        self.sc_v = !self.sweeping && !i.reset;
+        self.sc_v = !self.sweep.active() && !i.reset;
         self.t = (t + 1) & T_MASK;
-        if self.sweeping {
-            if self.sw_ptr == n - 1 {
-                self.sweeping = false;
-            }
-            self.sw_ptr = (self.sw_ptr + 1) % n;
-        }
+        self.sweep.tick(i.reset, n);
         self.s1 = (i.valid && ready && !i.reset).then_some(*i);
         if i.reset {
             self.t = 0;
             self.sc_ptr = 0;
-            self.sweeping = true;
-            self.sw_ptr = 0;
             out = PtOutputs::default();
         }
-        out.in_ready = !self.sweeping;
+        out.in_ready = !self.sweep.active();
         self.out = out;
     }
 }
