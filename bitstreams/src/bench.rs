@@ -79,6 +79,7 @@ pub fn flow_block(name: &str) -> Result<Box<dyn FlowBlock>, FlowError> {
         "fast_start_marker" => Ok(Box::new(FastStartFlow)),
         "pacing_timer" => Ok(Box::new(PacingFlow)),
         "ack_generator" => Ok(Box::new(AckGenFlow)),
+        "nic_core" => Ok(Box::new(NicCoreFlow)),
         other => Err(FlowError::BadArg(format!(
             "block {other} has no cosimulation or benchmark in this build"
         ))),
@@ -731,6 +732,56 @@ impl FlowBlock for AckGenFlow {
         Ok((
             out,
             serde_json::json!({"flows": 1u64 << fb, "acks_per_cycle_max": 1}),
+        ))
+    }
+}
+
+struct NicCoreFlow;
+
+impl NicCoreFlow {
+    fn model() -> ldcp_sim::nic_core::NicCoreModel {
+        let b = ldcp_hdl::nic_core::BuildId::current();
+        ldcp_sim::nic_core::NicCoreModel::new(b.hash, b.dirty)
+    }
+}
+
+impl FlowBlock for NicCoreFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        cosim_stream(
+            "nic_core",
+            Self::model(),
+            || ldcp_sim::nic_core::stimulus(seed),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
+        let stim: Vec<ldcp_regmap::model::BusIn> =
+            ldcp_sim::nic_core::stimulus(1).take(CHUNK).collect();
+        let out = bench_packet_block(
+            "nic_core",
+            Self::model(),
+            &stim,
+            cycles,
+            runs,
+            progress,
+            || {
+                let mut sim = ldcp_hdl::nic_core::NicCoreRustHdl::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+        )?;
+        Ok((
+            out,
+            serde_json::json!({
+                "flows": 1u64 << ldcp_regmap::FLOW_BITS,
+                "fifo_depth": 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2,
+            }),
         ))
     }
 }

@@ -77,6 +77,17 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::ack_generator::AckGenerator::default()),
     },
     BlockInfo {
+        name: "nic_core",
+        timing_enforced: true,
+        doc: "the LDCP NIC core: window engine (256 flows), event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
+        fpga: true,
+        generate: || {
+            raw_verilog(crate::nic_core::NicCore::new(
+                crate::nic_core::BuildId::current(),
+            ))
+        },
+    },
+    BlockInfo {
         name: "wred_ecn",
         timing_enforced: true,
         doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",

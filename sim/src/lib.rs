@@ -14,6 +14,7 @@
 pub mod ack_generator;
 pub mod cosim;
 pub mod fast_start_marker;
+pub mod nic_core;
 pub mod pacing_timer;
 pub mod tools;
 pub mod window_engine;

@@ -1,0 +1,631 @@
+//! `NicCore`: the LDCP NIC core behind its register map: the window engine
+//! (256 flows), the event FIFO, the on-chip event generator, the indirect
+//! flow window, the counters and the free-running cycle counter, all on one
+//! 32-bit register bus decoded by the generated [`crate::regfile::RegFile`].
+//! `docs/regmap.md` documents every register; `ldcp_sim::nic_core` mirrors
+//! every register of this file, and cosimulation compares them each cycle.
+//!
+//! # The engine's one input port, by priority
+//! 1. the reset sweep (256 cycles after CORE_RESET): SET flow := INIT_CW;
+//! 2. a FLOW_CMD, issued once: READ is an ACK with n = 0, WRITE a SET to
+//!    FLOW_WDATA, RESET a SET to INIT_CW;
+//! 3. the generator, one event per clock while it runs;
+//! 4. the FIFO, one event per clock while it holds one.
+//!
+//! A lower source waits while a higher one holds the port; nothing is
+//! dropped but a push into a full FIFO (counted, flagged).
+//!
+//! # Flow commands
+//! The engine merges events of one flow within 16 cycles, so a command's
+//! result is the update of the slot it started or merged into. That update
+//! leaves the engine 23 to 38 cycles after the command was presented; an
+//! update of the flow from an earlier slot leaves at most 22 cycles after.
+//! The core captures the first update of the flow whose age is at least
+//! [`CAPTURE_AGE`] (age counted from 0 in the cycle after the command):
+//! FLOW_CW and FLOW_INTERVAL then hold the flow's cw after every event that
+//! came before the command (and any that merged with it), and
+//! FLOW_STATUS.DONE is set.
+//!
+//! # Event FIFO
+//! 256 entries of block RAM (13 bits: flow, n, ECE). A push into a full
+//! FIFO is dropped, counted (CNT_DROPPED) and flagged (ERRORS.FIFO_OVERFLOW);
+//! the bus never stalls. The RAM read is registered, so an entry becomes
+//! poppable the second cycle after its push: the pop side compares against
+//! the write pointer of the previous cycle.
+//!
+//! # Generator
+//! xorshift32 (13, 17, 5) from GEN_SEED (0 acts as 2,463,534,242, as in
+//! `ldcp_sim::xorshift`); each state x gives
+//! one ACK: flow = x[7:0], n = x[11:8], ECE when x[15:13] = 0 (1 in 8).
+//! GEN_CYCLES counts the cycles it runs; alone on the port it produces one
+//! event per cycle.
+//!
+//! # Reset
+//! CORE_RESET resets, at the edge after its write (the strobe is
+//! registered): the register file (every RW
+//! field to its reset value, W1C flags to 0), the engine's window and
+//! pipelines (events in flight are dropped), the FIFO, the generator, the
+//! flow window and the counters. Then a sweep SETs every flow to INIT_CW,
+//! one per cycle (STATUS.RESETTING). CYCLES is free-running and never reset.
+//! A flow's RESET command is a SET, which replaces whatever its slot had
+//! gathered: no earlier event of that flow survives it.
+
+use crate::regfile::RegFile;
+use crate::window_engine::WindowEngine;
+use rust_hdl::prelude::*;
+
+/// Flow-id bits (256 flows).
+pub const FLOW_BITS: usize = 8;
+/// The first age at which an update of the commanded flow is its result.
+pub const CAPTURE_AGE: u64 = 22;
+const _: () = assert!(FLOW_BITS as u32 == ldcp_regmap::FLOW_BITS);
+
+/// The build an instance reports in GIT_HASH and CAPS.DIRTY.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildId {
+    /// The first 8 hex digits of the commit.
+    pub hash: u32,
+    /// Uncommitted changes in the tree.
+    pub dirty: bool,
+}
+
+impl BuildId {
+    /// The commit of the source tree this crate was built from (asked of
+    /// `git` at run time; hash 0 and dirty when git cannot tell).
+    pub fn current() -> Self {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(dir)
+                .args(args)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        let hash =
+            git(&["rev-parse", "--short=8", "HEAD"]).and_then(|h| u32::from_str_radix(&h, 16).ok());
+        let clean = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| s.is_empty());
+        match (hash, clean) {
+            (Some(hash), Some(clean)) => BuildId {
+                hash,
+                dirty: !clean,
+            },
+            _ => BuildId {
+                hash: 0,
+                dirty: true,
+            },
+        }
+    }
+}
+
+/// The NIC core (see the module doc).
+#[derive(LogicBlock)]
+pub struct NicCore {
+    /// The core clock.
+    pub clock: Signal<In, Clock>,
+    /// Byte address of the register bus.
+    pub bus_addr: Signal<In, Bits<12>>,
+    /// Write data.
+    pub bus_wdata: Signal<In, Bits<32>>,
+    /// Write strobe (one cycle per write).
+    pub bus_we: Signal<In, Bit>,
+    /// Read strobe (one cycle per read).
+    pub bus_re: Signal<In, Bit>,
+    /// Read data, valid with `bus_rvalid`.
+    pub bus_rdata: Signal<Out, Bits<32>>,
+    /// A read's data is on `bus_rdata` (the cycle after `bus_re`).
+    pub bus_rvalid: Signal<Out, Bit>,
+    regs: RegFile,
+    eng: WindowEngine<FLOW_BITS>,
+    fifo: RAM<Bits<13>, FLOW_BITS>,
+    c_hash: Constant<Bits<32>>,
+    c_dirty: Constant<Bits<1>>,
+    c_flow_bits: Constant<Bits<8>>,
+    c_fifo_log2: Constant<Bits<8>>,
+    c_latency: Constant<Bits<8>>,
+    c_age: Constant<Bits<6>>,
+    c_full: Constant<Bits<9>>,
+    c_zero_seed: Constant<Bits<32>>,
+    one6: Constant<Bits<6>>,
+    one8: Constant<Bits<8>>,
+    one9: Constant<Bits<9>>,
+    one32: Constant<Bits<32>>,
+    one48: Constant<Bits<48>>,
+    op_read: Constant<Bits<2>>,
+    op_write: Constant<Bits<2>>,
+    // local decisions
+    core_reset: Signal<Local, Bit>,
+    take_sweep: Signal<Local, Bit>,
+    take_fc: Signal<Local, Bit>,
+    take_gen: Signal<Local, Bit>,
+    take_fifo: Signal<Local, Bit>,
+    fifo_level: Signal<Local, Bits<9>>,
+    fifo_avail: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    rd_next: Signal<Local, Bits<9>>,
+    push_ok: Signal<Local, Bit>,
+    gen_x1: Signal<Local, Bits<32>>,
+    gen_x2: Signal<Local, Bits<32>>,
+    gen_x3: Signal<Local, Bits<32>>,
+    gen_ece: Signal<Local, Bit>,
+    ack_in: Signal<Local, Bit>,
+    ack_ece: Signal<Local, Bit>,
+    fc_start: Signal<Local, Bit>,
+    capture: Signal<Local, Bit>,
+    // registers
+    reset_q: DFF<Bit>,
+    ovf_q: DFF<Bits<1>>,
+    fcb_q: DFF<Bits<1>>,
+    cycles: DFF<Bits<48>>,
+    cycles_hi: DFF<Bits<16>>,
+    sweeping: DFF<Bit>,
+    sweep_ptr: DFF<Bits<FLOW_BITS>>,
+    wr_ptr: DFF<Bits<9>>,
+    wr_ptr_d: DFF<Bits<9>>,
+    rd_ptr: DFF<Bits<9>>,
+    gen_busy: DFF<Bit>,
+    gen_x: DFF<Bits<32>>,
+    gen_rem: DFF<Bits<32>>,
+    fc_busy: DFF<Bit>,
+    fc_issued: DFF<Bit>,
+    fc_op: DFF<Bits<2>>,
+    fc_flow: DFF<Bits<FLOW_BITS>>,
+    fc_age: DFF<Bits<6>>,
+    fc_done: DFF<Bit>,
+    res_cw: DFF<Bits<32>>,
+    res_interval: DFF<Bits<24>>,
+    res_flow: DFF<Bits<FLOW_BITS>>,
+    cnt_events: DFF<Bits<32>>,
+    cnt_pushed: DFF<Bits<32>>,
+    cnt_dropped: DFF<Bits<32>>,
+    cnt_updates: DFF<Bits<32>>,
+    cnt_marked: DFF<Bits<32>>,
+    gen_cycles: DFF<Bits<32>>,
+    cnt_packets: DFF<Bits<32>>,
+}
+
+impl NicCore {
+    /// A core reporting `build` in GIT_HASH and CAPS.DIRTY.
+    pub fn new(build: BuildId) -> Self {
+        NicCore {
+            clock: Default::default(),
+            bus_addr: Default::default(),
+            bus_wdata: Default::default(),
+            bus_we: Default::default(),
+            bus_re: Default::default(),
+            bus_rdata: Default::default(),
+            bus_rvalid: Default::default(),
+            regs: Default::default(),
+            eng: Default::default(),
+            fifo: Default::default(),
+            c_hash: Constant::new(bits::<32>(build.hash as u64)),
+            c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
+            c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
+            c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
+            c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
+            c_age: Constant::new(bits::<6>(CAPTURE_AGE)),
+            c_full: Constant::new(bits::<9>(1 << FLOW_BITS)),
+            c_zero_seed: Constant::new(bits::<32>(ldcp_sim::xorshift::ZERO_SEED_SUBSTITUTE as u64)),
+            one6: Constant::new(bits::<6>(1)),
+            one8: Constant::new(bits::<8>(1)),
+            one9: Constant::new(bits::<9>(1)),
+            one32: Constant::new(bits::<32>(1)),
+            one48: Constant::new(bits::<48>(1)),
+            op_read: Constant::new(bits::<2>(1)),
+            op_write: Constant::new(bits::<2>(2)),
+            core_reset: Default::default(),
+            take_sweep: Default::default(),
+            take_fc: Default::default(),
+            take_gen: Default::default(),
+            take_fifo: Default::default(),
+            fifo_level: Default::default(),
+            fifo_avail: Default::default(),
+            push: Default::default(),
+            rd_next: Default::default(),
+            push_ok: Default::default(),
+            gen_x1: Default::default(),
+            gen_x2: Default::default(),
+            gen_x3: Default::default(),
+            gen_ece: Default::default(),
+            ack_in: Default::default(),
+            ack_ece: Default::default(),
+            fc_start: Default::default(),
+            capture: Default::default(),
+            reset_q: Default::default(),
+            ovf_q: Default::default(),
+            fcb_q: Default::default(),
+            cycles: Default::default(),
+            cycles_hi: Default::default(),
+            sweeping: Default::default(),
+            sweep_ptr: Default::default(),
+            wr_ptr: Default::default(),
+            wr_ptr_d: Default::default(),
+            rd_ptr: Default::default(),
+            gen_busy: Default::default(),
+            gen_x: Default::default(),
+            gen_rem: Default::default(),
+            fc_busy: Default::default(),
+            fc_issued: Default::default(),
+            fc_op: Default::default(),
+            fc_flow: Default::default(),
+            fc_age: Default::default(),
+            fc_done: Default::default(),
+            res_cw: Default::default(),
+            res_interval: Default::default(),
+            res_flow: Default::default(),
+            cnt_events: Default::default(),
+            cnt_pushed: Default::default(),
+            cnt_dropped: Default::default(),
+            cnt_updates: Default::default(),
+            cnt_marked: Default::default(),
+            gen_cycles: Default::default(),
+            cnt_packets: Default::default(),
+        }
+    }
+}
+
+impl Default for NicCore {
+    /// A core reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
+    fn default() -> Self {
+        NicCore::new(BuildId {
+            hash: 0,
+            dirty: true,
+        })
+    }
+}
+
+impl Logic for NicCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            reset_q,
+            ovf_q,
+            fcb_q,
+            cycles,
+            cycles_hi,
+            sweeping,
+            sweep_ptr,
+            wr_ptr,
+            wr_ptr_d,
+            rd_ptr,
+            gen_busy,
+            gen_x,
+            gen_rem,
+            fc_busy,
+            fc_issued,
+            fc_op,
+            fc_flow,
+            fc_age,
+            fc_done,
+            res_cw,
+            res_interval,
+            res_flow,
+            cnt_events,
+            cnt_pushed,
+            cnt_dropped,
+            cnt_updates,
+            cnt_marked,
+            gen_cycles,
+            cnt_packets
+        );
+        self.regs.clock.next = self.clock.val();
+        self.eng.clock.next = self.clock.val();
+        self.fifo.read_clock.next = self.clock.val();
+        self.fifo.write_clock.next = self.clock.val();
+
+        // ---- the bus
+        self.regs.bus_addr.next = self.bus_addr.val();
+        self.regs.bus_wdata.next = self.bus_wdata.val();
+        self.regs.bus_we.next = self.bus_we.val();
+        self.regs.bus_re.next = self.bus_re.val();
+        self.bus_rdata.next = self.regs.bus_rdata.val();
+        self.bus_rvalid.next = self.regs.bus_rvalid.val();
+        // a CORE_RESET write takes effect at the next edge (registered, so the
+        // decoder's reset does not depend on its own strobe in one cycle)
+        self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
+        self.core_reset.next = self.reset_q.q.val();
+        self.regs.reset.next = self.reset_q.q.val();
+
+        // ---- id
+        self.regs.git_hash_hash.next = self.c_hash.val();
+        self.regs.caps_flow_bits.next = self.c_flow_bits.val();
+        self.regs.caps_fifo_log2.next = self.c_fifo_log2.val();
+        self.regs.caps_latency.next = self.c_latency.val();
+        self.regs.caps_dirty.next = self.c_dirty.val();
+
+        // ---- cycle counter: reading CYCLES_LO latches the high word
+        self.cycles.d.next = self.cycles.q.val() + self.one48.val();
+        if self.regs.cycles_lo_rd.val() {
+            self.cycles_hi.d.next = self.cycles.q.val().get_bits::<16>(32);
+        }
+        self.regs.cycles_lo_count.next = self.cycles.q.val().get_bits::<32>(0);
+        self.regs.cycles_hi_count.next = self.cycles_hi.q.val();
+
+        // ---- FIFO occupancy; an entry is poppable from the second cycle after its push
+        self.fifo_level.next = self.wr_ptr.q.val() - self.rd_ptr.q.val();
+        self.fifo_avail.next = self.wr_ptr_d.q.val() != self.rd_ptr.q.val();
+        self.wr_ptr_d.d.next = self.wr_ptr.q.val();
+
+        // ---- the engine's port, by priority
+        self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
+        self.take_sweep.next = self.sweeping.q.val();
+        self.take_fc.next = !self.sweeping.q.val() & self.fc_start.val();
+        self.take_gen.next = !self.sweeping.q.val() & !self.fc_start.val() & self.gen_busy.q.val();
+        self.take_fifo.next = !self.sweeping.q.val()
+            & !self.fc_start.val()
+            & !self.gen_busy.q.val()
+            & self.fifo_avail.val();
+        self.gen_ece.next = !self.gen_x.q.val().get_bits::<3>(13).any();
+
+        self.eng.reset.next = self.core_reset.val();
+        self.eng.alpha_raw.next = self.regs.alpha_raw.val();
+        self.eng.beta_raw.next = self.regs.beta_raw.val();
+        self.eng.gamma_shift.next = self.regs.gamma_shift.val();
+        self.eng.cw_max.next = self.regs.cw_max_cw.val();
+        self.eng.rtt_ticks.next = self.regs.rtt_ticks.val();
+        self.eng.ev_valid.next =
+            self.take_sweep.val() | self.take_fc.val() | self.take_gen.val() | self.take_fifo.val();
+        self.eng.ev_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
+        self.eng.ev_n.next = self.fifo.read_data.val().get_bits::<4>(8);
+        self.eng.ev_ece.next = self.fifo.read_data.val().get_bit(12);
+        self.eng.ev_set.next = false;
+        self.eng.ev_value.next = self.regs.init_cw_cw.val();
+        if self.take_gen.val() {
+            self.eng.ev_flow.next = self.gen_x.q.val().get_bits::<8>(0);
+            self.eng.ev_n.next = self.gen_x.q.val().get_bits::<4>(8);
+            self.eng.ev_ece.next = self.gen_ece.val();
+        }
+        if self.take_fc.val() {
+            self.eng.ev_flow.next = self.fc_flow.q.val();
+            self.eng.ev_n.next = bits::<4>(0);
+            self.eng.ev_ece.next = false;
+            self.eng.ev_set.next =
+                self.fc_op.q.val().any() & (self.fc_op.q.val() != self.op_read.val());
+            if self.fc_op.q.val() == self.op_write.val() {
+                self.eng.ev_value.next = self.regs.flow_wdata_cw.val();
+            }
+        }
+        if self.take_sweep.val() {
+            self.eng.ev_flow.next = self.sweep_ptr.q.val();
+            self.eng.ev_n.next = bits::<4>(0);
+            self.eng.ev_ece.next = false;
+            self.eng.ev_set.next = true;
+        }
+        self.ack_in.next = self.take_gen.val() | self.take_fifo.val();
+        self.ack_ece.next = self.eng.ev_ece.val() & self.ack_in.val();
+
+        // ---- sweep
+        if self.sweeping.q.val() {
+            self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one8.val();
+            if self.sweep_ptr.q.val().all() {
+                self.sweeping.d.next = false;
+            }
+        }
+
+        // ---- FIFO: push from the bus, pop to the engine
+        self.push.next = self.regs.ev_push_wr.val();
+        self.push_ok.next = self.push.val() & (self.fifo_level.val() != self.c_full.val());
+        self.fifo.write_address.next = self.wr_ptr.q.val().get_bits::<8>(0);
+        self.fifo.write_data.next = bit_cast::<13, 8>(self.regs.ev_push_flow.val())
+            | (bit_cast::<13, 4>(self.regs.ev_push_n.val()) << 8)
+            | (bit_cast::<13, 1>(self.regs.ev_push_ece.val()) << 12);
+        self.fifo.write_enable.next = self.push_ok.val();
+        if self.push_ok.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one9.val();
+        }
+        self.rd_next.next = self.rd_ptr.q.val() + self.one9.val();
+        self.fifo.read_address.next = self.rd_ptr.q.val().get_bits::<8>(0);
+        if self.take_fifo.val() {
+            self.rd_ptr.d.next = self.rd_next.val();
+            self.fifo.read_address.next = self.rd_next.val().get_bits::<8>(0);
+        }
+        // error flags are set one cycle after their cause (registered for
+        // the same reason as the reset)
+        self.ovf_q.d.next = bits::<1>(0);
+        if self.push.val() & !self.push_ok.val() {
+            self.ovf_q.d.next = bits::<1>(1);
+        }
+        self.regs.errors_fifo_overflow_set.next = self.ovf_q.q.val();
+
+        // ---- generator: xorshift32 (13, 17, 5)
+        self.gen_x1.next = self.gen_x.q.val() ^ (self.gen_x.q.val() << 13);
+        self.gen_x2.next = self.gen_x1.val() ^ (self.gen_x1.val() >> 17);
+        self.gen_x3.next = self.gen_x2.val() ^ (self.gen_x2.val() << 5);
+        if self.take_gen.val() {
+            self.gen_x.d.next = self.gen_x3.val();
+            self.gen_rem.d.next = self.gen_rem.q.val() - self.one32.val();
+            if self.gen_rem.q.val() == self.one32.val() {
+                self.gen_busy.d.next = false;
+            }
+        }
+        if self.gen_busy.q.val() {
+            self.gen_cycles.d.next = self.gen_cycles.q.val() + self.one32.val();
+        }
+        if self.regs.gen_ctrl_wr.val()
+            & self.regs.gen_ctrl_start.val().any()
+            & !self.gen_busy.q.val()
+        {
+            self.gen_busy.d.next = self.regs.gen_count_events.val().any();
+            self.gen_rem.d.next = self.regs.gen_count_events.val();
+            self.gen_x.d.next = self.regs.gen_seed_seed.val();
+            if !self.regs.gen_seed_seed.val().any() {
+                self.gen_x.d.next = self.c_zero_seed.val();
+            }
+        }
+        if self.regs.gen_ctrl_wr.val() & self.regs.gen_ctrl_stop.val().any() {
+            self.gen_busy.d.next = false;
+        }
+        self.regs.gen_remaining_events.next = self.gen_rem.q.val();
+
+        // ---- flow commands
+        if self.take_fc.val() {
+            self.fc_issued.d.next = true;
+            self.fc_age.d.next = bits::<6>(0);
+        }
+        if self.fc_issued.q.val() & !self.fc_age.q.val().all() {
+            self.fc_age.d.next = self.fc_age.q.val() + self.one6.val();
+        }
+        self.capture.next = self.fc_issued.q.val()
+            & self.eng.out_valid.val()
+            & (self.eng.out_flow.val() == self.fc_flow.q.val())
+            & (self.fc_age.q.val() >= self.c_age.val());
+        if self.capture.val() {
+            self.fc_busy.d.next = false;
+            self.fc_issued.d.next = false;
+            self.fc_done.d.next = true;
+            self.res_cw.d.next = self.eng.out_cw.val();
+            self.res_interval.d.next = self.eng.out_interval.val();
+            self.res_flow.d.next = self.fc_flow.q.val();
+        }
+        self.fcb_q.d.next = bits::<1>(0);
+        self.regs.errors_flow_cmd_busy_set.next = self.fcb_q.q.val();
+        if self.regs.flow_cmd_wr.val() & self.regs.flow_cmd_op.val().any() {
+            if self.fc_busy.q.val() {
+                self.fcb_q.d.next = bits::<1>(1);
+            } else {
+                self.fc_busy.d.next = true;
+                self.fc_issued.d.next = false;
+                self.fc_done.d.next = false;
+                self.fc_op.d.next = self.regs.flow_cmd_op.val();
+                self.fc_flow.d.next = self.regs.flow_id_id.val();
+            }
+        }
+        self.regs.flow_cw_cw.next = self.res_cw.q.val();
+        self.regs.flow_interval_ticks.next = self.res_interval.q.val();
+        self.regs.flow_status_done.next = bits::<1>(0);
+        if self.fc_done.q.val() {
+            self.regs.flow_status_done.next = bits::<1>(1);
+        }
+        self.regs.flow_status_busy.next = bits::<1>(0);
+        if self.fc_busy.q.val() {
+            self.regs.flow_status_busy.next = bits::<1>(1);
+        }
+        self.regs.flow_status_flow.next = self.res_flow.q.val();
+
+        // ---- counters
+        if self.ack_in.val() {
+            self.cnt_events.d.next = self.cnt_events.q.val() + self.one32.val();
+        }
+        if self.ack_ece.val() {
+            self.cnt_marked.d.next = self.cnt_marked.q.val() + self.one32.val();
+        }
+        if self.push_ok.val() {
+            self.cnt_pushed.d.next = self.cnt_pushed.q.val() + self.one32.val();
+        }
+        if self.push.val() & !self.push_ok.val() {
+            self.cnt_dropped.d.next = self.cnt_dropped.q.val() + self.one32.val();
+        }
+        if self.eng.out_valid.val() {
+            self.cnt_updates.d.next = self.cnt_updates.q.val() + self.one32.val();
+            self.cnt_packets.d.next = self.cnt_packets.q.val()
+                + bit_cast::<32, 8>(self.eng.out_n_u.val())
+                + bit_cast::<32, 8>(self.eng.out_n_m.val());
+        }
+        if self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any() {
+            self.cnt_events.d.next = bits::<32>(0);
+            self.cnt_marked.d.next = bits::<32>(0);
+            self.cnt_pushed.d.next = bits::<32>(0);
+            self.cnt_dropped.d.next = bits::<32>(0);
+            self.cnt_updates.d.next = bits::<32>(0);
+            self.gen_cycles.d.next = bits::<32>(0);
+            self.cnt_packets.d.next = bits::<32>(0);
+        }
+        self.regs.cnt_packets_count.next = self.cnt_packets.q.val();
+        self.regs.cnt_events_count.next = self.cnt_events.q.val();
+        self.regs.cnt_pushed_count.next = self.cnt_pushed.q.val();
+        self.regs.cnt_dropped_count.next = self.cnt_dropped.q.val();
+        self.regs.cnt_updates_count.next = self.cnt_updates.q.val();
+        self.regs.cnt_marked_count.next = self.cnt_marked.q.val();
+        self.regs.gen_cycles_count.next = self.gen_cycles.q.val();
+
+        // ---- status
+        self.regs.status_resetting.next = bits::<1>(0);
+        if self.sweeping.q.val() {
+            self.regs.status_resetting.next = bits::<1>(1);
+        }
+        self.regs.status_flow_busy.next = bits::<1>(0);
+        if self.fc_busy.q.val() {
+            self.regs.status_flow_busy.next = bits::<1>(1);
+        }
+        self.regs.status_gen_busy.next = bits::<1>(0);
+        if self.gen_busy.q.val() {
+            self.regs.status_gen_busy.next = bits::<1>(1);
+        }
+        self.regs.status_fifo_level.next = self.wr_ptr.q.val() - self.rd_ptr.q.val();
+
+        // ---- core reset: everything but CYCLES, then the sweep
+        if self.core_reset.val() {
+            self.sweeping.d.next = true;
+            self.sweep_ptr.d.next = bits::<FLOW_BITS>(0);
+            self.wr_ptr.d.next = bits::<9>(0);
+            self.wr_ptr_d.d.next = bits::<9>(0);
+            self.rd_ptr.d.next = bits::<9>(0);
+            self.gen_busy.d.next = false;
+            self.gen_rem.d.next = bits::<32>(0);
+            self.gen_x.d.next = bits::<32>(0);
+            self.fc_busy.d.next = false;
+            self.fc_issued.d.next = false;
+            self.fc_done.d.next = false;
+            self.fc_op.d.next = bits::<2>(0);
+            self.fc_flow.d.next = bits::<FLOW_BITS>(0);
+            self.res_cw.d.next = bits::<32>(0);
+            self.res_interval.d.next = bits::<24>(0);
+            self.res_flow.d.next = bits::<FLOW_BITS>(0);
+            self.cnt_events.d.next = bits::<32>(0);
+            self.cnt_marked.d.next = bits::<32>(0);
+            self.cnt_pushed.d.next = bits::<32>(0);
+            self.cnt_dropped.d.next = bits::<32>(0);
+            self.cnt_updates.d.next = bits::<32>(0);
+            self.gen_cycles.d.next = bits::<32>(0);
+            self.cnt_packets.d.next = bits::<32>(0);
+            self.fifo.write_enable.next = false;
+        }
+    }
+}
+
+impl crate::stepper::HandStepped for NicCore {
+    type Inputs = ldcp_regmap::model::BusIn;
+    type Outputs = ldcp_regmap::model::BusOut;
+
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
+    }
+
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        self.bus_addr.next = ((i.addr & 0xfff) as u64).into();
+        self.bus_wdata.next = (i.wdata as u64).into();
+        self.bus_we.next = i.we;
+        self.bus_re.next = i.re;
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        ldcp_regmap::model::BusOut {
+            rdata: self.bus_rdata.val().to_u32(),
+            rvalid: self.bus_rvalid.val(),
+        }
+    }
+}
+
+/// The NIC core in RustHDL's simulator, stepped by hand.
+pub type NicCoreRustHdl = crate::stepper::RustHdlSim<NicCore>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_sim::nic_core::{stimulus, NicCoreModel};
+
+    #[test]
+    fn nic_core_rusthdl_simulation_matches_model() {
+        let mut sim = NicCoreRustHdl::new();
+        let mut m = NicCoreModel::new(0, true);
+        for (c, b) in stimulus(11).take(1_500).enumerate() {
+            let o = sim.step(&b).expect("RustHDL settles");
+            m.tick(&b);
+            assert_eq!(o, m.outputs(), "cycle {c}, inputs {b:?}");
+        }
+    }
+}

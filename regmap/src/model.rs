@@ -1,0 +1,130 @@
+//! The golden model of the generated decoder (`hdl/src/regfile.rs`),
+//! driven by the same table: what a read returns, what a write holds, and
+//! the strobes the core sees. `ldcp_sim::nic_core` builds on it.
+
+use crate::{Access, Register, Source, REGISTERS};
+
+/// One cycle of the bus's inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BusIn {
+    /// Byte address (12 bits are decoded).
+    pub addr: u32,
+    /// Write data.
+    pub wdata: u32,
+    /// Write strobe.
+    pub we: bool,
+    /// Read strobe.
+    pub re: bool,
+}
+
+/// The bus's registered outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BusOut {
+    /// Read data (0 when the last cycle was not a read).
+    pub rdata: u32,
+    /// A read's data is on `rdata`.
+    pub rvalid: bool,
+}
+
+/// The decoder's registers.
+#[derive(Clone, Debug)]
+pub struct RegFileModel {
+    vals: Vec<u32>,
+    out: BusOut,
+}
+
+impl Default for RegFileModel {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The index of `name` in [`REGISTERS`] (panics on a name not in the map:
+/// a programming error of the caller, caught by every test).
+pub fn index(name: &str) -> usize {
+    REGISTERS
+        .iter()
+        .position(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no register {name} in the map"))
+}
+
+fn hit(bus_addr: u32, r: &Register) -> bool {
+    let a = bus_addr & 0xfff;
+    a & 3 == 0 && a >> 2 == r.offset >> 2
+}
+
+impl RegFileModel {
+    /// At power-up: RW fields at their reset values, flags clear.
+    pub fn new() -> Self {
+        RegFileModel {
+            vals: REGISTERS
+                .iter()
+                .map(|r| if r.access == Access::Rw { r.reset() } else { 0 })
+                .collect(),
+            out: BusOut::default(),
+        }
+    }
+
+    /// The registered bus outputs.
+    pub fn outputs(&self) -> BusOut {
+        self.out
+    }
+
+    /// The value an RW or W1C register holds.
+    pub fn held(&self, i: usize) -> u32 {
+        self.vals[i]
+    }
+
+    /// A WO register's written fields this cycle, if `bus` writes it.
+    pub fn wrote(&self, bus: &BusIn, i: usize) -> Option<u32> {
+        let r = &REGISTERS[i];
+        (bus.we && hit(bus.addr, r)).then_some(bus.wdata & r.mask())
+    }
+
+    /// Whether `bus` reads register `i` this cycle.
+    pub fn reads(&self, bus: &BusIn, i: usize) -> bool {
+        bus.re && hit(bus.addr, &REGISTERS[i])
+    }
+
+    /// One edge. `ro[i]` is the value the core drives into RO register `i`
+    /// (ignored for others), `set[i]` the W1C flags it sets, `reset` the
+    /// decoder's synchronous reset.
+    pub fn tick(&mut self, bus: &BusIn, reset: bool, ro: &[u32], set: &[u32]) {
+        let mut rdata = 0;
+        for (i, r) in REGISTERS.iter().enumerate() {
+            if self.reads(bus, i) {
+                rdata = match (r.access, r.source) {
+                    (Access::Rw | Access::W1c, _) => self.vals[i],
+                    (Access::Ro, Source::Const) => r.reset(),
+                    (Access::Ro, _) => ro[i] & r.mask(),
+                    (Access::Wo, _) => 0,
+                };
+            }
+        }
+        self.out = BusOut {
+            rdata,
+            rvalid: bus.re,
+        };
+        for (i, r) in REGISTERS.iter().enumerate() {
+            let w = bus.we && hit(bus.addr, r);
+            match r.access {
+                Access::Rw => {
+                    if w {
+                        self.vals[i] = bus.wdata & r.mask();
+                    }
+                    if reset {
+                        self.vals[i] = r.reset();
+                    }
+                }
+                Access::W1c => {
+                    let clr = if w { bus.wdata } else { 0 };
+                    self.vals[i] = ((self.vals[i] & !clr) | set[i]) & r.mask();
+                    if reset {
+                        self.vals[i] = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}

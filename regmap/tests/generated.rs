@@ -1,0 +1,106 @@
+//! The register map is consistent and every committed generated file is
+//! what the map generates today.
+
+use ldcp_regmap::{check, gen, Access, Field, Format, Register, Source, REGISTERS};
+use std::path::PathBuf;
+
+#[test]
+fn the_map_has_no_structural_error() {
+    assert_eq!(check(REGISTERS), Vec::<String>::new());
+    assert_eq!(REGISTERS[0].name, "MAGIC");
+    assert_eq!(REGISTERS[0].offset, 0);
+    assert_eq!(REGISTERS[0].reset(), ldcp_regmap::MAGIC);
+}
+
+#[test]
+fn committed_generated_files_are_up_to_date() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (path, text) in gen::files() {
+        let committed = std::fs::read_to_string(root.join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}; run regmap-gen --write"));
+        assert!(
+            committed == text,
+            "{path} is out of date: run `cargo run -p ldcp-regmap --bin regmap-gen -- --write`"
+        );
+    }
+}
+
+const F8: Field = Field {
+    name: "X",
+    lsb: 0,
+    width: 8,
+    format: Format::Uint,
+    min: 0,
+    max: 255,
+    reset: 0,
+    doc: "",
+};
+
+fn reg(name: &'static str, offset: u32, fields: &'static [Field]) -> Register {
+    Register {
+        block: "t",
+        name,
+        offset,
+        access: Access::Rw,
+        source: Source::NotRo,
+        read_strobe: false,
+        fields,
+        doc: "",
+    }
+}
+
+#[test]
+fn overlapping_registers_are_found() {
+    let errs = check(&[reg("A", 0x10, &[F8]), reg("B", 0x10, &[F8])]);
+    assert!(
+        errs.iter().any(|e| e.contains("A and B overlap at 0x10")),
+        "{errs:?}"
+    );
+    let errs = check(&[reg("A", 0x12, &[F8])]);
+    assert!(
+        errs.iter().any(|e| e.contains("not 4-byte aligned")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_field_that_does_not_fit_is_found() {
+    static WIDE: [Field; 1] = [Field { lsb: 28, ..F8 }];
+    let errs = check(&[reg("A", 0, &WIDE)]);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("A.X (bits 35..28) does not fit")),
+        "{errs:?}"
+    );
+    static OVER: [Field; 2] = [
+        F8,
+        Field {
+            name: "Y",
+            lsb: 4,
+            ..F8
+        },
+    ];
+    let errs = check(&[reg("A", 0, &OVER)]);
+    assert!(errs.iter().any(|e| e.contains("A.Y overlaps")), "{errs:?}");
+    static RANGE: [Field; 1] = [Field { max: 256, ..F8 }];
+    let errs = check(&[reg("A", 0, &RANGE)]);
+    assert!(
+        errs.iter().any(|e| e.contains("does not fit 8 bits")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn fields_check_their_legal_range_and_name_it() {
+    let r = ldcp_regmap::register("alpha").unwrap();
+    let f = r.field("raw").unwrap();
+    assert_eq!(f.check(r, 256), Ok(256));
+    let e = f.check(r, 257).unwrap_err();
+    assert!(
+        e.contains("ALPHA.RAW = 1.00390625 (raw 0x101) is out of range"),
+        "{e}"
+    );
+    assert!(e.contains("[0.00390625 (raw 0x1), 1 (raw 0x100)]"), "{e}");
+    assert_eq!(f.set(0xffff_ffff, 3), 0xffff_fe03);
+    assert_eq!(f.get(0xffff_fe03), 3);
+}

@@ -1,0 +1,644 @@
+//! The cycle-accurate golden model of the NIC core (`hdl/src/nic_core.rs`):
+//! the generated decoder's model ([`ldcp_regmap::model`]), the window
+//! engine's cycle model, the event FIFO, the generator, the flow window and
+//! the counters, register for register. The RTL's module doc describes the
+//! behaviour; this file mirrors it statement for statement.
+
+use crate::window_engine::WindowParams;
+use crate::window_engine::{WeInputs, WindowEngineModel};
+use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
+use ldcp_regmap::REGISTERS;
+
+/// Flow-id bits of the core.
+pub const FLOW_BITS: u32 = ldcp_regmap::FLOW_BITS;
+/// Flows.
+pub const FLOWS: usize = 1 << FLOW_BITS;
+/// The event FIFO's depth.
+pub const FIFO_DEPTH: u32 = 1 << ldcp_regmap::FIFO_DEPTH_LOG2;
+/// The first age at which an update of the commanded flow is its result.
+pub const CAPTURE_AGE: u32 = 22;
+
+pub use crate::xorshift::{seed_state, step as xorshift32};
+
+/// The ACK event the generator makes of state `x`: (flow, n, ECE).
+pub fn gen_event(x: u32) -> (u32, u32, bool) {
+    (x & 0xff, (x >> 8) & 0xf, (x >> 13) & 7 == 0)
+}
+
+/// Register indices the core uses, resolved once.
+#[derive(Clone, Copy, Debug)]
+struct Ix {
+    git_hash: usize,
+    caps: usize,
+    core_reset: usize,
+    status: usize,
+    errors: usize,
+    alpha: usize,
+    beta: usize,
+    gamma: usize,
+    cw_max: usize,
+    rtt: usize,
+    init_cw: usize,
+    flow_id: usize,
+    flow_cmd: usize,
+    flow_wdata: usize,
+    flow_cw: usize,
+    flow_interval: usize,
+    flow_status: usize,
+    ev_push: usize,
+    gen_count: usize,
+    gen_seed: usize,
+    gen_ctrl: usize,
+    gen_remaining: usize,
+    cycles_lo: usize,
+    cycles_hi: usize,
+    cnt_events: usize,
+    cnt_pushed: usize,
+    cnt_dropped: usize,
+    cnt_updates: usize,
+    cnt_marked: usize,
+    gen_cycles: usize,
+    cnt_packets: usize,
+    cnt_clear: usize,
+}
+
+impl Ix {
+    fn new() -> Self {
+        Ix {
+            git_hash: index("GIT_HASH"),
+            caps: index("CAPS"),
+            core_reset: index("CORE_RESET"),
+            status: index("STATUS"),
+            errors: index("ERRORS"),
+            alpha: index("ALPHA"),
+            beta: index("BETA"),
+            gamma: index("GAMMA"),
+            cw_max: index("CW_MAX"),
+            rtt: index("RTT"),
+            init_cw: index("INIT_CW"),
+            flow_id: index("FLOW_ID"),
+            flow_cmd: index("FLOW_CMD"),
+            flow_wdata: index("FLOW_WDATA"),
+            flow_cw: index("FLOW_CW"),
+            flow_interval: index("FLOW_INTERVAL"),
+            flow_status: index("FLOW_STATUS"),
+            ev_push: index("EV_PUSH"),
+            gen_count: index("GEN_COUNT"),
+            gen_seed: index("GEN_SEED"),
+            gen_ctrl: index("GEN_CTRL"),
+            gen_remaining: index("GEN_REMAINING"),
+            cycles_lo: index("CYCLES_LO"),
+            cycles_hi: index("CYCLES_HI"),
+            cnt_events: index("CNT_EVENTS"),
+            cnt_pushed: index("CNT_PUSHED"),
+            cnt_dropped: index("CNT_DROPPED"),
+            cnt_updates: index("CNT_UPDATES"),
+            cnt_marked: index("CNT_MARKED"),
+            gen_cycles: index("GEN_CYCLES"),
+            cnt_packets: index("CNT_PACKETS"),
+            cnt_clear: index("CNT_CLEAR"),
+        }
+    }
+}
+
+/// What a model has done since power-up (not part of the RTL: for tests to
+/// show what a stimulus reached).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// ACK events into the engine (FIFO and generator).
+    pub events: u64,
+    /// Of them, from the generator.
+    pub gen_events: u64,
+    /// Pushes dropped (FIFO full).
+    pub dropped: u64,
+    /// Flow-command results captured.
+    pub flow_results: u64,
+    /// Core resets.
+    pub resets: u64,
+    /// Cycles the generator ran.
+    pub gen_cycles: u64,
+    /// Engine updates.
+    pub updates: u64,
+}
+
+/// The NIC core's registers, mirrored.
+#[derive(Clone, Debug)]
+pub struct NicCoreModel {
+    ix: Ix,
+    hash: u32,
+    dirty: bool,
+    regs: RegFileModel,
+    eng: WindowEngineModel,
+    fifo: Vec<u32>,
+    fifo_q: u32,
+    reset_q: bool,
+    ovf_q: bool,
+    fcb_q: bool,
+    cycles: u64,
+    cycles_hi: u32,
+    sweeping: bool,
+    sweep_ptr: u32,
+    wr_ptr: u32,
+    wr_ptr_d: u32,
+    rd_ptr: u32,
+    gen_busy: bool,
+    gen_x: u32,
+    gen_rem: u32,
+    fc_busy: bool,
+    fc_issued: bool,
+    fc_op: u32,
+    fc_flow: u32,
+    fc_age: u32,
+    fc_done: bool,
+    res_cw: u32,
+    res_interval: u32,
+    res_flow: u32,
+    cnt_events: u32,
+    cnt_pushed: u32,
+    cnt_dropped: u32,
+    cnt_updates: u32,
+    cnt_marked: u32,
+    gen_cycles: u32,
+    cnt_packets: u32,
+    stats: Stats,
+}
+
+impl NicCoreModel {
+    /// The core at power-up, reporting `hash` and `dirty` as its build.
+    pub fn new(hash: u32, dirty: bool) -> Self {
+        NicCoreModel {
+            ix: Ix::new(),
+            hash,
+            dirty,
+            regs: RegFileModel::new(),
+            eng: WindowEngineModel::new(FLOW_BITS),
+            fifo: vec![0; FIFO_DEPTH as usize],
+            fifo_q: 0,
+            reset_q: false,
+            ovf_q: false,
+            fcb_q: false,
+            cycles: 0,
+            cycles_hi: 0,
+            sweeping: false,
+            sweep_ptr: 0,
+            wr_ptr: 0,
+            wr_ptr_d: 0,
+            rd_ptr: 0,
+            gen_busy: false,
+            gen_x: 0,
+            gen_rem: 0,
+            fc_busy: false,
+            fc_issued: false,
+            fc_op: 0,
+            fc_flow: 0,
+            fc_age: 0,
+            fc_done: false,
+            res_cw: 0,
+            res_interval: 0,
+            res_flow: 0,
+            cnt_events: 0,
+            cnt_pushed: 0,
+            cnt_dropped: 0,
+            cnt_updates: 0,
+            cnt_marked: 0,
+            gen_cycles: 0,
+            cnt_packets: 0,
+            stats: Stats::default(),
+        }
+    }
+
+    /// What the model has done since power-up.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The bus outputs.
+    pub fn outputs(&self) -> BusOut {
+        self.regs.outputs()
+    }
+
+    /// A flow's cw in the engine's table (updates in flight not included).
+    pub fn table(&self, flow: usize) -> Option<u32> {
+        self.eng.table(flow)
+    }
+
+    /// Cycles since power-up.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// One rising edge with `bus` on the inputs.
+    pub fn tick(&mut self, bus: &BusIn) {
+        let ix = self.ix;
+        let held = |i: usize| self.regs.held(i);
+        let wrote = |i: usize| self.regs.wrote(bus, i);
+
+        let core_reset = self.reset_q;
+        let reset_d = wrote(ix.core_reset).is_some_and(|v| v & 1 != 0);
+
+        // ---- FIFO occupancy and the port
+        let fifo_level = self.wr_ptr.wrapping_sub(self.rd_ptr) & 0x1ff;
+        let fifo_avail = self.wr_ptr_d != self.rd_ptr;
+        let fc_start = self.fc_busy && !self.fc_issued;
+        let take_sweep = self.sweeping;
+        let take_fc = !self.sweeping && fc_start;
+        let take_gen = !self.sweeping && !fc_start && self.gen_busy;
+        let take_fifo = !self.sweeping && !fc_start && !self.gen_busy && fifo_avail;
+        let (gflow, gn, gece) = gen_event(self.gen_x);
+
+        let mut ev = WeInputs {
+            reset: core_reset,
+            ev_valid: take_sweep || take_fc || take_gen || take_fifo,
+            ev_flow: self.fifo_q & 0xff,
+            ev_set: false,
+            ev_ece: (self.fifo_q >> 12) & 1 != 0,
+            ev_n: (self.fifo_q >> 8) & 0xf,
+            ev_value: held(ix.init_cw),
+            params: WindowParams {
+                alpha_raw: held(ix.alpha) as u16,
+                beta_raw: held(ix.beta) as u16,
+                gamma_shift: held(ix.gamma) as u8,
+                cw_max_raw: held(ix.cw_max),
+                rtt_ticks: held(ix.rtt),
+            },
+        };
+        if take_gen {
+            ev.ev_flow = gflow;
+            ev.ev_n = gn;
+            ev.ev_ece = gece;
+        }
+        if take_fc {
+            ev.ev_flow = self.fc_flow;
+            ev.ev_n = 0;
+            ev.ev_ece = false;
+            ev.ev_set = self.fc_op != 0 && self.fc_op != 1;
+            if self.fc_op == 2 {
+                ev.ev_value = held(ix.flow_wdata);
+            }
+        }
+        if take_sweep {
+            ev.ev_flow = self.sweep_ptr;
+            ev.ev_n = 0;
+            ev.ev_ece = false;
+            ev.ev_set = true;
+        }
+        let ack_in = take_gen || take_fifo;
+        let ack_ece = ev.ev_ece && ack_in;
+        let eo = self.eng.outputs();
+
+        // ---- values the core drives into the decoder (pre-edge)
+        let mut ro = vec![0u32; REGISTERS.len()];
+        let mut set = vec![0u32; REGISTERS.len()];
+        ro[ix.git_hash] = self.hash;
+        ro[ix.caps] = FLOW_BITS
+            | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
+            | (ldcp_regmap::ENGINE_LATENCY << 16)
+            | ((self.dirty as u32) << 24);
+        ro[ix.status] = self.sweeping as u32
+            | (self.fc_busy as u32) << 1
+            | (self.gen_busy as u32) << 2
+            | fifo_level << 16;
+        ro[ix.flow_cw] = self.res_cw;
+        ro[ix.flow_interval] = self.res_interval;
+        ro[ix.flow_status] = self.fc_done as u32 | (self.fc_busy as u32) << 1 | self.res_flow << 8;
+        ro[ix.gen_remaining] = self.gen_rem;
+        ro[ix.cycles_lo] = self.cycles as u32;
+        ro[ix.cycles_hi] = self.cycles_hi;
+        ro[ix.cnt_events] = self.cnt_events;
+        ro[ix.cnt_pushed] = self.cnt_pushed;
+        ro[ix.cnt_dropped] = self.cnt_dropped;
+        ro[ix.cnt_updates] = self.cnt_updates;
+        ro[ix.cnt_marked] = self.cnt_marked;
+        ro[ix.gen_cycles] = self.gen_cycles;
+        ro[ix.cnt_packets] = self.cnt_packets;
+        set[ix.errors] = self.ovf_q as u32 | (self.fcb_q as u32) << 1;
+
+        // ---- strobes
+        let cycles_lo_rd = self.regs.reads(bus, ix.cycles_lo);
+        let push = wrote(ix.ev_push);
+        let push_ok = push.is_some() && fifo_level != FIFO_DEPTH;
+        let gen_ctrl = wrote(ix.gen_ctrl);
+        let flow_cmd = wrote(ix.flow_cmd);
+        let cnt_clear = wrote(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
+        let gen_count = held(ix.gen_count);
+        let gen_seed = held(ix.gen_seed);
+        let flow_id = held(ix.flow_id);
+
+        // ---- next state, in the RTL's order
+        let mut n = self.clone();
+        n.reset_q = reset_d;
+        n.cycles = (self.cycles + 1) & ((1 << 48) - 1);
+        if cycles_lo_rd {
+            n.cycles_hi = (self.cycles >> 32) as u32 & 0xffff;
+        }
+        n.wr_ptr_d = self.wr_ptr;
+        if self.sweeping {
+            n.sweep_ptr = (self.sweep_ptr + 1) & 0xff;
+            if self.sweep_ptr == 0xff {
+                n.sweeping = false;
+            }
+        }
+        // FIFO RAM: read (old data), then write
+        let mut write = push_ok;
+        let mut read_addr = self.rd_ptr & 0xff;
+        if push_ok {
+            n.wr_ptr = (self.wr_ptr + 1) & 0x1ff;
+        }
+        if take_fifo {
+            n.rd_ptr = (self.rd_ptr + 1) & 0x1ff;
+            read_addr = n.rd_ptr & 0xff;
+        }
+        n.ovf_q = push.is_some() && !push_ok;
+        // generator
+        if take_gen {
+            n.gen_x = xorshift32(self.gen_x);
+            n.gen_rem = self.gen_rem.wrapping_sub(1);
+            if self.gen_rem == 1 {
+                n.gen_busy = false;
+            }
+        }
+        if self.gen_busy {
+            n.gen_cycles = self.gen_cycles.wrapping_add(1);
+        }
+        if let Some(v) = gen_ctrl {
+            if v & 1 != 0 && !self.gen_busy {
+                n.gen_busy = gen_count != 0;
+                n.gen_rem = gen_count;
+                n.gen_x = seed_state(gen_seed);
+            }
+            if v & 2 != 0 {
+                n.gen_busy = false;
+            }
+        }
+        // flow commands
+        if take_fc {
+            n.fc_issued = true;
+            n.fc_age = 0;
+        }
+        if self.fc_issued && self.fc_age != 63 {
+            n.fc_age = self.fc_age + 1;
+        }
+        let capture = self.fc_issued
+            && eo.out_valid
+            && eo.out_flow == self.fc_flow
+            && self.fc_age >= CAPTURE_AGE;
+        if capture {
+            n.fc_busy = false;
+            n.fc_issued = false;
+            n.fc_done = true;
+            n.res_cw = eo.out_cw;
+            n.res_interval = eo.out_interval;
+            n.res_flow = self.fc_flow;
+        }
+        n.fcb_q = false;
+        if let Some(v) = flow_cmd {
+            let op = v & 3;
+            if op != 0 {
+                if self.fc_busy {
+                    n.fcb_q = true;
+                } else {
+                    n.fc_busy = true;
+                    n.fc_issued = false;
+                    n.fc_done = false;
+                    n.fc_op = op;
+                    n.fc_flow = flow_id;
+                }
+            }
+        }
+        // counters
+        if ack_in {
+            n.cnt_events = self.cnt_events.wrapping_add(1);
+        }
+        if ack_ece {
+            n.cnt_marked = self.cnt_marked.wrapping_add(1);
+        }
+        if push_ok {
+            n.cnt_pushed = self.cnt_pushed.wrapping_add(1);
+        }
+        if push.is_some() && !push_ok {
+            n.cnt_dropped = self.cnt_dropped.wrapping_add(1);
+        }
+        if eo.out_valid {
+            n.cnt_updates = self.cnt_updates.wrapping_add(1);
+            n.cnt_packets = self
+                .cnt_packets
+                .wrapping_add(eo.out_n_u)
+                .wrapping_add(eo.out_n_m);
+        }
+        if cnt_clear {
+            n.cnt_events = 0;
+            n.cnt_marked = 0;
+            n.cnt_pushed = 0;
+            n.cnt_dropped = 0;
+            n.cnt_updates = 0;
+            n.gen_cycles = 0;
+            n.cnt_packets = 0;
+        }
+        if core_reset {
+            n.sweeping = true;
+            n.sweep_ptr = 0;
+            n.wr_ptr = 0;
+            n.wr_ptr_d = 0;
+            n.rd_ptr = 0;
+            n.gen_busy = false;
+            n.gen_rem = 0;
+            n.gen_x = 0;
+            n.fc_busy = false;
+            n.fc_issued = false;
+            n.fc_done = false;
+            n.fc_op = 0;
+            n.fc_flow = 0;
+            n.res_cw = 0;
+            n.res_interval = 0;
+            n.res_flow = 0;
+            n.cnt_events = 0;
+            n.cnt_marked = 0;
+            n.cnt_pushed = 0;
+            n.cnt_dropped = 0;
+            n.cnt_updates = 0;
+            n.gen_cycles = 0;
+            n.cnt_packets = 0;
+            write = false;
+        }
+        let st = &mut n.stats;
+        st.events += ack_in as u64;
+        st.gen_events += take_gen as u64;
+        st.dropped += (push.is_some() && !push_ok) as u64;
+        st.flow_results += capture as u64;
+        st.resets += core_reset as u64;
+        st.gen_cycles += self.gen_busy as u64;
+        st.updates += eo.out_valid as u64;
+        // the RAM and the sub-blocks take the same edge
+        n.fifo_q = self.fifo[read_addr as usize];
+        if write {
+            let p = push.unwrap_or(0);
+            n.fifo[(self.wr_ptr & 0xff) as usize] = p & 0x1fff;
+        }
+        n.eng.tick(&ev);
+        n.regs.tick(bus, core_reset, &ro, &set);
+        *self = n;
+    }
+}
+
+impl crate::cosim::CosimModel for NicCoreModel {
+    type Input = BusIn;
+
+    fn input_names() -> &'static [&'static str] {
+        &["bus_addr", "bus_wdata", "bus_we", "bus_re"]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        &["bus_rdata", "bus_rvalid"]
+    }
+
+    fn encode(i: &BusIn, ports: &mut [u64]) {
+        ports[0] = (i.addr & 0xfff) as u64;
+        ports[1] = i.wdata as u64;
+        ports[2] = i.we as u64;
+        ports[3] = i.re as u64;
+    }
+
+    fn tick(&mut self, i: &BusIn) {
+        NicCoreModel::tick(self, i);
+    }
+
+    fn outputs(&self, ports: &mut [u64]) {
+        let o = NicCoreModel::outputs(self);
+        ports[0] = o.rdata as u64;
+        ports[1] = o.rvalid as u64;
+    }
+}
+
+/// A seeded stream of bus cycles that exercises the whole core: ACK pushes
+/// in bursts (a few hot flows, so the engine merges), register reads and
+/// writes (illegal parameter values, unmapped and unaligned addresses
+/// included), flow commands with polling, generator runs (which back the
+/// FIFO up until it overflows), counter clears and core resets.
+pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
+    let mut s = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        // splitmix64
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut queue: std::collections::VecDeque<BusIn> = Default::default();
+    let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
+    std::iter::from_fn(move || {
+        while queue.is_empty() {
+            let r = next();
+            let pick = r % 1000;
+            let w = |addr: u32, wdata: u32| BusIn {
+                addr,
+                wdata,
+                we: true,
+                re: false,
+            };
+            let rd = |addr: u32| BusIn {
+                addr,
+                wdata: 0,
+                we: false,
+                re: true,
+            };
+            let hot = (r >> 32) as u32 & 3;
+            match pick {
+                0..=299 => {
+                    // a burst of pushes, mostly to a few hot flows
+                    let len = 1 + (r >> 16) % 24;
+                    for _ in 0..len {
+                        let x = next();
+                        let flow = if x & 3 != 0 {
+                            hot * 17
+                        } else {
+                            (x >> 8) as u32 & 0xff
+                        };
+                        let n = (x >> 16) as u32 & 0xf;
+                        let ece = (x >> 20) & 3 == 0;
+                        queue.push_back(w(
+                            off("EV_PUSH"),
+                            flow | n << 8 | (ece as u32) << 12 | ((x >> 40) as u32 & 0xffff_e000),
+                        ));
+                    }
+                }
+                300..=449 => {
+                    let reg = &REGISTERS[(r >> 16) as usize % REGISTERS.len()];
+                    queue.push_back(rd(reg.offset));
+                }
+                450..=479 => queue.push_back(rd((r >> 16) as u32 & 0xfff)),
+                480..=509 => {
+                    // any register, any value (unaligned too)
+                    let reg = &REGISTERS[(r >> 16) as usize % REGISTERS.len()];
+                    let addr = if r & 0x100 != 0 {
+                        reg.offset | ((r >> 9) as u32 & 3)
+                    } else {
+                        reg.offset
+                    };
+                    if reg.name != "CORE_RESET" {
+                        queue.push_back(w(addr, (r >> 32) as u32));
+                    }
+                }
+                510..=589 => {
+                    // legal parameters
+                    let x = next();
+                    let (name, v) = match x % 6 {
+                        0 => ("ALPHA", 1 + (x >> 8) as u32 % 256),
+                        1 => ("BETA", 1 + (x >> 8) as u32 % 256),
+                        2 => ("GAMMA", 1 + (x >> 8) as u32 % 8),
+                        3 => ("CW_MAX", (1 << 20) + (x >> 8) as u32 % (64 << 20)),
+                        4 => ("RTT", 1 + (x >> 8) as u32 % 65535),
+                        _ => ("INIT_CW", (1 << 12) + (x >> 8) as u32 % (40 << 20)),
+                    };
+                    queue.push_back(w(off(name), v));
+                }
+                590..=689 => {
+                    // a flow command, then polls
+                    let x = next();
+                    let flow = if x & 1 != 0 {
+                        hot * 17
+                    } else {
+                        (x >> 8) as u32 & 0xff
+                    };
+                    queue.push_back(w(off("FLOW_ID"), flow));
+                    if x & 6 == 2 {
+                        queue.push_back(w(off("FLOW_WDATA"), (x >> 16) as u32));
+                    }
+                    queue.push_back(w(off("FLOW_CMD"), (x >> 24) as u32 & 3));
+                    for _ in 0..(x >> 32) % 12 {
+                        queue.push_back(rd(off("FLOW_STATUS")));
+                        queue.push_back(rd(off("FLOW_CW")));
+                        queue.push_back(BusIn::default());
+                    }
+                }
+                690..=719 => {
+                    let x = next();
+                    queue.push_back(w(off("GEN_COUNT"), 1 + (x % 600) as u32));
+                    queue.push_back(w(
+                        off("GEN_SEED"),
+                        (x >> 32) as u32 & if x & 0x800 != 0 { 0 } else { u32::MAX },
+                    ));
+                    queue.push_back(w(off("GEN_CTRL"), 1));
+                    if x & 0x1000 != 0 {
+                        for _ in 0..(x >> 13) % 200 {
+                            queue.push_back(BusIn::default());
+                        }
+                        queue.push_back(w(off("GEN_CTRL"), 2));
+                    }
+                }
+                720..=722 => queue.push_back(w(off("CORE_RESET"), 1 | (r >> 32) as u32)),
+                723..=732 => queue.push_back(w(off("CNT_CLEAR"), (r >> 32) as u32)),
+                733..=752 => {
+                    queue.push_back(rd(off("CYCLES_LO")));
+                    queue.push_back(rd(off("CYCLES_HI")));
+                }
+                _ => {
+                    for _ in 0..1 + (r >> 16) % 40 {
+                        queue.push_back(BusIn::default());
+                    }
+                }
+            }
+        }
+        queue.pop_front()
+    })
+}
