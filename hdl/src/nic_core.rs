@@ -126,7 +126,6 @@ pub struct NicCore {
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
     c_age: Constant<Bits<6>>,
-    c_full: Constant<Bits<9>>,
     c_zero_seed: Constant<Bits<32>>,
     one6: Constant<Bits<6>>,
     one8: Constant<Bits<8>>,
@@ -164,6 +163,7 @@ pub struct NicCore {
     sweep_ptr: DFF<Bits<FLOW_BITS>>,
     wr_ptr: DFF<Bits<9>>,
     wr_ptr_d: DFF<Bits<9>>,
+    level: DFF<Bits<9>>,
     rd_ptr: DFF<Bits<9>>,
     gen_busy: DFF<Bit>,
     gen_x: DFF<Bits<32>>,
@@ -206,7 +206,6 @@ impl NicCore {
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
             c_age: Constant::new(bits::<6>(CAPTURE_AGE)),
-            c_full: Constant::new(bits::<9>(1 << FLOW_BITS)),
             c_zero_seed: Constant::new(bits::<32>(ldcp_sim::xorshift::ZERO_SEED_SUBSTITUTE as u64)),
             one6: Constant::new(bits::<6>(1)),
             one8: Constant::new(bits::<8>(1)),
@@ -242,6 +241,7 @@ impl NicCore {
             sweep_ptr: Default::default(),
             wr_ptr: Default::default(),
             wr_ptr_d: Default::default(),
+            level: Default::default(),
             rd_ptr: Default::default(),
             gen_busy: Default::default(),
             gen_x: Default::default(),
@@ -291,6 +291,7 @@ impl Logic for NicCore {
             sweep_ptr,
             wr_ptr,
             wr_ptr_d,
+            level,
             rd_ptr,
             gen_busy,
             gen_x,
@@ -346,7 +347,9 @@ impl Logic for NicCore {
         self.regs.cycles_hi_count.next = self.cycles_hi.q.val();
 
         // ---- FIFO occupancy; an entry is poppable from the second cycle after its push
-        self.fifo_level.next = self.wr_ptr.q.val() - self.rd_ptr.q.val();
+        // the level is a register of its own (wr - rd would put a 9-bit
+        // subtract in front of the push decision)
+        self.fifo_level.next = self.level.q.val();
         self.fifo_avail.next = self.wr_ptr_d.q.val() != self.rd_ptr.q.val();
         self.wr_ptr_d.d.next = self.wr_ptr.q.val();
 
@@ -408,7 +411,13 @@ impl Logic for NicCore {
 
         // ---- FIFO: push from the bus, pop to the engine
         self.push.next = self.regs.ev_push_wr.val();
-        self.push_ok.next = self.push.val() & (self.fifo_level.val() != self.c_full.val());
+        self.push_ok.next = self.push.val() & !self.level.q.val().get_bit(8);
+        if self.push_ok.val() & !self.take_fifo.val() {
+            self.level.d.next = self.level.q.val() + self.one9.val();
+        }
+        if !self.push_ok.val() & self.take_fifo.val() {
+            self.level.d.next = self.level.q.val() - self.one9.val();
+        }
         self.fifo.write_address.next = self.wr_ptr.q.val().get_bits::<8>(0);
         self.fifo.write_data.next = bit_cast::<13, 8>(self.regs.ev_push_flow.val())
             | (bit_cast::<13, 4>(self.regs.ev_push_n.val()) << 8)
@@ -555,7 +564,7 @@ impl Logic for NicCore {
         if self.gen_busy.q.val() {
             self.regs.status_gen_busy.next = bits::<1>(1);
         }
-        self.regs.status_fifo_level.next = self.wr_ptr.q.val() - self.rd_ptr.q.val();
+        self.regs.status_fifo_level.next = self.level.q.val();
 
         // ---- core reset: everything but CYCLES, then the sweep
         if self.core_reset.val() {
@@ -563,6 +572,7 @@ impl Logic for NicCore {
             self.sweep_ptr.d.next = bits::<FLOW_BITS>(0);
             self.wr_ptr.d.next = bits::<9>(0);
             self.wr_ptr_d.d.next = bits::<9>(0);
+            self.level.d.next = bits::<9>(0);
             self.rd_ptr.d.next = bits::<9>(0);
             self.gen_busy.d.next = false;
             self.gen_rem.d.next = bits::<32>(0);

@@ -1,12 +1,173 @@
-//! placeholder
+//! Host driver of the LDCP NIC core.
+//!
+//! [`RegAccess`] is the one thing a backend provides: 32-bit reads and
+//! writes at the byte offsets of the register map, and a way to let device
+//! time pass. [`Device`] builds everything else on it (identification,
+//! parameters by name, the indirect flow window, counters, the event FIFO
+//! and the on-chip generator), so every backend behaves the same:
+//! - [`backend::sim`]: the Verilated NIC core, driven cycle by cycle through
+//!   its register bus (the default: no hardware needed);
+//! - [`backend::sim`] with the golden model ([`backend::sim::model`]);
+//! - [`backend::pcie`]: a PCIe BAR mapped from sysfs `resource0` (or any
+//!   file of the BAR's size);
+//! - [`backend::uart`]: the Alchitry Cu's UART bridge.
+
+pub mod backend;
+pub mod device;
 pub mod regs;
+
+pub use device::{Device, DeviceInfo, GenRun, PushRun, CONFIG};
+
 /// A field of a register, as the generated accessors describe it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldDef {
+    /// Its register.
     pub reg: &'static str,
+    /// Its name.
     pub name: &'static str,
+    /// Lowest bit.
     pub lsb: u32,
+    /// Width.
     pub width: u32,
+    /// Legal raw values, inclusive.
     pub min: u32,
+    /// Legal raw values, inclusive.
     pub max: u32,
+}
+
+impl FieldDef {
+    /// The field's mask in its register.
+    pub const fn mask(&self) -> u32 {
+        (((1u64 << self.width) - 1) as u32) << self.lsb
+    }
+
+    /// The field's value in a register value.
+    pub const fn get(&self, reg: u32) -> u32 {
+        (reg & self.mask()) >> self.lsb
+    }
+
+    /// A register value with only this field set to `raw`.
+    pub const fn put(&self, raw: u32) -> u32 {
+        (raw << self.lsb) & self.mask()
+    }
+
+    /// `raw` if it is legal, else an error naming it and the range.
+    pub fn check(&self, raw: u64) -> Result<u32, DriverError> {
+        if raw < self.min as u64 || raw > self.max as u64 {
+            return Err(DriverError::BadValue(format!(
+                "{}.{} = {raw} is out of range: it must be in [{}, {}]",
+                self.reg, self.name, self.min, self.max
+            )));
+        }
+        Ok(raw as u32)
+    }
+}
+
+/// Everything that can go wrong between the host and the device.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// No PCI device at that address.
+    #[error("no PCI device at {bdf}: {path} does not exist (is the board in, and the BDF right? see lspci -D)")]
+    NoDevice {
+        /// The BDF asked for.
+        bdf: String,
+        /// The path looked at.
+        path: String,
+    },
+    /// The OS refused access.
+    #[error("permission denied opening {path}: run as root, or give your user access to it (udev rule, or VFIO)")]
+    Permission {
+        /// The path.
+        path: String,
+    },
+    /// The BAR is smaller than the register window.
+    #[error("BAR {path} is {size} bytes; the LDCP register map needs {need}")]
+    BarTooSmall {
+        /// The path.
+        path: String,
+        /// Its size.
+        size: u64,
+        /// The register window's size.
+        need: u64,
+    },
+    /// The serial port does not exist.
+    #[error("serial port {path} does not exist (is the Alchitry Cu plugged in? its FTDI UART is usually /dev/ttyUSB1)")]
+    SerialMissing {
+        /// The path.
+        path: String,
+    },
+    /// The bridge refused a frame (bad CRC or bad frame) or answered garbage.
+    #[error("UART bridge: {0}")]
+    Bridge(String),
+    /// The bridge did not answer in time.
+    #[error("UART bridge: no response within {ms} ms to a {what} (is the bitstream loaded, and the baud rate {baud}?)")]
+    BridgeTimeout {
+        /// What was sent.
+        what: String,
+        /// The timeout.
+        ms: u64,
+        /// The line rate.
+        baud: u32,
+    },
+    /// Not an LDCP core.
+    #[error("not an LDCP NIC core: MAGIC reads {found:#010x}, expected {expected:#010x}")]
+    NotLdcp {
+        /// Read.
+        found: u32,
+        /// Expected.
+        expected: u32,
+    },
+    /// A register-map version this driver does not know.
+    #[error("register-map version {}.{} of the device is not supported by this driver (it knows {}.{}): use a matching ldcpctl or bitstream", .found >> 16, .found & 0xffff, .known >> 16, .known & 0xffff)]
+    VersionMismatch {
+        /// The device's.
+        found: u32,
+        /// The driver's.
+        known: u32,
+    },
+    /// A value outside its legal range, or one that does not parse.
+    #[error("{0}")]
+    BadValue(String),
+    /// The device did not finish something in time.
+    #[error("{0}")]
+    Timeout(String),
+    /// The simulated device could not be built or run.
+    #[error("simulated device: {0}")]
+    Sim(String),
+    /// Another I/O error.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// 32-bit register access at the byte offsets of the map.
+pub trait RegAccess {
+    /// Reads the register at byte offset `offset`.
+    fn read32(&mut self, offset: u32) -> Result<u32, DriverError>;
+    /// Writes `value` to the register at byte offset `offset`.
+    fn write32(&mut self, offset: u32, value: u32) -> Result<(), DriverError>;
+    /// Lets about `cycles` device clock cycles pass (a simulated device
+    /// steps its clock; hardware sleeps).
+    fn idle(&mut self, cycles: u64) -> Result<(), DriverError>;
+    /// One line: what this backend is connected to.
+    fn describe(&self) -> String;
+}
+
+impl<T: RegAccess + ?Sized> RegAccess for Box<T> {
+    fn read32(&mut self, offset: u32) -> Result<u32, DriverError> {
+        (**self).read32(offset)
+    }
+    fn write32(&mut self, offset: u32, value: u32) -> Result<(), DriverError> {
+        (**self).write32(offset, value)
+    }
+    fn idle(&mut self, cycles: u64) -> Result<(), DriverError> {
+        (**self).idle(cycles)
+    }
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
 }

@@ -1,1 +1,305 @@
-fn main() {}
+//! `ldcpctl`: drive an LDCP NIC core: identify it, set its parameters, read
+//! and set flows, read its counters, and measure its throughput.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use ldcp_host::backend::{self, Kind, Target};
+use ldcp_host::{Device, DriverError};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+/// Drive an LDCP NIC core (register map docs/regmap.md).
+///
+/// The default backend is the simulated device: the Verilated NIC core,
+/// built on first use (a minute or two, then cached). Each invocation
+/// starts a fresh simulated device at power-up; hardware keeps its state
+/// between invocations.
+#[derive(Parser, Debug)]
+#[command(name = "ldcpctl", version)]
+struct Cli {
+    /// Where the device is.
+    #[arg(long, value_enum, default_value = "sim", global = true)]
+    backend: Kind,
+    /// pcie: the device's PCI address, DDDD:BB:DD.F (see lspci -D).
+    #[arg(long, global = true)]
+    bdf: Option<String>,
+    /// pcie: map this file instead of the sysfs BAR (tests, VFIO dumps).
+    #[arg(long, global = true)]
+    bar_file: Option<std::path::PathBuf>,
+    /// uart: the Alchitry Cu's serial port.
+    #[arg(long, global = true, default_value = "/dev/ttyUSB1")]
+    port: std::path::PathBuf,
+    /// uart: the line rate the bitstream was built for.
+    #[arg(long, global = true, default_value_t = ldcp_sim::uart_bridge::DEFAULT_BAUD)]
+    baud: u32,
+    /// Print one JSON object on stdout.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Identify the device: magic, register-map version, build, sizes.
+    Probe,
+    /// Read or set parameters by name (alpha, beta, gamma_shift, cw_max, rtt_ticks, init_cw).
+    Config {
+        #[command(subcommand)]
+        op: ConfigOp,
+    },
+    /// Read, set or reset one flow's window.
+    Flow {
+        #[command(subcommand)]
+        op: FlowCmd,
+    },
+    /// The counters (cycles, events, pushes, drops, updates, marks, packets).
+    Stats {
+        /// Zero the event counters and error flags after reading them.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Reset the whole core (every flow to init_cw, parameters to defaults).
+    Reset,
+    /// Throughput: the on-chip generator and/or host pushes through the FIFO.
+    Bench {
+        /// Events per run.
+        #[arg(long, default_value_t = 1_000_000)]
+        events: u32,
+        /// What to measure.
+        #[arg(long, value_enum, default_value = "both")]
+        mode: BenchMode,
+        /// Seed of the event stream.
+        #[arg(long, default_value_t = 1)]
+        seed: u32,
+        /// Host-pushed events for the FIFO run (default: events / 10).
+        #[arg(long)]
+        fifo_events: Option<u32>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigOp {
+    /// Print one parameter, or all.
+    Get {
+        /// Parameter name (all when omitted).
+        name: Option<String>,
+    },
+    /// Set a parameter: a value in its unit (0.5), or raw:N / 0xN.
+    Set {
+        /// Parameter name.
+        name: String,
+        /// Value.
+        value: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum FlowCmd {
+    /// Print a flow's cw and pacing interval.
+    Show {
+        /// Flow id.
+        flow: u32,
+    },
+    /// Set a flow's cw (packets; the engine clamps it to [gamma, cw_max]).
+    Set {
+        /// Flow id.
+        flow: u32,
+        /// cw in packets (or raw:N / 0xN, UQ12.20).
+        cw: String,
+    },
+    /// Reset a flow's cw to init_cw.
+    Reset {
+        /// Flow id.
+        flow: u32,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BenchMode {
+    /// The on-chip generator (one event per clock).
+    Generator,
+    /// Host pushes through the event FIFO.
+    Fifo,
+    /// Both.
+    Both,
+}
+
+/// A progress line on stderr (only when stderr is a terminal), at most 5 per second.
+struct Progress {
+    what: &'static str,
+    tty: bool,
+    last: std::time::Instant,
+}
+
+impl Progress {
+    fn new(what: &'static str) -> Self {
+        Progress {
+            what,
+            tty: std::io::stderr().is_terminal(),
+            last: std::time::Instant::now() - std::time::Duration::from_secs(1),
+        }
+    }
+
+    fn show(&mut self, done: u64, total: u64) {
+        if !self.tty || (self.last.elapsed().as_millis() < 200 && done < total) {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        let frac = done as f64 / total.max(1) as f64;
+        let bar = (frac * 30.0) as usize;
+        eprint!(
+            "\r{} [{}{}] {:5.1}% {done}/{total}",
+            self.what,
+            "#".repeat(bar),
+            " ".repeat(30 - bar),
+            frac * 100.0
+        );
+        if done >= total {
+            eprintln!();
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
+    let t = Target {
+        bdf: cli.bdf.clone(),
+        bar_file: cli.bar_file.clone(),
+        port: Some(cli.port.clone()),
+        baud: Some(cli.baud),
+    };
+    if cli.backend == Kind::Sim && !cli.json && std::io::stderr().is_terminal() {
+        eprintln!("ldcpctl: building the simulated device (cached after the first time)...");
+    }
+    let io = backend::open(cli.backend, &t)?;
+    let mut dev = Device::open(io)?;
+    let json = cli.json;
+    Ok(match &cli.cmd {
+        Cmd::Probe => {
+            let i = dev.info().clone();
+            if !json {
+                println!("LDCP NIC core, register map {}", i.map_version);
+                println!("  build      {}{}", i.git_hash, if i.dirty { " (dirty)" } else { "" });
+                println!("  flows      {}", i.flows);
+                println!("  event FIFO {} entries", i.fifo_depth);
+                println!("  latency    {} cycles", i.engine_latency);
+                println!("  backend    {}", i.backend);
+            }
+            serde_json::to_value(&i).unwrap_or_default()
+        }
+        Cmd::Config { op } => {
+            let names: Vec<String> = match op {
+                ConfigOp::Get { name: Some(n) } => vec![n.clone()],
+                ConfigOp::Get { name: None } => ldcp_host::CONFIG.iter().map(|c| c.name.to_string()).collect(),
+                ConfigOp::Set { name, value } => {
+                    dev.config_set(name, value)?;
+                    vec![name.clone()]
+                }
+            };
+            let mut obj = serde_json::Map::new();
+            for n in names {
+                let (raw, v) = dev.config_get(&n)?;
+                if !json {
+                    println!("{n:<12} {v:<14} (raw {raw:#x})");
+                }
+                obj.insert(n, serde_json::json!({"value": v, "raw": raw}));
+            }
+            serde_json::Value::Object(obj)
+        }
+        Cmd::Flow { op } => {
+            let s = match op {
+                FlowCmd::Show { flow } => dev.flow_show(*flow)?,
+                FlowCmd::Set { flow, cw } => dev.flow_set(*flow, cw)?,
+                FlowCmd::Reset { flow } => dev.flow_reset(*flow)?,
+            };
+            if !json {
+                println!(
+                    "flow {}: cw {} packets (raw {:#x}), pacing interval {} ticks",
+                    s.flow, s.cw, s.cw_raw, s.interval_ticks
+                );
+            }
+            serde_json::to_value(s).unwrap_or_default()
+        }
+        Cmd::Stats { clear } => {
+            let v = dev.stats()?;
+            if *clear {
+                dev.clear_counters()?;
+            }
+            let mut obj = serde_json::Map::new();
+            for (n, c) in v {
+                if !json {
+                    println!("{n:<18} {c}");
+                }
+                obj.insert(n.to_string(), c.into());
+            }
+            serde_json::Value::Object(obj)
+        }
+        Cmd::Reset => {
+            dev.core_reset()?;
+            if !json {
+                println!("core reset: every flow at init_cw, parameters at their defaults");
+            }
+            serde_json::json!({"reset": true})
+        }
+        Cmd::Bench {
+            events,
+            mode,
+            seed,
+            fifo_events,
+        } => {
+            let mut out = serde_json::Map::new();
+            out.insert("backend".into(), dev.info().backend.clone().into());
+            if matches!(mode, BenchMode::Generator | BenchMode::Both) {
+                let mut p = Progress::new("generator");
+                let r = dev.run_generator(*events, *seed, &mut |d, t| p.show(d, t))?;
+                let sim_cps = r.device_cycles as f64 / r.host_seconds.max(1e-9);
+                if !json {
+                    println!(
+                        "generator: {} events in {} generator cycles = {:.4} events per device cycle; \
+                         {} device cycles in {:.3} s on the host ({:.3} M device cycles/s)",
+                        r.events_counted, r.gen_cycles, r.events_per_cycle, r.device_cycles, r.host_seconds, sim_cps / 1e6
+                    );
+                }
+                let mut g = serde_json::to_value(&r).unwrap_or_default();
+                g["device_cycles_per_second"] = sim_cps.into();
+                out.insert("generator".into(), g);
+            }
+            if matches!(mode, BenchMode::Fifo | BenchMode::Both) {
+                let n = fifo_events.unwrap_or((*events / 10).max(1));
+                let mut x = ldcp_sim::xorshift::seed_state(*seed);
+                let mut evs = std::iter::from_fn(|| {
+                    x = ldcp_sim::xorshift::step(x);
+                    Some(ldcp_sim::nic_core::gen_event(x))
+                });
+                let mut p = Progress::new("fifo");
+                dev.clear_counters()?;
+                let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;
+                if !json {
+                    println!(
+                        "fifo: {} events pushed by the host in {:.3} s = {:.0} events/s host side; \
+                         {} device cycles = {:.4} events per device cycle (the host link is the bottleneck); {} dropped",
+                        r.events, r.host_seconds, r.events_per_second, r.device_cycles, r.events_per_cycle, r.dropped
+                    );
+                }
+                out.insert("fifo".into(), serde_json::to_value(&r).unwrap_or_default());
+            }
+            serde_json::Value::Object(out)
+        }
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(v) => {
+            if cli.json {
+                println!("{v}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ldcpctl: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+

@@ -17,6 +17,7 @@ pub mod fast_start_marker;
 pub mod nic_core;
 pub mod pacing_timer;
 pub mod tools;
+pub mod uart_bridge;
 pub mod window_engine;
 pub mod wred_ecn;
 pub mod xorshift;

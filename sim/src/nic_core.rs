@@ -140,6 +140,7 @@ pub struct NicCoreModel {
     sweep_ptr: u32,
     wr_ptr: u32,
     wr_ptr_d: u32,
+    level: u32,
     rd_ptr: u32,
     gen_busy: bool,
     gen_x: u32,
@@ -183,6 +184,7 @@ impl NicCoreModel {
             sweep_ptr: 0,
             wr_ptr: 0,
             wr_ptr_d: 0,
+            level: 0,
             rd_ptr: 0,
             gen_busy: false,
             gen_x: 0,
@@ -237,7 +239,7 @@ impl NicCoreModel {
         let reset_d = wrote(ix.core_reset).is_some_and(|v| v & 1 != 0);
 
         // ---- FIFO occupancy and the port
-        let fifo_level = self.wr_ptr.wrapping_sub(self.rd_ptr) & 0x1ff;
+        let fifo_level = self.level;
         let fifo_avail = self.wr_ptr_d != self.rd_ptr;
         let fc_start = self.fc_busy && !self.fc_issued;
         let take_sweep = self.sweeping;
@@ -316,7 +318,7 @@ impl NicCoreModel {
         // ---- strobes
         let cycles_lo_rd = self.regs.reads(bus, ix.cycles_lo);
         let push = wrote(ix.ev_push);
-        let push_ok = push.is_some() && fifo_level != FIFO_DEPTH;
+        let push_ok = push.is_some() && fifo_level & 0x100 == 0;
         let gen_ctrl = wrote(ix.gen_ctrl);
         let flow_cmd = wrote(ix.flow_cmd);
         let cnt_clear = wrote(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
@@ -343,6 +345,12 @@ impl NicCoreModel {
         let mut read_addr = self.rd_ptr & 0xff;
         if push_ok {
             n.wr_ptr = (self.wr_ptr + 1) & 0x1ff;
+        }
+        if push_ok && !take_fifo {
+            n.level = self.level + 1;
+        }
+        if !push_ok && take_fifo {
+            n.level = self.level - 1;
         }
         if take_fifo {
             n.rd_ptr = (self.rd_ptr + 1) & 0x1ff;
@@ -439,6 +447,7 @@ impl NicCoreModel {
             n.sweep_ptr = 0;
             n.wr_ptr = 0;
             n.wr_ptr_d = 0;
+            n.level = 0;
             n.rd_ptr = 0;
             n.gen_busy = false;
             n.gen_rem = 0;

@@ -21,7 +21,7 @@
 mod build;
 mod ports;
 
-pub use build::{verilator_version, BuildSpec, VerilatedLib};
+pub use build::{verilator_version, BuildSpec, Instance, VerilatedLib};
 pub use ports::{parse_ports, PortSpec};
 
 use std::fmt::Write as _;

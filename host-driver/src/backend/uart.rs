@@ -1,0 +1,172 @@
+//! The Alchitry Cu over its FTDI USB-UART: register accesses as bridge
+//! frames (`ldcp_sim::uart_bridge` defines the protocol), 8N1, raw mode.
+//! Each access waits for its response; a refused frame (bad CRC) or a
+//! response that fails its own CRC is an error, and so is silence beyond
+//! the timeout.
+
+use crate::{DriverError, RegAccess};
+use ldcp_sim::uart_bridge::{self as br, RESP_LEN};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Response timeout.
+pub const TIMEOUT: Duration = Duration::from_millis(200);
+
+/// The bridge, over a serial port (or any byte stream in tests).
+pub struct UartBridge {
+    port: std::fs::File,
+    name: String,
+    baud: u32,
+}
+
+fn speed(baud: u32) -> Option<libc::speed_t> {
+    Some(match baud {
+        115_200 => libc::B115200,
+        230_400 => libc::B230400,
+        460_800 => libc::B460800,
+        921_600 => libc::B921600,
+        1_000_000 => libc::B1000000,
+        2_000_000 => libc::B2000000,
+        3_000_000 => libc::B3000000,
+        _ => return None,
+    })
+}
+
+/// Puts a tty in raw 8N1 mode at `baud`, reads returning after 10 ms of silence.
+pub fn make_raw(f: &std::fs::File, baud: u32) -> std::io::Result<()> {
+    let sp = speed(baud).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("baud rate {baud} is not supported: use 115200, 230400, 460800, 921600, 1000000 (the bitstream's default), 2000000 or 3000000"),
+        )
+    })?;
+    // SAFETY: termios calls on an open descriptor with a zeroed struct
+    // filled by tcgetattr.
+    unsafe {
+        let mut t: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(f.as_raw_fd(), &mut t) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        libc::cfmakeraw(&mut t);
+        t.c_cflag |= libc::CLOCAL | libc::CREAD;
+        t.c_cflag &= !(libc::CSTOPB | libc::PARENB | libc::CRTSCTS);
+        t.c_cc[libc::VMIN] = 0;
+        t.c_cc[libc::VTIME] = 1;
+        libc::cfsetispeed(&mut t, sp);
+        libc::cfsetospeed(&mut t, sp);
+        if libc::tcsetattr(f.as_raw_fd(), libc::TCSANOW, &t) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        libc::tcflush(f.as_raw_fd(), libc::TCIOFLUSH);
+    }
+    Ok(())
+}
+
+impl UartBridge {
+    /// Opens `path` at `baud`.
+    pub fn open(path: &Path, baud: u32) -> Result<Self, DriverError> {
+        let disp = path.display().to_string();
+        if speed(baud).is_none() {
+            return Err(DriverError::BadValue(format!(
+                "--baud {baud} is not supported: use 115200, 230400, 460800, 921600, 1000000 (the bitstream's default), 2000000 or 3000000"
+            )));
+        }
+        if !path.exists() {
+            return Err(DriverError::SerialMissing { path: disp });
+        }
+        let port = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied => DriverError::Permission { path: disp.clone() },
+                _ => DriverError::Io {
+                    context: format!("opening {disp}"),
+                    source: e,
+                },
+            })?;
+        make_raw(&port, baud).map_err(|e| DriverError::Io {
+            context: format!("configuring {disp} (is it a serial port?)"),
+            source: e,
+        })?;
+        Ok(UartBridge {
+            port,
+            name: disp,
+            baud,
+        })
+    }
+
+    fn transact(&mut self, write: bool, addr: u32, data: u32) -> Result<u32, DriverError> {
+        let what = if write {
+            format!("write of {data:#x} to {addr:#x}")
+        } else {
+            format!("read of {addr:#x}")
+        };
+        if addr >= ldcp_regmap::WINDOW_BYTES {
+            return Err(DriverError::BadValue(format!(
+                "register offset {addr:#x} is beyond the {}-byte window",
+                ldcp_regmap::WINDOW_BYTES
+            )));
+        }
+        let name = self.name.clone();
+        let io = |e: std::io::Error| DriverError::Io {
+            context: format!("serial port {name}"),
+            source: e,
+        };
+        self.port.write_all(&br::request(write, addr, data)).map_err(io)?;
+        let mut resp = [0u8; RESP_LEN];
+        let mut got = 0;
+        let t0 = Instant::now();
+        while got < RESP_LEN {
+            if t0.elapsed() > TIMEOUT {
+                return Err(DriverError::BridgeTimeout {
+                    what,
+                    ms: TIMEOUT.as_millis() as u64,
+                    baud: self.baud,
+                });
+            }
+            let n = self.port.read(&mut resp[got..]).map_err(io)?;
+            // skip anything before the response's sync byte
+            if got == 0 && n > 0 {
+                if let Some(p) = resp[..n].iter().position(|&b| b == br::RESP_SYNC) {
+                    resp.copy_within(p..n, 0);
+                    got = n - p;
+                }
+                continue;
+            }
+            got += n;
+        }
+        let (st, d) = br::parse_response(&resp).map_err(|e| DriverError::Bridge(format!("{what}: {e}")))?;
+        match st {
+            br::ST_OK => Ok(d),
+            br::ST_BAD_CRC => Err(DriverError::Bridge(format!(
+                "{what}: the board refused the frame (CRC mismatch on the line); nothing was executed"
+            ))),
+            br::ST_BAD_FRAME => Err(DriverError::Bridge(format!(
+                "{what}: the board refused the frame (bad op or address); nothing was executed"
+            ))),
+            s => Err(DriverError::Bridge(format!("{what}: unknown status {s}"))),
+        }
+    }
+}
+
+impl RegAccess for UartBridge {
+    fn read32(&mut self, offset: u32) -> Result<u32, DriverError> {
+        self.transact(false, offset, 0)
+    }
+
+    fn write32(&mut self, offset: u32, value: u32) -> Result<(), DriverError> {
+        self.transact(true, offset, value).map(|_| ())
+    }
+
+    fn idle(&mut self, cycles: u64) -> Result<(), DriverError> {
+        std::thread::sleep(Duration::from_nanos(cycles * 10));
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("uart: {} at {} baud", self.name, self.baud)
+    }
+}
