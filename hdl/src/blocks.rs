@@ -18,6 +18,8 @@ pub struct BlockInfo {
     /// The packet-path blocks (issue 4) are not yet: their single-cycle
     /// read-modify-write stage closes at 35-50 MHz on the HX8K; pipelining
     /// it (or a PLL-derived core clock) is part of the board build (issue 5).
+    /// The NIC core (issue 5) closes at about 85 MHz at 95% of the HX8K; its
+    /// board clock is not chosen yet.
     /// Their figures are measured and reported either way.
     pub timing_enforced: bool,
     generate: fn() -> Result<String, String>,
@@ -33,7 +35,7 @@ impl BlockInfo {
 
 /// RustHDL's Verilog of a block, after RustHDL's own checks (every signal
 /// connected, no combinational loop, no write to an input).
-fn raw_verilog<T: Block>(mut uut: T) -> Result<String, String> {
+pub(crate) fn raw_verilog<T: Block>(mut uut: T) -> Result<String, String> {
     uut.connect_all();
     check_all(&uut).map_err(|e| format!("RustHDL rejects the block: {e:?}"))?;
     Ok(generate_verilog_unchecked(&uut))
@@ -78,14 +80,13 @@ pub const BLOCKS: &[BlockInfo] = &[
     },
     BlockInfo {
         name: "nic_core",
-        timing_enforced: true,
+        timing_enforced: false,
         doc: "the LDCP NIC core: window engine (256 flows), event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
         fpga: true,
-        generate: || {
-            raw_verilog(crate::nic_core::NicCore::new(
-                crate::nic_core::BuildId::current(),
-            ))
-        },
+        // the block as the flow reports it: GIT_HASH 0, CAPS.DIRTY set, so
+        // its Verilog (and the committed report's hash) does not change with
+        // every commit; `nic_core::verilog` stamps a real build
+        generate: || raw_verilog(crate::nic_core::NicCore::default()),
     },
     BlockInfo {
         name: "wred_ecn",

@@ -11,6 +11,7 @@ pub mod fast_start_marker;
 pub mod mul;
 pub mod nic_core;
 pub mod pacing_timer;
+#[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;
 pub mod verilog;

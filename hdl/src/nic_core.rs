@@ -7,8 +7,9 @@
 //!
 //! # The engine's one input port, by priority
 //! 1. the reset sweep (256 cycles after CORE_RESET): SET flow := INIT_CW;
-//! 2. a FLOW_CMD, issued once: READ is an ACK with n = 0, WRITE a SET to
-//!    FLOW_WDATA, RESET a SET to INIT_CW;
+//! 2. a FLOW_CMD, issued once the FIFO is empty (so every event pushed
+//!    before the command enters the engine before it): READ is an ACK with
+//!    n = 0, WRITE a SET to FLOW_WDATA, RESET a SET to INIT_CW;
 //! 3. the generator, one event per clock while it runs;
 //! 4. the FIFO, one event per clock while it holds one.
 //!
@@ -140,7 +141,6 @@ pub struct NicCore {
     take_fc: Signal<Local, Bit>,
     take_gen: Signal<Local, Bit>,
     take_fifo: Signal<Local, Bit>,
-    fifo_level: Signal<Local, Bits<9>>,
     fifo_avail: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     rd_next: Signal<Local, Bits<9>>,
@@ -219,7 +219,6 @@ impl NicCore {
             take_fc: Default::default(),
             take_gen: Default::default(),
             take_fifo: Default::default(),
-            fifo_level: Default::default(),
             fifo_avail: Default::default(),
             push: Default::default(),
             rd_next: Default::default(),
@@ -264,6 +263,14 @@ impl NicCore {
             cnt_packets: Default::default(),
         }
     }
+}
+
+/// The core's finalized Verilog (module `nic_core`), stamped with `build`.
+pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    let info = crate::blocks::find("nic_core").expect("nic_core is a block");
+    let raw = crate::blocks::raw_verilog(NicCore::new(build))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize(&raw, info.name, info.doc)
 }
 
 impl Default for NicCore {
@@ -349,17 +356,18 @@ impl Logic for NicCore {
         // ---- FIFO occupancy; an entry is poppable from the second cycle after its push
         // the level is a register of its own (wr - rd would put a 9-bit
         // subtract in front of the push decision)
-        self.fifo_level.next = self.level.q.val();
         self.fifo_avail.next = self.wr_ptr_d.q.val() != self.rd_ptr.q.val();
         self.wr_ptr_d.d.next = self.wr_ptr.q.val();
 
         // ---- the engine's port, by priority
         self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
         self.take_sweep.next = self.sweeping.q.val();
-        self.take_fc.next = !self.sweeping.q.val() & self.fc_start.val();
-        self.take_gen.next = !self.sweeping.q.val() & !self.fc_start.val() & self.gen_busy.q.val();
+        // a flow command waits until the events pushed before it have left the FIFO
+        self.take_fc.next =
+            !self.sweeping.q.val() & self.fc_start.val() & !self.level.q.val().any();
+        self.take_gen.next = !self.sweeping.q.val() & !self.take_fc.val() & self.gen_busy.q.val();
         self.take_fifo.next = !self.sweeping.q.val()
-            & !self.fc_start.val()
+            & !self.take_fc.val()
             & !self.gen_busy.q.val()
             & self.fifo_avail.val();
         self.gen_ece.next = !self.gen_x.q.val().get_bits::<3>(13).any();

@@ -290,7 +290,12 @@ impl<A: RegAccess> Device<A> {
     }
 
     /// Runs a flow command and returns the flow's state after it.
-    pub fn flow_cmd(&mut self, flow: u32, op: FlowOp, cw_raw: u32) -> Result<FlowState, DriverError> {
+    pub fn flow_cmd(
+        &mut self,
+        flow: u32,
+        op: FlowOp,
+        cw_raw: u32,
+    ) -> Result<FlowState, DriverError> {
         self.check_flow(flow)?;
         for _ in 0..POLLS {
             let st = self.io.read32(regs::flow_status::OFFSET)?;
@@ -350,7 +355,8 @@ impl<A: RegAccess> Device<A> {
 
     /// Resets the whole core and waits for the flow sweep to finish.
     pub fn core_reset(&mut self) -> Result<(), DriverError> {
-        self.io.write32(regs::core_reset::OFFSET, regs::core_reset::GO.put(1))?;
+        self.io
+            .write32(regs::core_reset::OFFSET, regs::core_reset::GO.put(1))?;
         self.io.idle(2)?;
         for _ in 0..POLLS {
             if regs::status::RESETTING.get(self.io.read32(regs::status::OFFSET)?) == 0 {
@@ -359,7 +365,9 @@ impl<A: RegAccess> Device<A> {
             }
             self.io.idle(64)?;
         }
-        Err(DriverError::Timeout("core reset: STATUS.RESETTING never cleared".into()))
+        Err(DriverError::Timeout(
+            "core reset: STATUS.RESETTING never cleared".into(),
+        ))
     }
 
     /// The counters, by register name.
@@ -382,15 +390,25 @@ impl<A: RegAccess> Device<A> {
         let st = self.io.read32(regs::status::OFFSET)?;
         v.push(("FIFO_LEVEL", regs::status::FIFO_LEVEL.get(st) as u64));
         let err = self.io.read32(regs::errors::OFFSET)?;
-        v.push(("ERR_FIFO_OVERFLOW", regs::errors::FIFO_OVERFLOW.get(err) as u64));
-        v.push(("ERR_FLOW_CMD_BUSY", regs::errors::FLOW_CMD_BUSY.get(err) as u64));
+        v.push((
+            "ERR_FIFO_OVERFLOW",
+            regs::errors::FIFO_OVERFLOW.get(err) as u64,
+        ));
+        v.push((
+            "ERR_FLOW_CMD_BUSY",
+            regs::errors::FLOW_CMD_BUSY.get(err) as u64,
+        ));
         Ok(v)
     }
 
     /// Zeroes the event counters and the error flags.
     pub fn clear_counters(&mut self) -> Result<(), DriverError> {
-        self.io.write32(regs::cnt_clear::OFFSET, regs::cnt_clear::GO.put(1))?;
-        self.io.write32(regs::errors::OFFSET, regs::errors::FIFO_OVERFLOW.mask() | regs::errors::FLOW_CMD_BUSY.mask())
+        self.io
+            .write32(regs::cnt_clear::OFFSET, regs::cnt_clear::GO.put(1))?;
+        self.io.write32(
+            regs::errors::OFFSET,
+            regs::errors::FIFO_OVERFLOW.mask() | regs::errors::FLOW_CMD_BUSY.mask(),
+        )
     }
 
     /// The free-running cycle counter.
@@ -418,7 +436,9 @@ impl<A: RegAccess> Device<A> {
             let level = regs::status::FIFO_LEVEL.get(self.io.read32(regs::status::OFFSET)?);
             let room = depth.saturating_sub(level);
             for _ in 0..room {
-                let Some((flow, n, ece)) = events.next() else { break };
+                let Some((flow, n, ece)) = events.next() else {
+                    break;
+                };
                 self.check_flow(flow)?;
                 if n > 15 {
                     return Err(DriverError::BadValue(format!(
@@ -427,7 +447,9 @@ impl<A: RegAccess> Device<A> {
                 }
                 self.io.write32(
                     regs::ev_push::OFFSET,
-                    regs::ev_push::FLOW.put(flow) | regs::ev_push::N.put(n) | regs::ev_push::ECE.put(ece as u32),
+                    regs::ev_push::FLOW.put(flow)
+                        | regs::ev_push::N.put(n)
+                        | regs::ev_push::ECE.put(ece as u32),
                 )?;
                 pushed += 1;
             }
@@ -460,14 +482,17 @@ impl<A: RegAccess> Device<A> {
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<GenRun, DriverError> {
         if events == 0 {
-            return Err(DriverError::BadValue("--events 0: a generator run needs at least one event".into()));
+            return Err(DriverError::BadValue(
+                "--events 0: a generator run needs at least one event".into(),
+            ));
         }
         self.clear_counters()?;
         self.io.write32(regs::gen_count::OFFSET, events)?;
         self.io.write32(regs::gen_seed::OFFSET, seed)?;
         let t0 = std::time::Instant::now();
         let c0 = self.cycles()?;
-        self.io.write32(regs::gen_ctrl::OFFSET, regs::gen_ctrl::START.put(1))?;
+        self.io
+            .write32(regs::gen_ctrl::OFFSET, regs::gen_ctrl::START.put(1))?;
         let step = (events as u64 / 50).clamp(1_000, 1_000_000);
         loop {
             self.io.idle(step)?;

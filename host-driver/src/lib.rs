@@ -14,6 +14,7 @@
 
 pub mod backend;
 pub mod device;
+#[rustfmt::skip]
 pub mod regs;
 
 pub use device::{Device, DeviceInfo, GenRun, PushRun, CONFIG};

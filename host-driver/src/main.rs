@@ -178,7 +178,11 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             let i = dev.info().clone();
             if !json {
                 println!("LDCP NIC core, register map {}", i.map_version);
-                println!("  build      {}{}", i.git_hash, if i.dirty { " (dirty)" } else { "" });
+                println!(
+                    "  build      {}{}",
+                    i.git_hash,
+                    if i.dirty { " (dirty)" } else { "" }
+                );
                 println!("  flows      {}", i.flows);
                 println!("  event FIFO {} entries", i.fifo_depth);
                 println!("  latency    {} cycles", i.engine_latency);
@@ -189,7 +193,10 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
         Cmd::Config { op } => {
             let names: Vec<String> = match op {
                 ConfigOp::Get { name: Some(n) } => vec![n.clone()],
-                ConfigOp::Get { name: None } => ldcp_host::CONFIG.iter().map(|c| c.name.to_string()).collect(),
+                ConfigOp::Get { name: None } => ldcp_host::CONFIG
+                    .iter()
+                    .map(|c| c.name.to_string())
+                    .collect(),
                 ConfigOp::Set { name, value } => {
                     dev.config_set(name, value)?;
                     vec![name.clone()]
@@ -302,4 +309,3 @@ fn main() -> ExitCode {
         }
     }
 }
-

@@ -18,14 +18,7 @@ pub mod magic {
     pub const OFFSET: u32 = 0x000;
     pub const RESET: u32 = 0x4c444350;
     /// "LDCP" in ASCII
-    pub const VALUE: FieldDef = FieldDef {
-        reg: NAME,
-        name: "VALUE",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const VALUE: FieldDef = FieldDef { reg: NAME, name: "VALUE", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// VERSION (RO): the register-map version
@@ -35,23 +28,9 @@ pub mod version {
     pub const OFFSET: u32 = 0x004;
     pub const RESET: u32 = 0x00010000;
     /// compatible additions
-    pub const MINOR: FieldDef = FieldDef {
-        reg: NAME,
-        name: "MINOR",
-        lsb: 0,
-        width: 16,
-        min: 0x0,
-        max: 0xffff,
-    };
+    pub const MINOR: FieldDef = FieldDef { reg: NAME, name: "MINOR", lsb: 0, width: 16, min: 0x0, max: 0xffff };
     /// incompatible changes
-    pub const MAJOR: FieldDef = FieldDef {
-        reg: NAME,
-        name: "MAJOR",
-        lsb: 16,
-        width: 16,
-        min: 0x0,
-        max: 0xffff,
-    };
+    pub const MAJOR: FieldDef = FieldDef { reg: NAME, name: "MAJOR", lsb: 16, width: 16, min: 0x0, max: 0xffff };
 }
 
 /// GIT_HASH (RO): the git commit the design was generated from
@@ -61,14 +40,7 @@ pub mod git_hash {
     pub const OFFSET: u32 = 0x008;
     pub const RESET: u32 = 0x00000000;
     /// first 8 hex digits of the commit
-    pub const HASH: FieldDef = FieldDef {
-        reg: NAME,
-        name: "HASH",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const HASH: FieldDef = FieldDef { reg: NAME, name: "HASH", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CAPS (RO): what this build holds
@@ -78,41 +50,13 @@ pub mod caps {
     pub const OFFSET: u32 = 0x00c;
     pub const RESET: u32 = 0x00260808;
     /// flows = 2^FLOW_BITS
-    pub const FLOW_BITS: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FLOW_BITS",
-        lsb: 0,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const FLOW_BITS: FieldDef = FieldDef { reg: NAME, name: "FLOW_BITS", lsb: 0, width: 8, min: 0x0, max: 0xff };
     /// event FIFO depth = 2^FIFO_LOG2
-    pub const FIFO_LOG2: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FIFO_LOG2",
-        lsb: 8,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const FIFO_LOG2: FieldDef = FieldDef { reg: NAME, name: "FIFO_LOG2", lsb: 8, width: 8, min: 0x0, max: 0xff };
     /// window engine latency, cycles
-    pub const LATENCY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "LATENCY",
-        lsb: 16,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const LATENCY: FieldDef = FieldDef { reg: NAME, name: "LATENCY", lsb: 16, width: 8, min: 0x0, max: 0xff };
     /// generated from a tree with uncommitted changes
-    pub const DIRTY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "DIRTY",
-        lsb: 24,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const DIRTY: FieldDef = FieldDef { reg: NAME, name: "DIRTY", lsb: 24, width: 1, min: 0x0, max: 0x1 };
 }
 
 /// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs)
@@ -122,14 +66,7 @@ pub mod core_reset {
     pub const OFFSET: u32 = 0x010;
     pub const RESET: u32 = 0x00000000;
     /// 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
-    pub const GO: FieldDef = FieldDef {
-        reg: NAME,
-        name: "GO",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const GO: FieldDef = FieldDef { reg: NAME, name: "GO", lsb: 0, width: 1, min: 0x0, max: 0x1 };
 }
 
 /// STATUS (RO): what the core is doing
@@ -139,41 +76,13 @@ pub mod status {
     pub const OFFSET: u32 = 0x014;
     pub const RESET: u32 = 0x00000000;
     /// the reset sweep is running; events wait
-    pub const RESETTING: FieldDef = FieldDef {
-        reg: NAME,
-        name: "RESETTING",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const RESETTING: FieldDef = FieldDef { reg: NAME, name: "RESETTING", lsb: 0, width: 1, min: 0x0, max: 0x1 };
     /// a FLOW_CMD is in progress
-    pub const FLOW_BUSY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FLOW_BUSY",
-        lsb: 1,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const FLOW_BUSY: FieldDef = FieldDef { reg: NAME, name: "FLOW_BUSY", lsb: 1, width: 1, min: 0x0, max: 0x1 };
     /// the on-chip generator is running
-    pub const GEN_BUSY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "GEN_BUSY",
-        lsb: 2,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const GEN_BUSY: FieldDef = FieldDef { reg: NAME, name: "GEN_BUSY", lsb: 2, width: 1, min: 0x0, max: 0x1 };
     /// events waiting in the FIFO, 0..=256
-    pub const FIFO_LEVEL: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FIFO_LEVEL",
-        lsb: 16,
-        width: 9,
-        min: 0x0,
-        max: 0x1ff,
-    };
+    pub const FIFO_LEVEL: FieldDef = FieldDef { reg: NAME, name: "FIFO_LEVEL", lsb: 16, width: 9, min: 0x0, max: 0x1ff };
 }
 
 /// ERRORS (W1C): sticky error flags; write 1 to clear
@@ -183,23 +92,9 @@ pub mod errors {
     pub const OFFSET: u32 = 0x018;
     pub const RESET: u32 = 0x00000000;
     /// an EV_PUSH found the FIFO full: that event was dropped (counted in CNT_DROPPED)
-    pub const FIFO_OVERFLOW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FIFO_OVERFLOW",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const FIFO_OVERFLOW: FieldDef = FieldDef { reg: NAME, name: "FIFO_OVERFLOW", lsb: 0, width: 1, min: 0x0, max: 0x1 };
     /// a FLOW_CMD arrived while one was in progress: it was ignored
-    pub const FLOW_CMD_BUSY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FLOW_CMD_BUSY",
-        lsb: 1,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const FLOW_CMD_BUSY: FieldDef = FieldDef { reg: NAME, name: "FLOW_CMD_BUSY", lsb: 1, width: 1, min: 0x0, max: 0x1 };
 }
 
 /// ALPHA (RW): alpha (draft Eq. 1)
@@ -209,14 +104,7 @@ pub mod alpha {
     pub const OFFSET: u32 = 0x020;
     pub const RESET: u32 = 0x00000100;
     /// PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
-    pub const RAW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "RAW",
-        lsb: 0,
-        width: 9,
-        min: 0x1,
-        max: 0x100,
-    };
+    pub const RAW: FieldDef = FieldDef { reg: NAME, name: "RAW", lsb: 0, width: 9, min: 0x1, max: 0x100 };
 }
 
 /// BETA (RW): beta (draft Eq. 1)
@@ -226,14 +114,7 @@ pub mod beta {
     pub const OFFSET: u32 = 0x024;
     pub const RESET: u32 = 0x00000080;
     /// PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
-    pub const RAW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "RAW",
-        lsb: 0,
-        width: 9,
-        min: 0x1,
-        max: 0x100,
-    };
+    pub const RAW: FieldDef = FieldDef { reg: NAME, name: "RAW", lsb: 0, width: 9, min: 0x1, max: 0x100 };
 }
 
 /// GAMMA (RW): gamma, the floor of cw below one packet
@@ -243,14 +124,7 @@ pub mod gamma {
     pub const OFFSET: u32 = 0x028;
     pub const RESET: u32 = 0x00000003;
     /// gamma = 2^-SHIFT, the window floor; 0 acts as 1, above 8 as 8
-    pub const SHIFT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "SHIFT",
-        lsb: 0,
-        width: 4,
-        min: 0x1,
-        max: 0x8,
-    };
+    pub const SHIFT: FieldDef = FieldDef { reg: NAME, name: "SHIFT", lsb: 0, width: 4, min: 0x1, max: 0x8 };
 }
 
 /// CW_MAX (RW): the largest cw
@@ -260,14 +134,7 @@ pub mod cw_max {
     pub const OFFSET: u32 = 0x02c;
     pub const RESET: u32 = 0x40000000;
     /// cw cap in packets; below 1.0 acts as 1.0
-    pub const CW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "CW",
-        lsb: 0,
-        width: 32,
-        min: 0x100000,
-        max: 0xffffffff,
-    };
+    pub const CW: FieldDef = FieldDef { reg: NAME, name: "CW", lsb: 0, width: 32, min: 0x100000, max: 0xffffffff };
 }
 
 /// RTT (RW): the RTT the pacing interval RTT/cw is computed from
@@ -277,14 +144,7 @@ pub mod rtt {
     pub const OFFSET: u32 = 0x030;
     pub const RESET: u32 = 0x000003e8;
     /// RTT in pacing-timer ticks; 0 acts as 1
-    pub const TICKS: FieldDef = FieldDef {
-        reg: NAME,
-        name: "TICKS",
-        lsb: 0,
-        width: 16,
-        min: 0x1,
-        max: 0xffff,
-    };
+    pub const TICKS: FieldDef = FieldDef { reg: NAME, name: "TICKS", lsb: 0, width: 16, min: 0x1, max: 0xffff };
 }
 
 /// INIT_CW (RW): the initial window of a flow
@@ -294,14 +154,7 @@ pub mod init_cw {
     pub const OFFSET: u32 = 0x034;
     pub const RESET: u32 = 0x00100000;
     /// cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]
-    pub const CW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "CW",
-        lsb: 0,
-        width: 32,
-        min: 0x1000,
-        max: 0xffffffff,
-    };
+    pub const CW: FieldDef = FieldDef { reg: NAME, name: "CW", lsb: 0, width: 32, min: 0x1000, max: 0xffffffff };
 }
 
 /// FLOW_ID (RW): selects a flow for the indirect window
@@ -311,14 +164,7 @@ pub mod flow_id {
     pub const OFFSET: u32 = 0x040;
     pub const RESET: u32 = 0x00000000;
     /// the flow FLOW_CMD acts on
-    pub const ID: FieldDef = FieldDef {
-        reg: NAME,
-        name: "ID",
-        lsb: 0,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const ID: FieldDef = FieldDef { reg: NAME, name: "ID", lsb: 0, width: 8, min: 0x0, max: 0xff };
 }
 
 /// FLOW_CMD (WO): runs a command on flow FLOW_ID (FLOW_STATUS.DONE when its result is in FLOW_CW)
@@ -328,14 +174,7 @@ pub mod flow_cmd {
     pub const OFFSET: u32 = 0x044;
     pub const RESET: u32 = 0x00000000;
     /// READ cw; WRITE cw := FLOW_WDATA; RESET cw := INIT_CW; each ends with FLOW_CW = the flow's cw
-    pub const OP: FieldDef = FieldDef {
-        reg: NAME,
-        name: "OP",
-        lsb: 0,
-        width: 2,
-        min: 0x0,
-        max: 0x3,
-    };
+    pub const OP: FieldDef = FieldDef { reg: NAME, name: "OP", lsb: 0, width: 2, min: 0x0, max: 0x3 };
 }
 
 /// FLOW_WDATA (RW): data of a flow write
@@ -345,14 +184,7 @@ pub mod flow_wdata {
     pub const OFFSET: u32 = 0x048;
     pub const RESET: u32 = 0x00000000;
     /// cw for FLOW_CMD WRITE; the engine clamps it to [gamma, CW_MAX]
-    pub const CW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "CW",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const CW: FieldDef = FieldDef { reg: NAME, name: "CW", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// FLOW_CW (RO): result of the last FLOW_CMD
@@ -362,14 +194,7 @@ pub mod flow_cw {
     pub const OFFSET: u32 = 0x04c;
     pub const RESET: u32 = 0x00000000;
     /// cw after the last FLOW_CMD
-    pub const CW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "CW",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const CW: FieldDef = FieldDef { reg: NAME, name: "CW", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// FLOW_INTERVAL (RO): pacing interval after the last FLOW_CMD
@@ -379,14 +204,7 @@ pub mod flow_interval {
     pub const OFFSET: u32 = 0x050;
     pub const RESET: u32 = 0x00000000;
     /// pacing interval RTT/cw if cw < 1, else 0
-    pub const TICKS: FieldDef = FieldDef {
-        reg: NAME,
-        name: "TICKS",
-        lsb: 0,
-        width: 24,
-        min: 0x0,
-        max: 0xffffff,
-    };
+    pub const TICKS: FieldDef = FieldDef { reg: NAME, name: "TICKS", lsb: 0, width: 24, min: 0x0, max: 0xffffff };
 }
 
 /// FLOW_STATUS (RO): state of the indirect window
@@ -396,32 +214,11 @@ pub mod flow_status {
     pub const OFFSET: u32 = 0x054;
     pub const RESET: u32 = 0x00000000;
     /// FLOW_CW and FLOW_INTERVAL hold the result of the last command
-    pub const DONE: FieldDef = FieldDef {
-        reg: NAME,
-        name: "DONE",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const DONE: FieldDef = FieldDef { reg: NAME, name: "DONE", lsb: 0, width: 1, min: 0x0, max: 0x1 };
     /// a command is in progress
-    pub const BUSY: FieldDef = FieldDef {
-        reg: NAME,
-        name: "BUSY",
-        lsb: 1,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const BUSY: FieldDef = FieldDef { reg: NAME, name: "BUSY", lsb: 1, width: 1, min: 0x0, max: 0x1 };
     /// the flow of the result
-    pub const FLOW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FLOW",
-        lsb: 8,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const FLOW: FieldDef = FieldDef { reg: NAME, name: "FLOW", lsb: 8, width: 8, min: 0x0, max: 0xff };
 }
 
 /// EV_PUSH (WO): pushes one ACK event into the FIFO (full: dropped, ERRORS.FIFO_OVERFLOW and CNT_DROPPED)
@@ -431,32 +228,11 @@ pub mod ev_push {
     pub const OFFSET: u32 = 0x060;
     pub const RESET: u32 = 0x00000000;
     /// the flow acknowledged
-    pub const FLOW: FieldDef = FieldDef {
-        reg: NAME,
-        name: "FLOW",
-        lsb: 0,
-        width: 8,
-        min: 0x0,
-        max: 0xff,
-    };
+    pub const FLOW: FieldDef = FieldDef { reg: NAME, name: "FLOW", lsb: 0, width: 8, min: 0x0, max: 0xff };
     /// packets acknowledged, 0..=15 (0: a read, no change)
-    pub const N: FieldDef = FieldDef {
-        reg: NAME,
-        name: "N",
-        lsb: 8,
-        width: 4,
-        min: 0x0,
-        max: 0xf,
-    };
+    pub const N: FieldDef = FieldDef { reg: NAME, name: "N", lsb: 8, width: 4, min: 0x0, max: 0xf };
     /// ECN-Echo
-    pub const ECE: FieldDef = FieldDef {
-        reg: NAME,
-        name: "ECE",
-        lsb: 12,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const ECE: FieldDef = FieldDef { reg: NAME, name: "ECE", lsb: 12, width: 1, min: 0x0, max: 0x1 };
 }
 
 /// GEN_COUNT (RW): length of a generator run
@@ -466,14 +242,7 @@ pub mod gen_count {
     pub const OFFSET: u32 = 0x070;
     pub const RESET: u32 = 0x00000000;
     /// events GEN_CTRL.START produces
-    pub const EVENTS: FieldDef = FieldDef {
-        reg: NAME,
-        name: "EVENTS",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const EVENTS: FieldDef = FieldDef { reg: NAME, name: "EVENTS", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// GEN_SEED (RW): seed of the generator's event stream
@@ -483,14 +252,7 @@ pub mod gen_seed {
     pub const OFFSET: u32 = 0x074;
     pub const RESET: u32 = 0x00000001;
     /// xorshift32 state at START; 0 acts as 2463534242
-    pub const SEED: FieldDef = FieldDef {
-        reg: NAME,
-        name: "SEED",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const SEED: FieldDef = FieldDef { reg: NAME, name: "SEED", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// GEN_CTRL (WO): starts and stops the on-chip event generator
@@ -500,23 +262,9 @@ pub mod gen_ctrl {
     pub const OFFSET: u32 = 0x078;
     pub const RESET: u32 = 0x00000000;
     /// start a run of GEN_COUNT events, one per clock (ignored while one runs)
-    pub const START: FieldDef = FieldDef {
-        reg: NAME,
-        name: "START",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const START: FieldDef = FieldDef { reg: NAME, name: "START", lsb: 0, width: 1, min: 0x0, max: 0x1 };
     /// end the run now
-    pub const STOP: FieldDef = FieldDef {
-        reg: NAME,
-        name: "STOP",
-        lsb: 1,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const STOP: FieldDef = FieldDef { reg: NAME, name: "STOP", lsb: 1, width: 1, min: 0x0, max: 0x1 };
 }
 
 /// GEN_REMAINING (RO): progress of the run
@@ -526,14 +274,7 @@ pub mod gen_remaining {
     pub const OFFSET: u32 = 0x07c;
     pub const RESET: u32 = 0x00000000;
     /// events still to produce
-    pub const EVENTS: FieldDef = FieldDef {
-        reg: NAME,
-        name: "EVENTS",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const EVENTS: FieldDef = FieldDef { reg: NAME, name: "EVENTS", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CYCLES_LO (RO): free-running cycle counter, low word; reading it latches CYCLES_HI
@@ -543,14 +284,7 @@ pub mod cycles_lo {
     pub const OFFSET: u32 = 0x080;
     pub const RESET: u32 = 0x00000000;
     /// bits 31..0
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CYCLES_HI (RO): free-running cycle counter, high word
@@ -560,14 +294,7 @@ pub mod cycles_hi {
     pub const OFFSET: u32 = 0x084;
     pub const RESET: u32 = 0x00000000;
     /// bits 47..32, as of the last CYCLES_LO read
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 16,
-        min: 0x0,
-        max: 0xffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 16, min: 0x0, max: 0xffff };
 }
 
 /// CNT_EVENTS (RO): ACK events that entered the window engine (FIFO and generator)
@@ -577,14 +304,7 @@ pub mod cnt_events {
     pub const OFFSET: u32 = 0x088;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_PUSHED (RO): EV_PUSH writes the FIFO accepted
@@ -594,14 +314,7 @@ pub mod cnt_pushed {
     pub const OFFSET: u32 = 0x08c;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_DROPPED (RO): EV_PUSH writes dropped: FIFO full
@@ -611,14 +324,7 @@ pub mod cnt_dropped {
     pub const OFFSET: u32 = 0x090;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_UPDATES (RO): updates the window engine wrote (merged events share one)
@@ -628,14 +334,7 @@ pub mod cnt_updates {
     pub const OFFSET: u32 = 0x094;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_MARKED (RO): ACK events with ECE that entered the engine
@@ -645,14 +344,7 @@ pub mod cnt_marked {
     pub const OFFSET: u32 = 0x098;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// GEN_CYCLES (RO): cycles the generator has been running (events/cycle = CNT_EVENTS / GEN_CYCLES in a generator run)
@@ -662,14 +354,7 @@ pub mod gen_cycles {
     pub const OFFSET: u32 = 0x09c;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_PACKETS (RO): packets (n) the window engine's updates applied, marked or not
@@ -679,14 +364,7 @@ pub mod cnt_packets {
     pub const OFFSET: u32 = 0x0a0;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: FieldDef = FieldDef {
-        reg: NAME,
-        name: "COUNT",
-        lsb: 0,
-        width: 32,
-        min: 0x0,
-        max: 0xffffffff,
-    };
+    pub const COUNT: FieldDef = FieldDef { reg: NAME, name: "COUNT", lsb: 0, width: 32, min: 0x0, max: 0xffffffff };
 }
 
 /// CNT_CLEAR (WO): clears the event counters
@@ -696,12 +374,6 @@ pub mod cnt_clear {
     pub const OFFSET: u32 = 0x0a4;
     pub const RESET: u32 = 0x00000000;
     /// 1: zero every CNT_* counter and GEN_CYCLES (not CYCLES)
-    pub const GO: FieldDef = FieldDef {
-        reg: NAME,
-        name: "GO",
-        lsb: 0,
-        width: 1,
-        min: 0x0,
-        max: 0x1,
-    };
+    pub const GO: FieldDef = FieldDef { reg: NAME, name: "GO", lsb: 0, width: 1, min: 0x0, max: 0x1 };
 }
+

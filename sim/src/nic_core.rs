@@ -243,9 +243,9 @@ impl NicCoreModel {
         let fifo_avail = self.wr_ptr_d != self.rd_ptr;
         let fc_start = self.fc_busy && !self.fc_issued;
         let take_sweep = self.sweeping;
-        let take_fc = !self.sweeping && fc_start;
-        let take_gen = !self.sweeping && !fc_start && self.gen_busy;
-        let take_fifo = !self.sweeping && !fc_start && !self.gen_busy && fifo_avail;
+        let take_fc = !self.sweeping && fc_start && self.level == 0;
+        let take_gen = !self.sweeping && !take_fc && self.gen_busy;
+        let take_fifo = !self.sweeping && !take_fc && !self.gen_busy && fifo_avail;
         let (gflow, gn, gece) = gen_event(self.gen_x);
 
         let mut ev = WeInputs {

@@ -52,7 +52,11 @@ pub fn crc8(bytes: &[u8]) -> u8 {
 pub fn crc8_step(crc: u8, byte: u8) -> u8 {
     let mut c = crc ^ byte;
     for _ in 0..8 {
-        c = if c & 0x80 != 0 { (c << 1) ^ 0x07 } else { c << 1 };
+        c = if c & 0x80 != 0 {
+            (c << 1) ^ 0x07
+        } else {
+            c << 1
+        };
     }
     c
 }
@@ -187,7 +191,11 @@ mod tests {
                 g[byte] ^= 1 << bit;
                 let mut p = FrameParser::default();
                 let acts: Vec<_> = g.iter().filter_map(|&b| p.feed(b)).collect();
-                assert_eq!(acts, vec![Action::Refuse(ST_BAD_CRC)], "byte {byte} bit {bit}");
+                assert_eq!(
+                    acts,
+                    vec![Action::Refuse(ST_BAD_CRC)],
+                    "byte {byte} bit {bit}"
+                );
             }
         }
     }
@@ -198,6 +206,9 @@ mod tests {
         assert_eq!(parse_response(&r), Ok((ST_OK, 0x4c44_4350)));
         let mut bad = r;
         bad[3] ^= 4;
-        assert!(matches!(parse_response(&bad), Err(ResponseError::Crc { .. })));
+        assert!(matches!(
+            parse_response(&bad),
+            Err(ResponseError::Crc { .. })
+        ));
     }
 }

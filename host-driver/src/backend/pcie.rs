@@ -65,7 +65,9 @@ impl PcieBar {
             .write(true)
             .open(path)
             .map_err(|e| match e.kind() {
-                std::io::ErrorKind::PermissionDenied => DriverError::Permission { path: disp.clone() },
+                std::io::ErrorKind::PermissionDenied => {
+                    DriverError::Permission { path: disp.clone() }
+                }
                 std::io::ErrorKind::NotFound => DriverError::NoDevice {
                     bdf: "-".into(),
                     path: disp.clone(),

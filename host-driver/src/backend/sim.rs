@@ -3,7 +3,8 @@
 //! through [`SimBus`], so the same accesses happen in the same cycles and
 //! the two give bit-identical results.
 //!
-//! A write takes one bus cycle; a read two (the strobe, then the data).
+//! A write or a read takes one bus cycle (a read's data shows with
+//! `bus_rvalid` in the next cycle, where the next access may already be).
 
 use crate::{DriverError, RegAccess};
 use ldcp_regmap::model::{BusIn, BusOut};
@@ -40,9 +41,8 @@ impl Verilated {
     /// verilates it (cached under the work directory: the first call takes
     /// a minute or two).
     pub fn build() -> Result<Self, DriverError> {
-        let block = ldcp_hdl::blocks::find("nic_core")
-            .ok_or_else(|| DriverError::Sim("this build has no nic_core block".into()))?;
-        let v = block.verilog().map_err(|e| DriverError::Sim(e.to_string()))?;
+        let build = ldcp_hdl::nic_core::BuildId::current();
+        let v = ldcp_hdl::nic_core::verilog(build).map_err(|e| DriverError::Sim(e.to_string()))?;
         let spec = BuildSpec::new(
             &v,
             "nic_core",
@@ -61,7 +61,7 @@ impl Verilated {
             idle_in: vec![0; ni * IDLE_CHUNK],
             idle_out: vec![0; no * IDLE_CHUNK],
             cycles: 0,
-            hash: ldcp_hdl::nic_core::BuildId::current().hash,
+            hash: build.hash,
         })
     }
 }
@@ -94,7 +94,10 @@ impl BusDevice for Verilated {
     }
 
     fn describe(&self) -> String {
-        format!("sim: Verilated nic_core (git {:08x}), {} cycles simulated", self.hash, self.cycles)
+        format!(
+            "sim: Verilated nic_core (git {:08x}), {} cycles simulated",
+            self.hash, self.cycles
+        )
     }
 }
 
@@ -166,13 +169,14 @@ impl SimBus {
 
 impl RegAccess for SimBus {
     fn read32(&mut self, offset: u32) -> Result<u32, DriverError> {
-        self.dev.cycle(&BusIn {
+        // the data is registered at the strobe's edge: it shows (with
+        // rvalid) in the cycle after the strobe, which is what `cycle` returns
+        let o = self.dev.cycle(&BusIn {
             addr: offset,
             wdata: 0,
             we: false,
             re: true,
         });
-        let o = self.dev.cycle(&BusIn::default());
         if !o.rvalid {
             return Err(DriverError::Sim(format!(
                 "read of {offset:#x}: no rvalid in the cycle after the strobe"

@@ -81,7 +81,9 @@ impl UartBridge {
             .write(true)
             .open(path)
             .map_err(|e| match e.kind() {
-                std::io::ErrorKind::PermissionDenied => DriverError::Permission { path: disp.clone() },
+                std::io::ErrorKind::PermissionDenied => {
+                    DriverError::Permission { path: disp.clone() }
+                }
                 _ => DriverError::Io {
                     context: format!("opening {disp}"),
                     source: e,
@@ -115,7 +117,9 @@ impl UartBridge {
             context: format!("serial port {name}"),
             source: e,
         };
-        self.port.write_all(&br::request(write, addr, data)).map_err(io)?;
+        self.port
+            .write_all(&br::request(write, addr, data))
+            .map_err(io)?;
         let mut resp = [0u8; RESP_LEN];
         let mut got = 0;
         let t0 = Instant::now();
@@ -138,7 +142,8 @@ impl UartBridge {
             }
             got += n;
         }
-        let (st, d) = br::parse_response(&resp).map_err(|e| DriverError::Bridge(format!("{what}: {e}")))?;
+        let (st, d) =
+            br::parse_response(&resp).map_err(|e| DriverError::Bridge(format!("{what}: {e}")))?;
         match st {
             br::ST_OK => Ok(d),
             br::ST_BAD_CRC => Err(DriverError::Bridge(format!(

@@ -1,0 +1,74 @@
+//! `ldcpctl` as a user meets it: bad input gives a clear error and exit 1;
+//! bench --json reports one event per device cycle in generator mode.
+
+use std::process::Command;
+
+fn ldcpctl(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+        .args(args)
+        .output()
+        .expect("running ldcpctl");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn bad_input_is_refused_with_the_legal_range() {
+    for (args, want) in [
+        (
+            &["config", "set", "alpha", "1.5"][..],
+            "alpha = 1.5 is out of range: it must be in [0.00390625, 1]",
+        ),
+        (
+            &["config", "set", "beta", "0.3"][..],
+            "not representable in steps of 2^-8",
+        ),
+        (
+            &["config", "set", "nope", "1"][..],
+            "no parameter \"nope\"; the parameters are: alpha, beta",
+        ),
+        (
+            &["config", "set", "rtt_ticks", "70000"][..],
+            "rtt_ticks = 70000 is out of range: it must be in [1, 65535]",
+        ),
+        (
+            &["flow", "show", "256"][..],
+            "flow 256 is out of range: this device has flows 0..=255",
+        ),
+        (
+            &["--backend", "pcie", "probe"][..],
+            "--backend pcie needs --bdf",
+        ),
+        (
+            &["--backend", "pcie", "--bdf", "0000:7e:1f.0", "probe"][..],
+            "no PCI device at 0000:7e:1f.0",
+        ),
+        (
+            &["--backend", "uart", "--port", "/dev/ttyLDCP-none", "probe"][..],
+            "serial port /dev/ttyLDCP-none does not exist",
+        ),
+    ] {
+        let (code, _, err) = ldcpctl(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_json_reports_one_event_per_device_cycle() {
+    let (code, out, err) = ldcpctl(&["bench", "--json", "--events", "300000"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
+    assert_eq!(v["generator"]["events_per_cycle"], 1.0, "{v}");
+    assert_eq!(v["generator"]["events_counted"], 300000, "{v}");
+    assert_eq!(v["fifo"]["events"], 30000, "{v}");
+    assert_eq!(v["fifo"]["dropped"], 0, "{v}");
+    assert!(
+        v["fifo"]["events_per_second"].as_f64().unwrap() > 0.0,
+        "{v}"
+    );
+}

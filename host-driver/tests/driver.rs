@@ -1,0 +1,446 @@
+//! The driver over every backend: the Verilated core against the golden
+//! model bit for bit, resets that leave no stale state, the generator's one
+//! event per cycle, the PCIe mapping on a file-backed BAR, the UART backend
+//! over a pseudo-terminal with the bridge's model on the other end, and the
+//! bridge protocol under random and corrupted frames.
+
+use ldcp_host::backend::pcie::{parse_bdf, PcieBar};
+use ldcp_host::backend::sim::SimBus;
+use ldcp_host::backend::uart::UartBridge;
+use ldcp_host::{regs, Device, DriverError, RegAccess};
+use ldcp_sim::uart_bridge::{self as br, Action, FrameParser};
+use proptest::prelude::*;
+use std::io::{Read, Write};
+use std::os::fd::FromRawFd;
+
+/// The script both backends run: configure, push ACK events, read flows.
+fn script<A: RegAccess>(dev: &mut Device<A>) -> (Vec<u32>, Vec<(&'static str, u64)>) {
+    dev.config_set("alpha", "0.5").unwrap();
+    dev.config_set("beta", "0.25").unwrap();
+    dev.config_set("gamma_shift", "4").unwrap();
+    dev.config_set("init_cw", "4").unwrap();
+    dev.config_set("cw_max", "64").unwrap();
+    for f in 0..16 {
+        dev.flow_reset(f).unwrap();
+    }
+    dev.flow_set(3, "0.75").unwrap();
+    let mut x = 7u32;
+    let mut evs = std::iter::from_fn(|| {
+        x = ldcp_sim::xorshift::step(x);
+        Some((x & 15, (x >> 8) & 15, (x >> 13) & 3 == 0))
+    });
+    let r = dev.push_events(&mut evs, 3_000, &mut |_, _| {}).unwrap();
+    assert_eq!(r.events, 3_000);
+    assert_eq!(r.dropped, 0);
+    let cws = (0..16).map(|f| dev.flow_show(f).unwrap().cw_raw).collect();
+    let mut st = dev.stats().unwrap();
+    st.retain(|(n, _)| *n != "CYCLES");
+    (cws, st)
+}
+
+#[test]
+fn sim_backend_matches_model_backend_bit_for_bit() {
+    let mut sim = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    let mut model = Device::open(SimBus::model()).unwrap();
+    assert_eq!(sim.info().git_hash, model.info().git_hash);
+    let (a, sa) = script(&mut sim);
+    let (b, sb) = script(&mut model);
+    eprintln!("per-flow cw after 3,000 events (sim): {a:x?}");
+    eprintln!("counters (sim): {sa:?}");
+    assert_eq!(a, b, "per-flow cw, sim vs model");
+    assert_eq!(sa, sb, "counters, sim vs model");
+    assert_eq!(
+        sim.io().cycles(),
+        model.io().cycles(),
+        "the same bus cycles"
+    );
+    // the events did something: windows moved away from where they started
+    assert!(a.iter().filter(|&&c| c != 4 << 20).count() >= 12, "{a:x?}");
+    let events = sa.iter().find(|(n, _)| *n == "CNT_EVENTS").unwrap().1;
+    assert_eq!(events, 3_000);
+}
+
+fn reset_proof<A: RegAccess>(dev: &mut Device<A>) {
+    dev.config_set("init_cw", "2").unwrap();
+    // a flow reset wins over the ACKs queued ahead of it and in the engine
+    for f in [5u32, 200] {
+        dev.flow_set(f, "30").unwrap();
+        let mut evs = std::iter::repeat((f, 15, false));
+        dev.push_events(&mut evs, 40, &mut |_, _| {}).unwrap();
+        let mut evs = std::iter::repeat((f, 15, true));
+        // no wait: these are still in the FIFO and the engine when the reset comes
+        for (fl, n, e) in evs.by_ref().take(20) {
+            dev.io()
+                .write32(regs::ev_push::OFFSET, fl | n << 8 | (e as u32) << 12)
+                .unwrap();
+        }
+        let s = dev.flow_reset(f).unwrap();
+        assert_eq!(s.cw_raw, 2 << 20, "flow {f} right after its reset");
+        // the 20 marked ACKs that were queued before the reset came first:
+        // they merged into, or preceded, the reset's SET, which replaced them
+        assert_eq!(dev.flow_show(f).unwrap().cw_raw, 2 << 20, "flow {f} later");
+    }
+    // a core reset: every flow back to INIT_CW (its default 1.0), counters zero,
+    // parameters at their defaults, even with events in flight
+    dev.flow_set(9, "100").unwrap();
+    for i in 0..100u32 {
+        dev.io()
+            .write32(regs::ev_push::OFFSET, (i % 7) | 15 << 8)
+            .unwrap();
+    }
+    dev.io()
+        .write32(regs::gen_count::OFFSET, 1_000_000)
+        .unwrap();
+    dev.io().write32(regs::gen_ctrl::OFFSET, 1).unwrap();
+    dev.core_reset().unwrap();
+    let (raw, _) = dev.config_get("init_cw").unwrap();
+    assert_eq!(raw, 1 << 20);
+    assert_eq!(dev.config_get("alpha").unwrap().0, 256);
+    for f in 0..256 {
+        assert_eq!(
+            dev.flow_show(f).unwrap().cw_raw,
+            1 << 20,
+            "flow {f} after a core reset"
+        );
+    }
+    for (n, v) in dev.stats().unwrap() {
+        match n {
+            "CYCLES" => assert!(v > 0),
+            // the 256 SETs of the sweep and the 256 reads above are updates
+            "CNT_UPDATES" => assert_eq!(v, 512, "{n}"),
+            _ => assert_eq!(v, 0, "{n} after a core reset"),
+        }
+    }
+}
+
+#[test]
+fn flow_and_core_resets_leave_no_stale_state_model() {
+    let mut dev = Device::open(SimBus::model()).unwrap();
+    reset_proof(&mut dev);
+}
+
+#[test]
+fn flow_and_core_resets_leave_no_stale_state_sim() {
+    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    reset_proof(&mut dev);
+}
+
+#[test]
+fn generator_runs_one_event_per_device_cycle() {
+    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    let r = dev.run_generator(200_000, 0, &mut |_, _| {}).unwrap();
+    eprintln!("{r:?}");
+    assert_eq!(r.events_counted, 200_000);
+    assert_eq!(r.gen_cycles, 200_000);
+    assert_eq!(r.events_per_cycle, 1.0);
+    assert!(r.device_cycles >= 200_000);
+    let st = dev.stats().unwrap();
+    let marked = st.iter().find(|(n, _)| *n == "CNT_MARKED").unwrap().1;
+    // ECE on x[15:13] = 0: about 1 in 8
+    assert!((20_000..30_000).contains(&marked), "{marked}");
+}
+
+fn bar_file(len: usize, magic: u32, version: u32) -> tempfile_lite::TempPath {
+    let p = tempfile_lite::TempPath::new("bar");
+    let mut b = vec![0u8; len];
+    if len >= 8 {
+        b[0..4].copy_from_slice(&magic.to_le_bytes());
+        b[4..8].copy_from_slice(&version.to_le_bytes());
+    }
+    std::fs::write(&p.0, b).unwrap();
+    p
+}
+
+mod tempfile_lite {
+    /// A file removed on drop.
+    pub struct TempPath(pub std::path::PathBuf);
+    impl TempPath {
+        pub fn new(tag: &str) -> Self {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static N: AtomicU32 = AtomicU32::new(0);
+            TempPath(std::env::temp_dir().join(format!(
+                "ldcp-{tag}-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            )))
+        }
+    }
+    impl Drop for TempPath {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
+
+#[test]
+fn pcie_backend_maps_a_file_backed_bar() {
+    let f = bar_file(4096, regs::MAGIC, regs::MAP_VERSION);
+    let mut bar = PcieBar::open_file(&f.0).unwrap();
+    bar.write32(regs::alpha::OFFSET, 0x80).unwrap();
+    assert_eq!(bar.read32(regs::alpha::OFFSET).unwrap(), 0x80);
+    let dev = Device::open(bar).unwrap();
+    assert_eq!(dev.info().map_version, "1.0");
+    drop(dev);
+    // the write went through the mapping to the file
+    let bytes = std::fs::read(&f.0).unwrap();
+    let off = regs::alpha::OFFSET as usize;
+    assert_eq!(&bytes[off..off + 4], &0x80u32.to_le_bytes());
+
+    let small = bar_file(1024, regs::MAGIC, regs::MAP_VERSION);
+    let e = PcieBar::open_file(&small.0).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            DriverError::BarTooSmall {
+                size: 1024,
+                need: 4096,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let v2 = bar_file(4096, regs::MAGIC, 0x0002_0000);
+    let e = Device::open(PcieBar::open_file(&v2.0).unwrap())
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .contains("register-map version 2.0 of the device is not supported"),
+        "{e}"
+    );
+    let newer = bar_file(4096, regs::MAGIC, regs::MAP_VERSION + 1);
+    assert!(matches!(
+        Device::open(PcieBar::open_file(&newer.0).unwrap())
+            .err()
+            .unwrap(),
+        DriverError::VersionMismatch { .. }
+    ));
+    let junk = bar_file(4096, 0xffff_ffff, 0);
+    assert!(matches!(
+        Device::open(PcieBar::open_file(&junk.0).unwrap())
+            .err()
+            .unwrap(),
+        DriverError::NotLdcp {
+            found: 0xffff_ffff,
+            ..
+        }
+    ));
+    let e = PcieBar::open_bdf("0000:7f:1f.7").err().unwrap();
+    assert!(matches!(e, DriverError::NoDevice { .. }), "{e}");
+    assert!(
+        e.to_string().contains("/sys/bus/pci/devices/0000:7f:1f.7"),
+        "{e}"
+    );
+    assert!(parse_bdf("03:00.0").is_ok());
+    let e = parse_bdf("3:0.0").err().unwrap();
+    assert!(e.to_string().contains("DDDD:BB:DD.F"), "{e}");
+    let e = PcieBar::open_file(std::path::Path::new("/proc/version"))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            e,
+            DriverError::Permission { .. }
+                | DriverError::BarTooSmall { .. }
+                | DriverError::Io { .. }
+        ),
+        "{e}"
+    );
+}
+
+/// A pseudo-terminal whose far end is "the board": the bridge's frame
+/// parser in front of the NIC core's golden model. `mangle` may alter each
+/// response before it goes back.
+fn board_on_pty(
+    mangle: fn(&mut [u8; br::RESP_LEN]),
+    silent: bool,
+) -> (std::path::PathBuf, std::thread::JoinHandle<()>) {
+    let (mut m, mut s) = (0, 0);
+    // SAFETY: openpty fills two descriptors; the names are not requested.
+    let rc = unsafe {
+        libc::openpty(
+            &mut m,
+            &mut s,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    let path = std::fs::read_link(format!("/proc/self/fd/{s}")).unwrap();
+    // SAFETY: m is an open descriptor we own from here on.
+    let mut master = unsafe { std::fs::File::from_raw_fd(m) };
+    // keep the slave open so the master sees no hang-up before the driver opens it
+    let slave = unsafe { std::fs::File::from_raw_fd(s) };
+    let h = std::thread::spawn(move || {
+        let _slave = slave;
+        let mut bus = SimBus::model();
+        let mut p = FrameParser::default();
+        let mut buf = [0u8; 64];
+        loop {
+            let n = match master.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => n,
+            };
+            for &b in &buf[..n] {
+                let Some(a) = p.feed(b) else { continue };
+                let mut r = match a {
+                    Action::Read(addr) => br::response(br::ST_OK, bus.read32(addr).unwrap()),
+                    Action::Write(addr, d) => {
+                        bus.write32(addr, d).unwrap();
+                        br::response(br::ST_OK, 0)
+                    }
+                    Action::Refuse(st) => br::response(st, 0),
+                };
+                mangle(&mut r);
+                if !silent && master.write_all(&r).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    (path, h)
+}
+
+#[test]
+fn uart_backend_drives_the_bridge_over_a_pty() {
+    let (path, _h) = board_on_pty(|_| {}, false);
+    let mut dev = Device::open(UartBridge::open(&path, 1_000_000).unwrap()).unwrap();
+    assert_eq!(dev.info().flows, 256);
+    dev.config_set("alpha", "0.125").unwrap();
+    assert_eq!(dev.config_get("alpha").unwrap().0, 32);
+    let s = dev.flow_set(42, "3.5").unwrap();
+    assert_eq!(s.cw_raw, 7 << 19);
+    assert!(dev.describe_contains("uart"));
+
+    // a response corrupted on the line is an error, never a silent value
+    let (path, _h) = board_on_pty(|r| r[3] ^= 0x10, false);
+    let e = Device::open(UartBridge::open(&path, 1_000_000).unwrap())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("response CRC mismatch"), "{e}");
+    // a board that never answers: a timeout naming the access
+    let (path, _h) = board_on_pty(|_| {}, true);
+    let e = Device::open(UartBridge::open(&path, 1_000_000).unwrap())
+        .err()
+        .unwrap();
+    assert!(matches!(e, DriverError::BridgeTimeout { .. }), "{e}");
+    assert!(e.to_string().contains("read of 0x0"), "{e}");
+    // no such port; an unsupported rate
+    let e = UartBridge::open(std::path::Path::new("/dev/ttyLDCP-none"), 1_000_000)
+        .err()
+        .unwrap();
+    assert!(matches!(e, DriverError::SerialMissing { .. }), "{e}");
+    let e = UartBridge::open(&path, 1234).err().unwrap();
+    assert!(
+        e.to_string().contains("--baud 1234 is not supported"),
+        "{e}"
+    );
+}
+
+trait DescribeContains {
+    fn describe_contains(&mut self, s: &str) -> bool;
+}
+impl<A: RegAccess> DescribeContains for Device<A> {
+    fn describe_contains(&mut self, s: &str) -> bool {
+        self.io().describe().contains(s)
+    }
+}
+
+/// Every RW register's value, read through the bus (the registers a frame
+/// can change without side effects that depend on timing).
+fn snapshot(bus: &mut SimBus) -> Vec<u32> {
+    rw_offsets()
+        .iter()
+        .map(|&o| bus.read32(o).unwrap())
+        .collect()
+}
+
+fn rw_offsets() -> Vec<u32> {
+    ldcp_regmap::REGISTERS
+        .iter()
+        .filter(|r| r.access == ldcp_regmap::Access::Rw)
+        .map(|r| r.offset)
+        .collect()
+}
+
+/// Frame targets: every RW register, and unmapped offsets.
+fn target() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        proptest::sample::select(rw_offsets()),
+        (0x100u32..0x400).prop_map(|w| w * 4),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Frames with 1 to 3 flipped bits (anywhere after the sync byte) are
+    /// refused and touch no register; intact frames around them execute.
+    #[test]
+    fn corrupted_frames_never_change_a_register(
+        frames in proptest::collection::vec((any::<bool>(), target(), any::<u32>(), proptest::collection::vec((1usize..9, 0u8..8), 0..4)), 1..12),
+        garbage in proptest::collection::vec(any::<u8>().prop_filter("no sync", |b| *b != br::REQ_SYNC), 0..20),
+    ) {
+        let mut bus = SimBus::model();
+        let mut reference = SimBus::model();
+        let mut p = FrameParser::default();
+        for &b in &garbage {
+            prop_assert_eq!(p.feed(b), None);
+        }
+        for (write, addr, data, flips) in frames {
+            let mut f = br::request(write, addr, data);
+            let mut flipped = std::collections::HashSet::new();
+            for (byte, bit) in flips {
+                if flipped.insert((byte, bit)) {
+                    f[byte] ^= 1 << bit;
+                }
+            }
+            let before = snapshot(&mut bus);
+            let acts: Vec<Action> = f.iter().filter_map(|&b| p.feed(b)).collect();
+            prop_assert_eq!(acts.len(), 1);
+            match acts[0] {
+                Action::Refuse(_) => {
+                    prop_assert!(!flipped.is_empty(), "an intact frame was refused");
+                    prop_assert_eq!(snapshot(&mut bus), before, "a refused frame changed a register");
+                }
+                Action::Write(a, d) => {
+                    prop_assert!(flipped.is_empty(), "a corrupted frame was executed");
+                    prop_assert_eq!((a, d), (addr, data));
+                    bus.write32(a, d).unwrap();
+                    reference.write32(addr, data).unwrap();
+                }
+                Action::Read(a) => {
+                    prop_assert!(flipped.is_empty(), "a corrupted frame was executed");
+                    prop_assert_eq!(a, addr);
+                    prop_assert_eq!(bus.read32(a).unwrap(), reference.read32(a).unwrap());
+                }
+            }
+        }
+        prop_assert_eq!(snapshot(&mut bus), snapshot(&mut reference));
+    }
+
+    /// Random bytes: whatever the parser executes came from 9 bytes that
+    /// form a frame with a valid CRC, and it never panics.
+    #[test]
+    fn random_bytes_execute_only_valid_frames(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let mut p = FrameParser::default();
+        let mut window: Vec<u8> = Vec::new();
+        for &b in &bytes {
+            if p.pending() == 0 && b != br::REQ_SYNC {
+                prop_assert_eq!(p.feed(b), None);
+                continue;
+            }
+            window.push(b);
+            if let Some(a) = p.feed(b) {
+                let f = &window[window.len() - br::REQ_LEN..];
+                let valid = br::crc8(&f[1..8]) == f[8];
+                match a {
+                    Action::Read(_) | Action::Write(..) => prop_assert!(valid && f[3] >> 4 == 0),
+                    Action::Refuse(st) => prop_assert!(st == br::ST_BAD_CRC || (valid && st == br::ST_BAD_FRAME)),
+                }
+                window.clear();
+            }
+        }
+    }
+}
