@@ -18,7 +18,7 @@ pub struct BlockInfo {
     /// The packet-path blocks (issue 4) are not yet: their single-cycle
     /// read-modify-write stage closes at 35-50 MHz on the HX8K; pipelining
     /// it (or a PLL-derived core clock) is part of the board build (issue 5).
-    /// The NIC core (issue 5) closes at about 85 MHz at 95% of the HX8K; its
+    /// The NIC core (issue 5) closes at 80-86 MHz at 94% of the HX8K; its
     /// board clock is not chosen yet.
     /// Their figures are measured and reported either way.
     pub timing_enforced: bool,
