@@ -1,7 +1,7 @@
 //! The NIC core as software sees it, on any [`RegAccess`] backend.
 
 use crate::regs;
-use crate::{DriverError, FieldDef, RegAccess};
+use crate::{DriverError, Field, RegAccess};
 
 /// What `probe` finds.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -29,7 +29,7 @@ pub struct ConfigParam {
     /// The name on the command line.
     pub name: &'static str,
     /// Its field.
-    pub field: FieldDef,
+    pub field: Field,
     /// Its register's offset.
     pub offset: u32,
     /// Fraction bits of its fixed-point format (0: an integer).
@@ -141,8 +141,8 @@ impl ConfigParam {
                 r as u64
             }
         };
-        self.field.check(raw).map_err(|_| {
-            DriverError::BadValue(format!(
+        if raw < self.field.min as u64 || raw > self.field.max as u64 {
+            return Err(DriverError::BadValue(format!(
                 "{} = {s} is out of range: it must be in [{}, {}] ({}; raw {}..={})",
                 self.name,
                 self.value(self.field.min),
@@ -150,8 +150,9 @@ impl ConfigParam {
                 self.doc,
                 self.field.min,
                 self.field.max
-            ))
-        })
+            )));
+        }
+        Ok(raw as u32)
     }
 }
 

@@ -19,50 +19,9 @@ pub mod regs;
 
 pub use device::{Device, DeviceInfo, GenRun, PushRun, CONFIG};
 
-/// A field of a register, as the generated accessors describe it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldDef {
-    /// Its register.
-    pub reg: &'static str,
-    /// Its name.
-    pub name: &'static str,
-    /// Lowest bit.
-    pub lsb: u32,
-    /// Width.
-    pub width: u32,
-    /// Legal raw values, inclusive.
-    pub min: u32,
-    /// Legal raw values, inclusive.
-    pub max: u32,
-}
-
-impl FieldDef {
-    /// The field's mask in its register.
-    pub const fn mask(&self) -> u32 {
-        (((1u64 << self.width) - 1) as u32) << self.lsb
-    }
-
-    /// The field's value in a register value.
-    pub const fn get(&self, reg: u32) -> u32 {
-        (reg & self.mask()) >> self.lsb
-    }
-
-    /// A register value with only this field set to `raw`.
-    pub const fn put(&self, raw: u32) -> u32 {
-        (raw << self.lsb) & self.mask()
-    }
-
-    /// `raw` if it is legal, else an error naming it and the range.
-    pub fn check(&self, raw: u64) -> Result<u32, DriverError> {
-        if raw < self.min as u64 || raw > self.max as u64 {
-            return Err(DriverError::BadValue(format!(
-                "{}.{} = {raw} is out of range: it must be in [{}, {}]",
-                self.reg, self.name, self.min, self.max
-            )));
-        }
-        Ok(raw as u32)
-    }
-}
+/// A field of a register: the map's own definition (the generated
+/// accessors in [`regs`] are constants of it).
+pub use ldcp_regmap::Field;
 
 /// Everything that can go wrong between the host and the device.
 #[derive(Debug, thiserror::Error)]

@@ -169,7 +169,8 @@ pub fn c_header(regs: &[Register]) -> String {
 }
 
 /// The driver's typed accessors: one module per register with its offset,
-/// and one [`crate::Field`]-like constant per field.
+/// reset value and one [`crate::Field`] constant per field, each taken from
+/// [`crate::REGISTERS`] itself (so they cannot drift from the map).
 pub fn rust_accessors(regs: &[Register]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "// {HEADER}\n");
@@ -177,25 +178,28 @@ pub fn rust_accessors(regs: &[Register]) -> String {
         s,
         "//! Typed register accessors of the LDCP NIC core, generated from `ldcp-regmap`."
     );
-    let _ = writeln!(s, "//! Each register is a module with its `OFFSET`, `RESET` and one [`FieldDef`] per field.\n");
+    let _ = writeln!(
+        s,
+        "//! Each register is a module with its `OFFSET`, `RESET` and one `Field` per field.\n"
+    );
     let _ = writeln!(s, "#![allow(missing_docs)]\n");
-    let _ = writeln!(s, "use crate::FieldDef;\n");
+    let _ = writeln!(s, "pub use ldcp_regmap::{{Field, REGISTERS}};\n");
     let _ = writeln!(s, "pub const MAGIC: u32 = {MAGIC:#010x};");
     let _ = writeln!(s, "pub const MAP_VERSION: u32 = {MAP_VERSION:#010x};");
     let _ = writeln!(s, "pub const WINDOW_BYTES: u32 = {WINDOW_BYTES};\n");
-    for r in regs {
+    for (i, r) in regs.iter().enumerate() {
         let _ = writeln!(s, "/// {} ({}): {}", r.name, r.access.name(), r.doc);
         let _ = writeln!(s, "pub mod {} {{", lower(r.name));
-        let _ = writeln!(s, "    use super::FieldDef;");
+        let _ = writeln!(s, "    use super::{{Field, REGISTERS}};");
         let _ = writeln!(s, "    pub const NAME: &str = {:?};", r.name);
         let _ = writeln!(s, "    pub const OFFSET: u32 = {:#05x};", r.offset);
         let _ = writeln!(s, "    pub const RESET: u32 = {:#010x};", r.reset());
-        for f in r.fields {
+        for (j, f) in r.fields.iter().enumerate() {
             let _ = writeln!(s, "    /// {}", f.doc);
             let _ = writeln!(
                 s,
-                "    pub const {}: FieldDef = FieldDef {{ reg: NAME, name: {:?}, lsb: {}, width: {}, min: {:#x}, max: {:#x} }};",
-                f.name, f.name, f.lsb, f.width, f.min, f.max
+                "    pub const {}: Field = REGISTERS[{i}].fields[{j}];",
+                f.name
             );
         }
         let _ = writeln!(s, "}}\n");

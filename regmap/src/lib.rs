@@ -146,6 +146,11 @@ impl Field {
         (reg & !self.mask()) | ((raw << self.lsb) & self.mask())
     }
 
+    /// A register value with only this field set, to `raw` (truncated).
+    pub const fn put(&self, raw: u32) -> u32 {
+        self.set(0, raw)
+    }
+
     /// The largest raw value the field's bits hold.
     pub const fn bits_max(&self) -> u32 {
         ((1u64 << self.width) - 1) as u32

@@ -121,15 +121,10 @@ pub struct Stats {
     pub updates: u64,
 }
 
-/// The NIC core's registers, mirrored.
-#[derive(Clone, Debug)]
-pub struct NicCoreModel {
-    ix: Ix,
-    hash: u32,
-    dirty: bool,
-    regs: RegFileModel,
-    eng: WindowEngineModel,
-    fifo: Vec<u32>,
+/// The core's own registers (the decoder, the engine and the FIFO RAM are
+/// kept apart: each edge computes the next copy of these from the last).
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
     fifo_q: u32,
     reset_q: bool,
     ovf_q: bool,
@@ -161,6 +156,18 @@ pub struct NicCoreModel {
     cnt_marked: u32,
     gen_cycles: u32,
     cnt_packets: u32,
+}
+
+/// The NIC core's registers, mirrored.
+#[derive(Clone, Debug)]
+pub struct NicCoreModel {
+    ix: Ix,
+    hash: u32,
+    dirty: bool,
+    regs: RegFileModel,
+    eng: WindowEngineModel,
+    fifo: Vec<u32>,
+    s: State,
     stats: Stats,
 }
 
@@ -174,37 +181,7 @@ impl NicCoreModel {
             regs: RegFileModel::new(),
             eng: WindowEngineModel::new(FLOW_BITS),
             fifo: vec![0; FIFO_DEPTH as usize],
-            fifo_q: 0,
-            reset_q: false,
-            ovf_q: false,
-            fcb_q: false,
-            cycles: 0,
-            cycles_hi: 0,
-            sweeping: false,
-            sweep_ptr: 0,
-            wr_ptr: 0,
-            wr_ptr_d: 0,
-            level: 0,
-            rd_ptr: 0,
-            gen_busy: false,
-            gen_x: 0,
-            gen_rem: 0,
-            fc_busy: false,
-            fc_issued: false,
-            fc_op: 0,
-            fc_flow: 0,
-            fc_age: 0,
-            fc_done: false,
-            res_cw: 0,
-            res_interval: 0,
-            res_flow: 0,
-            cnt_events: 0,
-            cnt_pushed: 0,
-            cnt_dropped: 0,
-            cnt_updates: 0,
-            cnt_marked: 0,
-            gen_cycles: 0,
-            cnt_packets: 0,
+            s: State::default(),
             stats: Stats::default(),
         }
     }
@@ -226,35 +203,36 @@ impl NicCoreModel {
 
     /// Cycles since power-up.
     pub fn cycles(&self) -> u64 {
-        self.cycles
+        self.s.cycles
     }
 
     /// One rising edge with `bus` on the inputs.
     pub fn tick(&mut self, bus: &BusIn) {
         let ix = self.ix;
+        let o = self.s;
         let held = |i: usize| self.regs.held(i);
         let wrote = |i: usize| self.regs.wrote(bus, i);
 
-        let core_reset = self.reset_q;
+        let core_reset = o.reset_q;
         let reset_d = wrote(ix.core_reset).is_some_and(|v| v & 1 != 0);
 
         // ---- FIFO occupancy and the port
-        let fifo_level = self.level;
-        let fifo_avail = self.wr_ptr_d != self.rd_ptr;
-        let fc_start = self.fc_busy && !self.fc_issued;
-        let take_sweep = self.sweeping;
-        let take_fc = !self.sweeping && fc_start && self.level == 0;
-        let take_gen = !self.sweeping && !take_fc && self.gen_busy;
-        let take_fifo = !self.sweeping && !take_fc && !self.gen_busy && fifo_avail;
-        let (gflow, gn, gece) = gen_event(self.gen_x);
+        let fifo_level = o.level;
+        let fifo_avail = o.wr_ptr_d != o.rd_ptr;
+        let fc_start = o.fc_busy && !o.fc_issued;
+        let take_sweep = o.sweeping;
+        let take_fc = !o.sweeping && fc_start && o.level == 0;
+        let take_gen = !o.sweeping && !take_fc && o.gen_busy;
+        let take_fifo = !o.sweeping && !take_fc && !o.gen_busy && fifo_avail;
+        let (gflow, gn, gece) = gen_event(o.gen_x);
 
         let mut ev = WeInputs {
             reset: core_reset,
             ev_valid: take_sweep || take_fc || take_gen || take_fifo,
-            ev_flow: self.fifo_q & 0xff,
+            ev_flow: o.fifo_q & 0xff,
             ev_set: false,
-            ev_ece: (self.fifo_q >> 12) & 1 != 0,
-            ev_n: (self.fifo_q >> 8) & 0xf,
+            ev_ece: (o.fifo_q >> 12) & 1 != 0,
+            ev_n: (o.fifo_q >> 8) & 0xf,
             ev_value: held(ix.init_cw),
             params: WindowParams {
                 alpha_raw: held(ix.alpha) as u16,
@@ -270,16 +248,16 @@ impl NicCoreModel {
             ev.ev_ece = gece;
         }
         if take_fc {
-            ev.ev_flow = self.fc_flow;
+            ev.ev_flow = o.fc_flow;
             ev.ev_n = 0;
             ev.ev_ece = false;
-            ev.ev_set = self.fc_op != 0 && self.fc_op != 1;
-            if self.fc_op == 2 {
+            ev.ev_set = o.fc_op != 0 && o.fc_op != 1;
+            if o.fc_op == 2 {
                 ev.ev_value = held(ix.flow_wdata);
             }
         }
         if take_sweep {
-            ev.ev_flow = self.sweep_ptr;
+            ev.ev_flow = o.sweep_ptr;
             ev.ev_n = 0;
             ev.ev_ece = false;
             ev.ev_set = true;
@@ -289,31 +267,31 @@ impl NicCoreModel {
         let eo = self.eng.outputs();
 
         // ---- values the core drives into the decoder (pre-edge)
-        let mut ro = vec![0u32; REGISTERS.len()];
-        let mut set = vec![0u32; REGISTERS.len()];
+        let mut ro = [0u32; REGISTERS.len()];
+        let mut set = [0u32; REGISTERS.len()];
         ro[ix.git_hash] = self.hash;
         ro[ix.caps] = FLOW_BITS
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (ldcp_regmap::ENGINE_LATENCY << 16)
             | ((self.dirty as u32) << 24);
-        ro[ix.status] = self.sweeping as u32
-            | (self.fc_busy as u32) << 1
-            | (self.gen_busy as u32) << 2
+        ro[ix.status] = o.sweeping as u32
+            | (o.fc_busy as u32) << 1
+            | (o.gen_busy as u32) << 2
             | fifo_level << 16;
-        ro[ix.flow_cw] = self.res_cw;
-        ro[ix.flow_interval] = self.res_interval;
-        ro[ix.flow_status] = self.fc_done as u32 | (self.fc_busy as u32) << 1 | self.res_flow << 8;
-        ro[ix.gen_remaining] = self.gen_rem;
-        ro[ix.cycles_lo] = self.cycles as u32;
-        ro[ix.cycles_hi] = self.cycles_hi;
-        ro[ix.cnt_events] = self.cnt_events;
-        ro[ix.cnt_pushed] = self.cnt_pushed;
-        ro[ix.cnt_dropped] = self.cnt_dropped;
-        ro[ix.cnt_updates] = self.cnt_updates;
-        ro[ix.cnt_marked] = self.cnt_marked;
-        ro[ix.gen_cycles] = self.gen_cycles;
-        ro[ix.cnt_packets] = self.cnt_packets;
-        set[ix.errors] = self.ovf_q as u32 | (self.fcb_q as u32) << 1;
+        ro[ix.flow_cw] = o.res_cw;
+        ro[ix.flow_interval] = o.res_interval;
+        ro[ix.flow_status] = o.fc_done as u32 | (o.fc_busy as u32) << 1 | o.res_flow << 8;
+        ro[ix.gen_remaining] = o.gen_rem;
+        ro[ix.cycles_lo] = o.cycles as u32;
+        ro[ix.cycles_hi] = o.cycles_hi;
+        ro[ix.cnt_events] = o.cnt_events;
+        ro[ix.cnt_pushed] = o.cnt_pushed;
+        ro[ix.cnt_dropped] = o.cnt_dropped;
+        ro[ix.cnt_updates] = o.cnt_updates;
+        ro[ix.cnt_marked] = o.cnt_marked;
+        ro[ix.gen_cycles] = o.gen_cycles;
+        ro[ix.cnt_packets] = o.cnt_packets;
+        set[ix.errors] = o.ovf_q as u32 | (o.fcb_q as u32) << 1;
 
         // ---- strobes
         let cycles_lo_rd = self.regs.reads(bus, ix.cycles_lo);
@@ -327,49 +305,49 @@ impl NicCoreModel {
         let flow_id = held(ix.flow_id);
 
         // ---- next state, in the RTL's order
-        let mut n = self.clone();
+        let mut n = o;
         n.reset_q = reset_d;
-        n.cycles = (self.cycles + 1) & ((1 << 48) - 1);
+        n.cycles = (o.cycles + 1) & ((1 << 48) - 1);
         if cycles_lo_rd {
-            n.cycles_hi = (self.cycles >> 32) as u32 & 0xffff;
+            n.cycles_hi = (o.cycles >> 32) as u32 & 0xffff;
         }
-        n.wr_ptr_d = self.wr_ptr;
-        if self.sweeping {
-            n.sweep_ptr = (self.sweep_ptr + 1) & 0xff;
-            if self.sweep_ptr == 0xff {
+        n.wr_ptr_d = o.wr_ptr;
+        if o.sweeping {
+            n.sweep_ptr = (o.sweep_ptr + 1) & 0xff;
+            if o.sweep_ptr == 0xff {
                 n.sweeping = false;
             }
         }
         // FIFO RAM: read (old data), then write
         let mut write = push_ok;
-        let mut read_addr = self.rd_ptr & 0xff;
+        let mut read_addr = o.rd_ptr & 0xff;
         if push_ok {
-            n.wr_ptr = (self.wr_ptr + 1) & 0x1ff;
+            n.wr_ptr = (o.wr_ptr + 1) & 0x1ff;
         }
         if push_ok && !take_fifo {
-            n.level = self.level + 1;
+            n.level = o.level + 1;
         }
         if !push_ok && take_fifo {
-            n.level = self.level - 1;
+            n.level = o.level - 1;
         }
         if take_fifo {
-            n.rd_ptr = (self.rd_ptr + 1) & 0x1ff;
+            n.rd_ptr = (o.rd_ptr + 1) & 0x1ff;
             read_addr = n.rd_ptr & 0xff;
         }
         n.ovf_q = push.is_some() && !push_ok;
         // generator
         if take_gen {
-            n.gen_x = xorshift32(self.gen_x);
-            n.gen_rem = self.gen_rem.wrapping_sub(1);
-            if self.gen_rem == 1 {
+            n.gen_x = xorshift32(o.gen_x);
+            n.gen_rem = o.gen_rem.wrapping_sub(1);
+            if o.gen_rem == 1 {
                 n.gen_busy = false;
             }
         }
-        if self.gen_busy {
-            n.gen_cycles = self.gen_cycles.wrapping_add(1);
+        if o.gen_busy {
+            n.gen_cycles = o.gen_cycles.wrapping_add(1);
         }
         if let Some(v) = gen_ctrl {
-            if v & 1 != 0 && !self.gen_busy {
+            if v & 1 != 0 && !o.gen_busy {
                 n.gen_busy = gen_count != 0;
                 n.gen_rem = gen_count;
                 n.gen_x = seed_state(gen_seed);
@@ -383,26 +361,24 @@ impl NicCoreModel {
             n.fc_issued = true;
             n.fc_age = 0;
         }
-        if self.fc_issued && self.fc_age != 63 {
-            n.fc_age = self.fc_age + 1;
+        if o.fc_issued && o.fc_age != 63 {
+            n.fc_age = o.fc_age + 1;
         }
-        let capture = self.fc_issued
-            && eo.out_valid
-            && eo.out_flow == self.fc_flow
-            && self.fc_age >= CAPTURE_AGE;
+        let capture =
+            o.fc_issued && eo.out_valid && eo.out_flow == o.fc_flow && o.fc_age >= CAPTURE_AGE;
         if capture {
             n.fc_busy = false;
             n.fc_issued = false;
             n.fc_done = true;
             n.res_cw = eo.out_cw;
             n.res_interval = eo.out_interval;
-            n.res_flow = self.fc_flow;
+            n.res_flow = o.fc_flow;
         }
         n.fcb_q = false;
         if let Some(v) = flow_cmd {
             let op = v & 3;
             if op != 0 {
-                if self.fc_busy {
+                if o.fc_busy {
                     n.fcb_q = true;
                 } else {
                     n.fc_busy = true;
@@ -415,20 +391,20 @@ impl NicCoreModel {
         }
         // counters
         if ack_in {
-            n.cnt_events = self.cnt_events.wrapping_add(1);
+            n.cnt_events = o.cnt_events.wrapping_add(1);
         }
         if ack_ece {
-            n.cnt_marked = self.cnt_marked.wrapping_add(1);
+            n.cnt_marked = o.cnt_marked.wrapping_add(1);
         }
         if push_ok {
-            n.cnt_pushed = self.cnt_pushed.wrapping_add(1);
+            n.cnt_pushed = o.cnt_pushed.wrapping_add(1);
         }
         if push.is_some() && !push_ok {
-            n.cnt_dropped = self.cnt_dropped.wrapping_add(1);
+            n.cnt_dropped = o.cnt_dropped.wrapping_add(1);
         }
         if eo.out_valid {
-            n.cnt_updates = self.cnt_updates.wrapping_add(1);
-            n.cnt_packets = self
+            n.cnt_updates = o.cnt_updates.wrapping_add(1);
+            n.cnt_packets = o
                 .cnt_packets
                 .wrapping_add(eo.out_n_u)
                 .wrapping_add(eo.out_n_m);
@@ -469,23 +445,23 @@ impl NicCoreModel {
             n.cnt_packets = 0;
             write = false;
         }
-        let st = &mut n.stats;
+        let st = &mut self.stats;
         st.events += ack_in as u64;
         st.gen_events += take_gen as u64;
         st.dropped += (push.is_some() && !push_ok) as u64;
         st.flow_results += capture as u64;
         st.resets += core_reset as u64;
-        st.gen_cycles += self.gen_busy as u64;
+        st.gen_cycles += o.gen_busy as u64;
         st.updates += eo.out_valid as u64;
         // the RAM and the sub-blocks take the same edge
         n.fifo_q = self.fifo[read_addr as usize];
         if write {
             let p = push.unwrap_or(0);
-            n.fifo[(self.wr_ptr & 0xff) as usize] = p & 0x1fff;
+            self.fifo[(o.wr_ptr & 0xff) as usize] = p & 0x1fff;
         }
-        n.eng.tick(&ev);
-        n.regs.tick(bus, core_reset, &ro, &set);
-        *self = n;
+        self.eng.tick(&ev);
+        self.regs.tick(bus, core_reset, &ro, &set);
+        self.s = n;
     }
 }
 
