@@ -89,6 +89,13 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::nic_core::NicCore::default()),
     },
     BlockInfo {
+        name: "board_core",
+        timing_enforced: false,
+        doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
+        fpga: true,
+        generate: || raw_verilog(crate::board::BoardCore::default()),
+    },
+    BlockInfo {
         name: "wred_ecn",
         timing_enforced: true,
         doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",

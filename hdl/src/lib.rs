@@ -7,6 +7,7 @@
 
 pub mod ack_generator;
 pub mod blocks;
+pub mod board;
 pub mod fast_start_marker;
 pub mod mul;
 pub mod nic_core;
@@ -14,6 +15,7 @@ pub mod pacing_timer;
 #[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;
+pub mod uart_bridge;
 pub mod verilog;
 pub mod window_engine;
 pub mod wred_ecn;

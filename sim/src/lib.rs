@@ -12,6 +12,7 @@
 //! driver use the models without pulling in the HDL toolchain.
 
 pub mod ack_generator;
+pub mod board;
 pub mod cosim;
 pub mod fast_start_marker;
 pub mod nic_core;

@@ -1,0 +1,524 @@
+//! The cycle-accurate golden model of the Alchitry Cu board core
+//! (`hdl/src/board.rs`): the power-on sequencer, the UART bridge
+//! ([`crate::uart_bridge::BridgeModel`]) and the NIC core
+//! ([`crate::nic_core::NicCoreModel`]), wired as the RTL wires them.
+//!
+//! # Power-on
+//! `hold` (the PLL not locked, or the reset button pressed) passes a
+//! two-flop synchroniser. While it is high an 8-bit counter stays at 0;
+//! once it is low the counter runs to 255. At 254 the sequencer writes
+//! CORE_RESET.GO on the core's bus, so every flow starts at INIT_CW and
+//! every parameter at its reset value whatever the clock did before the
+//! PLL locked. Until the counter reaches 255 the bridge is held idle.
+
+use crate::nic_core::NicCoreModel;
+use crate::uart_bridge::{BridgeIn, BridgeModel, BridgeOut};
+use ldcp_regmap::model::{BusIn, BusOut};
+
+/// The counter value at which the sequencer writes CORE_RESET.
+pub const POR_WRITE_AT: u32 = 254;
+/// The counter value at which the bridge is released.
+pub const POR_DONE: u32 = 255;
+
+/// One cycle of the board core's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardIn {
+    /// The UART line from the host (idle high).
+    pub rx: bool,
+    /// Clocks per UART bit.
+    pub baud_div: u32,
+    /// Power-on hold (PLL unlocked or reset button), asynchronous.
+    pub hold: bool,
+}
+
+/// The board core's outputs: the UART line to the host and, for
+/// observation, the NIC core's bus.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardOut {
+    /// The UART line to the host.
+    pub tx: bool,
+    /// The bus cycle the NIC core sees.
+    pub bus: BusIn,
+    /// The NIC core's bus outputs.
+    pub core: BusOut,
+}
+
+/// The board core model.
+#[derive(Clone, Debug)]
+pub struct BoardModel {
+    hold_s1: bool,
+    hold_s2: bool,
+    por: u32,
+    bridge: BridgeModel,
+    core: NicCoreModel,
+}
+
+impl BoardModel {
+    /// The board at configuration, its core reporting `hash` and `dirty`.
+    pub fn new(hash: u32, dirty: bool) -> Self {
+        BoardModel {
+            hold_s1: true,
+            hold_s2: true,
+            por: 0,
+            bridge: BridgeModel::new(),
+            core: NicCoreModel::new(hash, dirty),
+        }
+    }
+
+    /// The NIC core inside.
+    pub fn core(&self) -> &NicCoreModel {
+        &self.core
+    }
+
+    /// Whether the power-on sequence is over (the bridge is live).
+    pub fn ready(&self) -> bool {
+        self.por == POR_DONE
+    }
+
+    fn bus(&self) -> BusIn {
+        if self.por == POR_WRITE_AT {
+            BusIn {
+                addr: ldcp_regmap::register("CORE_RESET").map_or(0, |r| r.offset),
+                wdata: 1,
+                we: true,
+                re: false,
+            }
+        } else {
+            let b: BridgeOut = self.bridge.outputs();
+            BusIn {
+                addr: b.bus_addr,
+                wdata: b.bus_wdata,
+                we: b.bus_we,
+                re: b.bus_re,
+            }
+        }
+    }
+
+    /// The outputs after the last edge.
+    pub fn outputs(&self) -> BoardOut {
+        BoardOut {
+            tx: self.bridge.outputs().tx,
+            bus: self.bus(),
+            core: self.core.outputs(),
+        }
+    }
+
+    /// One rising edge.
+    pub fn tick(&mut self, i: &BoardIn) {
+        let bus = self.bus();
+        let core_out = self.core.outputs();
+        let active = self.por != POR_DONE;
+        self.bridge.tick(&BridgeIn {
+            rx: i.rx,
+            baud_div: i.baud_div,
+            clear: active,
+            bus_rdata: core_out.rdata,
+            bus_rvalid: core_out.rvalid,
+        });
+        self.core.tick(&bus);
+        self.por = if self.hold_s2 {
+            0
+        } else if active {
+            self.por + 1
+        } else {
+            self.por
+        };
+        self.hold_s2 = self.hold_s1;
+        self.hold_s1 = i.hold;
+    }
+}
+
+impl crate::cosim::CosimModel for BoardModel {
+    type Input = BoardIn;
+
+    fn input_names() -> &'static [&'static str] {
+        &["uart_rx", "baud_div", "hold"]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        &[
+            "uart_tx",
+            "dbg_addr",
+            "dbg_wdata",
+            "dbg_we",
+            "dbg_re",
+            "dbg_rdata",
+            "dbg_rvalid",
+        ]
+    }
+
+    fn encode(i: &BoardIn, ports: &mut [u64]) {
+        ports[0] = i.rx as u64;
+        ports[1] = (i.baud_div & 0x3ff) as u64;
+        ports[2] = i.hold as u64;
+    }
+
+    fn tick(&mut self, i: &BoardIn) {
+        BoardModel::tick(self, i);
+    }
+
+    fn outputs(&self, ports: &mut [u64]) {
+        let o = BoardModel::outputs(self);
+        ports[0] = o.tx as u64;
+        ports[1] = (o.bus.addr & 0xfff) as u64;
+        ports[2] = o.bus.wdata as u64;
+        ports[3] = o.bus.we as u64;
+        ports[4] = o.bus.re as u64;
+        ports[5] = o.core.rdata as u64;
+        ports[6] = o.core.rvalid as u64;
+    }
+}
+
+/// A host on the UART line, for tests: frames go out as line bits at
+/// `div` clocks per bit; the board's answer is decoded from its line.
+#[derive(Clone, Debug)]
+pub struct LineHost {
+    /// The board model.
+    pub board: BoardModel,
+    /// Clocks per bit.
+    pub div: u32,
+    dec: crate::uart_bridge::LineDecoder,
+    /// Bytes received from the board.
+    pub received: Vec<u8>,
+}
+
+impl LineHost {
+    /// A powered-up board (power-on sequence done) at `div` clocks per bit.
+    pub fn new(div: u32) -> Self {
+        let mut h = LineHost {
+            board: BoardModel::new(0, true),
+            div,
+            dec: crate::uart_bridge::LineDecoder::new(crate::uart_bridge::effective_div(div)),
+            received: Vec::new(),
+        };
+        h.idle(300);
+        assert!(h.board.ready());
+        h
+    }
+
+    /// One clock with `rx` on the line.
+    pub fn clock(&mut self, rx: bool) {
+        self.board.tick(&BoardIn {
+            rx,
+            baud_div: self.div,
+            hold: false,
+        });
+        if let Some(b) = self.dec.push(self.board.outputs().tx) {
+            self.received.push(b);
+        }
+    }
+
+    /// `n` clocks of idle line.
+    pub fn idle(&mut self, n: usize) {
+        for _ in 0..n {
+            self.clock(true);
+        }
+    }
+
+    /// Sends bytes (no gap between them).
+    pub fn send(&mut self, bytes: &[u8]) {
+        let mut bits = Vec::new();
+        crate::uart_bridge::serialize(
+            bytes,
+            crate::uart_bridge::effective_div(self.div),
+            &mut bits,
+        );
+        for b in bits {
+            self.clock(b);
+        }
+    }
+
+    /// Waits up to `bits` bit times for a whole response; takes it.
+    pub fn response(&mut self, bits: usize) -> Option<[u8; crate::uart_bridge::RESP_LEN]> {
+        use crate::uart_bridge::RESP_LEN;
+        let div = crate::uart_bridge::effective_div(self.div) as usize;
+        for _ in 0..bits * div {
+            if self.received.len() >= RESP_LEN {
+                break;
+            }
+            self.clock(true);
+        }
+        if self.received.len() < RESP_LEN {
+            return None;
+        }
+        let r: Vec<u8> = self.received.drain(..RESP_LEN).collect();
+        r.try_into().ok()
+    }
+}
+
+/// A seeded stream of board inputs at `baud_div`: power-up with a hold,
+/// then the NIC core stimulus's bus operations ([`crate::nic_core::stimulus`])
+/// sent as bridge frames, back to back or with gaps, some with a flipped bit
+/// (refused: bad CRC), a bad op or address (refused), cut short (timed out),
+/// surrounded by garbage bytes, line glitches and bad stop bits; and now and
+/// then a hold pulse (the reset button) that restarts the power-on sequence.
+pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
+    use crate::uart_bridge::{effective_div, request, serialize, OP_READ};
+    let div = effective_div(baud_div);
+    let mut s = seed ^ 0xD1B5_4A32_D192_ED03;
+    let mut next = move || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut ops = crate::nic_core::stimulus(seed).filter(|b| b.we || b.re);
+    let mut queue: std::collections::VecDeque<(bool, bool)> = Default::default();
+    let mut started = false;
+    let line = |q: &mut std::collections::VecDeque<(bool, bool)>, bits: &[bool]| {
+        q.extend(bits.iter().map(|&b| (b, false)));
+    };
+    let idle = |q: &mut std::collections::VecDeque<(bool, bool)>, n: u64| {
+        q.extend(std::iter::repeat_n((true, false), n as usize));
+    };
+    std::iter::from_fn(move || {
+        while queue.is_empty() {
+            if !started {
+                started = true;
+                let n = 1 + next() % 8;
+                queue.extend(std::iter::repeat_n((true, true), n as usize));
+                idle(&mut queue, 300);
+                continue;
+            }
+            let r = next();
+            let op = ops.next()?;
+            let mut f = request(op.we, op.addr & 0xfff, op.wdata);
+            let mut bits = Vec::new();
+            let pick = r % 1000;
+            match pick {
+                0..=49 => {
+                    // one flipped bit after the sync byte: refused (bad CRC)
+                    let byte = 1 + (r >> 10) as usize % 8;
+                    f[byte] ^= 1 << ((r >> 20) % 8);
+                    serialize(&f, div, &mut bits);
+                }
+                50..=79 => {
+                    // a bad op or an address above 12 bits, CRC intact: refused
+                    if r & 0x400 != 0 {
+                        f[1] = (r >> 12) as u8 | 1; // never 'R' (0x52) or 'W' (0x57)? see below
+                        if f[1] == OP_READ || f[1] == b'W' {
+                            f[1] = 0x01;
+                        }
+                    } else {
+                        f[3] |= 0x10 << ((r >> 12) % 4);
+                    }
+                    f[8] = crate::uart_bridge::crc8(&f[1..8]);
+                    serialize(&f, div, &mut bits);
+                }
+                80..=109 => {
+                    // cut short: the parser times out after 64 bit times
+                    let k = 1 + (r >> 10) as usize % 8;
+                    serialize(&f[..k], div, &mut bits);
+                    line(&mut queue, &bits);
+                    idle(&mut queue, (66 + (r >> 20) % 8) * div as u64);
+                    continue;
+                }
+                110..=139 => {
+                    // garbage bytes, then long enough for any frame they began to time out
+                    let n = 1 + (r >> 10) % 12;
+                    let g: Vec<u8> = (0..n)
+                        .map(|_| {
+                            let x = next();
+                            if x & 7 == 0 {
+                                crate::uart_bridge::REQ_SYNC
+                            } else {
+                                x as u8
+                            }
+                        })
+                        .collect();
+                    serialize(&g, div, &mut bits);
+                    line(&mut queue, &bits);
+                    idle(&mut queue, 150 * div as u64);
+                    continue;
+                }
+                140..=159 => {
+                    // a glitch shorter than half a bit
+                    let n = 1 + (r >> 10) % (div as u64 / 2);
+                    queue.extend(std::iter::repeat_n((false, false), n as usize - 1));
+                    idle(&mut queue, 2 * div as u64);
+                    continue;
+                }
+                160..=169 => {
+                    // a byte with a bad stop bit, then silence
+                    serialize(&[(r >> 10) as u8], div, &mut bits);
+                    let at = bits.len() - div as usize;
+                    for b in &mut bits[at..] {
+                        *b = false;
+                    }
+                    line(&mut queue, &bits);
+                    idle(&mut queue, 150 * div as u64);
+                    continue;
+                }
+                173..=202 => {
+                    // a pause inside the frame, either side of the timeout (a
+                    // pause of 54 bit times): the frame completes, or the rest
+                    // of it is garbage to the parser
+                    let k = 1 + (r >> 10) as usize % 8;
+                    serialize(&f[..k], div, &mut bits);
+                    line(&mut queue, &bits);
+                    idle(&mut queue, (r >> 20) % (90 * div as u64));
+                    bits.clear();
+                    serialize(&f[k..], div, &mut bits);
+                    line(&mut queue, &bits);
+                    idle(&mut queue, 150 * div as u64);
+                    continue;
+                }
+                170..=172 => {
+                    // the reset button
+                    let n = 1 + (r >> 10) % 20;
+                    queue.extend(std::iter::repeat_n((true, true), n as usize));
+                    idle(&mut queue, 300);
+                    continue;
+                }
+                _ => serialize(&f, div, &mut bits),
+            }
+            line(&mut queue, &bits);
+            // the response takes 70 bit times; sometimes the host does not wait
+            let gap = match (r >> 40) % 4 {
+                0 => 0,
+                1 => (r >> 44) % (4 * div as u64),
+                _ => 72 * div as u64 + (r >> 44) % (30 * div as u64),
+            };
+            idle(&mut queue, gap);
+        }
+        queue
+            .pop_front()
+            .map(|(rx, hold)| BoardIn { rx, baud_div, hold })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uart_bridge::{
+        parse_response, request, Action, FrameParser, ST_BAD_CRC, ST_BAD_FRAME, ST_OK,
+    };
+
+    fn reg(name: &str) -> u32 {
+        ldcp_regmap::register(name).unwrap().offset
+    }
+
+    #[test]
+    fn board_model_answers_frames_as_the_protocol_says() {
+        for div in [4u32, 7, 60, 2] {
+            let mut h = LineHost::new(div);
+            // identify
+            h.send(&request(false, reg("MAGIC"), 0));
+            let r = h.response(100).expect("a response");
+            assert_eq!(
+                parse_response(&r),
+                Ok((ST_OK, ldcp_regmap::MAGIC)),
+                "div {div}"
+            );
+            // write, read back
+            h.send(&request(true, reg("INIT_CW"), 0x0003_0000));
+            assert_eq!(parse_response(&h.response(100).unwrap()), Ok((ST_OK, 0)));
+            h.send(&request(false, reg("INIT_CW"), 0));
+            assert_eq!(
+                parse_response(&h.response(100).unwrap()),
+                Ok((ST_OK, 0x0003_0000))
+            );
+            // every single-bit corruption of a write is refused and changes nothing
+            let good = request(true, reg("INIT_CW"), 0x0001_8000);
+            for byte in 1..9 {
+                let mut f = good;
+                f[byte] ^= 1 << (byte % 8);
+                h.send(&f);
+                assert_eq!(
+                    parse_response(&h.response(100).unwrap()),
+                    Ok((ST_BAD_CRC, 0)),
+                    "div {div} byte {byte}"
+                );
+            }
+            h.send(&request(false, reg("INIT_CW"), 0));
+            assert_eq!(
+                parse_response(&h.response(100).unwrap()),
+                Ok((ST_OK, 0x0003_0000))
+            );
+            // an address above 12 bits is refused
+            h.send(&request(false, 0x1004, 0));
+            assert_eq!(
+                parse_response(&h.response(100).unwrap()),
+                Ok((ST_BAD_FRAME, 0))
+            );
+            // a cut frame times out without an answer; the next frame works
+            h.send(&good[..5]);
+            assert_eq!(h.response(70), None, "div {div}");
+            h.send(&request(false, reg("MAGIC"), 0));
+            assert_eq!(
+                parse_response(&h.response(100).unwrap()),
+                Ok((ST_OK, ldcp_regmap::MAGIC))
+            );
+            // the timeout is 64 bit times from one byte's stop-bit sample to
+            // the next one's, which is the pause plus 10 bits: a pause of
+            // just under 54 bit times keeps the frame, just over drops it
+            let d = crate::uart_bridge::effective_div(div) as usize;
+            h.send(&good[..4]);
+            h.idle(54 * d - 1);
+            h.send(&good[4..]);
+            assert_eq!(
+                parse_response(&h.response(100).unwrap()),
+                Ok((ST_OK, 0)),
+                "div {div}"
+            );
+            h.send(&good[..4]);
+            h.idle(54 * d + 1);
+            h.send(&good[4..]);
+            assert_eq!(h.response(100), None, "div {div}");
+            // twenty frames back to back: twenty answers, in order
+            let mut frames = Vec::new();
+            for k in 0..20u32 {
+                frames.extend_from_slice(&request(true, reg("FLOW_WDATA"), k));
+                frames.extend_from_slice(&request(false, reg("FLOW_WDATA"), 0));
+            }
+            h.send(&frames);
+            for k in 0..20u32 {
+                assert_eq!(parse_response(&h.response(100).unwrap()), Ok((ST_OK, 0)));
+                assert_eq!(
+                    parse_response(&h.response(100).unwrap()),
+                    Ok((ST_OK, k)),
+                    "div {div}"
+                );
+            }
+            assert!(h.response(100).is_none());
+        }
+    }
+
+    #[test]
+    fn board_stimulus_frames_get_the_answers_the_frame_parser_predicts() {
+        // the bridge model, fed the stimulus, answers exactly the frames the
+        // byte-level parser completes, with the same statuses
+        let div = 5;
+        let mut h = LineHost::new(div);
+        let mut p = FrameParser::default();
+        let mut dec = crate::uart_bridge::LineDecoder::new(div);
+        let mut want = Vec::new();
+        let mut silent = 0u32;
+        for i in stimulus(3, div).skip(400).take(400_000) {
+            if i.hold {
+                break;
+            }
+            if let Some(b) = dec.push(i.rx) {
+                silent = 0;
+                if let Some(a) = p.feed(b) {
+                    want.push(match a {
+                        Action::Refuse(st) => st,
+                        _ => ST_OK,
+                    });
+                }
+            } else if i.rx {
+                silent += 1;
+                if silent == 64 * div {
+                    p.timeout();
+                }
+            }
+            h.clock(i.rx);
+        }
+        h.idle(200 * div as usize);
+        let got: Vec<u8> = h.received.chunks(7).map(|r| r[1]).collect();
+        assert!(want.len() > 100, "{}", want.len());
+        assert_eq!(got, want);
+        assert!(want.contains(&ST_BAD_CRC) && want.contains(&ST_BAD_FRAME));
+    }
+}
