@@ -2,6 +2,7 @@
 //! with lint, cosimulation, synthesis and benchmarks, for every block.
 
 pub mod bench;
+pub mod board;
 pub mod harness;
 pub mod synth;
 

@@ -83,15 +83,21 @@ struct CosimArgs {
 
 #[derive(Args)]
 struct SynthArgs {
-    /// The block (see `ldcp blocks`).
-    #[arg(long, value_name = "NAME")]
-    block: String,
-    /// Target device.
+    /// The block (see `ldcp blocks`): synthesize it alone, inputs and outputs registered.
+    #[arg(long, value_name = "NAME", required_unless_present = "board")]
+    block: Option<String>,
+    /// Build a board's bitstream instead: the board core with its PLL and pins
+    /// (alchitry-cu: the NIC core, the UART bridge, 60 MHz from the 100 MHz
+    /// oscillator; writes <out>/ldcp_alchitry_cu.bin only if timing is met).
+    #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]
+    board: Option<String>,
+    /// Target device (with --block).
     #[arg(long, default_value = "ice40-hx8k")]
     device: String,
-    /// Clock target in MHz, (0, 1000]: the run fails if Fmax is below it.
-    #[arg(long, default_value_t = 100.0)]
-    target_mhz: f64,
+    /// Clock target in MHz, (0, 1000] (with --block; a board's clock is its PLL's):
+    /// the run fails if Fmax is below it. Default 100.
+    #[arg(long)]
+    target_mhz: Option<f64>,
     /// Most nextpnr placement seeds to try (1 ..= 100); stops at the first that meets the target.
     #[arg(long, default_value_t = 5)]
     seeds: u32,
@@ -245,6 +251,47 @@ fn print_synth(r: &SynthReport) {
     }
 }
 
+fn print_board(r: &ldcp_flow::board::BoardReport) {
+    eprintln!(
+        "{} ({} {}): {} of {} logic cells, {} of {} BRAM, {} PLL, {} flows",
+        r.board,
+        r.device,
+        r.package,
+        r.logic_cells,
+        r.logic_cells_total,
+        r.bram,
+        r.bram_total,
+        r.pll_used,
+        r.flows
+    );
+    for c in &r.clocks {
+        eprintln!(
+            "clock {}: Fmax {:.2} MHz, constraint {:.2} MHz: {}",
+            c.net,
+            c.achieved_mhz,
+            c.constraint_mhz,
+            if c.met { "met" } else { "NOT met" }
+        );
+    }
+    if let Some(p) = &r.critical_path {
+        eprintln!(
+            "critical path: {} -> {} ({:.2} ns)",
+            p.from, p.to, p.delay_ns
+        );
+    }
+    match &r.bitstream {
+        Some(b) => eprintln!(
+            "bitstream: {} ({} bytes; GIT_HASH {}{}); flash with `iceprog {}`",
+            b.file.display(),
+            b.bytes,
+            r.git_hash,
+            if r.dirty { ", dirty tree" } else { "" },
+            b.file.display()
+        ),
+        None => eprintln!("timing NOT met at the board clock: no bitstream written"),
+    }
+}
+
 fn print_cosim(r: &CosimReport) {
     eprintln!(
         "{}: {} cycles, {} mismatches, {:.0} cycles/s (seed {})",
@@ -303,8 +350,37 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             Ok(r.mismatches == 0)
         }
         Cmd::Synth(a) => {
-            let opts = synth_opts(&a.block, &a.device, a.target_mhz, a.seeds, a.out)?;
-            ldcp_flow::block(&a.block)?;
+            if let Some(name) = &a.board {
+                let b = ldcp_flow::board::board(name)?;
+                let opts = ldcp_flow::board::BoardOptions {
+                    board: b,
+                    seeds: a.seeds,
+                    out_dir: a
+                        .out
+                        .unwrap_or_else(|| ldcp_sim::work_dir().join("board").join(b.name)),
+                    build: ldcp_hdl::nic_core::BuildId::current(),
+                };
+                let r = ldcp_flow::board::build(&opts, &mut |s| progress(s))?;
+                let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
+                write_file(&opts.out_dir.join("report.json"), &text)?;
+                if let Some(path) = &a.report {
+                    write_file(path, &text)?;
+                }
+                if a.json.json {
+                    print!("{text}");
+                }
+                print_board(&r);
+                return Ok(r.timing_met);
+            }
+            let block = a.block.unwrap_or_default();
+            let opts = synth_opts(
+                &block,
+                &a.device,
+                a.target_mhz.unwrap_or(100.0),
+                a.seeds,
+                a.out,
+            )?;
+            ldcp_flow::block(&block)?;
             let r = synth::synthesize(&opts, &mut |s| progress(s))?;
             let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
             write_file(&opts.out_dir.join("report.json"), &text)?;
@@ -425,7 +501,18 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             if !ok {
                 return Err(FlowError::Mismatch("cosimulation mismatch".into()));
             }
-            if !a.no_synth && b.fpga {
+            if let (false, Some(board)) = (a.no_synth, b.board) {
+                let bd = ldcp_flow::board::board(board)?;
+                let opts = ldcp_flow::board::BoardOptions {
+                    board: bd,
+                    seeds: 5,
+                    out_dir: ldcp_sim::work_dir().join("board").join(bd.name),
+                    build: ldcp_hdl::nic_core::BuildId::current(),
+                };
+                let r =
+                    ldcp_flow::board::build(&opts, &mut |s| progress(&format!("{}: {s}", b.name)))?;
+                row.synth = Some(r.as_synth_report(b.name));
+            } else if !a.no_synth && b.fpga {
                 let opts = synth_opts(b.name, "ice40-hx8k", a.target_mhz, 5, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
                     progress(&format!("{}: {s}", b.name))

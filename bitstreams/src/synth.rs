@@ -144,7 +144,7 @@ pub struct SynthReport {
     pub verilog_fnv64: String,
 }
 
-fn first_line(cmd: &mut Command, what: &str) -> Result<String, FlowError> {
+pub(crate) fn first_line(cmd: &mut Command, what: &str) -> Result<String, FlowError> {
     let out = tools::run(cmd, what)?;
     let text = format!(
         "{}{}",
@@ -154,11 +154,11 @@ fn first_line(cmd: &mut Command, what: &str) -> Result<String, FlowError> {
     Ok(text.lines().next().unwrap_or("").trim().to_string())
 }
 
-fn write(path: &Path, text: &str) -> Result<(), FlowError> {
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), FlowError> {
     std::fs::write(path, text).map_err(|e| FlowError::Io(format!("{}: {e}", path.display())))
 }
 
-fn parse_stat(text: &str) -> CellCounts {
+pub(crate) fn parse_stat(text: &str) -> CellCounts {
     let mut c = CellCounts::default();
     for line in text.lines() {
         let mut it = line.split_whitespace();
@@ -177,14 +177,17 @@ fn parse_stat(text: &str) -> CellCounts {
     c
 }
 
-struct Placement {
-    fmax: f64,
-    lcs: u64,
-    brams: u64,
-    critical: Option<CriticalPath>,
+pub(crate) struct Placement {
+    pub(crate) fmax: f64,
+    pub(crate) lcs: u64,
+    pub(crate) brams: u64,
+    pub(crate) plls: u64,
+    pub(crate) critical: Option<CriticalPath>,
+    /// Every clock: (net, achieved MHz, constraint MHz).
+    pub(crate) clocks: Vec<(String, f64, f64)>,
 }
 
-fn read_report(path: &Path) -> Result<Placement, FlowError> {
+pub(crate) fn read_report(path: &Path) -> Result<Placement, FlowError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| FlowError::Io(format!("{}: {e}", path.display())))?;
     let v: serde_json::Value = serde_json::from_str(&text)
@@ -209,11 +212,27 @@ fn read_report(path: &Path) -> Result<Placement, FlowError> {
                 delay_ns: steps.iter().filter_map(|s| s["delay"].as_f64()).sum(),
             })
         });
+    let clocks = v["fmax"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, c)| {
+                    (
+                        k.clone(),
+                        c["achieved"].as_f64().unwrap_or(0.0),
+                        c["constraint"].as_f64().unwrap_or(0.0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Placement {
         fmax,
         lcs: used("ICESTORM_LC"),
         brams: used("ICESTORM_RAM"),
+        plls: used("ICESTORM_PLL"),
         critical,
+        clocks,
     })
 }
 
@@ -246,6 +265,12 @@ pub fn synthesize(
                 .map(|b| b.name)
                 .collect::<Vec<_>>()
                 .join(", ")
+        )));
+    }
+    if let Some(board) = block.board {
+        return Err(FlowError::BadArg(format!(
+            "block {} is synthesized in its board, with the PLL and pins: run `ldcp synth --board {board}`",
+            block.name
         )));
     }
     let verilog = block

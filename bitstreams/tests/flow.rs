@@ -74,9 +74,68 @@ fn window_engine_synthesizes_at_100_mhz_on_the_hx8k() {
     );
 }
 
+fn committed_board_report(board: &str) -> serde_json::Value {
+    let path = format!("{}/reports/{board}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The Alchitry Cu bitstream: the board core (NIC core with 256 flows, UART
+/// bridge, power-on sequencer) with its PLL and pins places on the HX8K,
+/// meets the PLL's 60 MHz, and icepack writes a whole HX8K bitstream.
+#[test]
+fn alchitry_cu_bitstream_builds_and_meets_its_60_mhz_clock() {
+    use ldcp_flow::board;
+    let opts = board::BoardOptions {
+        board: board::board("alchitry-cu").unwrap(),
+        seeds: 5,
+        out_dir: ldcp_sim::work_dir().join("test-board"),
+        build: ldcp_hdl::nic_core::BuildId::current(),
+    };
+    let r = board::build(&opts, &mut |s| eprintln!("{s}")).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{}", serde_json::to_string(&r).unwrap());
+    assert!(r.timing_met, "{:?}", r.clocks);
+    assert_eq!(r.clocks.len(), 1, "one clock domain: {:?}", r.clocks);
+    let clk = &r.clocks[0];
+    assert!((clk.constraint_mhz - 60.0).abs() < 0.1 && clk.achieved_mhz >= clk.constraint_mhz);
+    assert!(r.logic_cells > 7_000 && r.logic_cells <= r.logic_cells_total);
+    assert_eq!((r.pll_used, r.flows), (1, 256));
+    let bin = r.bitstream.as_ref().expect("a bitstream");
+    // an iCE40-HX8K bitstream is 135,100 bytes
+    assert_eq!(bin.bytes, 135_100);
+    assert_eq!(std::fs::metadata(&bin.file).unwrap().len(), 135_100);
+    let c = committed_board_report("alchitry-cu");
+    assert_eq!(
+        c["block_verilog_fnv64"], r.block_verilog_fnv64,
+        "bitstreams/reports/alchitry-cu.json is stale: rerun `ldcp synth --board alchitry-cu --report bitstreams/reports/alchitry-cu.json`"
+    );
+}
+
 #[test]
 fn committed_reports_are_of_the_current_verilog() {
-    for b in ldcp_hdl::blocks::BLOCKS.iter().filter(|b| b.fpga) {
+    for b in ldcp_hdl::blocks::BLOCKS
+        .iter()
+        .filter(|b| b.board.is_some())
+    {
+        let c = committed_board_report(b.board.unwrap());
+        let v = b.verilog().unwrap();
+        assert_eq!(
+            c["block_verilog_fnv64"],
+            ldcp_sim::Fnv64::hex_of(&v),
+            "report of board {} is stale",
+            b.board.unwrap()
+        );
+        assert_eq!(c["timing_met"], true, "{}", b.name);
+        assert!(
+            c["bitstream"]["bytes"].as_u64() == Some(135_100),
+            "{}",
+            b.name
+        );
+    }
+    for b in ldcp_hdl::blocks::BLOCKS
+        .iter()
+        .filter(|b| b.fpga && b.board.is_none())
+    {
         let c = committed_report(b.name);
         let v = b.verilog().unwrap();
         assert_eq!(
@@ -95,14 +154,26 @@ fn committed_reports_are_of_the_current_verilog() {
 
 #[test]
 fn ldcp_refuses_bad_input_with_exit_status_2() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["synth", "--block", "board_core"],
+            "block board_core is synthesized in its board, with the PLL and pins: run `ldcp synth --board alchitry-cu`",
+        ),
+        (
+            &["synth", "--board", "arty"],
+            "unknown board \"arty\": known boards are alchitry-cu",
+        ),
+        (
+            &["synth", "--board", "alchitry-cu", "--target-mhz", "100"],
+            "cannot be used with",
+        ),
         (
             &["synth", "--block", "window_engine_4k"],
             "block window_engine_4k is a simulation size",
         ),
         (
             &["cosim", "--block", "nope"],
-            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, nic_core, wred_ecn",
+            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, nic_core, board_core, wred_ecn",
         ),
         (
             &["cosim", "--block", "wred_ecn", "--cycles", "0"],

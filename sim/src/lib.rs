@@ -74,8 +74,13 @@ impl Fnv64 {
 
     /// The hash of `text` as 16 hex digits.
     pub fn hex_of(text: &str) -> String {
+        Self::hex_of_bytes(text.as_bytes())
+    }
+
+    /// The hash of `bytes` as 16 hex digits.
+    pub fn hex_of_bytes(bytes: &[u8]) -> String {
         let mut h = Fnv64::default();
-        h.write(text.as_bytes());
+        h.write(bytes);
         format!("{:016x}", h.finish())
     }
 }
