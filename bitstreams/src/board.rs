@@ -156,6 +156,11 @@ pub fn build(
     let device: &Device = synth::device(opts.board.device)?;
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(|e| FlowError::Io(format!("{}: {e}", dir.display())))?;
+    // a bitstream of an earlier run must not outlive a failing one
+    let bin = dir.join(format!("{}.bin", hw::TOP));
+    if bin.exists() {
+        std::fs::remove_file(&bin).map_err(|e| FlowError::Io(format!("{}: {e}", bin.display())))?;
+    }
     let core = hw::core_verilog(opts.build).map_err(|e| FlowError::Tool(e.to_string()))?;
     let core_file = dir.join("board_core.v");
     let top_file = dir.join(format!("{}.v", hw::TOP));
@@ -250,7 +255,6 @@ pub fn build(
         })
         .collect();
     let bitstream = if timing_met {
-        let bin = dir.join(format!("{}.bin", hw::TOP));
         progress(&format!("icepack {}", bin.display()));
         tools::run(Command::new("icepack").arg(&asc).arg(&bin), "icepack")?;
         let bytes =
