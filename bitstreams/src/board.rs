@@ -342,7 +342,13 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// Whether every clock of a placement met its constraint (and there is one).
+/// Whether every clock of a placement met its constraint, and the core
+/// clock's constraint is the PLL's frequency (so a constraint nextpnr did
+/// not derive, such as its 12 MHz default, never passes for "met").
 fn clocks_met(p: &synth::Placement) -> bool {
-    !p.clocks.is_empty() && p.clocks.iter().all(|(_, a, c)| a >= c && *c > 0.0)
+    !p.clocks.is_empty()
+        && p.clocks.iter().all(|(_, a, c)| a >= c && *c > 0.0)
+        && p.clocks
+            .iter()
+            .any(|(_, _, c)| (c - hw::CLOCK_MHZ).abs() < 0.5)
 }

@@ -14,10 +14,12 @@
 //! per bit give the UART exactly 1 Mbaud.
 //!
 //! # Pins (ICE40HX8K-CB132, Alchitry Cu)
-//! The 100 MHz oscillator is on P7, the reset button (active low) on P8;
-//! the FTDI USB-UART's line into the FPGA is M9, the FPGA's line out P14
-//! (LiteX-Boards' `alchitry_cu` platform: serial tx P14, rx M9; amaranth-
-//! boards' AlchitryCuPlatform: usb_tx P14 output, usb_rx M9 input).
+//! The 100 MHz oscillator is on P7, the reset button (active low, with the
+//! pin's pull-up on) on P8; the FTDI USB-UART's line into the FPGA is P14,
+//! the FPGA's line out M9 (LiteX-Boards' `alchitry_cu` platform as
+//! corrected: serial rx P14, tx M9; an earlier revision of it had them
+//! swapped, as does one amaranth-boards copy; a board user's notes, marked
+//! hardware-verified, also give usb_rx P14 and usb_tx M9).
 
 use crate::nic_core::{BuildId, NicCore};
 use crate::uart_bridge::UartBridge;
@@ -240,10 +242,10 @@ pub fn pcf() -> String {
          set_io clk_100mhz P7\n\
          set_frequency clk_100mhz {OSC_MHZ}\n\
          # reset button, active low\n\
-         set_io rst_n P8\n\
-         # FTDI USB-UART: the host's TX into the FPGA, the FPGA's TX to the host\n\
-         set_io usb_rx M9\n\
-         set_io usb_tx P14\n"
+         set_io -pullup yes rst_n P8\n\
+         # FTDI USB-UART (FT2232 channel B): the host's line into the FPGA, the FPGA's line out\n\
+         set_io usb_rx P14\n\
+         set_io usb_tx M9\n"
     )
 }
 
@@ -310,6 +312,6 @@ mod tests {
         assert_eq!(CLOCK_MHZ * 1e6 / BAUD_DIV as f64, BAUD as f64);
         let top = top_verilog();
         assert!(top.contains("10'd60") && top.contains(".DIVF(7'd47)"));
-        assert!(pcf().contains("set_io usb_rx M9") && pcf().contains("set_io clk_100mhz P7"));
+        assert!(pcf().contains("set_io usb_rx P14") && pcf().contains("set_io clk_100mhz P7"));
     }
 }

@@ -28,7 +28,7 @@
 //! data and answers status 0 at once. A good read strobes `bus_re` and
 //! answers with `bus_rdata` the clock after `bus_rvalid`. `bus_addr` and
 //! `bus_wdata` are the frame buffer's bits, stable from the frame's last
-//! byte until the next frame's sync byte.
+//! data byte until the next frame's first byte after its sync byte.
 //!
 //! # Back-to-back frames
 //! A response takes 70 bit times, a request 90, so at equal line rates the

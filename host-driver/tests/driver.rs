@@ -449,12 +449,15 @@ proptest! {
 /// `board_core` (power-on sequencer, UART bridge, NIC core), fed the host's
 /// bytes as UART line bits at 4 clocks per bit, its transmit line decoded
 /// back into bytes. The golden model runs in lock step on the same line:
-/// returns the port, the cycles simulated and the cycles on which any output
-/// of the RTL and the model differed.
+/// returns the port, the cycles simulated, the cycles on which any output
+/// of the RTL and the model differed, and the pty's slave side: dropping it
+/// (once the driver has closed the port) hangs the line up and ends the
+/// board's thread.
 fn rtl_board_on_pty() -> (
     std::path::PathBuf,
     std::sync::Arc<std::sync::atomic::AtomicU64>,
     std::sync::Arc<std::sync::atomic::AtomicU64>,
+    std::fs::File,
 ) {
     use ldcp_sim::board::BoardModel;
     use ldcp_sim::cosim::{BuildSpec, CosimModel, VerilatedLib};
@@ -491,7 +494,6 @@ fn rtl_board_on_pty() -> (
     let mismatches = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let bad = mismatches.clone();
     std::thread::spawn(move || {
-        let _slave = slave;
         let mut inst = lib.instance();
         let mut model = BoardModel::new(0, true);
         let mut want = [0u64; 7];
@@ -568,7 +570,7 @@ fn rtl_board_on_pty() -> (
             }
         }
     });
-    (path, cycles, mismatches)
+    (path, cycles, mismatches, slave)
 }
 
 /// The uart backend, and `ldcpctl --backend uart`, against the board's RTL
@@ -577,7 +579,7 @@ fn rtl_board_on_pty() -> (
 #[test]
 fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     use std::sync::atomic::Ordering;
-    let (path, cycles, mismatches) = rtl_board_on_pty();
+    let (path, cycles, mismatches, slave) = rtl_board_on_pty();
     let mut dev = Device::open(UartBridge::open(&path, 1_000_000).unwrap()).unwrap();
     assert_eq!(dev.info().flows, 256);
     // the power-on sequencer's CORE_RESET left every parameter at its reset value
@@ -633,4 +635,5 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("alpha"), "{err}");
     assert_eq!(mismatches.load(Ordering::Relaxed), 0);
+    drop(slave);
 }
