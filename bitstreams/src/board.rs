@@ -194,55 +194,22 @@ pub fn build(
     )?;
     let cells = synth::parse_stat(&std::fs::read_to_string(&stat).unwrap_or_default());
 
-    let mut tried = Vec::new();
-    let mut best: Option<(u32, synth::Placement, PathBuf)> = None;
-    for seed in 1..=opts.seeds {
-        progress(&format!(
-            "nextpnr-ice40 {} {} seed {seed}: {} MHz oscillator, {} MHz PLL clock",
-            device.name,
+    let placed = synth::place_seeds(
+        device,
+        &netlist,
+        dir,
+        opts.seeds,
+        &["--pcf".into(), pcf_file.display().to_string()],
+        &format!(
+            "({}): {} MHz oscillator, {} MHz PLL clock",
             device.package,
             hw::OSC_MHZ,
             hw::CLOCK_MHZ
-        ));
-        let report = dir.join(format!("nextpnr-seed{seed}.json"));
-        let log = dir.join(format!("nextpnr-seed{seed}.log"));
-        let asc = dir.join(format!("seed{seed}.asc"));
-        let _ = std::fs::remove_file(&report);
-        let run = tools::run(
-            Command::new("nextpnr-ice40")
-                .arg(device.nextpnr_flag)
-                .args(["--package", device.package, "--json"])
-                .arg(&netlist)
-                .arg("--pcf")
-                .arg(&pcf_file)
-                .arg("--asc")
-                .arg(&asc)
-                .args(["--seed", &seed.to_string(), "--report"])
-                .arg(&report)
-                .arg("--log")
-                .arg(&log),
-            "nextpnr-ice40",
-        );
-        if let Err(e) = run {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            if !(report.is_file() && text.contains("FAIL at")) {
-                return Err(e.into());
-            }
-        }
-        let p = synth::read_report(&report)?;
-        let met = clocks_met(&p);
-        tried.push(SeedResult {
-            seed,
-            fmax_mhz: round2(p.fmax),
-        });
-        if best.as_ref().is_none_or(|(_, b, _)| p.fmax > b.fmax) {
-            best = Some((seed, p, asc));
-        }
-        if met {
-            break;
-        }
-    }
-    let (seed, p, asc) = best.expect("at least one seed");
+        ),
+        &clocks_met,
+        progress,
+    )?;
+    let (seed, p, asc, tried) = (placed.seed, placed.placement, placed.asc, placed.tried);
     let timing_met = clocks_met(&p);
     let clocks: Vec<ClockTiming> = p
         .clocks

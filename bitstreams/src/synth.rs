@@ -236,6 +236,80 @@ pub(crate) fn read_report(path: &Path) -> Result<Placement, FlowError> {
     })
 }
 
+/// The placement a seed sweep chose.
+pub(crate) struct Placed {
+    pub(crate) seed: u32,
+    pub(crate) placement: Placement,
+    pub(crate) tried: Vec<SeedResult>,
+    /// The chosen seed's `.asc` (nextpnr writes one per seed).
+    pub(crate) asc: PathBuf,
+}
+
+/// nextpnr-ice40 on `netlist` with `args`, seeds 1, 2, ... up to `seeds`:
+/// stops at the first placement `met` accepts, keeps the fastest, and
+/// reports every seed tried. A run that exits non-zero because timing
+/// failed is a figure, not an error, when it still wrote its report.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn place_seeds(
+    device: &Device,
+    netlist: &Path,
+    dir: &Path,
+    seeds: u32,
+    args: &[String],
+    what: &str,
+    met: &dyn Fn(&Placement) -> bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Placed, FlowError> {
+    let mut tried = Vec::new();
+    let mut best: Option<(u32, Placement, PathBuf)> = None;
+    for seed in 1..=seeds {
+        progress(&format!("nextpnr-ice40 {} seed {seed} {what}", device.name));
+        let report = dir.join(format!("nextpnr-seed{seed}.json"));
+        let log = dir.join(format!("nextpnr-seed{seed}.log"));
+        let asc = dir.join(format!("seed{seed}.asc"));
+        let _ = std::fs::remove_file(&report);
+        let run = tools::run(
+            Command::new("nextpnr-ice40")
+                .arg(device.nextpnr_flag)
+                .args(["--package", device.package, "--json"])
+                .arg(netlist)
+                .args(args)
+                .arg("--asc")
+                .arg(&asc)
+                .args(["--seed", &seed.to_string(), "--report"])
+                .arg(&report)
+                .arg("--log")
+                .arg(&log),
+            "nextpnr-ice40",
+        );
+        if let Err(e) = run {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if !(report.is_file() && text.contains("FAIL at")) {
+                return Err(e.into());
+            }
+        }
+        let p = read_report(&report)?;
+        tried.push(SeedResult {
+            seed,
+            fmax_mhz: (p.fmax * 100.0).round() / 100.0,
+        });
+        let ok = met(&p);
+        if best.as_ref().is_none_or(|(_, b, _)| p.fmax > b.fmax) {
+            best = Some((seed, p, asc));
+        }
+        if ok {
+            break;
+        }
+    }
+    let (seed, placement, asc) = best.expect("at least one seed");
+    Ok(Placed {
+        seed,
+        placement,
+        tried,
+        asc,
+    })
+}
+
 /// Runs the flow; `progress` receives one line per step.
 pub fn synthesize(
     opts: &SynthOptions,
@@ -312,55 +386,18 @@ pub fn synthesize(
     )?;
     let cells = parse_stat(&std::fs::read_to_string(&stat).unwrap_or_default());
 
-    let mut tried = Vec::new();
-    let mut best: Option<(u32, Placement)> = None;
-    for seed in 1..=opts.seeds {
-        progress(&format!(
-            "nextpnr-ice40 {} seed {seed} at {} MHz",
-            opts.device.name, opts.target_mhz
-        ));
-        let report = dir.join(format!("nextpnr-seed{seed}.json"));
-        let log = dir.join(format!("nextpnr-seed{seed}.log"));
-        let _ = std::fs::remove_file(&report);
-        let run = tools::run(
-            Command::new("nextpnr-ice40")
-                .arg(opts.device.nextpnr_flag)
-                .args(["--package", opts.device.package, "--json"])
-                .arg(&netlist)
-                .args([
-                    "--freq",
-                    &format!("{}", opts.target_mhz),
-                    "--seed",
-                    &seed.to_string(),
-                    "--report",
-                ])
-                .arg(&report)
-                .arg("--log")
-                .arg(&log),
-            "nextpnr-ice40",
-        );
-        // nextpnr exits non-zero when timing fails; that is a figure, not an
-        // error, when it still wrote its report and its log says so.
-        if let Err(e) = run {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            if !(report.is_file() && text.contains("FAIL at")) {
-                return Err(e.into());
-            }
-        }
-        let p = read_report(&report)?;
-        tried.push(SeedResult {
-            seed,
-            fmax_mhz: (p.fmax * 100.0).round() / 100.0,
-        });
-        let met = p.fmax >= opts.target_mhz;
-        if best.as_ref().is_none_or(|(_, b)| p.fmax > b.fmax) {
-            best = Some((seed, p));
-        }
-        if met {
-            break;
-        }
-    }
-    let (seed, p) = best.expect("at least one seed");
+    let target = opts.target_mhz;
+    let placed = place_seeds(
+        opts.device,
+        &netlist,
+        dir,
+        opts.seeds,
+        &["--freq".into(), format!("{target}")],
+        &format!("at {target} MHz"),
+        &|p| p.fmax >= target,
+        progress,
+    )?;
+    let (seed, p, tried) = (placed.seed, placed.placement, placed.tried);
     let harness_cells = harness.flip_flops as u64;
     Ok(SynthReport {
         block: block.name.to_string(),

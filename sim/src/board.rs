@@ -253,16 +253,10 @@ impl LineHost {
 /// surrounded by garbage bytes, line glitches and bad stop bits; and now and
 /// then a hold pulse (the reset button) that restarts the power-on sequence.
 pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
-    use crate::uart_bridge::{effective_div, request, serialize, OP_READ};
+    use crate::uart_bridge::{effective_div, request, serialize, OP_READ, OP_WRITE};
     let div = effective_div(baud_div);
-    let mut s = seed ^ 0xD1B5_4A32_D192_ED03;
-    let mut next = move || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::SplitMix64::new(seed ^ 0xD1B5_4A32_D192_ED03);
+    let mut next = move || rng.next_u64();
     let mut ops = crate::nic_core::stimulus(seed).filter(|b| b.we || b.re);
     let mut queue: std::collections::VecDeque<(bool, bool)> = Default::default();
     let mut started = false;
@@ -296,8 +290,8 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                 50..=79 => {
                     // a bad op or an address above 12 bits, CRC intact: refused
                     if r & 0x400 != 0 {
-                        f[1] = (r >> 12) as u8 | 1; // never 'R' (0x52) or 'W' (0x57)? see below
-                        if f[1] == OP_READ || f[1] == b'W' {
+                        f[1] = (r >> 12) as u8 | 1;
+                        if f[1] == OP_READ || f[1] == OP_WRITE {
                             f[1] = 0x01;
                         }
                     } else {

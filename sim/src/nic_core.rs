@@ -500,15 +500,8 @@ impl crate::cosim::CosimModel for NicCoreModel {
 /// included), flow commands with polling, generator runs (which back the
 /// FIFO up until it overflows), counter clears and core resets.
 pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
-    let mut s = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        // splitmix64
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     let mut queue: std::collections::VecDeque<BusIn> = Default::default();
     let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
     std::iter::from_fn(move || {
