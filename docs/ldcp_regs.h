@@ -3,7 +3,7 @@
 #define LDCP_REGS_H
 
 #define LDCP_MAGIC 0x4c444350u
-#define LDCP_MAP_VERSION 0x00010000u
+#define LDCP_MAP_VERSION 0x00010001u
 #define LDCP_WINDOW_BYTES 4096u
 
 /* MAGIC (RO, block id): identifies an LDCP NIC core */
@@ -16,7 +16,7 @@
 
 /* VERSION (RO, block id): the register-map version */
 #define LDCP_VERSION_OFFSET 0x004u
-#define LDCP_VERSION_RESET 0x00010000u
+#define LDCP_VERSION_RESET 0x00010001u
 #define LDCP_VERSION_MINOR_SHIFT 0u
 #define LDCP_VERSION_MINOR_MASK 0x0000ffffu
 #define LDCP_VERSION_MINOR_MIN 0x0u
@@ -53,6 +53,10 @@
 #define LDCP_CAPS_DIRTY_MASK 0x01000000u
 #define LDCP_CAPS_DIRTY_MIN 0x0u
 #define LDCP_CAPS_DIRTY_MAX 0x1u
+#define LDCP_CAPS_EXT_SHIFT 25u
+#define LDCP_CAPS_EXT_MASK 0x02000000u
+#define LDCP_CAPS_EXT_MIN 0x0u
+#define LDCP_CAPS_EXT_MAX 0x1u
 
 /* CORE_RESET (WO, block ctrl): resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs) */
 #define LDCP_CORE_RESET_OFFSET 0x010u
@@ -333,5 +337,407 @@
 #define LDCP_CNT_CLEAR_GO_MASK 0x00000001u
 #define LDCP_CNT_CLEAR_GO_MIN 0x0u
 #define LDCP_CNT_CLEAR_GO_MAX 0x1u
+
+/* XSTATUS (RO, block ext): events waiting at the extension blocks' ports (one slot each) */
+#define LDCP_XSTATUS_OFFSET 0x100u
+#define LDCP_XSTATUS_RESET 0x00000000u
+#define LDCP_XSTATUS_FS_PENDING_SHIFT 0u
+#define LDCP_XSTATUS_FS_PENDING_MASK 0x00000001u
+#define LDCP_XSTATUS_FS_PENDING_MIN 0x0u
+#define LDCP_XSTATUS_FS_PENDING_MAX 0x1u
+#define LDCP_XSTATUS_AG_PENDING_SHIFT 1u
+#define LDCP_XSTATUS_AG_PENDING_MASK 0x00000002u
+#define LDCP_XSTATUS_AG_PENDING_MIN 0x0u
+#define LDCP_XSTATUS_AG_PENDING_MAX 0x1u
+
+/* XERRORS (W1C, block ext): sticky error flags of the extension blocks; write 1 to clear */
+#define LDCP_XERRORS_OFFSET 0x104u
+#define LDCP_XERRORS_RESET 0x00000000u
+#define LDCP_XERRORS_FS_OVERRUN_SHIFT 0u
+#define LDCP_XERRORS_FS_OVERRUN_MASK 0x00000001u
+#define LDCP_XERRORS_FS_OVERRUN_MIN 0x0u
+#define LDCP_XERRORS_FS_OVERRUN_MAX 0x1u
+#define LDCP_XERRORS_AG_OVERRUN_SHIFT 1u
+#define LDCP_XERRORS_AG_OVERRUN_MASK 0x00000002u
+#define LDCP_XERRORS_AG_OVERRUN_MIN 0x0u
+#define LDCP_XERRORS_AG_OVERRUN_MAX 0x1u
+
+/* PT_GRANTS (RO, block pacing): send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR) */
+#define LDCP_PT_GRANTS_OFFSET 0x110u
+#define LDCP_PT_GRANTS_RESET 0x00000000u
+#define LDCP_PT_GRANTS_COUNT_SHIFT 0u
+#define LDCP_PT_GRANTS_COUNT_MASK 0xffffffffu
+#define LDCP_PT_GRANTS_COUNT_MIN 0x0u
+#define LDCP_PT_GRANTS_COUNT_MAX 0xffffffffu
+
+/* PT_LAST (RO, block pacing): the last send credit */
+#define LDCP_PT_LAST_OFFSET 0x114u
+#define LDCP_PT_LAST_RESET 0x00000000u
+#define LDCP_PT_LAST_FLOW_SHIFT 0u
+#define LDCP_PT_LAST_FLOW_MASK 0x000000ffu
+#define LDCP_PT_LAST_FLOW_MIN 0x0u
+#define LDCP_PT_LAST_FLOW_MAX 0xffu
+#define LDCP_PT_LAST_LATE_SHIFT 16u
+#define LDCP_PT_LAST_LATE_MASK 0xffff0000u
+#define LDCP_PT_LAST_LATE_MIN 0x0u
+#define LDCP_PT_LAST_LATE_MAX 0xffffu
+
+/* PT_MAX_LATE (RO, block pacing): worst pacing lateness seen */
+#define LDCP_PT_MAX_LATE_OFFSET 0x118u
+#define LDCP_PT_MAX_LATE_RESET 0x00000000u
+#define LDCP_PT_MAX_LATE_LATE_SHIFT 0u
+#define LDCP_PT_MAX_LATE_LATE_MASK 0x0000ffffu
+#define LDCP_PT_MAX_LATE_LATE_MIN 0x0u
+#define LDCP_PT_MAX_LATE_LATE_MAX 0xffffu
+
+/* FS_IW (RW, block fast_start): the initial window of fast start */
+#define LDCP_FS_IW_OFFSET 0x120u
+#define LDCP_FS_IW_RESET 0x00000040u
+#define LDCP_FS_IW_PKTS_SHIFT 0u
+#define LDCP_FS_IW_PKTS_MASK 0x00000fffu
+#define LDCP_FS_IW_PKTS_MIN 0x1u
+#define LDCP_FS_IW_PKTS_MAX 0xfffu
+
+/* FS_PSN (RW, block fast_start): PSN of the next FS_EV */
+#define LDCP_FS_PSN_OFFSET 0x124u
+#define LDCP_FS_PSN_RESET 0x00000000u
+#define LDCP_FS_PSN_PSN_SHIFT 0u
+#define LDCP_FS_PSN_PSN_MASK 0x00ffffffu
+#define LDCP_FS_PSN_PSN_MIN 0x0u
+#define LDCP_FS_PSN_PSN_MAX 0xffffffu
+
+/* FS_HDR (RW, block fast_start): header of the next FS_EV TX */
+#define LDCP_FS_HDR_OFFSET 0x128u
+#define LDCP_FS_HDR_RESET 0x00004500u
+#define LDCP_FS_HDR_WORD0_SHIFT 0u
+#define LDCP_FS_HDR_WORD0_MASK 0x0000ffffu
+#define LDCP_FS_HDR_WORD0_MIN 0x0u
+#define LDCP_FS_HDR_WORD0_MAX 0xffffu
+#define LDCP_FS_HDR_CSUM_SHIFT 16u
+#define LDCP_FS_HDR_CSUM_MASK 0xffff0000u
+#define LDCP_FS_HDR_CSUM_MIN 0x0u
+#define LDCP_FS_HDR_CSUM_MAX 0xffffu
+
+/* FS_EV (WO, block fast_start): presents one event to the fast-start marker (slot full: dropped, XERRORS.FS_OVERRUN) */
+#define LDCP_FS_EV_OFFSET 0x12cu
+#define LDCP_FS_EV_RESET 0x00000000u
+#define LDCP_FS_EV_KIND_SHIFT 0u
+#define LDCP_FS_EV_KIND_MASK 0x00000003u
+#define LDCP_FS_EV_KIND_MIN 0x0u
+#define LDCP_FS_EV_KIND_MAX 0x3u
+#define LDCP_FS_EV_KIND_TX 0u
+#define LDCP_FS_EV_KIND_ACK 1u
+#define LDCP_FS_EV_KIND_NAK 2u
+#define LDCP_FS_EV_KIND_RESET 3u
+#define LDCP_FS_EV_LAST_SHIFT 2u
+#define LDCP_FS_EV_LAST_MASK 0x00000004u
+#define LDCP_FS_EV_LAST_MIN 0x0u
+#define LDCP_FS_EV_LAST_MAX 0x1u
+#define LDCP_FS_EV_FLOW_SHIFT 8u
+#define LDCP_FS_EV_FLOW_MASK 0x0000ff00u
+#define LDCP_FS_EV_FLOW_MIN 0x0u
+#define LDCP_FS_EV_FLOW_MAX 0xffu
+
+/* FS_RESULT (RO, block fast_start): result of the last fast-start event */
+#define LDCP_FS_RESULT_OFFSET 0x130u
+#define LDCP_FS_RESULT_RESET 0x00000000u
+#define LDCP_FS_RESULT_KIND_SHIFT 0u
+#define LDCP_FS_RESULT_KIND_MASK 0x00000003u
+#define LDCP_FS_RESULT_KIND_MIN 0x0u
+#define LDCP_FS_RESULT_KIND_MAX 0x3u
+#define LDCP_FS_RESULT_ERR_SHIFT 2u
+#define LDCP_FS_RESULT_ERR_MASK 0x0000000cu
+#define LDCP_FS_RESULT_ERR_MIN 0x0u
+#define LDCP_FS_RESULT_ERR_MAX 0x3u
+#define LDCP_FS_RESULT_ECN_SHIFT 4u
+#define LDCP_FS_RESULT_ECN_MASK 0x00000030u
+#define LDCP_FS_RESULT_ECN_MIN 0x0u
+#define LDCP_FS_RESULT_ECN_MAX 0x3u
+#define LDCP_FS_RESULT_STAGE_SHIFT 6u
+#define LDCP_FS_RESULT_STAGE_MASK 0x000000c0u
+#define LDCP_FS_RESULT_STAGE_MIN 0x0u
+#define LDCP_FS_RESULT_STAGE_MAX 0x3u
+#define LDCP_FS_RESULT_SET_SHIFT 8u
+#define LDCP_FS_RESULT_SET_MASK 0x00000100u
+#define LDCP_FS_RESULT_SET_MIN 0x0u
+#define LDCP_FS_RESULT_SET_MAX 0x1u
+#define LDCP_FS_RESULT_GBN_SHIFT 9u
+#define LDCP_FS_RESULT_GBN_MASK 0x00000200u
+#define LDCP_FS_RESULT_GBN_MIN 0x0u
+#define LDCP_FS_RESULT_GBN_MAX 0x1u
+#define LDCP_FS_RESULT_FLOW_SHIFT 16u
+#define LDCP_FS_RESULT_FLOW_MASK 0x00ff0000u
+#define LDCP_FS_RESULT_FLOW_MIN 0x0u
+#define LDCP_FS_RESULT_FLOW_MAX 0xffu
+
+/* FS_RESULT_HDR (RO, block fast_start): rewritten header of the last fast-start event */
+#define LDCP_FS_RESULT_HDR_OFFSET 0x134u
+#define LDCP_FS_RESULT_HDR_RESET 0x00000000u
+#define LDCP_FS_RESULT_HDR_WORD0_SHIFT 0u
+#define LDCP_FS_RESULT_HDR_WORD0_MASK 0x0000ffffu
+#define LDCP_FS_RESULT_HDR_WORD0_MIN 0x0u
+#define LDCP_FS_RESULT_HDR_WORD0_MAX 0xffffu
+#define LDCP_FS_RESULT_HDR_CSUM_SHIFT 16u
+#define LDCP_FS_RESULT_HDR_CSUM_MASK 0xffff0000u
+#define LDCP_FS_RESULT_HDR_CSUM_MIN 0x0u
+#define LDCP_FS_RESULT_HDR_CSUM_MAX 0xffffu
+
+/* FS_RESULT_PSN (RO, block fast_start): PSN of the last fast-start result */
+#define LDCP_FS_RESULT_PSN_OFFSET 0x138u
+#define LDCP_FS_RESULT_PSN_RESET 0x00000000u
+#define LDCP_FS_RESULT_PSN_PSN_SHIFT 0u
+#define LDCP_FS_RESULT_PSN_PSN_MASK 0x00ffffffu
+#define LDCP_FS_RESULT_PSN_PSN_MIN 0x0u
+#define LDCP_FS_RESULT_PSN_PSN_MAX 0xffffffu
+
+/* FS_RESULT_CW (RO, block fast_start): window of the last fast-start result */
+#define LDCP_FS_RESULT_CW_OFFSET 0x13cu
+#define LDCP_FS_RESULT_CW_RESET 0x00000000u
+#define LDCP_FS_RESULT_CW_PKTS_SHIFT 0u
+#define LDCP_FS_RESULT_CW_PKTS_MASK 0x00000fffu
+#define LDCP_FS_RESULT_CW_PKTS_MIN 0x0u
+#define LDCP_FS_RESULT_CW_PKTS_MAX 0xfffu
+
+/* FS_EVENTS (RO, block fast_start): fast-start results (cleared by CNT_CLEAR) */
+#define LDCP_FS_EVENTS_OFFSET 0x140u
+#define LDCP_FS_EVENTS_RESET 0x00000000u
+#define LDCP_FS_EVENTS_COUNT_SHIFT 0u
+#define LDCP_FS_EVENTS_COUNT_MASK 0xffffffffu
+#define LDCP_FS_EVENTS_COUNT_MIN 0x0u
+#define LDCP_FS_EVENTS_COUNT_MAX 0xffffffffu
+
+/* FS_ERRORS (RO, block fast_start): fast-start results with an error (cleared by CNT_CLEAR) */
+#define LDCP_FS_ERRORS_OFFSET 0x144u
+#define LDCP_FS_ERRORS_RESET 0x00000000u
+#define LDCP_FS_ERRORS_COUNT_SHIFT 0u
+#define LDCP_FS_ERRORS_COUNT_MASK 0xffffffffu
+#define LDCP_FS_ERRORS_COUNT_MIN 0x0u
+#define LDCP_FS_ERRORS_COUNT_MAX 0xffffffffu
+
+/* AG_M (RW, block ack_gen): packets per delayed ACK */
+#define LDCP_AG_M_OFFSET 0x150u
+#define LDCP_AG_M_RESET 0x00000001u
+#define LDCP_AG_M_PKTS_SHIFT 0u
+#define LDCP_AG_M_PKTS_MASK 0x0000000fu
+#define LDCP_AG_M_PKTS_MIN 0x1u
+#define LDCP_AG_M_PKTS_MAX 0xfu
+
+/* AG_TIMEOUT (RW, block ack_gen): timeout of a held ACK */
+#define LDCP_AG_TIMEOUT_OFFSET 0x154u
+#define LDCP_AG_TIMEOUT_RESET 0x000003e8u
+#define LDCP_AG_TIMEOUT_CYCLES_SHIFT 0u
+#define LDCP_AG_TIMEOUT_CYCLES_MASK 0x0000ffffu
+#define LDCP_AG_TIMEOUT_CYCLES_MIN 0x1u
+#define LDCP_AG_TIMEOUT_CYCLES_MAX 0xffffu
+
+/* AG_PSN (RW, block ack_gen): PSN of the next AG_EV */
+#define LDCP_AG_PSN_OFFSET 0x158u
+#define LDCP_AG_PSN_RESET 0x00000000u
+#define LDCP_AG_PSN_PSN_SHIFT 0u
+#define LDCP_AG_PSN_PSN_MASK 0x00ffffffu
+#define LDCP_AG_PSN_PSN_MIN 0x0u
+#define LDCP_AG_PSN_PSN_MAX 0xffffffu
+
+/* AG_EV (WO, block ack_gen): presents one packet to the ACK generator (slot full: dropped, XERRORS.AG_OVERRUN) */
+#define LDCP_AG_EV_OFFSET 0x15cu
+#define LDCP_AG_EV_RESET 0x00000000u
+#define LDCP_AG_EV_KIND_SHIFT 0u
+#define LDCP_AG_EV_KIND_MASK 0x00000001u
+#define LDCP_AG_EV_KIND_MIN 0x0u
+#define LDCP_AG_EV_KIND_MAX 0x1u
+#define LDCP_AG_EV_KIND_DATA 0u
+#define LDCP_AG_EV_KIND_OPEN 1u
+#define LDCP_AG_EV_CE_SHIFT 1u
+#define LDCP_AG_EV_CE_MASK 0x00000002u
+#define LDCP_AG_EV_CE_MIN 0x0u
+#define LDCP_AG_EV_CE_MAX 0x1u
+#define LDCP_AG_EV_LAST_SHIFT 2u
+#define LDCP_AG_EV_LAST_MASK 0x00000004u
+#define LDCP_AG_EV_LAST_MIN 0x0u
+#define LDCP_AG_EV_LAST_MAX 0x1u
+#define LDCP_AG_EV_FLOW_SHIFT 8u
+#define LDCP_AG_EV_FLOW_MASK 0x0000ff00u
+#define LDCP_AG_EV_FLOW_MIN 0x0u
+#define LDCP_AG_EV_FLOW_MAX 0xffu
+
+/* AG_ACK (RO, block ack_gen): the last ACK the generator sent */
+#define LDCP_AG_ACK_OFFSET 0x160u
+#define LDCP_AG_ACK_RESET 0x00000000u
+#define LDCP_AG_ACK_PSN_SHIFT 0u
+#define LDCP_AG_ACK_PSN_MASK 0x00ffffffu
+#define LDCP_AG_ACK_PSN_MIN 0x0u
+#define LDCP_AG_ACK_PSN_MAX 0xffffffu
+#define LDCP_AG_ACK_N_SHIFT 24u
+#define LDCP_AG_ACK_N_MASK 0x0f000000u
+#define LDCP_AG_ACK_N_MIN 0x0u
+#define LDCP_AG_ACK_N_MAX 0xfu
+#define LDCP_AG_ACK_ECE_SHIFT 28u
+#define LDCP_AG_ACK_ECE_MASK 0x10000000u
+#define LDCP_AG_ACK_ECE_MIN 0x0u
+#define LDCP_AG_ACK_ECE_MAX 0x1u
+#define LDCP_AG_ACK_NAK_SHIFT 29u
+#define LDCP_AG_ACK_NAK_MASK 0x20000000u
+#define LDCP_AG_ACK_NAK_MIN 0x0u
+#define LDCP_AG_ACK_NAK_MAX 0x1u
+
+/* AG_ACK_FLOW (RO, block ack_gen): flow of the last ACK */
+#define LDCP_AG_ACK_FLOW_OFFSET 0x164u
+#define LDCP_AG_ACK_FLOW_RESET 0x00000000u
+#define LDCP_AG_ACK_FLOW_FLOW_SHIFT 0u
+#define LDCP_AG_ACK_FLOW_FLOW_MASK 0x000000ffu
+#define LDCP_AG_ACK_FLOW_FLOW_MIN 0x0u
+#define LDCP_AG_ACK_FLOW_FLOW_MAX 0xffu
+
+/* AG_ACKS (RO, block ack_gen): ACKs and NAKs sent (cleared by CNT_CLEAR) */
+#define LDCP_AG_ACKS_OFFSET 0x168u
+#define LDCP_AG_ACKS_RESET 0x00000000u
+#define LDCP_AG_ACKS_COUNT_SHIFT 0u
+#define LDCP_AG_ACKS_COUNT_MASK 0xffffffffu
+#define LDCP_AG_ACKS_COUNT_MIN 0x0u
+#define LDCP_AG_ACKS_COUNT_MAX 0xffffffffu
+
+/* AG_NAKS (RO, block ack_gen): NAKs sent (cleared by CNT_CLEAR) */
+#define LDCP_AG_NAKS_OFFSET 0x16cu
+#define LDCP_AG_NAKS_RESET 0x00000000u
+#define LDCP_AG_NAKS_COUNT_SHIFT 0u
+#define LDCP_AG_NAKS_COUNT_MASK 0xffffffffu
+#define LDCP_AG_NAKS_COUNT_MIN 0x0u
+#define LDCP_AG_NAKS_COUNT_MAX 0xffffffffu
+
+/* AG_ERRORS (RO, block ack_gen): packets refused: bad flow, duplicate or out of window, repeated gap (cleared by CNT_CLEAR) */
+#define LDCP_AG_ERRORS_OFFSET 0x170u
+#define LDCP_AG_ERRORS_RESET 0x00000000u
+#define LDCP_AG_ERRORS_COUNT_SHIFT 0u
+#define LDCP_AG_ERRORS_COUNT_MASK 0xffffffffu
+#define LDCP_AG_ERRORS_COUNT_MIN 0x0u
+#define LDCP_AG_ERRORS_COUNT_MAX 0xffffffffu
+
+/* AG_ERR (RO, block ack_gen): error code of the last refused packet */
+#define LDCP_AG_ERR_OFFSET 0x174u
+#define LDCP_AG_ERR_RESET 0x00000000u
+#define LDCP_AG_ERR_CODE_SHIFT 0u
+#define LDCP_AG_ERR_CODE_MASK 0x00000003u
+#define LDCP_AG_ERR_CODE_MIN 0x0u
+#define LDCP_AG_ERR_CODE_MAX 0x3u
+
+/* WRED_K_MIN (RW, block wred): K_min (draft §2.1) */
+#define LDCP_WRED_K_MIN_OFFSET 0x180u
+#define LDCP_WRED_K_MIN_RESET 0x00004e20u
+#define LDCP_WRED_K_MIN_BYTES_SHIFT 0u
+#define LDCP_WRED_K_MIN_BYTES_MASK 0x00ffffffu
+#define LDCP_WRED_K_MIN_BYTES_MIN 0x0u
+#define LDCP_WRED_K_MIN_BYTES_MAX 0xffffffu
+
+/* WRED_K_MAX (RW, block wred): K_max (draft §2.1) */
+#define LDCP_WRED_K_MAX_OFFSET 0x184u
+#define LDCP_WRED_K_MAX_RESET 0x00030d40u
+#define LDCP_WRED_K_MAX_BYTES_SHIFT 0u
+#define LDCP_WRED_K_MAX_BYTES_MASK 0x00ffffffu
+#define LDCP_WRED_K_MAX_BYTES_MIN 0x0u
+#define LDCP_WRED_K_MAX_BYTES_MAX 0xffffffu
+
+/* WRED_K (RW, block wred): K of Eq. 3 */
+#define LDCP_WRED_K_OFFSET 0x188u
+#define LDCP_WRED_K_RESET 0x000186a0u
+#define LDCP_WRED_K_BYTES_SHIFT 0u
+#define LDCP_WRED_K_BYTES_MASK 0x00ffffffu
+#define LDCP_WRED_K_BYTES_MIN 0x0u
+#define LDCP_WRED_K_BYTES_MAX 0xffffffu
+
+/* WRED_BUF_MAX (RW, block wred): the queue's buffer */
+#define LDCP_WRED_BUF_MAX_OFFSET 0x18cu
+#define LDCP_WRED_BUF_MAX_RESET 0x00100000u
+#define LDCP_WRED_BUF_MAX_BYTES_SHIFT 0u
+#define LDCP_WRED_BUF_MAX_BYTES_MASK 0x00ffffffu
+#define LDCP_WRED_BUF_MAX_BYTES_MIN 0x0u
+#define LDCP_WRED_BUF_MAX_BYTES_MAX 0xffffffu
+
+/* WRED_P_MAX (RW, block wred): P_max (draft §2.1) */
+#define LDCP_WRED_P_MAX_OFFSET 0x190u
+#define LDCP_WRED_P_MAX_RESET 0x0000199au
+#define LDCP_WRED_P_MAX_P_SHIFT 0u
+#define LDCP_WRED_P_MAX_P_MASK 0x0000ffffu
+#define LDCP_WRED_P_MAX_P_MIN 0x0u
+#define LDCP_WRED_P_MAX_P_MAX 0x8000u
+
+/* WRED_SEED (RW, block wred): seed of the marking draws */
+#define LDCP_WRED_SEED_OFFSET 0x194u
+#define LDCP_WRED_SEED_RESET 0x00000001u
+#define LDCP_WRED_SEED_SEED_SHIFT 0u
+#define LDCP_WRED_SEED_SEED_MASK 0xffffffffu
+#define LDCP_WRED_SEED_SEED_MIN 0x0u
+#define LDCP_WRED_SEED_SEED_MAX 0xffffffffu
+
+/* WRED_DRAIN (RW, block wred): egress rate */
+#define LDCP_WRED_DRAIN_OFFSET 0x198u
+#define LDCP_WRED_DRAIN_RESET 0x00000010u
+#define LDCP_WRED_DRAIN_BYTES_SHIFT 0u
+#define LDCP_WRED_DRAIN_BYTES_MASK 0x00003fffu
+#define LDCP_WRED_DRAIN_BYTES_MIN 0x0u
+#define LDCP_WRED_DRAIN_BYTES_MAX 0x3fffu
+
+/* WRED_PKT (WO, block wred): one packet arrives at the queue (a decision per packet, no back-pressure) */
+#define LDCP_WRED_PKT_OFFSET 0x19cu
+#define LDCP_WRED_PKT_RESET 0x00000000u
+#define LDCP_WRED_PKT_LEN_SHIFT 0u
+#define LDCP_WRED_PKT_LEN_MASK 0x00003fffu
+#define LDCP_WRED_PKT_LEN_MIN 0x0u
+#define LDCP_WRED_PKT_LEN_MAX 0x3fffu
+#define LDCP_WRED_PKT_ECN_SHIFT 16u
+#define LDCP_WRED_PKT_ECN_MASK 0x00030000u
+#define LDCP_WRED_PKT_ECN_MIN 0x0u
+#define LDCP_WRED_PKT_ECN_MAX 0x3u
+
+/* WRED_LAST (RO, block wred): decision on the last packet */
+#define LDCP_WRED_LAST_OFFSET 0x1a0u
+#define LDCP_WRED_LAST_RESET 0x00000000u
+#define LDCP_WRED_LAST_DECISION_SHIFT 0u
+#define LDCP_WRED_LAST_DECISION_MASK 0x00000003u
+#define LDCP_WRED_LAST_DECISION_MIN 0x0u
+#define LDCP_WRED_LAST_DECISION_MAX 0x3u
+#define LDCP_WRED_LAST_ECN_SHIFT 2u
+#define LDCP_WRED_LAST_ECN_MASK 0x0000000cu
+#define LDCP_WRED_LAST_ECN_MIN 0x0u
+#define LDCP_WRED_LAST_ECN_MAX 0x3u
+
+/* WRED_OCC (RO, block wred): queue occupancy */
+#define LDCP_WRED_OCC_OFFSET 0x1a4u
+#define LDCP_WRED_OCC_RESET 0x00000000u
+#define LDCP_WRED_OCC_BYTES_SHIFT 0u
+#define LDCP_WRED_OCC_BYTES_MASK 0x00ffffffu
+#define LDCP_WRED_OCC_BYTES_MIN 0x0u
+#define LDCP_WRED_OCC_BYTES_MAX 0xffffffu
+
+/* WRED_FORWARDED (RO, block wred): packets forwarded, marked or not (saturating; cleared by CORE_RESET) */
+#define LDCP_WRED_FORWARDED_OFFSET 0x1a8u
+#define LDCP_WRED_FORWARDED_RESET 0x00000000u
+#define LDCP_WRED_FORWARDED_COUNT_SHIFT 0u
+#define LDCP_WRED_FORWARDED_COUNT_MASK 0xffffffffu
+#define LDCP_WRED_FORWARDED_COUNT_MIN 0x0u
+#define LDCP_WRED_FORWARDED_COUNT_MAX 0xffffffffu
+
+/* WRED_MARKED (RO, block wred): packets marked CE (saturating; cleared by CORE_RESET) */
+#define LDCP_WRED_MARKED_OFFSET 0x1acu
+#define LDCP_WRED_MARKED_RESET 0x00000000u
+#define LDCP_WRED_MARKED_COUNT_SHIFT 0u
+#define LDCP_WRED_MARKED_COUNT_MASK 0xffffffffu
+#define LDCP_WRED_MARKED_COUNT_MIN 0x0u
+#define LDCP_WRED_MARKED_COUNT_MAX 0xffffffffu
+
+/* WRED_DROPPED_WRED (RO, block wred): Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET) */
+#define LDCP_WRED_DROPPED_WRED_OFFSET 0x1b0u
+#define LDCP_WRED_DROPPED_WRED_RESET 0x00000000u
+#define LDCP_WRED_DROPPED_WRED_COUNT_SHIFT 0u
+#define LDCP_WRED_DROPPED_WRED_COUNT_MASK 0xffffffffu
+#define LDCP_WRED_DROPPED_WRED_COUNT_MIN 0x0u
+#define LDCP_WRED_DROPPED_WRED_COUNT_MAX 0xffffffffu
+
+/* WRED_DROPPED_FULL (RO, block wred): packets dropped: no room in the buffer (saturating; cleared by CORE_RESET) */
+#define LDCP_WRED_DROPPED_FULL_OFFSET 0x1b4u
+#define LDCP_WRED_DROPPED_FULL_RESET 0x00000000u
+#define LDCP_WRED_DROPPED_FULL_COUNT_SHIFT 0u
+#define LDCP_WRED_DROPPED_FULL_COUNT_MASK 0xffffffffu
+#define LDCP_WRED_DROPPED_FULL_COUNT_MIN 0x0u
+#define LDCP_WRED_DROPPED_FULL_COUNT_MAX 0xffffffffu
 
 #endif /* LDCP_REGS_H */

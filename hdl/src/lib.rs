@@ -13,6 +13,7 @@ pub mod mul;
 pub mod nic_core;
 pub mod pacing_timer;
 #[rustfmt::skip]
+pub mod ext_regfile;
 pub mod regfile;
 pub mod stepper;
 pub mod uart_bridge;

@@ -51,7 +51,8 @@ pub struct PacingTimer {
     // ---- updates in (from the window engine's output)
     /// An update this cycle (taken when `in_ready`).
     pub in_valid: Signal<In, Bit>,
-    /// 0: an update; 1: reset the flow (it leaves).
+    /// 0: an update; 1: a restart (the flow reset): interval 0 leaves, any
+    /// other interval joins afresh, its first grant one interval from now.
     pub in_kind: Signal<In, Bit>,
     /// Flow id, 16 bits (ids >= 256 are refused, `o_err_flow`).
     pub in_flow: Signal<In, Bits<FLOW_ID_BITS>>,
@@ -221,9 +222,10 @@ impl Logic for PacingTimer {
             self.a_cur.next = self.wb_a.q.val();
         }
         self.a_join.next = self.a_cur.val().get_bits::<TB>(0);
-        self.leave.next = self.s1_kind.q.val() | !self.s1_iv.q.val().any();
+        self.leave.next = !self.s1_iv.q.val().any();
         self.u_join_new.next = self.a_join.val();
-        if !self.a_cur.val().get_bit(25) {
+        // a new member, or a restart (kind 1): the join is now
+        if !self.a_cur.val().get_bit(25) | self.s1_kind.q.val() {
             self.u_join_new.next = self.t_now.q.val();
         }
         self.t_a.write_address.next = self.s1_idx.q.val();

@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00010000;
+pub const MAP_VERSION: u32 = 0x00010001;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00010000;
+    pub const RESET: u32 = 0x00010001;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -57,6 +57,8 @@ pub mod caps {
     pub const LATENCY: Field = REGISTERS[3].fields[2];
     /// generated from a tree with uncommitted changes
     pub const DIRTY: Field = REGISTERS[3].fields[3];
+    /// the extension blocks (registers from 0x100: pacing timer, fast-start marker, ACK generator, WRED/ECN port) are present; 0: they read as 0 and ignore writes
+    pub const EXT: Field = REGISTERS[3].fields[4];
 }
 
 /// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs)
@@ -375,5 +377,437 @@ pub mod cnt_clear {
     pub const RESET: u32 = 0x00000000;
     /// 1: zero every CNT_* counter and GEN_CYCLES (not CYCLES)
     pub const GO: Field = REGISTERS[33].fields[0];
+}
+
+/// XSTATUS (RO): events waiting at the extension blocks' ports (one slot each)
+pub mod xstatus {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "XSTATUS";
+    pub const OFFSET: u32 = 0x100;
+    pub const RESET: u32 = 0x00000000;
+    /// an FS_EV or flow reset waits for the fast-start marker (its reset sweep)
+    pub const FS_PENDING: Field = REGISTERS[34].fields[0];
+    /// an AG_EV or flow reset waits for the ACK generator (a split ACK, a timeout flush or its reset sweep)
+    pub const AG_PENDING: Field = REGISTERS[34].fields[1];
+}
+
+/// XERRORS (W1C): sticky error flags of the extension blocks; write 1 to clear
+pub mod xerrors {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "XERRORS";
+    pub const OFFSET: u32 = 0x104;
+    pub const RESET: u32 = 0x00000000;
+    /// an FS_EV or flow reset arrived while the marker's slot was full: it was dropped
+    pub const FS_OVERRUN: Field = REGISTERS[35].fields[0];
+    /// an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped
+    pub const AG_OVERRUN: Field = REGISTERS[35].fields[1];
+}
+
+/// PT_GRANTS (RO): send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR)
+pub mod pt_grants {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PT_GRANTS";
+    pub const OFFSET: u32 = 0x110;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[36].fields[0];
+}
+
+/// PT_LAST (RO): the last send credit
+pub mod pt_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PT_LAST";
+    pub const OFFSET: u32 = 0x114;
+    pub const RESET: u32 = 0x00000000;
+    /// the flow of the last grant
+    pub const FLOW: Field = REGISTERS[37].fields[0];
+    /// its lateness, cycles (T - due at the visit)
+    pub const LATE: Field = REGISTERS[37].fields[1];
+}
+
+/// PT_MAX_LATE (RO): worst pacing lateness seen
+pub mod pt_max_late {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PT_MAX_LATE";
+    pub const OFFSET: u32 = 0x118;
+    pub const RESET: u32 = 0x00000000;
+    /// the largest grant lateness, cycles, since CORE_RESET or CNT_CLEAR
+    pub const LATE: Field = REGISTERS[38].fields[0];
+}
+
+/// FS_IW (RW): the initial window of fast start
+pub mod fs_iw {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_IW";
+    pub const OFFSET: u32 = 0x120;
+    pub const RESET: u32 = 0x00000040;
+    /// IW, packets: the fast-start burst; 0 acts as 1
+    pub const PKTS: Field = REGISTERS[39].fields[0];
+}
+
+/// FS_PSN (RW): PSN of the next FS_EV
+pub mod fs_psn {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_PSN";
+    pub const OFFSET: u32 = 0x124;
+    pub const RESET: u32 = 0x00000000;
+    /// TX: the packet's PSN; ACK/NAK: the receiver's expected PSN
+    pub const PSN: Field = REGISTERS[40].fields[0];
+}
+
+/// FS_HDR (RW): header of the next FS_EV TX
+pub mod fs_hdr {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_HDR";
+    pub const OFFSET: u32 = 0x128;
+    pub const RESET: u32 = 0x00004500;
+    /// IPv4 header word 0 (version, IHL, DSCP, ECN); not IPv4: error 3
+    pub const WORD0: Field = REGISTERS[41].fields[0];
+    /// IPv4 header checksum
+    pub const CSUM: Field = REGISTERS[41].fields[1];
+}
+
+/// FS_EV (WO): presents one event to the fast-start marker (slot full: dropped, XERRORS.FS_OVERRUN)
+pub mod fs_ev {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_EV";
+    pub const OFFSET: u32 = 0x12c;
+    pub const RESET: u32 = 0x00000000;
+    /// the event, with FS_PSN and (TX) FS_HDR
+    pub const KIND: Field = REGISTERS[42].fields[0];
+    /// TX: the packet ends its message
+    pub const LAST: Field = REGISTERS[42].fields[1];
+    /// the flow
+    pub const FLOW: Field = REGISTERS[42].fields[2];
+}
+
+/// FS_RESULT (RO): result of the last fast-start event
+pub mod fs_result {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_RESULT";
+    pub const OFFSET: u32 = 0x130;
+    pub const RESET: u32 = 0x00000000;
+    /// the event's kind
+    pub const KIND: Field = REGISTERS[43].fields[0];
+    /// 0 none, 1 flow id, 2 PSN out of window or ACK for an idle flow, 3 not IPv4
+    pub const ERR: Field = REGISTERS[43].fields[1];
+    /// TX: the codepoint written (0 Not-ECT, 2 ECT(0))
+    pub const ECN: Field = REGISTERS[43].fields[2];
+    /// the flow after the event: 0 idle, 1 fast start, 2 stable
+    pub const STAGE: Field = REGISTERS[43].fields[3];
+    /// ACK/NAK: the window engine's cw of the flow should become FS_RESULT_CW
+    pub const SET: Field = REGISTERS[43].fields[4];
+    /// go back to FS_RESULT_PSN (a loss during fast start)
+    pub const GBN: Field = REGISTERS[43].fields[5];
+    /// the event's flow
+    pub const FLOW: Field = REGISTERS[43].fields[6];
+}
+
+/// FS_RESULT_HDR (RO): rewritten header of the last fast-start event
+pub mod fs_result_hdr {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_RESULT_HDR";
+    pub const OFFSET: u32 = 0x134;
+    pub const RESET: u32 = 0x00000000;
+    /// TX: header word 0 with the ECN written
+    pub const WORD0: Field = REGISTERS[44].fields[0];
+    /// TX: the checksum updated (RFC 1624)
+    pub const CSUM: Field = REGISTERS[44].fields[1];
+}
+
+/// FS_RESULT_PSN (RO): PSN of the last fast-start result
+pub mod fs_result_psn {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_RESULT_PSN";
+    pub const OFFSET: u32 = 0x138;
+    pub const RESET: u32 = 0x00000000;
+    /// the event's PSN (0 for a flow reset)
+    pub const PSN: Field = REGISTERS[45].fields[0];
+}
+
+/// FS_RESULT_CW (RO): window of the last fast-start result
+pub mod fs_result_cw {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_RESULT_CW";
+    pub const OFFSET: u32 = 0x13c;
+    pub const RESET: u32 = 0x00000000;
+    /// the window for the engine's set, packets
+    pub const PKTS: Field = REGISTERS[46].fields[0];
+}
+
+/// FS_EVENTS (RO): fast-start results (cleared by CNT_CLEAR)
+pub mod fs_events {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_EVENTS";
+    pub const OFFSET: u32 = 0x140;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[47].fields[0];
+}
+
+/// FS_ERRORS (RO): fast-start results with an error (cleared by CNT_CLEAR)
+pub mod fs_errors {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FS_ERRORS";
+    pub const OFFSET: u32 = 0x144;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[48].fields[0];
+}
+
+/// AG_M (RW): packets per delayed ACK
+pub mod ag_m {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_M";
+    pub const OFFSET: u32 = 0x150;
+    pub const RESET: u32 = 0x00000001;
+    /// delayed-ACK count m (1: an ACK per packet); 0 acts as 1
+    pub const PKTS: Field = REGISTERS[49].fields[0];
+}
+
+/// AG_TIMEOUT (RW): timeout of a held ACK
+pub mod ag_timeout {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_TIMEOUT";
+    pub const OFFSET: u32 = 0x154;
+    pub const RESET: u32 = 0x000003e8;
+    /// a held ACK leaves after this many cycles; 0 flushes at the next visit
+    pub const CYCLES: Field = REGISTERS[50].fields[0];
+}
+
+/// AG_PSN (RW): PSN of the next AG_EV
+pub mod ag_psn {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_PSN";
+    pub const OFFSET: u32 = 0x158;
+    pub const RESET: u32 = 0x00000000;
+    /// DATA: the packet's PSN; OPEN: the PSN expected next
+    pub const PSN: Field = REGISTERS[51].fields[0];
+}
+
+/// AG_EV (WO): presents one packet to the ACK generator (slot full: dropped, XERRORS.AG_OVERRUN)
+pub mod ag_ev {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_EV";
+    pub const OFFSET: u32 = 0x15c;
+    pub const RESET: u32 = 0x00000000;
+    /// a data packet, or open the flow
+    pub const KIND: Field = REGISTERS[52].fields[0];
+    /// DATA: the packet arrived with CE
+    pub const CE: Field = REGISTERS[52].fields[1];
+    /// DATA: the packet ends its message
+    pub const LAST: Field = REGISTERS[52].fields[2];
+    /// the flow
+    pub const FLOW: Field = REGISTERS[52].fields[3];
+}
+
+/// AG_ACK (RO): the last ACK the generator sent
+pub mod ag_ack {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_ACK";
+    pub const OFFSET: u32 = 0x160;
+    pub const RESET: u32 = 0x00000000;
+    /// cumulative: the next expected PSN
+    pub const PSN: Field = REGISTERS[53].fields[0];
+    /// packets covered
+    pub const N: Field = REGISTERS[53].fields[1];
+    /// ECN-Echo
+    pub const ECE: Field = REGISTERS[53].fields[2];
+    /// a NAK: go back to PSN
+    pub const NAK: Field = REGISTERS[53].fields[3];
+}
+
+/// AG_ACK_FLOW (RO): flow of the last ACK
+pub mod ag_ack_flow {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_ACK_FLOW";
+    pub const OFFSET: u32 = 0x164;
+    pub const RESET: u32 = 0x00000000;
+    /// the flow of the last ACK
+    pub const FLOW: Field = REGISTERS[54].fields[0];
+}
+
+/// AG_ACKS (RO): ACKs and NAKs sent (cleared by CNT_CLEAR)
+pub mod ag_acks {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_ACKS";
+    pub const OFFSET: u32 = 0x168;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[55].fields[0];
+}
+
+/// AG_NAKS (RO): NAKs sent (cleared by CNT_CLEAR)
+pub mod ag_naks {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_NAKS";
+    pub const OFFSET: u32 = 0x16c;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[56].fields[0];
+}
+
+/// AG_ERRORS (RO): packets refused: bad flow, duplicate or out of window, repeated gap (cleared by CNT_CLEAR)
+pub mod ag_errors {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_ERRORS";
+    pub const OFFSET: u32 = 0x170;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[57].fields[0];
+}
+
+/// AG_ERR (RO): error code of the last refused packet
+pub mod ag_err {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "AG_ERR";
+    pub const OFFSET: u32 = 0x174;
+    pub const RESET: u32 = 0x00000000;
+    /// 1 flow id, 2 duplicate or out-of-window PSN, 3 a gap already NAKed
+    pub const CODE: Field = REGISTERS[58].fields[0];
+}
+
+/// WRED_K_MIN (RW): K_min (draft §2.1)
+pub mod wred_k_min {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_K_MIN";
+    pub const OFFSET: u32 = 0x180;
+    pub const RESET: u32 = 0x00004e20;
+    /// start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
+    pub const BYTES: Field = REGISTERS[59].fields[0];
+}
+
+/// WRED_K_MAX (RW): K_max (draft §2.1)
+pub mod wred_k_max {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_K_MAX";
+    pub const OFFSET: u32 = 0x184;
+    pub const RESET: u32 = 0x00030d40;
+    /// end of the ramp: p = 1 from here
+    pub const BYTES: Field = REGISTERS[60].fields[0];
+}
+
+/// WRED_K (RW): K of Eq. 3
+pub mod wred_k {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_K";
+    pub const OFFSET: u32 = 0x188;
+    pub const RESET: u32 = 0x000186a0;
+    /// Not-ECT packets are dropped when q >= K (Eq. 3)
+    pub const BYTES: Field = REGISTERS[61].fields[0];
+}
+
+/// WRED_BUF_MAX (RW): the queue's buffer
+pub mod wred_buf_max {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_BUF_MAX";
+    pub const OFFSET: u32 = 0x18c;
+    pub const RESET: u32 = 0x00100000;
+    /// buffer size: a packet that does not fit is dropped
+    pub const BYTES: Field = REGISTERS[62].fields[0];
+}
+
+/// WRED_P_MAX (RW): P_max (draft §2.1)
+pub mod wred_p_max {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_P_MAX";
+    pub const OFFSET: u32 = 0x190;
+    pub const RESET: u32 = 0x0000199a;
+    /// marking probability at K_MAX; above 1.0 acts as 1.0
+    pub const P: Field = REGISTERS[63].fields[0];
+}
+
+/// WRED_SEED (RW): seed of the marking draws
+pub mod wred_seed {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_SEED";
+    pub const OFFSET: u32 = 0x194;
+    pub const RESET: u32 = 0x00000001;
+    /// xorshift32 seed loaded at CORE_RESET; 0 loads 2463534242
+    pub const SEED: Field = REGISTERS[64].fields[0];
+}
+
+/// WRED_DRAIN (RW): egress rate
+pub mod wred_drain {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_DRAIN";
+    pub const OFFSET: u32 = 0x198;
+    pub const RESET: u32 = 0x00000010;
+    /// bytes the egress link sends per cycle (the port's line rate)
+    pub const BYTES: Field = REGISTERS[65].fields[0];
+}
+
+/// WRED_PKT (WO): one packet arrives at the queue (a decision per packet, no back-pressure)
+pub mod wred_pkt {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_PKT";
+    pub const OFFSET: u32 = 0x19c;
+    pub const RESET: u32 = 0x00000000;
+    /// the packet's length, bytes
+    pub const LEN: Field = REGISTERS[66].fields[0];
+    /// its codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
+    pub const ECN: Field = REGISTERS[66].fields[1];
+}
+
+/// WRED_LAST (RO): decision on the last packet
+pub mod wred_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_LAST";
+    pub const OFFSET: u32 = 0x1a0;
+    pub const RESET: u32 = 0x00000000;
+    /// 0 forwarded, 1 forwarded marked CE, 2 dropped by Eq. 3, 3 dropped: no room
+    pub const DECISION: Field = REGISTERS[67].fields[0];
+    /// the codepoint it left with
+    pub const ECN: Field = REGISTERS[67].fields[1];
+}
+
+/// WRED_OCC (RO): queue occupancy
+pub mod wred_occ {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_OCC";
+    pub const OFFSET: u32 = 0x1a4;
+    pub const RESET: u32 = 0x00000000;
+    /// bytes in the queue
+    pub const BYTES: Field = REGISTERS[68].fields[0];
+}
+
+/// WRED_FORWARDED (RO): packets forwarded, marked or not (saturating; cleared by CORE_RESET)
+pub mod wred_forwarded {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_FORWARDED";
+    pub const OFFSET: u32 = 0x1a8;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[69].fields[0];
+}
+
+/// WRED_MARKED (RO): packets marked CE (saturating; cleared by CORE_RESET)
+pub mod wred_marked {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_MARKED";
+    pub const OFFSET: u32 = 0x1ac;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[70].fields[0];
+}
+
+/// WRED_DROPPED_WRED (RO): Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)
+pub mod wred_dropped_wred {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_DROPPED_WRED";
+    pub const OFFSET: u32 = 0x1b0;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[71].fields[0];
+}
+
+/// WRED_DROPPED_FULL (RO): packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)
+pub mod wred_dropped_full {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "WRED_DROPPED_FULL";
+    pub const OFFSET: u32 = 0x1b4;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[72].fields[0];
 }
 

@@ -28,11 +28,17 @@ pub const MAGIC: u32 = 0x4C44_4350;
 /// The register-map version: major in bits 31..16, minor in 15..0. A
 /// driver refuses a device whose major differs from the one it was built
 /// with, or whose minor is newer.
-pub const MAP_VERSION: u32 = 0x0001_0000;
+pub const MAP_VERSION: u32 = 0x0001_0001;
 /// The byte size of the register window (the PCIe BAR).
 pub const WINDOW_BYTES: u32 = 4096;
 /// Address bits of the bus (byte address).
 pub const ADDR_BITS: u32 = 12;
+/// The first byte offset of the extension blocks (pacing timer, fast-start
+/// marker, ACK generator, WRED/ECN port): registers from here on are
+/// decoded by the extension decoder, present only in a build with
+/// CAPS.EXT set (`nic_system`); in one without (`nic_core`, the Alchitry Cu
+/// board) they read as 0 and ignore writes.
+pub const EXT_BASE: u32 = 0x100;
 
 /// How software may access a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -307,6 +313,11 @@ pub const ENGINE_LATENCY: u32 = 38;
 /// FLOW_CMD.OP codes.
 pub const FLOW_OPS: &[(u32, &str)] = &[(0, "NOP"), (1, "READ"), (2, "WRITE"), (3, "RESET")];
 
+/// FS_EV.KIND codes.
+pub const FS_KINDS: &[(u32, &str)] = &[(0, "TX"), (1, "ACK"), (2, "NAK"), (3, "RESET")];
+/// AG_EV.KIND codes.
+pub const AG_KINDS: &[(u32, &str)] = &[(0, "DATA"), (1, "OPEN")];
+
 /// UQ12.20, the format of every cw.
 const CW: Format = Format::Fixed { int: 12, frac: 20 };
 /// UQ1.8, alpha and beta.
@@ -370,6 +381,7 @@ pub const REGISTERS: &[Register] = &[
                 "window engine latency, cycles",
             ),
             flag("DIRTY", 24, "generated from a tree with uncommitted changes"),
+            flag("EXT", 25, "the extension blocks (registers from 0x100: pacing timer, fast-start marker, ACK generator, WRED/ECN port) are present; 0: they read as 0 and ignore writes"),
         ],
         "what this build holds",
     ),
@@ -634,7 +646,352 @@ pub const REGISTERS: &[Register] = &[
         &[flag("GO", 0, "1: zero every CNT_* counter and GEN_CYCLES (not CYCLES)")],
         "clears the event counters",
     ),
+    // ---- extension blocks (decoded by the extension decoder; CAPS.EXT)
+    ro(
+        "ext",
+        "XSTATUS",
+        0x100,
+        Source::Hw,
+        &[
+            flag("FS_PENDING", 0, "an FS_EV or flow reset waits for the fast-start marker (its reset sweep)"),
+            flag("AG_PENDING", 1, "an AG_EV or flow reset waits for the ACK generator (a split ACK, a timeout flush or its reset sweep)"),
+        ],
+        "events waiting at the extension blocks' ports (one slot each)",
+    ),
+    reg(
+        "ext",
+        "XERRORS",
+        0x104,
+        Access::W1c,
+        &[
+            flag("FS_OVERRUN", 0, "an FS_EV or flow reset arrived while the marker's slot was full: it was dropped"),
+            flag("AG_OVERRUN", 1, "an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped"),
+        ],
+        "sticky error flags of the extension blocks; write 1 to clear",
+    ),
+    // ---- pacing timer: fed by the window engine's updates
+    ro(
+        "pacing",
+        "PT_GRANTS",
+        0x110,
+        Source::Hw,
+        &COUNT32,
+        "send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR)",
+    ),
+    ro(
+        "pacing",
+        "PT_LAST",
+        0x114,
+        Source::Hw,
+        &[
+            uint("FLOW", 0, FLOW_BITS, 0, "the flow of the last grant"),
+            uint("LATE", 16, 16, 0, "its lateness, cycles (T - due at the visit)"),
+        ],
+        "the last send credit",
+    ),
+    ro(
+        "pacing",
+        "PT_MAX_LATE",
+        0x118,
+        Source::Hw,
+        &[uint("LATE", 0, 16, 0, "the largest grant lateness, cycles, since CORE_RESET or CNT_CLEAR")],
+        "worst pacing lateness seen",
+    ),
+    // ---- fast-start marker
+    reg(
+        "fast_start",
+        "FS_IW",
+        0x120,
+        Access::Rw,
+        &[Field {
+            min: 1,
+            ..uint("PKTS", 0, 12, 64, "IW, packets: the fast-start burst; 0 acts as 1")
+        }],
+        "the initial window of fast start",
+    ),
+    reg(
+        "fast_start",
+        "FS_PSN",
+        0x124,
+        Access::Rw,
+        &[uint("PSN", 0, 24, 0, "TX: the packet's PSN; ACK/NAK: the receiver's expected PSN")],
+        "PSN of the next FS_EV",
+    ),
+    reg(
+        "fast_start",
+        "FS_HDR",
+        0x128,
+        Access::Rw,
+        &[
+            Field {
+                format: Format::Hex,
+                ..uint("WORD0", 0, 16, 0x4500, "IPv4 header word 0 (version, IHL, DSCP, ECN); not IPv4: error 3")
+            },
+            Field {
+                format: Format::Hex,
+                ..uint("CSUM", 16, 16, 0, "IPv4 header checksum")
+            },
+        ],
+        "header of the next FS_EV TX",
+    ),
+    reg(
+        "fast_start",
+        "FS_EV",
+        0x12C,
+        Access::Wo,
+        &[
+            Field {
+                format: Format::Enum(FS_KINDS),
+                max: 3,
+                ..uint("KIND", 0, 2, 0, "the event, with FS_PSN and (TX) FS_HDR")
+            },
+            flag("LAST", 2, "TX: the packet ends its message"),
+            uint("FLOW", 8, FLOW_BITS, 0, "the flow"),
+        ],
+        "presents one event to the fast-start marker (slot full: dropped, XERRORS.FS_OVERRUN)",
+    ),
+    ro(
+        "fast_start",
+        "FS_RESULT",
+        0x130,
+        Source::Hw,
+        &[
+            uint("KIND", 0, 2, 0, "the event's kind"),
+            uint("ERR", 2, 2, 0, "0 none, 1 flow id, 2 PSN out of window or ACK for an idle flow, 3 not IPv4"),
+            uint("ECN", 4, 2, 0, "TX: the codepoint written (0 Not-ECT, 2 ECT(0))"),
+            uint("STAGE", 6, 2, 0, "the flow after the event: 0 idle, 1 fast start, 2 stable"),
+            flag("SET", 8, "ACK/NAK: the window engine's cw of the flow should become FS_RESULT_CW"),
+            flag("GBN", 9, "go back to FS_RESULT_PSN (a loss during fast start)"),
+            uint("FLOW", 16, FLOW_BITS, 0, "the event's flow"),
+        ],
+        "result of the last fast-start event",
+    ),
+    ro(
+        "fast_start",
+        "FS_RESULT_HDR",
+        0x134,
+        Source::Hw,
+        &[
+            Field {
+                format: Format::Hex,
+                ..uint("WORD0", 0, 16, 0, "TX: header word 0 with the ECN written")
+            },
+            Field {
+                format: Format::Hex,
+                ..uint("CSUM", 16, 16, 0, "TX: the checksum updated (RFC 1624)")
+            },
+        ],
+        "rewritten header of the last fast-start event",
+    ),
+    ro(
+        "fast_start",
+        "FS_RESULT_PSN",
+        0x138,
+        Source::Hw,
+        &[uint("PSN", 0, 24, 0, "the event's PSN (0 for a flow reset)")],
+        "PSN of the last fast-start result",
+    ),
+    ro(
+        "fast_start",
+        "FS_RESULT_CW",
+        0x13C,
+        Source::Hw,
+        &[uint("PKTS", 0, 12, 0, "the window for the engine's set, packets")],
+        "window of the last fast-start result",
+    ),
+    ro("fast_start", "FS_EVENTS", 0x140, Source::Hw, &COUNT32, "fast-start results (cleared by CNT_CLEAR)"),
+    ro("fast_start", "FS_ERRORS", 0x144, Source::Hw, &COUNT32, "fast-start results with an error (cleared by CNT_CLEAR)"),
+    // ---- ACK generator
+    reg(
+        "ack_gen",
+        "AG_M",
+        0x150,
+        Access::Rw,
+        &[Field {
+            min: 1,
+            max: 15,
+            ..uint("PKTS", 0, 4, 1, "delayed-ACK count m (1: an ACK per packet); 0 acts as 1")
+        }],
+        "packets per delayed ACK",
+    ),
+    reg(
+        "ack_gen",
+        "AG_TIMEOUT",
+        0x154,
+        Access::Rw,
+        &[Field {
+            min: 1,
+            ..uint("CYCLES", 0, 16, 1000, "a held ACK leaves after this many cycles; 0 flushes at the next visit")
+        }],
+        "timeout of a held ACK",
+    ),
+    reg(
+        "ack_gen",
+        "AG_PSN",
+        0x158,
+        Access::Rw,
+        &[uint("PSN", 0, 24, 0, "DATA: the packet's PSN; OPEN: the PSN expected next")],
+        "PSN of the next AG_EV",
+    ),
+    reg(
+        "ack_gen",
+        "AG_EV",
+        0x15C,
+        Access::Wo,
+        &[
+            Field {
+                format: Format::Enum(AG_KINDS),
+                max: 1,
+                ..uint("KIND", 0, 1, 0, "a data packet, or open the flow")
+            },
+            flag("CE", 1, "DATA: the packet arrived with CE"),
+            flag("LAST", 2, "DATA: the packet ends its message"),
+            uint("FLOW", 8, FLOW_BITS, 0, "the flow"),
+        ],
+        "presents one packet to the ACK generator (slot full: dropped, XERRORS.AG_OVERRUN)",
+    ),
+    ro(
+        "ack_gen",
+        "AG_ACK",
+        0x160,
+        Source::Hw,
+        &[
+            uint("PSN", 0, 24, 0, "cumulative: the next expected PSN"),
+            uint("N", 24, 4, 0, "packets covered"),
+            flag("ECE", 28, "ECN-Echo"),
+            flag("NAK", 29, "a NAK: go back to PSN"),
+        ],
+        "the last ACK the generator sent",
+    ),
+    ro(
+        "ack_gen",
+        "AG_ACK_FLOW",
+        0x164,
+        Source::Hw,
+        &[uint("FLOW", 0, FLOW_BITS, 0, "the flow of the last ACK")],
+        "flow of the last ACK",
+    ),
+    ro("ack_gen", "AG_ACKS", 0x168, Source::Hw, &COUNT32, "ACKs and NAKs sent (cleared by CNT_CLEAR)"),
+    ro("ack_gen", "AG_NAKS", 0x16C, Source::Hw, &COUNT32, "NAKs sent (cleared by CNT_CLEAR)"),
+    ro("ack_gen", "AG_ERRORS", 0x170, Source::Hw, &COUNT32, "packets refused: bad flow, duplicate or out of window, repeated gap (cleared by CNT_CLEAR)"),
+    ro(
+        "ack_gen",
+        "AG_ERR",
+        0x174,
+        Source::Hw,
+        &[uint("CODE", 0, 2, 0, "1 flow id, 2 duplicate or out-of-window PSN, 3 a gap already NAKed")],
+        "error code of the last refused packet",
+    ),
+    // ---- WRED/ECN switch port
+    reg(
+        "wred",
+        "WRED_K_MIN",
+        0x180,
+        Access::Rw,
+        &[uint("BYTES", 0, 24, 20_000, "start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)")],
+        "K_min (draft §2.1)",
+    ),
+    reg(
+        "wred",
+        "WRED_K_MAX",
+        0x184,
+        Access::Rw,
+        &[uint("BYTES", 0, 24, 200_000, "end of the ramp: p = 1 from here")],
+        "K_max (draft §2.1)",
+    ),
+    reg(
+        "wred",
+        "WRED_K",
+        0x188,
+        Access::Rw,
+        &[uint("BYTES", 0, 24, 100_000, "Not-ECT packets are dropped when q >= K (Eq. 3)")],
+        "K of Eq. 3",
+    ),
+    reg(
+        "wred",
+        "WRED_BUF_MAX",
+        0x18C,
+        Access::Rw,
+        &[uint("BYTES", 0, 24, 1 << 20, "buffer size: a packet that does not fit is dropped")],
+        "the queue's buffer",
+    ),
+    reg(
+        "wred",
+        "WRED_P_MAX",
+        0x190,
+        Access::Rw,
+        &[Field {
+            format: Format::Fixed { int: 1, frac: 15 },
+            max: 0x8000,
+            ..uint("P", 0, 16, 6554, "marking probability at K_MAX; above 1.0 acts as 1.0")
+        }],
+        "P_max (draft §2.1)",
+    ),
+    reg(
+        "wred",
+        "WRED_SEED",
+        0x194,
+        Access::Rw,
+        &[Field {
+            format: Format::Hex,
+            ..uint("SEED", 0, 32, 1, "xorshift32 seed loaded at CORE_RESET; 0 loads 2463534242")
+        }],
+        "seed of the marking draws",
+    ),
+    reg(
+        "wred",
+        "WRED_DRAIN",
+        0x198,
+        Access::Rw,
+        &[uint("BYTES", 0, 14, 16, "bytes the egress link sends per cycle (the port's line rate)")],
+        "egress rate",
+    ),
+    reg(
+        "wred",
+        "WRED_PKT",
+        0x19C,
+        Access::Wo,
+        &[
+            uint("LEN", 0, 14, 0, "the packet's length, bytes"),
+            uint("ECN", 16, 2, 0, "its codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE"),
+        ],
+        "one packet arrives at the queue (a decision per packet, no back-pressure)",
+    ),
+    ro(
+        "wred",
+        "WRED_LAST",
+        0x1A0,
+        Source::Hw,
+        &[
+            uint("DECISION", 0, 2, 0, "0 forwarded, 1 forwarded marked CE, 2 dropped by Eq. 3, 3 dropped: no room"),
+            uint("ECN", 2, 2, 0, "the codepoint it left with"),
+        ],
+        "decision on the last packet",
+    ),
+    ro(
+        "wred",
+        "WRED_OCC",
+        0x1A4,
+        Source::Hw,
+        &[uint("BYTES", 0, 24, 0, "bytes in the queue")],
+        "queue occupancy",
+    ),
+    ro("wred", "WRED_FORWARDED", 0x1A8, Source::Hw, &COUNT32, "packets forwarded, marked or not (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_MARKED", 0x1AC, Source::Hw, &COUNT32, "packets marked CE (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_DROPPED_WRED", 0x1B0, Source::Hw, &COUNT32, "Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_DROPPED_FULL", 0x1B4, Source::Hw, &COUNT32, "packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)"),
 ];
+
+/// The registers of the NIC core's own decoder (below [`EXT_BASE`]).
+pub fn core_registers() -> &'static [Register] {
+    let n = REGISTERS.iter().take_while(|r| r.offset < EXT_BASE).count();
+    &REGISTERS[..n]
+}
+
+/// The registers of the extension decoder (from [`EXT_BASE`] on).
+pub fn ext_registers() -> &'static [Register] {
+    &REGISTERS[core_registers().len()..]
+}
 
 /// A register by name (case-insensitive).
 pub fn register(name: &str) -> Option<&'static Register> {
@@ -651,6 +1008,15 @@ pub fn at(offset: u32) -> Option<&'static Register> {
 pub fn check(regs: &[Register]) -> Vec<String> {
     let mut errs = Vec::new();
     for (i, r) in regs.iter().enumerate() {
+        if i > 0 && regs[i - 1].offset >= r.offset {
+            errs.push(format!(
+                "{} at {:#x} is not in address order (after {} at {:#x})",
+                r.name,
+                r.offset,
+                regs[i - 1].name,
+                regs[i - 1].offset
+            ));
+        }
         if r.offset % 4 != 0 {
             errs.push(format!(
                 "{} at {:#x} is not 4-byte aligned",

@@ -1,6 +1,7 @@
 //! The golden model of the generated decoder (`hdl/src/regfile.rs`),
 //! driven by the same table: what a read returns, what a write holds, and
-//! the strobes the core sees. `ldcp_sim::nic_core` builds on it.
+//! the strobes the core sees. `ldcp_sim::nic_core` builds on it, and
+//! `ldcp_sim::nic_system` on its extension twin ([`RegFileModel::ext`]).
 
 use crate::{Access, Register, Source, REGISTERS};
 
@@ -29,6 +30,7 @@ pub struct BusOut {
 /// The decoder's registers.
 #[derive(Clone, Debug)]
 pub struct RegFileModel {
+    regs: &'static [Register],
     vals: Vec<u32>,
     out: BusOut,
 }
@@ -40,12 +42,21 @@ impl Default for RegFileModel {
 }
 
 /// The index of `name` in [`REGISTERS`] (panics on a name not in the map:
-/// a programming error of the caller, caught by every test).
+/// a programming error of the caller, caught by every test). The core's
+/// decoder holds a prefix of the map, so this is its index there too.
 pub fn index(name: &str) -> usize {
     REGISTERS
         .iter()
         .position(|r| r.name == name)
         .unwrap_or_else(|| panic!("no register {name} in the map"))
+}
+
+/// The index of `name` in [`crate::ext_registers`] (panics as [`index`]).
+pub fn ext_index(name: &str) -> usize {
+    crate::ext_registers()
+        .iter()
+        .position(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no extension register {name} in the map"))
 }
 
 fn hit(bus_addr: u32, r: &Register) -> bool {
@@ -54,10 +65,21 @@ fn hit(bus_addr: u32, r: &Register) -> bool {
 }
 
 impl RegFileModel {
-    /// At power-up: RW fields at their reset values, flags clear.
+    /// The core's decoder ([`crate::core_registers`]) at power-up: RW
+    /// fields at their reset values, flags clear.
     pub fn new() -> Self {
+        Self::of(crate::core_registers())
+    }
+
+    /// The extension decoder ([`crate::ext_registers`]) at power-up.
+    pub fn ext() -> Self {
+        Self::of(crate::ext_registers())
+    }
+
+    fn of(regs: &'static [Register]) -> Self {
         RegFileModel {
-            vals: REGISTERS
+            regs,
+            vals: regs
                 .iter()
                 .map(|r| if r.access == Access::Rw { r.reset() } else { 0 })
                 .collect(),
@@ -77,13 +99,18 @@ impl RegFileModel {
 
     /// A WO register's written fields this cycle, if `bus` writes it.
     pub fn wrote(&self, bus: &BusIn, i: usize) -> Option<u32> {
-        let r = &REGISTERS[i];
+        let r = &self.regs[i];
         (bus.we && hit(bus.addr, r)).then_some(bus.wdata & r.mask())
     }
 
     /// Whether `bus` reads register `i` this cycle.
     pub fn reads(&self, bus: &BusIn, i: usize) -> bool {
-        bus.re && hit(bus.addr, &REGISTERS[i])
+        bus.re && hit(bus.addr, &self.regs[i])
+    }
+
+    /// The registers it decodes.
+    pub fn registers(&self) -> &'static [Register] {
+        self.regs
     }
 
     /// One edge. `ro[i]` is the value the core drives into RO register `i`
@@ -91,7 +118,7 @@ impl RegFileModel {
     /// decoder's synchronous reset.
     pub fn tick(&mut self, bus: &BusIn, reset: bool, ro: &[u32], set: &[u32]) {
         let mut rdata = 0;
-        for (i, r) in REGISTERS.iter().enumerate() {
+        for (i, r) in self.regs.iter().enumerate() {
             if self.reads(bus, i) {
                 rdata = match (r.access, r.source) {
                     (Access::Rw | Access::W1c, _) => self.vals[i],
@@ -105,7 +132,7 @@ impl RegFileModel {
             rdata,
             rvalid: bus.re,
         };
-        for (i, r) in REGISTERS.iter().enumerate() {
+        for (i, r) in self.regs.iter().enumerate() {
             let w = bus.we && hit(bus.addr, r);
             match r.access {
                 Access::Rw => {

@@ -13,8 +13,10 @@
 //! Updates come from the window engine's output: `(flow, interval)`, the
 //! interval in clock cycles (`window_engine::pace_interval`, 24 bits), 0 when
 //! cw >= 1. An update with a non-zero interval makes the flow a member (it
-//! *joins* at that cycle if it was not one); interval 0 makes it leave; a
-//! flow reset makes it leave. A member is granted one send credit when its
+//! *joins* at that cycle if it was not one); interval 0 makes it leave. A
+//! *restart* (`in_kind` 1, sent for a flow reset) forgets the flow's
+//! schedule: interval 0 leaves, any other interval joins afresh at that
+//! cycle, even a flow that is a member (no due time survives a reset). A member is granted one send credit when its
 //! due time has come; the next due time is the previous one plus the
 //! (latest) interval, so lateness does not accumulate and the long-run rate
 //! is exactly one grant per interval. A join's first grant is due one

@@ -192,7 +192,7 @@ impl PacingTimerModel {
             } else {
                 let a = self.a[f];
                 let interval = op.interval & ((1 << INTERVAL_BITS) - 1);
-                if op.kind & 1 == 1 || interval == 0 {
+                if interval == 0 {
                     a_write = Some((
                         f,
                         AEntry {
@@ -206,7 +206,8 @@ impl PacingTimerModel {
                         },
                     ));
                 } else {
-                    let join = if a.active { a.join } else { t };
+                    // a restart (kind 1) joins afresh even if the flow is a member
+                    let join = if a.active && op.kind & 1 == 0 { a.join } else { t };
                     a_write = Some((
                         f,
                         AEntry { active: true, join },

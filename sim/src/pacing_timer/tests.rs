@@ -117,18 +117,34 @@ fn pacing_timer_join_leave_and_flow_reset() {
     let g = run_idle(&mut m, 500, 0);
     assert!(g.is_empty());
     assert_eq!(m.is_member(2), Some(false));
-    // rejoin, then a flow reset
+    // rejoin, then a restart with interval 0 (a flow reset to cw >= 1): it leaves
     m.tick(&update(2, 50));
     let g = run_idle(&mut m, 120, 0);
     assert_eq!(g.len(), 2);
-    m.tick(&PtInputs {
+    let restart = |interval| PtInputs {
         valid: true,
         kind: 1,
         flow: 2,
-        interval: 50,
+        interval,
         ..Default::default()
-    });
+    };
+    m.tick(&restart(0));
     assert!(run_idle(&mut m, 300, 0).is_empty());
+    // a member restarted with a new interval forgets its schedule: an update
+    // keeps the old due time (a grant within 40 cycles of it), a restart
+    // grants first a whole interval later
+    m.tick(&update(2, 40));
+    let g = run_idle(&mut m, 100, 0);
+    assert!(!g.is_empty(), "{g:?}");
+    m.tick(&update(2, 200));
+    let kept = run_idle(&mut m, 60, 0);
+    assert!(!kept.is_empty(), "an update keeps the due time");
+    m.tick(&restart(200));
+    let fresh = run_idle(&mut m, 190, 0);
+    assert!(fresh.is_empty(), "a restart's first grant is a whole interval away: {fresh:?}");
+    let g = run_idle(&mut m, 40, 0);
+    assert_eq!(g.len(), 1, "then it is granted: {g:?} (kept schedule: {kept:?})");
+    m.tick(&update(2, 0));
     // a flow id beyond the table is refused, visibly
     m.tick(&update(8, 50));
     m.tick(&PtInputs::default());
