@@ -99,6 +99,14 @@ pub const BLOCKS: &[BlockInfo] = &[
         generate: || raw_verilog(crate::nic_core::NicCore::default()),
     },
     BlockInfo {
+        name: "nic_system",
+        timing_enforced: false,
+        doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
+        fpga: false,
+        board: None,
+        generate: || raw_verilog(crate::nic_system::NicSystem::default()),
+    },
+    BlockInfo {
         name: "board_core",
         timing_enforced: true,
         doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",

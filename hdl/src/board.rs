@@ -163,6 +163,7 @@ impl Logic for BoardCore {
         self.core.bus_wdata.next = self.wdata.val();
         self.core.bus_we.next = self.we.val();
         self.core.bus_re.next = self.re.val();
+        self.core.sweep_hold.next = false;
 
         // ---- outputs
         self.uart_tx.next = self.bridge.tx.val();

@@ -11,6 +11,7 @@ pub mod board;
 pub mod fast_start_marker;
 pub mod mul;
 pub mod nic_core;
+pub mod nic_system;
 pub mod pacing_timer;
 #[rustfmt::skip]
 pub mod ext_regfile;

@@ -16,6 +16,13 @@
 //! A lower source waits while a higher one holds the port; nothing is
 //! dropped but a push into a full FIFO (counted, flagged).
 //!
+//! A system around the core (`crate::nic_system`) may hold the sweep
+//! (`sweep_hold`) until its own blocks have finished their reset sweeps;
+//! the core alone ties it low. The other taps (`core_rst`, `upd_*`,
+//! `flow_reset*`, `cnt_clear`) let the system follow the core: its reset,
+//! the engine's updates (for the pacing timer), accepted flow resets and
+//! counter clears.
+//!
 //! # Flow commands
 //! The engine merges events of one flow within 16 cycles, so a command's
 //! result is the update of the slot it started or merged into. That update
@@ -118,11 +125,32 @@ pub struct NicCore {
     pub bus_rdata: Signal<Out, Bits<32>>,
     /// A read's data is on `bus_rdata` (the cycle after `bus_re`).
     pub bus_rvalid: Signal<Out, Bit>,
+    // ---- taps for a system around the core (`crate::nic_system`); a core
+    // alone ties `sweep_hold` low and leaves the outputs open
+    /// While high, the reset sweep waits (and with it every event source).
+    pub sweep_hold: Signal<In, Bit>,
+    /// The core resets at this edge (CORE_RESET, registered).
+    pub core_rst: Signal<Out, Bit>,
+    /// The window engine's update this cycle.
+    pub upd_valid: Signal<Out, Bit>,
+    /// Its flow.
+    pub upd_flow: Signal<Out, Bits<FLOW_BITS>>,
+    /// Its pacing interval (0: cw >= 1).
+    pub upd_interval: Signal<Out, Bits<24>>,
+    /// The update is the result of a FLOW_CMD RESET (the flow restarts).
+    pub upd_restart: Signal<Out, Bit>,
+    /// A FLOW_CMD RESET is accepted this cycle, for flow `flow_reset_id`.
+    pub flow_reset: Signal<Out, Bit>,
+    /// The flow of `flow_reset`.
+    pub flow_reset_id: Signal<Out, Bits<FLOW_BITS>>,
+    /// CNT_CLEAR.GO is written this cycle.
+    pub cnt_clear: Signal<Out, Bit>,
     regs: RegFile,
     eng: WindowEngine<FLOW_BITS>,
     fifo: RAM<Bits<13>, FLOW_BITS>,
     c_hash: Constant<Bits<32>>,
     c_dirty: Constant<Bits<1>>,
+    c_ext: Constant<Bits<1>>,
     c_flow_bits: Constant<Bits<8>>,
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
@@ -135,6 +163,7 @@ pub struct NicCore {
     one48: Constant<Bits<48>>,
     op_read: Constant<Bits<2>>,
     op_write: Constant<Bits<2>>,
+    op_reset: Constant<Bits<2>>,
     // local decisions
     core_reset: Signal<Local, Bit>,
     take_sweep: Signal<Local, Bit>,
@@ -187,9 +216,24 @@ pub struct NicCore {
 }
 
 impl NicCore {
-    /// A core reporting `build` in GIT_HASH and CAPS.DIRTY.
+    /// A core reporting `build` in GIT_HASH and CAPS.DIRTY, CAPS.EXT 0.
     pub fn new(build: BuildId) -> Self {
+        Self::with_ext(build, false)
+    }
+
+    /// A core reporting `build`, and `ext` in CAPS.EXT (set by a system
+    /// that decodes the extension registers around it).
+    pub fn with_ext(build: BuildId, ext: bool) -> Self {
         NicCore {
+            sweep_hold: Default::default(),
+            core_rst: Default::default(),
+            upd_valid: Default::default(),
+            upd_flow: Default::default(),
+            upd_interval: Default::default(),
+            upd_restart: Default::default(),
+            flow_reset: Default::default(),
+            flow_reset_id: Default::default(),
+            cnt_clear: Default::default(),
             clock: Default::default(),
             bus_addr: Default::default(),
             bus_wdata: Default::default(),
@@ -202,6 +246,7 @@ impl NicCore {
             fifo: Default::default(),
             c_hash: Constant::new(bits::<32>(build.hash as u64)),
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
+            c_ext: Constant::new(bits::<1>(ext as u64)),
             c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
@@ -214,6 +259,7 @@ impl NicCore {
             one48: Constant::new(bits::<48>(1)),
             op_read: Constant::new(bits::<2>(1)),
             op_write: Constant::new(bits::<2>(2)),
+            op_reset: Constant::new(bits::<2>(3)),
             core_reset: Default::default(),
             take_sweep: Default::default(),
             take_fc: Default::default(),
@@ -344,6 +390,7 @@ impl Logic for NicCore {
         self.regs.caps_fifo_log2.next = self.c_fifo_log2.val();
         self.regs.caps_latency.next = self.c_latency.val();
         self.regs.caps_dirty.next = self.c_dirty.val();
+        self.regs.caps_ext.next = self.c_ext.val();
 
         // ---- cycle counter: reading CYCLES_LO latches the high word
         self.cycles.d.next = self.cycles.q.val() + self.one48.val();
@@ -361,7 +408,7 @@ impl Logic for NicCore {
 
         // ---- the engine's port, by priority
         self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
-        self.take_sweep.next = self.sweeping.q.val();
+        self.take_sweep.next = self.sweeping.q.val() & !self.sweep_hold.val();
         // a flow command waits until the events pushed before it have left the FIFO
         self.take_fc.next =
             !self.sweeping.q.val() & self.fc_start.val() & !self.level.q.val().any();
@@ -410,7 +457,7 @@ impl Logic for NicCore {
         self.ack_ece.next = self.eng.ev_ece.val() & self.ack_in.val();
 
         // ---- sweep
-        if self.sweeping.q.val() {
+        if self.take_sweep.val() {
             self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one8.val();
             if self.sweep_ptr.q.val().all() {
                 self.sweeping.d.next = false;
@@ -511,6 +558,16 @@ impl Logic for NicCore {
                 self.fc_flow.d.next = self.regs.flow_id_id.val();
             }
         }
+        self.flow_reset.next = self.regs.flow_cmd_wr.val()
+            & (self.regs.flow_cmd_op.val() == self.op_reset.val())
+            & !self.fc_busy.q.val();
+        self.flow_reset_id.next = self.regs.flow_id_id.val();
+        self.upd_valid.next = self.eng.out_valid.val();
+        self.upd_flow.next = self.eng.out_flow.val();
+        self.upd_interval.next = self.eng.out_interval.val();
+        self.upd_restart.next = self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
+        self.core_rst.next = self.reset_q.q.val();
+        self.cnt_clear.next = self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any();
         self.regs.flow_cw_cw.next = self.res_cw.q.val();
         self.regs.flow_interval_ticks.next = self.res_interval.q.val();
         self.regs.flow_status_done.next = bits::<1>(0);
@@ -618,6 +675,7 @@ impl crate::stepper::HandStepped for NicCore {
         self.bus_wdata.next = (i.wdata as u64).into();
         self.bus_we.next = i.we;
         self.bus_re.next = i.re;
+        self.sweep_hold.next = false;
     }
 
     fn outputs(&self) -> Self::Outputs {

@@ -16,6 +16,7 @@ pub mod board;
 pub mod cosim;
 pub mod fast_start_marker;
 pub mod nic_core;
+pub mod nic_system;
 pub mod pacing_timer;
 pub mod tools;
 pub mod uart_bridge;

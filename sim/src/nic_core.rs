@@ -158,12 +158,36 @@ struct State {
     cnt_packets: u32,
 }
 
+/// The core's taps for a system around it (`hdl/src/nic_core.rs` names
+/// the ports): combinational from its registers and the bus of the cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Taps {
+    /// The core resets at this edge.
+    pub core_rst: bool,
+    /// The window engine's update this cycle.
+    pub upd_valid: bool,
+    /// Its flow.
+    pub upd_flow: u32,
+    /// Its pacing interval.
+    pub upd_interval: u32,
+    /// The update is a FLOW_CMD RESET's result.
+    pub upd_restart: bool,
+    /// A FLOW_CMD RESET is accepted this cycle.
+    pub flow_reset: bool,
+    /// Its flow.
+    pub flow_reset_id: u32,
+    /// CNT_CLEAR.GO is written this cycle.
+    pub cnt_clear: bool,
+}
+
 /// The NIC core's registers, mirrored.
 #[derive(Clone, Debug)]
 pub struct NicCoreModel {
     ix: Ix,
     hash: u32,
     dirty: bool,
+    ext: bool,
+    last_bus: BusIn,
     regs: RegFileModel,
     eng: WindowEngineModel,
     fifo: Vec<u32>,
@@ -172,12 +196,20 @@ pub struct NicCoreModel {
 }
 
 impl NicCoreModel {
-    /// The core at power-up, reporting `hash` and `dirty` as its build.
+    /// The core at power-up, reporting `hash` and `dirty` as its build
+    /// (CAPS.EXT 0).
     pub fn new(hash: u32, dirty: bool) -> Self {
+        Self::with_ext(hash, dirty, false)
+    }
+
+    /// The core reporting `ext` in CAPS.EXT (inside a system).
+    pub fn with_ext(hash: u32, dirty: bool, ext: bool) -> Self {
         NicCoreModel {
             ix: Ix::new(),
             hash,
             dirty,
+            ext,
+            last_bus: BusIn::default(),
             regs: RegFileModel::new(),
             eng: WindowEngineModel::new(FLOW_BITS),
             fifo: vec![0; FIFO_DEPTH as usize],
@@ -206,8 +238,39 @@ impl NicCoreModel {
         self.s.cycles
     }
 
-    /// One rising edge with `bus` on the inputs.
+    /// The taps with `bus` on the inputs, from the registers as they are.
+    pub fn taps(&self, bus: &BusIn) -> Taps {
+        let o = &self.s;
+        let eo = self.eng.outputs();
+        let capture =
+            o.fc_issued && eo.out_valid && eo.out_flow == o.fc_flow && o.fc_age >= CAPTURE_AGE;
+        let flow_cmd = self.regs.wrote(bus, self.ix.flow_cmd);
+        Taps {
+            core_rst: o.reset_q,
+            upd_valid: eo.out_valid,
+            upd_flow: eo.out_flow,
+            upd_interval: eo.out_interval,
+            upd_restart: capture && o.fc_op == 3,
+            flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
+            flow_reset_id: self.regs.held(self.ix.flow_id),
+            cnt_clear: self.regs.wrote(bus, self.ix.cnt_clear).is_some_and(|v| v & 1 != 0),
+        }
+    }
+
+    /// The taps as the RTL shows them after the last edge (with that
+    /// edge's bus still on the inputs).
+    pub fn taps_after(&self) -> Taps {
+        self.taps(&self.last_bus)
+    }
+
+    /// One rising edge with `bus` on the inputs, the sweep not held.
     pub fn tick(&mut self, bus: &BusIn) {
+        self.tick_held(bus, false);
+    }
+
+    /// One rising edge with `bus` and `sweep_hold` on the inputs.
+    pub fn tick_held(&mut self, bus: &BusIn, sweep_hold: bool) {
+        self.last_bus = *bus;
         let ix = self.ix;
         let o = self.s;
         let held = |i: usize| self.regs.held(i);
@@ -220,7 +283,7 @@ impl NicCoreModel {
         let fifo_level = o.level;
         let fifo_avail = o.wr_ptr_d != o.rd_ptr;
         let fc_start = o.fc_busy && !o.fc_issued;
-        let take_sweep = o.sweeping;
+        let take_sweep = o.sweeping && !sweep_hold;
         let take_fc = !o.sweeping && fc_start && o.level == 0;
         let take_gen = !o.sweeping && !take_fc && o.gen_busy;
         let take_fifo = !o.sweeping && !take_fc && !o.gen_busy && fifo_avail;
@@ -273,7 +336,8 @@ impl NicCoreModel {
         ro[ix.caps] = FLOW_BITS
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (ldcp_regmap::ENGINE_LATENCY << 16)
-            | ((self.dirty as u32) << 24);
+            | ((self.dirty as u32) << 24)
+            | ((self.ext as u32) << 25);
         ro[ix.status] = o.sweeping as u32
             | (o.fc_busy as u32) << 1
             | (o.gen_busy as u32) << 2
@@ -312,7 +376,7 @@ impl NicCoreModel {
             n.cycles_hi = (o.cycles >> 32) as u32 & 0xffff;
         }
         n.wr_ptr_d = o.wr_ptr;
-        if o.sweeping {
+        if take_sweep {
             n.sweep_ptr = (o.sweep_ptr + 1) & 0xff;
             if o.sweep_ptr == 0xff {
                 n.sweeping = false;
@@ -469,11 +533,22 @@ impl crate::cosim::CosimModel for NicCoreModel {
     type Input = BusIn;
 
     fn input_names() -> &'static [&'static str] {
-        &["bus_addr", "bus_wdata", "bus_we", "bus_re"]
+        &["bus_addr", "bus_wdata", "bus_we", "bus_re", "sweep_hold"]
     }
 
     fn output_names() -> &'static [&'static str] {
-        &["bus_rdata", "bus_rvalid"]
+        &[
+            "bus_rdata",
+            "bus_rvalid",
+            "core_rst",
+            "upd_valid",
+            "upd_flow",
+            "upd_interval",
+            "upd_restart",
+            "flow_reset",
+            "flow_reset_id",
+            "cnt_clear",
+        ]
     }
 
     fn encode(i: &BusIn, ports: &mut [u64]) {
@@ -481,6 +556,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
         ports[1] = i.wdata as u64;
         ports[2] = i.we as u64;
         ports[3] = i.re as u64;
+        ports[4] = 0;
     }
 
     fn tick(&mut self, i: &BusIn) {
@@ -491,6 +567,15 @@ impl crate::cosim::CosimModel for NicCoreModel {
         let o = NicCoreModel::outputs(self);
         ports[0] = o.rdata as u64;
         ports[1] = o.rvalid as u64;
+        let t = self.taps_after();
+        ports[2] = t.core_rst as u64;
+        ports[3] = t.upd_valid as u64;
+        ports[4] = t.upd_flow as u64;
+        ports[5] = t.upd_interval as u64;
+        ports[6] = t.upd_restart as u64;
+        ports[7] = t.flow_reset as u64;
+        ports[8] = t.flow_reset_id as u64;
+        ports[9] = t.cnt_clear as u64;
     }
 }
 

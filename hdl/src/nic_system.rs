@@ -1,0 +1,654 @@
+//! `NicSystem`: the whole LDCP NIC behind one register map: the NIC core
+//! ([`crate::nic_core::NicCore`]: window engine, FIFO, generator, flow
+//! window, counters) plus the extension blocks, decoded by the generated
+//! [`crate::ext_regfile::ExtRegFile`] at 0x100..0x1FF (CAPS.EXT = 1):
+//! - the **pacing timer**, fed by the window engine's updates (flow, RTT/cw
+//!   for cw < 1): its grants are counted (PT_GRANTS) and the last one and
+//!   the worst lateness are readable;
+//! - the **fast-start marker** and the **ACK generator**, each with a
+//!   one-event slot written through FS_EV / AG_EV (with FS_PSN, FS_HDR,
+//!   AG_PSN) and its last result in RO registers;
+//! - the **WRED/ECN port**: parameters, WRED_PKT presents one packet, the
+//!   egress drains WRED_DRAIN bytes per cycle.
+//!
+//! `ldcp_sim::nic_system::NicSystemModel` mirrors every register of this
+//! file; cosimulation compares the bus and the blocks' outputs each cycle.
+//! It does not fit the iCE40-HX8K (the core alone fills 94% of it): it is
+//! the simulated device's top and the core for a larger FPGA.
+//!
+//! # Slots
+//! An FS_EV / AG_EV write, or a flow reset, loads the block's slot (the
+//! request's fields and the PSN/header registers as they are then); the
+//! slot presents it from the next cycle until the block takes it
+//! (`in_ready`). A request that finds the slot full, and not emptying in
+//! that cycle, is dropped and flagged (XERRORS.*_OVERRUN); XSTATUS shows a
+//! full slot. The fast-start marker takes one event per clock except in its
+//! reset sweep; the ACK generator also pauses one cycle for a split ACK or
+//! a timeout flush.
+//!
+//! # Resets
+//! - A FLOW_CMD RESET the core accepts also resets the flow in the other
+//!   blocks: a flow reset event (kind 3) to the fast-start marker, an open
+//!   at PSN 0 to the ACK generator (held packets discarded), and the
+//!   engine's update of the reset flow reaches the pacing timer as a
+//!   restart (no due time survives).
+//! - CORE_RESET resets every block and the extension registers (RW fields
+//!   to their reset values). The pacing timer sweeps its tables first (256
+//!   cycles) while the core's own sweep waits (`sweep_hold`), so the
+//!   sweep's updates (every flow at INIT_CW) all reach the timer: STATUS.
+//!   RESETTING is high for 512 cycles. The WRED/ECN port reloads its
+//!   generator from the WRED_SEED held when CORE_RESET was written.
+//! - CNT_CLEAR also zeroes PT_GRANTS, PT_MAX_LATE, FS_EVENTS, FS_ERRORS,
+//!   AG_ACKS, AG_NAKS and AG_ERRORS; the port's WRED_* counters (saturating,
+//!   inside the block) clear on CORE_RESET only.
+
+use crate::ack_generator::AckGenerator;
+use crate::ext_regfile::ExtRegFile;
+use crate::fast_start_marker::FastStartMarker;
+use crate::nic_core::{BuildId, NicCore, FLOW_BITS};
+use crate::pacing_timer::PacingTimer;
+use crate::wred_ecn::WredEcn;
+use rust_hdl::prelude::*;
+
+const FB: usize = FLOW_BITS;
+/// CORE_RESET's byte offset.
+const CORE_RESET_OFFSET: u32 = 0x010;
+const _: () = assert!(CORE_RESET_OFFSET == ldcp_regmap::REGISTERS[4].offset);
+
+/// The NIC system (see the module doc).
+#[derive(LogicBlock)]
+pub struct NicSystem {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Byte address of the register bus.
+    pub bus_addr: Signal<In, Bits<12>>,
+    /// Write data.
+    pub bus_wdata: Signal<In, Bits<32>>,
+    /// Write strobe.
+    pub bus_we: Signal<In, Bit>,
+    /// Read strobe.
+    pub bus_re: Signal<In, Bit>,
+    /// Read data, valid with `bus_rvalid`.
+    pub bus_rdata: Signal<Out, Bits<32>>,
+    /// A read's data is on `bus_rdata` (the cycle after `bus_re`).
+    pub bus_rvalid: Signal<Out, Bit>,
+    // ---- observation (the blocks' registered outputs, for cosimulation
+    // and for a design that sends the packets they describe)
+    /// The pacing timer grants a send credit.
+    pub obs_grant_valid: Signal<Out, Bit>,
+    /// Its flow.
+    pub obs_grant_flow: Signal<Out, Bits<FB>>,
+    /// The ACK generator sends an ACK (or NAK).
+    pub obs_ack_valid: Signal<Out, Bit>,
+    /// Its flow.
+    pub obs_ack_flow: Signal<Out, Bits<FB>>,
+    /// Its PSN.
+    pub obs_ack_psn: Signal<Out, Bits<24>>,
+    /// Its n.
+    pub obs_ack_n: Signal<Out, Bits<4>>,
+    /// Its ECE.
+    pub obs_ack_ece: Signal<Out, Bit>,
+    /// A NAK.
+    pub obs_ack_nak: Signal<Out, Bit>,
+    /// The fast-start marker has a result.
+    pub obs_fs_valid: Signal<Out, Bit>,
+    /// Its error.
+    pub obs_fs_err: Signal<Out, Bits<2>>,
+    /// Its ECN codepoint.
+    pub obs_fs_ecn: Signal<Out, Bits<2>>,
+    /// Its checksum.
+    pub obs_fs_csum: Signal<Out, Bits<16>>,
+    /// The WRED/ECN port decided on a packet.
+    pub obs_wred_valid: Signal<Out, Bit>,
+    /// Its decision.
+    pub obs_wred_decision: Signal<Out, Bits<2>>,
+    core: NicCore,
+    xregs: ExtRegFile,
+    pt: PacingTimer,
+    fs: FastStartMarker,
+    ag: AckGenerator,
+    wred: WredEcn,
+    one32: Constant<Bits<32>>,
+    kind_reset: Constant<Bits<2>>,
+    a_core_reset: Constant<Bits<12>>,
+    // local decisions
+    rst: Signal<Local, Bit>,
+    fs_req: Signal<Local, Bit>,
+    fs_take: Signal<Local, Bit>,
+    ag_req: Signal<Local, Bit>,
+    ag_take: Signal<Local, Bit>,
+    // the core's reset, registered here too (from the same bus write as the
+    // core's own, so the two are equal; a register, so Verilator sees no
+    // path from a sub-block's output back into the decoders' reset)
+    rst_q: DFF<Bit>,
+    // slots
+    fs_pend: DFF<Bit>,
+    fs_kind: DFF<Bits<2>>,
+    fs_flow: DFF<Bits<FB>>,
+    fs_last: DFF<Bit>,
+    fs_psn: DFF<Bits<24>>,
+    fs_word0: DFF<Bits<16>>,
+    fs_csum: DFF<Bits<16>>,
+    ag_pend: DFF<Bit>,
+    ag_kind: DFF<Bit>,
+    ag_flow: DFF<Bits<FB>>,
+    ag_ce: DFF<Bit>,
+    ag_last: DFF<Bit>,
+    ag_psn: DFF<Bits<24>>,
+    fs_ovr: DFF<Bits<1>>,
+    ag_ovr: DFF<Bits<1>>,
+    // results and counters
+    pt_grants: DFF<Bits<32>>,
+    pt_last_flow: DFF<Bits<FB>>,
+    pt_last_late: DFF<Bits<16>>,
+    pt_max_late: DFF<Bits<16>>,
+    fs_r_kind: DFF<Bits<2>>,
+    fs_r_err: DFF<Bits<2>>,
+    fs_r_ecn: DFF<Bits<2>>,
+    fs_r_stage: DFF<Bits<2>>,
+    fs_r_set: DFF<Bit>,
+    fs_r_gbn: DFF<Bit>,
+    fs_r_flow: DFF<Bits<FB>>,
+    fs_r_word0: DFF<Bits<16>>,
+    fs_r_csum: DFF<Bits<16>>,
+    fs_r_psn: DFF<Bits<24>>,
+    fs_r_cw: DFF<Bits<12>>,
+    fs_events: DFF<Bits<32>>,
+    fs_errors: DFF<Bits<32>>,
+    ag_a_psn: DFF<Bits<24>>,
+    ag_a_n: DFF<Bits<4>>,
+    ag_a_ece: DFF<Bit>,
+    ag_a_nak: DFF<Bit>,
+    ag_a_flow: DFF<Bits<FB>>,
+    ag_acks: DFF<Bits<32>>,
+    ag_naks: DFF<Bits<32>>,
+    ag_errors: DFF<Bits<32>>,
+    ag_err: DFF<Bits<2>>,
+    wred_decision: DFF<Bits<2>>,
+    wred_ecn: DFF<Bits<2>>,
+}
+
+impl NicSystem {
+    /// A system reporting `build` in GIT_HASH and CAPS.DIRTY.
+    pub fn new(build: BuildId) -> Self {
+        NicSystem {
+            clock: Default::default(),
+            bus_addr: Default::default(),
+            bus_wdata: Default::default(),
+            bus_we: Default::default(),
+            bus_re: Default::default(),
+            bus_rdata: Default::default(),
+            bus_rvalid: Default::default(),
+            obs_grant_valid: Default::default(),
+            obs_grant_flow: Default::default(),
+            obs_ack_valid: Default::default(),
+            obs_ack_flow: Default::default(),
+            obs_ack_psn: Default::default(),
+            obs_ack_n: Default::default(),
+            obs_ack_ece: Default::default(),
+            obs_ack_nak: Default::default(),
+            obs_fs_valid: Default::default(),
+            obs_fs_err: Default::default(),
+            obs_fs_ecn: Default::default(),
+            obs_fs_csum: Default::default(),
+            obs_wred_valid: Default::default(),
+            obs_wred_decision: Default::default(),
+            core: NicCore::with_ext(build, true),
+            xregs: Default::default(),
+            pt: Default::default(),
+            fs: Default::default(),
+            ag: Default::default(),
+            wred: Default::default(),
+            one32: Constant::new(bits::<32>(1)),
+            kind_reset: Constant::new(bits::<2>(3)),
+            a_core_reset: Constant::new(bits::<12>(CORE_RESET_OFFSET as u64)),
+            rst: Default::default(),
+            fs_req: Default::default(),
+            fs_take: Default::default(),
+            ag_req: Default::default(),
+            ag_take: Default::default(),
+            rst_q: Default::default(),
+            fs_pend: Default::default(),
+            fs_kind: Default::default(),
+            fs_flow: Default::default(),
+            fs_last: Default::default(),
+            fs_psn: Default::default(),
+            fs_word0: Default::default(),
+            fs_csum: Default::default(),
+            ag_pend: Default::default(),
+            ag_kind: Default::default(),
+            ag_flow: Default::default(),
+            ag_ce: Default::default(),
+            ag_last: Default::default(),
+            ag_psn: Default::default(),
+            fs_ovr: Default::default(),
+            ag_ovr: Default::default(),
+            pt_grants: Default::default(),
+            pt_last_flow: Default::default(),
+            pt_last_late: Default::default(),
+            pt_max_late: Default::default(),
+            fs_r_kind: Default::default(),
+            fs_r_err: Default::default(),
+            fs_r_ecn: Default::default(),
+            fs_r_stage: Default::default(),
+            fs_r_set: Default::default(),
+            fs_r_gbn: Default::default(),
+            fs_r_flow: Default::default(),
+            fs_r_word0: Default::default(),
+            fs_r_csum: Default::default(),
+            fs_r_psn: Default::default(),
+            fs_r_cw: Default::default(),
+            fs_events: Default::default(),
+            fs_errors: Default::default(),
+            ag_a_psn: Default::default(),
+            ag_a_n: Default::default(),
+            ag_a_ece: Default::default(),
+            ag_a_nak: Default::default(),
+            ag_a_flow: Default::default(),
+            ag_acks: Default::default(),
+            ag_naks: Default::default(),
+            ag_errors: Default::default(),
+            ag_err: Default::default(),
+            wred_decision: Default::default(),
+            wred_ecn: Default::default(),
+        }
+    }
+}
+
+impl Default for NicSystem {
+    /// A system reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
+    fn default() -> Self {
+        NicSystem::new(BuildId {
+            hash: 0,
+            dirty: true,
+        })
+    }
+}
+
+/// The system's finalized Verilog (module `nic_system`), stamped with `build`.
+pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    let info = crate::blocks::find("nic_system").expect("nic_system is a block");
+    let raw = crate::blocks::raw_verilog(NicSystem::new(build))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize(&raw, info.name, info.doc)
+}
+
+impl Logic for NicSystem {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            rst_q,
+            fs_pend,
+            fs_kind,
+            fs_flow,
+            fs_last,
+            fs_psn,
+            fs_word0,
+            fs_csum,
+            ag_pend,
+            ag_kind,
+            ag_flow,
+            ag_ce,
+            ag_last,
+            ag_psn,
+            fs_ovr,
+            ag_ovr,
+            pt_grants,
+            pt_last_flow,
+            pt_last_late,
+            pt_max_late,
+            fs_r_kind,
+            fs_r_err,
+            fs_r_ecn,
+            fs_r_stage,
+            fs_r_set,
+            fs_r_gbn,
+            fs_r_flow,
+            fs_r_word0,
+            fs_r_csum,
+            fs_r_psn,
+            fs_r_cw,
+            fs_events,
+            fs_errors,
+            ag_a_psn,
+            ag_a_n,
+            ag_a_ece,
+            ag_a_nak,
+            ag_a_flow,
+            ag_acks,
+            ag_naks,
+            ag_errors,
+            ag_err,
+            wred_decision,
+            wred_ecn
+        );
+        self.core.clock.next = self.clock.val();
+        self.xregs.clock.next = self.clock.val();
+        self.pt.clock.next = self.clock.val();
+        self.fs.clock.next = self.clock.val();
+        self.ag.clock.next = self.clock.val();
+        self.wred.clock.next = self.clock.val();
+
+        // ---- the bus: both decoders see every cycle; each reads 0 outside its range
+        self.core.bus_addr.next = self.bus_addr.val();
+        self.core.bus_wdata.next = self.bus_wdata.val();
+        self.core.bus_we.next = self.bus_we.val();
+        self.core.bus_re.next = self.bus_re.val();
+        self.xregs.bus_addr.next = self.bus_addr.val();
+        self.xregs.bus_wdata.next = self.bus_wdata.val();
+        self.xregs.bus_we.next = self.bus_we.val();
+        self.xregs.bus_re.next = self.bus_re.val();
+        self.bus_rdata.next = self.core.bus_rdata.val() | self.xregs.bus_rdata.val();
+        self.bus_rvalid.next = self.core.bus_rvalid.val();
+        self.rst_q.d.next = self.bus_we.val()
+            & (self.bus_addr.val() == self.a_core_reset.val())
+            & self.bus_wdata.val().get_bit(0);
+        self.rst.next = self.rst_q.q.val();
+        self.xregs.reset.next = self.rst.val();
+
+        // ---- pacing timer: the engine's updates; the core's sweep waits for the timer's
+        self.pt.reset.next = self.rst.val();
+        self.pt.in_valid.next = self.core.upd_valid.val();
+        self.pt.in_kind.next = self.core.upd_restart.val();
+        self.pt.in_flow.next = bit_cast::<16, FB>(self.core.upd_flow.val());
+        self.pt.in_interval.next = self.core.upd_interval.val();
+        self.core.sweep_hold.next = !self.pt.in_ready.val();
+        if self.pt.grant_valid.val() {
+            self.pt_grants.d.next = self.pt_grants.q.val() + self.one32.val();
+            self.pt_last_flow.d.next = self.pt.grant_flow.val().get_bits::<FB>(0);
+            self.pt_last_late.d.next = self.pt.grant_late.val();
+            if self.pt.grant_late.val() > self.pt_max_late.q.val() {
+                self.pt_max_late.d.next = self.pt.grant_late.val();
+            }
+        }
+        self.xregs.pt_grants_count.next = self.pt_grants.q.val();
+        self.xregs.pt_last_flow.next = self.pt_last_flow.q.val();
+        self.xregs.pt_last_late.next = self.pt_last_late.q.val();
+        self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
+
+        // ---- fast-start marker: its slot
+        self.fs.reset.next = self.rst.val();
+        self.fs.iw_pkts.next = self.xregs.fs_iw_pkts.val();
+        self.fs.in_valid.next = self.fs_pend.q.val();
+        self.fs.in_kind.next = self.fs_kind.q.val();
+        self.fs.in_flow.next = bit_cast::<16, FB>(self.fs_flow.q.val());
+        self.fs.in_psn.next = self.fs_psn.q.val();
+        self.fs.in_last.next = self.fs_last.q.val();
+        self.fs.in_word0.next = self.fs_word0.q.val();
+        self.fs.in_csum.next = self.fs_csum.q.val();
+        self.fs_take.next = self.fs_pend.q.val() & self.fs.in_ready.val();
+        self.fs_req.next = self.xregs.fs_ev_wr.val() | self.core.flow_reset.val();
+        if self.fs_take.val() {
+            self.fs_pend.d.next = false;
+        }
+        self.fs_ovr.d.next = bits::<1>(0);
+        if self.fs_req.val() {
+            if self.fs_pend.q.val() & !self.fs_take.val() {
+                self.fs_ovr.d.next = bits::<1>(1);
+            } else {
+                self.fs_pend.d.next = true;
+                self.fs_kind.d.next = self.xregs.fs_ev_kind.val();
+                self.fs_flow.d.next = self.xregs.fs_ev_flow.val();
+                self.fs_last.d.next = self.xregs.fs_ev_last.val().any();
+                self.fs_psn.d.next = self.xregs.fs_psn_psn.val();
+                self.fs_word0.d.next = self.xregs.fs_hdr_word0.val();
+                self.fs_csum.d.next = self.xregs.fs_hdr_csum.val();
+                if self.core.flow_reset.val() {
+                    self.fs_kind.d.next = self.kind_reset.val();
+                    self.fs_flow.d.next = self.core.flow_reset_id.val();
+                    self.fs_last.d.next = false;
+                    self.fs_psn.d.next = bits::<24>(0);
+                }
+            }
+        }
+        self.xregs.xerrors_fs_overrun_set.next = self.fs_ovr.q.val();
+        self.xregs.xstatus_fs_pending.next = bits::<1>(0);
+        if self.fs_pend.q.val() {
+            self.xregs.xstatus_fs_pending.next = bits::<1>(1);
+        }
+        if self.fs.o_valid.val() {
+            self.fs_r_kind.d.next = self.fs.o_kind.val();
+            self.fs_r_err.d.next = self.fs.o_err.val();
+            self.fs_r_ecn.d.next = self.fs.o_ecn.val();
+            self.fs_r_stage.d.next = self.fs.o_stage.val();
+            self.fs_r_set.d.next = self.fs.o_set.val();
+            self.fs_r_gbn.d.next = self.fs.o_gbn.val();
+            self.fs_r_flow.d.next = self.fs.o_flow.val().get_bits::<FB>(0);
+            self.fs_r_word0.d.next = self.fs.o_word0.val();
+            self.fs_r_csum.d.next = self.fs.o_csum.val();
+            self.fs_r_psn.d.next = self.fs.o_psn.val();
+            self.fs_r_cw.d.next = self.fs.o_cw_pkts.val();
+            self.fs_events.d.next = self.fs_events.q.val() + self.one32.val();
+            if self.fs.o_err.val().any() {
+                self.fs_errors.d.next = self.fs_errors.q.val() + self.one32.val();
+            }
+        }
+        self.xregs.fs_result_kind.next = self.fs_r_kind.q.val();
+        self.xregs.fs_result_err.next = self.fs_r_err.q.val();
+        self.xregs.fs_result_ecn.next = self.fs_r_ecn.q.val();
+        self.xregs.fs_result_stage.next = self.fs_r_stage.q.val();
+        self.xregs.fs_result_set.next = bits::<1>(0);
+        if self.fs_r_set.q.val() {
+            self.xregs.fs_result_set.next = bits::<1>(1);
+        }
+        self.xregs.fs_result_gbn.next = bits::<1>(0);
+        if self.fs_r_gbn.q.val() {
+            self.xregs.fs_result_gbn.next = bits::<1>(1);
+        }
+        self.xregs.fs_result_flow.next = self.fs_r_flow.q.val();
+        self.xregs.fs_result_hdr_word0.next = self.fs_r_word0.q.val();
+        self.xregs.fs_result_hdr_csum.next = self.fs_r_csum.q.val();
+        self.xregs.fs_result_psn_psn.next = self.fs_r_psn.q.val();
+        self.xregs.fs_result_cw_pkts.next = self.fs_r_cw.q.val();
+        self.xregs.fs_events_count.next = self.fs_events.q.val();
+        self.xregs.fs_errors_count.next = self.fs_errors.q.val();
+
+        // ---- ACK generator: its slot
+        self.ag.reset.next = self.rst.val();
+        self.ag.m_pkts.next = self.xregs.ag_m_pkts.val();
+        self.ag.timeout_cycles.next = self.xregs.ag_timeout_cycles.val();
+        self.ag.in_valid.next = self.ag_pend.q.val();
+        self.ag.in_kind.next = self.ag_kind.q.val();
+        self.ag.in_flow.next = bit_cast::<16, FB>(self.ag_flow.q.val());
+        self.ag.in_psn.next = self.ag_psn.q.val();
+        self.ag.in_ce.next = self.ag_ce.q.val();
+        self.ag.in_last.next = self.ag_last.q.val();
+        self.ag_take.next = self.ag_pend.q.val() & self.ag.in_ready.val();
+        self.ag_req.next = self.xregs.ag_ev_wr.val() | self.core.flow_reset.val();
+        if self.ag_take.val() {
+            self.ag_pend.d.next = false;
+        }
+        self.ag_ovr.d.next = bits::<1>(0);
+        if self.ag_req.val() {
+            if self.ag_pend.q.val() & !self.ag_take.val() {
+                self.ag_ovr.d.next = bits::<1>(1);
+            } else {
+                self.ag_pend.d.next = true;
+                self.ag_kind.d.next = self.xregs.ag_ev_kind.val().any();
+                self.ag_flow.d.next = self.xregs.ag_ev_flow.val();
+                self.ag_ce.d.next = self.xregs.ag_ev_ce.val().any();
+                self.ag_last.d.next = self.xregs.ag_ev_last.val().any();
+                self.ag_psn.d.next = self.xregs.ag_psn_psn.val();
+                if self.core.flow_reset.val() {
+                    self.ag_kind.d.next = true;
+                    self.ag_flow.d.next = self.core.flow_reset_id.val();
+                    self.ag_ce.d.next = false;
+                    self.ag_last.d.next = false;
+                    self.ag_psn.d.next = bits::<24>(0);
+                }
+            }
+        }
+        self.xregs.xerrors_ag_overrun_set.next = self.ag_ovr.q.val();
+        self.xregs.xstatus_ag_pending.next = bits::<1>(0);
+        if self.ag_pend.q.val() {
+            self.xregs.xstatus_ag_pending.next = bits::<1>(1);
+        }
+        if self.ag.ack_valid.val() {
+            self.ag_a_psn.d.next = self.ag.ack_psn.val();
+            self.ag_a_n.d.next = self.ag.ack_n.val();
+            self.ag_a_ece.d.next = self.ag.ack_ece.val();
+            self.ag_a_nak.d.next = self.ag.ack_nak.val();
+            self.ag_a_flow.d.next = self.ag.ack_flow.val().get_bits::<FB>(0);
+            self.ag_acks.d.next = self.ag_acks.q.val() + self.one32.val();
+            if self.ag.ack_nak.val() {
+                self.ag_naks.d.next = self.ag_naks.q.val() + self.one32.val();
+            }
+        }
+        if self.ag.o_err.val().any() {
+            self.ag_errors.d.next = self.ag_errors.q.val() + self.one32.val();
+            self.ag_err.d.next = self.ag.o_err.val();
+        }
+        self.xregs.ag_ack_psn.next = self.ag_a_psn.q.val();
+        self.xregs.ag_ack_n.next = self.ag_a_n.q.val();
+        self.xregs.ag_ack_ece.next = bits::<1>(0);
+        if self.ag_a_ece.q.val() {
+            self.xregs.ag_ack_ece.next = bits::<1>(1);
+        }
+        self.xregs.ag_ack_nak.next = bits::<1>(0);
+        if self.ag_a_nak.q.val() {
+            self.xregs.ag_ack_nak.next = bits::<1>(1);
+        }
+        self.xregs.ag_ack_flow_flow.next = self.ag_a_flow.q.val();
+        self.xregs.ag_acks_count.next = self.ag_acks.q.val();
+        self.xregs.ag_naks_count.next = self.ag_naks.q.val();
+        self.xregs.ag_errors_count.next = self.ag_errors.q.val();
+        self.xregs.ag_err_code.next = self.ag_err.q.val();
+
+        // ---- WRED/ECN port
+        self.wred.reset.next = self.rst.val();
+        self.wred.pkt_valid.next = self.xregs.wred_pkt_wr.val();
+        self.wred.pkt_len_bytes.next = self.xregs.wred_pkt_len.val();
+        self.wred.pkt_ecn.next = self.xregs.wred_pkt_ecn.val();
+        self.wred.drain_bytes.next = self.xregs.wred_drain_bytes.val();
+        self.wred.k_min_bytes.next = self.xregs.wred_k_min_bytes.val();
+        self.wred.k_max_bytes.next = self.xregs.wred_k_max_bytes.val();
+        self.wred.k_bytes.next = self.xregs.wred_k_bytes.val();
+        self.wred.buf_max_bytes.next = self.xregs.wred_buf_max_bytes.val();
+        self.wred.p_max.next = self.xregs.wred_p_max_p.val();
+        self.wred.seed.next = self.xregs.wred_seed_seed.val();
+        if self.wred.out_valid.val() {
+            self.wred_decision.d.next = self.wred.out_decision.val();
+            self.wred_ecn.d.next = self.wred.out_ecn.val();
+        }
+        self.xregs.wred_last_decision.next = self.wred_decision.q.val();
+        self.xregs.wred_last_ecn.next = self.wred_ecn.q.val();
+        self.xregs.wred_occ_bytes.next = self.wred.occupancy_bytes.val();
+        self.xregs.wred_forwarded_count.next = self.wred.forwarded_pkts.val();
+        self.xregs.wred_marked_count.next = self.wred.marked_pkts.val();
+        self.xregs.wred_dropped_wred_count.next = self.wred.dropped_wred_pkts.val();
+        self.xregs.wred_dropped_full_count.next = self.wred.dropped_overflow_pkts.val();
+
+        // ---- observation
+        self.obs_grant_valid.next = self.pt.grant_valid.val();
+        self.obs_grant_flow.next = self.pt.grant_flow.val().get_bits::<FB>(0);
+        self.obs_ack_valid.next = self.ag.ack_valid.val();
+        self.obs_ack_flow.next = self.ag.ack_flow.val().get_bits::<FB>(0);
+        self.obs_ack_psn.next = self.ag.ack_psn.val();
+        self.obs_ack_n.next = self.ag.ack_n.val();
+        self.obs_ack_ece.next = self.ag.ack_ece.val();
+        self.obs_ack_nak.next = self.ag.ack_nak.val();
+        self.obs_fs_valid.next = self.fs.o_valid.val();
+        self.obs_fs_err.next = self.fs.o_err.val();
+        self.obs_fs_ecn.next = self.fs.o_ecn.val();
+        self.obs_fs_csum.next = self.fs.o_csum.val();
+        self.obs_wred_valid.next = self.wred.out_valid.val();
+        self.obs_wred_decision.next = self.wred.out_decision.val();
+
+        // ---- counter clear and core reset
+        if self.core.cnt_clear.val() | self.rst.val() {
+            self.pt_grants.d.next = bits::<32>(0);
+            self.pt_max_late.d.next = bits::<16>(0);
+            self.fs_events.d.next = bits::<32>(0);
+            self.fs_errors.d.next = bits::<32>(0);
+            self.ag_acks.d.next = bits::<32>(0);
+            self.ag_naks.d.next = bits::<32>(0);
+            self.ag_errors.d.next = bits::<32>(0);
+        }
+        if self.rst.val() {
+            self.fs_pend.d.next = false;
+            self.ag_pend.d.next = false;
+            self.fs_ovr.d.next = bits::<1>(0);
+            self.ag_ovr.d.next = bits::<1>(0);
+            self.pt_last_flow.d.next = bits::<FB>(0);
+            self.pt_last_late.d.next = bits::<16>(0);
+            self.fs_r_kind.d.next = bits::<2>(0);
+            self.fs_r_err.d.next = bits::<2>(0);
+            self.fs_r_ecn.d.next = bits::<2>(0);
+            self.fs_r_stage.d.next = bits::<2>(0);
+            self.fs_r_set.d.next = false;
+            self.fs_r_gbn.d.next = false;
+            self.fs_r_flow.d.next = bits::<FB>(0);
+            self.fs_r_word0.d.next = bits::<16>(0);
+            self.fs_r_csum.d.next = bits::<16>(0);
+            self.fs_r_psn.d.next = bits::<24>(0);
+            self.fs_r_cw.d.next = bits::<12>(0);
+            self.ag_a_psn.d.next = bits::<24>(0);
+            self.ag_a_n.d.next = bits::<4>(0);
+            self.ag_a_ece.d.next = false;
+            self.ag_a_nak.d.next = false;
+            self.ag_a_flow.d.next = bits::<FB>(0);
+            self.ag_err.d.next = bits::<2>(0);
+            self.wred_decision.d.next = bits::<2>(0);
+            self.wred_ecn.d.next = bits::<2>(0);
+        }
+    }
+}
+
+impl crate::stepper::HandStepped for NicSystem {
+    type Inputs = ldcp_regmap::model::BusIn;
+    type Outputs = ldcp_sim::nic_system::SysOut;
+
+    fn set_clock(&mut self, high: bool) {
+        self.clock.next = Clock::from(high);
+    }
+
+    fn set_inputs(&mut self, i: &Self::Inputs) {
+        self.bus_addr.next = ((i.addr & 0xfff) as u64).into();
+        self.bus_wdata.next = (i.wdata as u64).into();
+        self.bus_we.next = i.we;
+        self.bus_re.next = i.re;
+    }
+
+    fn outputs(&self) -> Self::Outputs {
+        ldcp_sim::nic_system::SysOut {
+            rdata: self.bus_rdata.val().to_u32(),
+            rvalid: self.bus_rvalid.val(),
+            grant_valid: self.obs_grant_valid.val(),
+            grant_flow: self.obs_grant_flow.val().to_u32(),
+            ack_valid: self.obs_ack_valid.val(),
+            ack_flow: self.obs_ack_flow.val().to_u32(),
+            ack_psn: self.obs_ack_psn.val().to_u32(),
+            ack_n: self.obs_ack_n.val().to_u32(),
+            ack_ece: self.obs_ack_ece.val(),
+            ack_nak: self.obs_ack_nak.val(),
+            fs_valid: self.obs_fs_valid.val(),
+            fs_err: self.obs_fs_err.val().to_u32(),
+            fs_ecn: self.obs_fs_ecn.val().to_u32(),
+            fs_csum: self.obs_fs_csum.val().to_u32(),
+            wred_valid: self.obs_wred_valid.val(),
+            wred_decision: self.obs_wred_decision.val().to_u32(),
+        }
+    }
+}
+
+/// The NIC system in RustHDL's simulator, stepped by hand.
+pub type NicSystemRustHdl = crate::stepper::RustHdlSim<NicSystem>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_sim::nic_system::{stimulus, NicSystemModel};
+
+    #[test]
+    fn nic_system_rusthdl_simulation_matches_model() {
+        let mut sim = NicSystemRustHdl::new();
+        let mut m = NicSystemModel::new(0, true);
+        for (c, b) in stimulus(12).take(1_500).enumerate() {
+            let o = sim.step(&b).expect("RustHDL settles");
+            m.tick(&b);
+            assert_eq!(o, m.outputs(), "cycle {c}, inputs {b:?}");
+        }
+    }
+}

@@ -1,0 +1,797 @@
+//! The cycle-accurate golden model of the NIC system
+//! (`hdl/src/nic_system.rs`): the NIC core's model with its sweep held for
+//! the pacing timer, the extension decoder's model, the four blocks' cycle
+//! models and the glue (slots, result registers, counters), register for
+//! register. The RTL's module doc describes the behaviour.
+
+use crate::ack_generator::{AckGeneratorModel, AgInputs};
+use crate::fast_start_marker::{FastStartModel, FsInputs};
+use crate::nic_core::NicCoreModel;
+use crate::pacing_timer::{PacingTimerModel, PtInputs};
+use crate::wred_ecn::{WredEcnModel, WredInputs, WredParams};
+use ldcp_regmap::model::{ext_index, BusIn, RegFileModel};
+
+/// Flow-id bits of every block in the system.
+const FB: u32 = ldcp_regmap::FLOW_BITS;
+
+/// The system's outputs: the bus and the blocks' registered outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SysOut {
+    /// Read data.
+    pub rdata: u32,
+    /// A read's data is on `rdata`.
+    pub rvalid: bool,
+    /// The pacing timer grants a send credit.
+    pub grant_valid: bool,
+    /// Its flow.
+    pub grant_flow: u32,
+    /// The ACK generator sends an ACK.
+    pub ack_valid: bool,
+    /// Its flow.
+    pub ack_flow: u32,
+    /// Its PSN.
+    pub ack_psn: u32,
+    /// Its n.
+    pub ack_n: u32,
+    /// Its ECE.
+    pub ack_ece: bool,
+    /// A NAK.
+    pub ack_nak: bool,
+    /// The fast-start marker has a result.
+    pub fs_valid: bool,
+    /// Its error.
+    pub fs_err: u32,
+    /// Its ECN codepoint.
+    pub fs_ecn: u32,
+    /// Its checksum.
+    pub fs_csum: u32,
+    /// The WRED/ECN port decided on a packet.
+    pub wred_valid: bool,
+    /// Its decision.
+    pub wred_decision: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    pend: bool,
+    kind: u32,
+    flow: u32,
+    last: bool,
+    ce: bool,
+    psn: u32,
+    word0: u32,
+    csum: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct FsResult {
+    kind: u32,
+    err: u32,
+    ecn: u32,
+    stage: u32,
+    set: bool,
+    gbn: bool,
+    flow: u32,
+    word0: u32,
+    csum: u32,
+    psn: u32,
+    cw: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct AgAck {
+    psn: u32,
+    n: u32,
+    ece: bool,
+    nak: bool,
+    flow: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
+    fs: Slot,
+    ag: Slot,
+    fs_ovr: bool,
+    ag_ovr: bool,
+    pt_grants: u32,
+    pt_last_flow: u32,
+    pt_last_late: u32,
+    pt_max_late: u32,
+    fs_r: FsResult,
+    fs_events: u32,
+    fs_errors: u32,
+    ag_a: AgAck,
+    ag_acks: u32,
+    ag_naks: u32,
+    ag_errors: u32,
+    ag_err: u32,
+    wred_decision: u32,
+    wred_ecn: u32,
+}
+
+/// Extension register indices, resolved once.
+#[derive(Clone, Copy, Debug)]
+struct XIx {
+    xstatus: usize,
+    xerrors: usize,
+    pt_grants: usize,
+    pt_last: usize,
+    pt_max_late: usize,
+    fs_iw: usize,
+    fs_psn: usize,
+    fs_hdr: usize,
+    fs_ev: usize,
+    fs_result: usize,
+    fs_result_hdr: usize,
+    fs_result_psn: usize,
+    fs_result_cw: usize,
+    fs_events: usize,
+    fs_errors: usize,
+    ag_m: usize,
+    ag_timeout: usize,
+    ag_psn: usize,
+    ag_ev: usize,
+    ag_ack: usize,
+    ag_ack_flow: usize,
+    ag_acks: usize,
+    ag_naks: usize,
+    ag_errors: usize,
+    ag_err: usize,
+    k_min: usize,
+    k_max: usize,
+    k: usize,
+    buf_max: usize,
+    p_max: usize,
+    seed: usize,
+    drain: usize,
+    pkt: usize,
+    last: usize,
+    occ: usize,
+    forwarded: usize,
+    marked: usize,
+    dropped_wred: usize,
+    dropped_full: usize,
+}
+
+impl XIx {
+    fn new() -> Self {
+        XIx {
+            xstatus: ext_index("XSTATUS"),
+            xerrors: ext_index("XERRORS"),
+            pt_grants: ext_index("PT_GRANTS"),
+            pt_last: ext_index("PT_LAST"),
+            pt_max_late: ext_index("PT_MAX_LATE"),
+            fs_iw: ext_index("FS_IW"),
+            fs_psn: ext_index("FS_PSN"),
+            fs_hdr: ext_index("FS_HDR"),
+            fs_ev: ext_index("FS_EV"),
+            fs_result: ext_index("FS_RESULT"),
+            fs_result_hdr: ext_index("FS_RESULT_HDR"),
+            fs_result_psn: ext_index("FS_RESULT_PSN"),
+            fs_result_cw: ext_index("FS_RESULT_CW"),
+            fs_events: ext_index("FS_EVENTS"),
+            fs_errors: ext_index("FS_ERRORS"),
+            ag_m: ext_index("AG_M"),
+            ag_timeout: ext_index("AG_TIMEOUT"),
+            ag_psn: ext_index("AG_PSN"),
+            ag_ev: ext_index("AG_EV"),
+            ag_ack: ext_index("AG_ACK"),
+            ag_ack_flow: ext_index("AG_ACK_FLOW"),
+            ag_acks: ext_index("AG_ACKS"),
+            ag_naks: ext_index("AG_NAKS"),
+            ag_errors: ext_index("AG_ERRORS"),
+            ag_err: ext_index("AG_ERR"),
+            k_min: ext_index("WRED_K_MIN"),
+            k_max: ext_index("WRED_K_MAX"),
+            k: ext_index("WRED_K"),
+            buf_max: ext_index("WRED_BUF_MAX"),
+            p_max: ext_index("WRED_P_MAX"),
+            seed: ext_index("WRED_SEED"),
+            drain: ext_index("WRED_DRAIN"),
+            pkt: ext_index("WRED_PKT"),
+            last: ext_index("WRED_LAST"),
+            occ: ext_index("WRED_OCC"),
+            forwarded: ext_index("WRED_FORWARDED"),
+            marked: ext_index("WRED_MARKED"),
+            dropped_wred: ext_index("WRED_DROPPED_WRED"),
+            dropped_full: ext_index("WRED_DROPPED_FULL"),
+        }
+    }
+}
+
+/// What the extension blocks did since power-up (not part of the RTL: for
+/// tests to show what a stimulus reached).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SysStats {
+    /// Pacing grants.
+    pub grants: u64,
+    /// Pacing restarts (flow resets reaching the timer).
+    pub restarts: u64,
+    /// Fast-start results.
+    pub fs_results: u64,
+    /// Of them, with an error.
+    pub fs_errors: u64,
+    /// ACKs (NAKs included).
+    pub acks: u64,
+    /// NAKs.
+    pub naks: u64,
+    /// WRED/ECN decisions: forwarded, marked, dropped (either cause).
+    pub wred: [u64; 3],
+    /// Requests dropped at a full slot.
+    pub overruns: u64,
+    /// Flow resets sent to the fast-start marker and the ACK generator.
+    pub flow_resets: u64,
+    /// Cycles the core's sweep was held for the pacing timer.
+    pub held: u64,
+}
+
+/// The NIC system's registers, mirrored.
+#[derive(Clone, Debug)]
+pub struct NicSystemModel {
+    core: NicCoreModel,
+    x: RegFileModel,
+    xi: XIx,
+    pt: PacingTimerModel,
+    fs: FastStartModel,
+    ag: AckGeneratorModel,
+    wred: WredEcnModel,
+    s: State,
+    stats: SysStats,
+}
+
+impl NicSystemModel {
+    /// The system at power-up, reporting `hash` and `dirty` as its build.
+    pub fn new(hash: u32, dirty: bool) -> Self {
+        NicSystemModel {
+            core: NicCoreModel::with_ext(hash, dirty, true),
+            x: RegFileModel::ext(),
+            xi: XIx::new(),
+            pt: PacingTimerModel::new(FB),
+            fs: FastStartModel::new(FB),
+            ag: AckGeneratorModel::new(FB),
+            wred: WredEcnModel::new(),
+            s: State::default(),
+            stats: SysStats::default(),
+        }
+    }
+
+    /// The NIC core inside.
+    pub fn core(&self) -> &NicCoreModel {
+        &self.core
+    }
+
+    /// What the extension blocks did since power-up.
+    pub fn stats(&self) -> SysStats {
+        self.stats
+    }
+
+    /// Cycles since power-up.
+    pub fn cycles(&self) -> u64 {
+        self.core.cycles()
+    }
+
+    /// The outputs after the last edge.
+    pub fn outputs(&self) -> SysOut {
+        let c = self.core.outputs();
+        let x = self.x.outputs();
+        let p = self.pt.outputs();
+        let a = self.ag.outputs();
+        let f = self.fs.outputs();
+        let w = self.wred.outputs();
+        SysOut {
+            rdata: c.rdata | x.rdata,
+            rvalid: c.rvalid,
+            grant_valid: p.grant_valid,
+            grant_flow: p.grant_flow & 0xff,
+            ack_valid: a.ack_valid,
+            ack_flow: a.ack_flow & 0xff,
+            ack_psn: a.ack_psn,
+            ack_n: a.ack_n,
+            ack_ece: a.ack_ece,
+            ack_nak: a.ack_nak,
+            fs_valid: f.o_valid,
+            fs_err: f.o_err as u32,
+            fs_ecn: f.o_ecn as u32,
+            fs_csum: f.o_csum as u32,
+            wred_valid: w.out_valid,
+            wred_decision: w.out_decision as u32,
+        }
+    }
+
+    /// One rising edge with `bus` on the inputs.
+    pub fn tick(&mut self, bus: &BusIn) {
+        let xi = self.xi;
+        let o = self.s;
+        let t = self.core.taps(bus);
+        let pto = self.pt.outputs();
+        let fso = self.fs.outputs();
+        let ago = self.ag.outputs();
+        let wo = self.wred.outputs();
+        let held = |i: usize| self.x.held(i);
+        let wrote = |i: usize| self.x.wrote(bus, i);
+        let rst = t.core_rst;
+        let mut n = o;
+
+        // ---- pacing timer
+        let pt_in = PtInputs {
+            reset: rst,
+            valid: t.upd_valid,
+            kind: t.upd_restart as u8,
+            flow: t.upd_flow,
+            interval: t.upd_interval,
+        };
+        let hold = !pto.in_ready;
+        if pto.grant_valid {
+            n.pt_grants = o.pt_grants.wrapping_add(1);
+            n.pt_last_flow = pto.grant_flow & 0xff;
+            n.pt_last_late = pto.grant_late;
+            if pto.grant_late > o.pt_max_late {
+                n.pt_max_late = pto.grant_late;
+            }
+        }
+
+        // ---- fast-start marker
+        let hdr = held(xi.fs_hdr);
+        let fs_in = FsInputs {
+            reset: rst,
+            valid: o.fs.pend,
+            kind: o.fs.kind as u8,
+            flow: o.fs.flow,
+            psn: o.fs.psn,
+            last: o.fs.last,
+            word0: o.fs.word0 as u16,
+            csum: o.fs.csum as u16,
+            iw_pkts: held(xi.fs_iw),
+        };
+        let fs_take = o.fs.pend && fso.in_ready;
+        let fs_ev = wrote(xi.fs_ev);
+        if fs_take {
+            n.fs.pend = false;
+        }
+        n.fs_ovr = false;
+        if fs_ev.is_some() || t.flow_reset {
+            if o.fs.pend && !fs_take {
+                n.fs_ovr = true;
+            } else {
+                let v = bus.wdata;
+                n.fs = Slot {
+                    pend: true,
+                    kind: v & 3,
+                    flow: (v >> 8) & 0xff,
+                    last: v & 4 != 0,
+                    ce: false,
+                    psn: held(xi.fs_psn),
+                    word0: hdr & 0xffff,
+                    csum: hdr >> 16,
+                };
+                if t.flow_reset {
+                    n.fs.kind = 3;
+                    n.fs.flow = t.flow_reset_id;
+                    n.fs.last = false;
+                    n.fs.psn = 0;
+                }
+            }
+        }
+        if fso.o_valid {
+            n.fs_r = FsResult {
+                kind: fso.o_kind as u32,
+                err: fso.o_err as u32,
+                ecn: fso.o_ecn as u32,
+                stage: fso.o_stage as u32,
+                set: fso.o_set,
+                gbn: fso.o_gbn,
+                flow: fso.o_flow & 0xff,
+                word0: fso.o_word0 as u32,
+                csum: fso.o_csum as u32,
+                psn: fso.o_psn,
+                cw: fso.o_cw_pkts,
+            };
+            n.fs_events = o.fs_events.wrapping_add(1);
+            if fso.o_err != 0 {
+                n.fs_errors = o.fs_errors.wrapping_add(1);
+            }
+        }
+
+        // ---- ACK generator
+        let ag_in = AgInputs {
+            reset: rst,
+            valid: o.ag.pend,
+            kind: o.ag.kind as u8,
+            flow: o.ag.flow,
+            psn: o.ag.psn,
+            ce: o.ag.ce,
+            last: o.ag.last,
+            m: held(xi.ag_m),
+            timeout: held(xi.ag_timeout),
+        };
+        let ag_take = o.ag.pend && ago.in_ready;
+        let ag_ev = wrote(xi.ag_ev);
+        if ag_take {
+            n.ag.pend = false;
+        }
+        n.ag_ovr = false;
+        if ag_ev.is_some() || t.flow_reset {
+            if o.ag.pend && !ag_take {
+                n.ag_ovr = true;
+            } else {
+                let v = bus.wdata;
+                n.ag = Slot {
+                    pend: true,
+                    kind: v & 1,
+                    flow: (v >> 8) & 0xff,
+                    last: v & 4 != 0,
+                    ce: v & 2 != 0,
+                    psn: held(xi.ag_psn),
+                    word0: 0,
+                    csum: 0,
+                };
+                if t.flow_reset {
+                    n.ag.kind = 1;
+                    n.ag.flow = t.flow_reset_id;
+                    n.ag.ce = false;
+                    n.ag.last = false;
+                    n.ag.psn = 0;
+                }
+            }
+        }
+        if ago.ack_valid {
+            n.ag_a = AgAck {
+                psn: ago.ack_psn,
+                n: ago.ack_n,
+                ece: ago.ack_ece,
+                nak: ago.ack_nak,
+                flow: ago.ack_flow & 0xff,
+            };
+            n.ag_acks = o.ag_acks.wrapping_add(1);
+            if ago.ack_nak {
+                n.ag_naks = o.ag_naks.wrapping_add(1);
+            }
+        }
+        if ago.o_err != 0 {
+            n.ag_errors = o.ag_errors.wrapping_add(1);
+            n.ag_err = ago.o_err as u32;
+        }
+
+        // ---- WRED/ECN port (the packet fields come straight off the bus)
+        let w_in = WredInputs {
+            reset: rst,
+            pkt_valid: wrote(xi.pkt).is_some(),
+            pkt_len_bytes: bus.wdata & 0x3fff,
+            pkt_ecn: ((bus.wdata >> 16) & 3) as u8,
+            drain_bytes: held(xi.drain),
+            params: WredParams {
+                k_min_bytes: held(xi.k_min),
+                k_max_bytes: held(xi.k_max),
+                k_bytes: held(xi.k),
+                buf_max_bytes: held(xi.buf_max),
+                p_max_raw: held(xi.p_max) as u16,
+                seed: held(xi.seed),
+            },
+        };
+        if wo.out_valid {
+            n.wred_decision = wo.out_decision as u32;
+            n.wred_ecn = wo.out_ecn as u32;
+        }
+
+        // ---- counter clear and core reset
+        if t.cnt_clear || rst {
+            n.pt_grants = 0;
+            n.pt_max_late = 0;
+            n.fs_events = 0;
+            n.fs_errors = 0;
+            n.ag_acks = 0;
+            n.ag_naks = 0;
+            n.ag_errors = 0;
+        }
+        if rst {
+            n.fs.pend = false;
+            n.ag.pend = false;
+            n.fs_ovr = false;
+            n.ag_ovr = false;
+            n.pt_last_flow = 0;
+            n.pt_last_late = 0;
+            n.fs_r = FsResult::default();
+            n.ag_a = AgAck::default();
+            n.ag_err = 0;
+            n.wred_decision = 0;
+            n.wred_ecn = 0;
+        }
+
+        // ---- what the extension decoder reads (pre-edge)
+        let nx = self.x.registers().len();
+        let mut ro = vec![0u32; nx];
+        let mut set = vec![0u32; nx];
+        ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
+        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
+        ro[xi.pt_grants] = o.pt_grants;
+        ro[xi.pt_last] = o.pt_last_flow | o.pt_last_late << 16;
+        ro[xi.pt_max_late] = o.pt_max_late;
+        let r = o.fs_r;
+        ro[xi.fs_result] = r.kind
+            | r.err << 2
+            | r.ecn << 4
+            | r.stage << 6
+            | (r.set as u32) << 8
+            | (r.gbn as u32) << 9
+            | r.flow << 16;
+        ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
+        ro[xi.fs_result_psn] = r.psn;
+        ro[xi.fs_result_cw] = r.cw;
+        ro[xi.fs_events] = o.fs_events;
+        ro[xi.fs_errors] = o.fs_errors;
+        let a = o.ag_a;
+        ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
+        ro[xi.ag_ack_flow] = a.flow;
+        ro[xi.ag_acks] = o.ag_acks;
+        ro[xi.ag_naks] = o.ag_naks;
+        ro[xi.ag_errors] = o.ag_errors;
+        ro[xi.ag_err] = o.ag_err;
+        ro[xi.last] = o.wred_decision | o.wred_ecn << 2;
+        ro[xi.occ] = wo.occupancy_bytes;
+        ro[xi.forwarded] = wo.counters.forwarded;
+        ro[xi.marked] = wo.counters.marked;
+        ro[xi.dropped_wred] = wo.counters.dropped_wred;
+        ro[xi.dropped_full] = wo.counters.dropped_overflow;
+
+        // ---- statistics
+        let st = &mut self.stats;
+        st.grants += pto.grant_valid as u64;
+        st.restarts += (t.upd_valid && t.upd_restart) as u64;
+        st.fs_results += fso.o_valid as u64;
+        st.fs_errors += (fso.o_valid && fso.o_err != 0) as u64;
+        st.acks += ago.ack_valid as u64;
+        st.naks += (ago.ack_valid && ago.ack_nak) as u64;
+        if wo.out_valid {
+            st.wred[match wo.out_decision {
+                0 => 0,
+                1 => 1,
+                _ => 2,
+            }] += 1;
+        }
+        st.overruns += (n.fs_ovr as u64) + (n.ag_ovr as u64);
+        st.flow_resets += t.flow_reset as u64;
+        st.held += (hold && !rst) as u64;
+
+        // ---- every sub-block takes the same edge
+        self.core.tick_held(bus, hold);
+        self.pt.tick(&pt_in);
+        self.fs.tick(&fs_in);
+        self.ag.tick(&ag_in);
+        self.wred.tick(&w_in);
+        self.x.tick(bus, rst, &ro, &set);
+        self.s = n;
+    }
+}
+
+/// The port names of the system, in [`SysOut`] order.
+const OUTPUT_NAMES: &[&str] = &[
+    "bus_rdata",
+    "bus_rvalid",
+    "obs_grant_valid",
+    "obs_grant_flow",
+    "obs_ack_valid",
+    "obs_ack_flow",
+    "obs_ack_psn",
+    "obs_ack_n",
+    "obs_ack_ece",
+    "obs_ack_nak",
+    "obs_fs_valid",
+    "obs_fs_err",
+    "obs_fs_ecn",
+    "obs_fs_csum",
+    "obs_wred_valid",
+    "obs_wred_decision",
+];
+
+impl crate::cosim::CosimModel for NicSystemModel {
+    type Input = BusIn;
+
+    fn input_names() -> &'static [&'static str] {
+        &["bus_addr", "bus_wdata", "bus_we", "bus_re"]
+    }
+
+    fn output_names() -> &'static [&'static str] {
+        OUTPUT_NAMES
+    }
+
+    fn encode(i: &BusIn, ports: &mut [u64]) {
+        ports[0] = (i.addr & 0xfff) as u64;
+        ports[1] = i.wdata as u64;
+        ports[2] = i.we as u64;
+        ports[3] = i.re as u64;
+    }
+
+    fn tick(&mut self, i: &BusIn) {
+        NicSystemModel::tick(self, i);
+    }
+
+    /// RustHDL writes the top's logic as one `always @(*)` block that both
+    /// drives the sub-blocks' inputs and reads their outputs; Verilator
+    /// orders whole blocks, sees a loop that no signal closes (the
+    /// decoders' outputs do not depend on their reset), and reports
+    /// UNOPTFLAT. Its manual: ignoring the warning only slows simulation;
+    /// it still simulates correctly. `verilator --lint-only -Wall` on the
+    /// same file is clean.
+    fn verilator_waivers() -> &'static [&'static str] {
+        &["UNOPTFLAT"]
+    }
+
+    fn outputs(&self, ports: &mut [u64]) {
+        let o = NicSystemModel::outputs(self);
+        let v = [
+            o.rdata as u64,
+            o.rvalid as u64,
+            o.grant_valid as u64,
+            o.grant_flow as u64,
+            o.ack_valid as u64,
+            o.ack_flow as u64,
+            o.ack_psn as u64,
+            o.ack_n as u64,
+            o.ack_ece as u64,
+            o.ack_nak as u64,
+            o.fs_valid as u64,
+            o.fs_err as u64,
+            o.fs_ecn as u64,
+            o.fs_csum as u64,
+            o.wred_valid as u64,
+            o.wred_decision as u64,
+        ];
+        ports[..v.len()].copy_from_slice(&v);
+    }
+}
+
+/// A seeded stream of bus cycles for the whole system: the NIC core's own
+/// stimulus ([`crate::nic_core::stimulus`]) interleaved with traffic for the
+/// extension blocks: fast-start transmits, ACKs, NAKs and resets on a few
+/// hot flows with advancing PSNs (non-IPv4 headers and bad PSNs included),
+/// receiver packets in order, with gaps, duplicates and CE, delayed-ACK and
+/// timeout settings, WRED packet bursts that fill the queue, parameter
+/// writes (illegal ones included), flows pushed below cw = 1 so the pacing
+/// timer grants, back-to-back requests that overrun a slot, and reads of
+/// every extension register.
+pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
+    let mut rng = crate::SplitMix64::new(seed ^ 0x5157_E4D0_0000_0001);
+    let mut core = crate::nic_core::stimulus(seed.wrapping_add(0x1234_5678));
+    let mut queue: std::collections::VecDeque<BusIn> = Default::default();
+    let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
+    let xregs = ldcp_regmap::ext_registers();
+    let mut fs_next = [0u32; 4];
+    let mut ag_next = [0u32; 4];
+    std::iter::from_fn(move || {
+        while queue.is_empty() {
+            let r = rng.next_u64();
+            let w = |addr: u32, wdata: u32| BusIn {
+                addr,
+                wdata,
+                we: true,
+                re: false,
+            };
+            let rd = |addr: u32| BusIn {
+                addr,
+                wdata: 0,
+                we: false,
+                re: true,
+            };
+            let idle = BusIn::default();
+            let hot = (r >> 40) as usize & 3;
+            let flow = hot as u32 * 37 + 5;
+            match r % 100 {
+                0..=34 => {
+                    for _ in 0..1 + (r >> 8) % 24 {
+                        queue.push_back(core.next().unwrap_or_default());
+                    }
+                }
+                35..=46 => {
+                    // fast start: TX (mostly), ACK, NAK, reset
+                    let x = rng.next_u64();
+                    let (kind, psn) = match x % 20 {
+                        0..=11 => {
+                            fs_next[hot] = (fs_next[hot] + 1) & 0xff_ffff;
+                            (0, fs_next[hot].wrapping_sub(1))
+                        }
+                        12..=16 => (1, fs_next[hot].wrapping_sub((x >> 8) as u32 % 4)),
+                        17 => (2, fs_next[hot].wrapping_sub((x >> 8) as u32 % 8)),
+                        18 => (1, (x >> 16) as u32),
+                        _ => {
+                            fs_next[hot] = 0;
+                            (3, 0)
+                        }
+                    };
+                    queue.push_back(w(off("FS_PSN"), psn & 0xff_ffff));
+                    let word0 = if x & 0x3f00_0000 == 0 { 0x6000 } else { 0x4500 | (x >> 32) as u32 & 0xff };
+                    queue.push_back(w(off("FS_HDR"), word0 | (x >> 40) as u32 & 0xffff_0000));
+                    let last = (x >> 20) % 6 == 0;
+                    queue.push_back(w(off("FS_EV"), kind | (last as u32) << 2 | flow << 8));
+                    if x & 0x4000_0000_0000 != 0 {
+                        // back to back: the second may find the slot full
+                        queue.push_back(w(off("FS_EV"), kind | flow << 8));
+                    }
+                }
+                47..=58 => {
+                    // receiver: in order mostly, gaps, duplicates, CE, opens
+                    let x = rng.next_u64();
+                    let (kind, psn) = match x % 20 {
+                        0..=14 => {
+                            ag_next[hot] = (ag_next[hot] + 1) & 0xff_ffff;
+                            (0, ag_next[hot].wrapping_sub(1))
+                        }
+                        15 | 16 => (0, ag_next[hot] + 1 + (x >> 8) as u32 % 5),
+                        17 => (0, ag_next[hot].wrapping_sub(1 + (x >> 8) as u32 % 3)),
+                        18 => (0, (x >> 16) as u32),
+                        _ => {
+                            ag_next[hot] = (x >> 24) as u32 & 0xff_ffff;
+                            (1, ag_next[hot])
+                        }
+                    };
+                    queue.push_back(w(off("AG_PSN"), psn & 0xff_ffff));
+                    let ce = (x >> 50) % 5 == 0;
+                    let last = (x >> 53) % 7 == 0;
+                    queue.push_back(w(
+                        off("AG_EV"),
+                        kind | (ce as u32) << 1 | (last as u32) << 2 | flow << 8,
+                    ));
+                    if x & 0x0800_0000_0000_0000 != 0 {
+                        queue.push_back(w(off("AG_EV"), flow << 8));
+                    }
+                }
+                59..=68 => {
+                    // a burst of packets at the switch port
+                    let x = rng.next_u64();
+                    for i in 0..1 + (x % 40) {
+                        let len = 64 + (((x >> (i % 32)) as u32).wrapping_mul(2_654_435_761) >> 18) % 9000;
+                        let ecn = ((x >> 40) as u32 + i as u32) & 3;
+                        queue.push_back(w(off("WRED_PKT"), len | ecn << 16));
+                    }
+                }
+                69..=76 => {
+                    // parameters, mostly legal
+                    let x = rng.next_u64();
+                    let v = (x >> 16) as u32;
+                    let (name, val) = match x % 12 {
+                        0 => ("FS_IW", v % 40),
+                        1 => ("AG_M", v % 16),
+                        2 => ("AG_TIMEOUT", v % 3000),
+                        3 => ("WRED_K_MIN", v % 60_000),
+                        4 => ("WRED_K_MAX", 20_000 + v % 200_000),
+                        5 => ("WRED_K", v % 150_000),
+                        6 => ("WRED_BUF_MAX", 30_000 + v % 300_000),
+                        7 => ("WRED_P_MAX", v % 0x9000),
+                        8 => ("WRED_SEED", v),
+                        9 => ("WRED_DRAIN", v % 200),
+                        10 => ("RTT", 50 + v % 2000),
+                        _ => ("INIT_CW", (1 << 14) + v % (2 << 20)),
+                    };
+                    queue.push_back(w(off(name), val));
+                }
+                77..=82 => {
+                    // a flow below cw = 1: the pacing timer takes it
+                    let x = rng.next_u64();
+                    let f = if x & 1 != 0 { flow } else { (x >> 8) as u32 & 0xff };
+                    queue.push_back(w(off("RTT"), 20 + (x >> 16) as u32 % 400));
+                    queue.push_back(w(off("FLOW_ID"), f));
+                    queue.push_back(w(off("FLOW_WDATA"), (1 << 14) + (x >> 24) as u32 % (1 << 20)));
+                    queue.push_back(w(off("FLOW_CMD"), if x & 6 == 0 { 3 } else { 2 }));
+                    for _ in 0..(x >> 40) % 50 {
+                        queue.push_back(idle);
+                    }
+                }
+                83..=92 => {
+                    let reg = &xregs[(r >> 8) as usize % xregs.len()];
+                    queue.push_back(rd(reg.offset));
+                }
+                93..=94 => {
+                    // any extension register, any value
+                    let reg = &xregs[(r >> 8) as usize % xregs.len()];
+                    queue.push_back(w(reg.offset, (r >> 32) as u32));
+                }
+                95 => queue.push_back(w(off("CNT_CLEAR"), 1)),
+                _ => {
+                    for _ in 0..1 + (r >> 8) % 60 {
+                        queue.push_back(idle);
+                    }
+                }
+            }
+        }
+        queue.pop_front()
+    })
+}
