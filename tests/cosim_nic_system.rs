@@ -56,7 +56,10 @@ fn nic_system_matches_model() {
         cycles >= MIN_CYCLES,
         "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
     );
-    assert!(c[0] > 20_000 && c[1] > 100 && c[2] > 1_500 && c[3] > 10_000, "{c:?}");
+    assert!(
+        c[0] > 20_000 && c[1] > 100 && c[2] > 1_500 && c[3] > 10_000,
+        "{c:?}"
+    );
     assert!(
         st.grants > 500 && st.restarts > 20 && st.fs_results > 5_000 && st.fs_errors > 100,
         "{st:?}"
@@ -65,5 +68,8 @@ fn nic_system_matches_model() {
         st.acks > 400 && st.naks > 50 && st.wred.iter().all(|&d| d > 100),
         "{st:?}"
     );
-    assert!(st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000, "{st:?}");
+    assert!(
+        st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000,
+        "{st:?}"
+    );
 }

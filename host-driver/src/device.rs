@@ -20,6 +20,8 @@ pub struct DeviceInfo {
     pub fifo_depth: u32,
     /// Window engine latency, cycles.
     pub engine_latency: u32,
+    /// The extension blocks are present (CAPS.EXT).
+    pub ext: bool,
     /// The backend.
     pub backend: String,
 }
@@ -36,6 +38,25 @@ pub struct ConfigParam {
     pub frac: u32,
     /// One line.
     pub doc: &'static str,
+    /// It belongs to an extension block (needs CAPS.EXT).
+    pub ext: bool,
+}
+
+const fn ext(
+    name: &'static str,
+    field: Field,
+    offset: u32,
+    frac: u32,
+    doc: &'static str,
+) -> ConfigParam {
+    ConfigParam {
+        name,
+        field,
+        offset,
+        frac,
+        doc,
+        ext: true,
+    }
 }
 
 /// The parameters, by name.
@@ -46,6 +67,7 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::alpha::OFFSET,
         frac: 8,
         doc: "PAWA increase factor, (0, 1] in steps of 1/256",
+        ext: false,
     },
     ConfigParam {
         name: "beta",
@@ -53,6 +75,7 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::beta::OFFSET,
         frac: 8,
         doc: "PAWA decrease factor, (0, 1] in steps of 1/256",
+        ext: false,
     },
     ConfigParam {
         name: "gamma_shift",
@@ -60,6 +83,7 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::gamma::OFFSET,
         frac: 0,
         doc: "gamma = 2^-gamma_shift, 1..=8",
+        ext: false,
     },
     ConfigParam {
         name: "cw_max",
@@ -67,6 +91,7 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::cw_max::OFFSET,
         frac: 20,
         doc: "largest cw, packets, [1, 4096)",
+        ext: false,
     },
     ConfigParam {
         name: "rtt_ticks",
@@ -74,6 +99,7 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::rtt::OFFSET,
         frac: 0,
         doc: "RTT in pacing ticks, 1..=65535",
+        ext: false,
     },
     ConfigParam {
         name: "init_cw",
@@ -81,7 +107,78 @@ pub const CONFIG: &[ConfigParam] = &[
         offset: regs::init_cw::OFFSET,
         frac: 20,
         doc: "cw a flow reset sets, packets, [1/256, 4096)",
+        ext: false,
     },
+    ext(
+        "fs_iw",
+        regs::fs_iw::PKTS,
+        regs::fs_iw::OFFSET,
+        0,
+        "fast-start IW, packets, 1..=4095",
+    ),
+    ext(
+        "ag_m",
+        regs::ag_m::PKTS,
+        regs::ag_m::OFFSET,
+        0,
+        "packets per delayed ACK, 1..=15",
+    ),
+    ext(
+        "ag_timeout",
+        regs::ag_timeout::CYCLES,
+        regs::ag_timeout::OFFSET,
+        0,
+        "held-ACK timeout, cycles, 1..=65535",
+    ),
+    ext(
+        "wred_k_min",
+        regs::wred_k_min::BYTES,
+        regs::wred_k_min::OFFSET,
+        0,
+        "start of the marking ramp, bytes, 0..=16777215",
+    ),
+    ext(
+        "wred_k_max",
+        regs::wred_k_max::BYTES,
+        regs::wred_k_max::OFFSET,
+        0,
+        "end of the marking ramp, bytes, 0..=16777215",
+    ),
+    ext(
+        "wred_k",
+        regs::wred_k::BYTES,
+        regs::wred_k::OFFSET,
+        0,
+        "Not-ECT drop threshold K (Eq. 3), bytes, 0..=16777215",
+    ),
+    ext(
+        "wred_buf_max",
+        regs::wred_buf_max::BYTES,
+        regs::wred_buf_max::OFFSET,
+        0,
+        "the queue's buffer, bytes, 0..=16777215",
+    ),
+    ext(
+        "wred_p_max",
+        regs::wred_p_max::P,
+        regs::wred_p_max::OFFSET,
+        15,
+        "marking probability at K_max, [0, 1] in steps of 2^-15",
+    ),
+    ext(
+        "wred_seed",
+        regs::wred_seed::SEED,
+        regs::wred_seed::OFFSET,
+        0,
+        "seed of the marking draws (loaded at a core reset)",
+    ),
+    ext(
+        "wred_drain",
+        regs::wred_drain::BYTES,
+        regs::wred_drain::OFFSET,
+        0,
+        "egress bytes per cycle, 0..=16383",
+    ),
 ];
 
 impl ConfigParam {
@@ -249,6 +346,7 @@ impl<A: RegAccess> Device<A> {
             flows: 1 << regs::caps::FLOW_BITS.get(caps),
             fifo_depth: 1 << regs::caps::FIFO_LOG2.get(caps),
             engine_latency: regs::caps::LATENCY.get(caps),
+            ext: regs::caps::EXT.get(caps) != 0,
             backend: io.describe(),
         };
         Ok(Device { io, info })
@@ -264,9 +362,20 @@ impl<A: RegAccess> Device<A> {
         &mut self.io
     }
 
+    fn need_ext(&self, what: &str) -> Result<(), DriverError> {
+        if self.info.ext {
+            Ok(())
+        } else {
+            Err(DriverError::NoExt(what.to_string()))
+        }
+    }
+
     /// A parameter's raw value.
     pub fn config_get(&mut self, name: &str) -> Result<(u32, f64), DriverError> {
         let p = ConfigParam::find(name)?;
+        if p.ext {
+            self.need_ext(&format!("parameter {}", p.name))?;
+        }
         let raw = p.field.get(self.io.read32(p.offset)?);
         Ok((raw, p.value(raw)))
     }
@@ -275,6 +384,9 @@ impl<A: RegAccess> Device<A> {
     /// value writes nothing).
     pub fn config_set(&mut self, name: &str, value: &str) -> Result<(u32, f64), DriverError> {
         let p = ConfigParam::find(name)?;
+        if p.ext {
+            self.need_ext(&format!("parameter {}", p.name))?;
+        }
         let raw = p.parse(value)?;
         self.io.write32(p.offset, p.field.put(raw))?;
         self.config_get(name)
@@ -344,6 +456,7 @@ impl<A: RegAccess> Device<A> {
             offset: regs::flow_wdata::OFFSET,
             frac: 20,
             doc: "cw in packets, [0, 4096)",
+            ext: false,
         };
         let raw = p.parse(cw)?;
         self.flow_cmd(flow, FlowOp::Write, raw)
@@ -399,6 +512,33 @@ impl<A: RegAccess> Device<A> {
             "ERR_FLOW_CMD_BUSY",
             regs::errors::FLOW_CMD_BUSY.get(err) as u64,
         ));
+        if self.info.ext {
+            for (name, off) in [
+                (regs::pt_grants::NAME, regs::pt_grants::OFFSET),
+                (regs::pt_max_late::NAME, regs::pt_max_late::OFFSET),
+                (regs::fs_events::NAME, regs::fs_events::OFFSET),
+                (regs::fs_errors::NAME, regs::fs_errors::OFFSET),
+                (regs::ag_acks::NAME, regs::ag_acks::OFFSET),
+                (regs::ag_naks::NAME, regs::ag_naks::OFFSET),
+                (regs::ag_errors::NAME, regs::ag_errors::OFFSET),
+                (regs::wred_forwarded::NAME, regs::wred_forwarded::OFFSET),
+                (regs::wred_marked::NAME, regs::wred_marked::OFFSET),
+                (
+                    regs::wred_dropped_wred::NAME,
+                    regs::wred_dropped_wred::OFFSET,
+                ),
+                (
+                    regs::wred_dropped_full::NAME,
+                    regs::wred_dropped_full::OFFSET,
+                ),
+                (regs::wred_occ::NAME, regs::wred_occ::OFFSET),
+            ] {
+                v.push((name, self.io.read32(off)? as u64));
+            }
+            let x = self.io.read32(regs::xerrors::OFFSET)?;
+            v.push(("ERR_FS_OVERRUN", regs::xerrors::FS_OVERRUN.get(x) as u64));
+            v.push(("ERR_AG_OVERRUN", regs::xerrors::AG_OVERRUN.get(x) as u64));
+        }
         Ok(v)
     }
 
@@ -409,7 +549,14 @@ impl<A: RegAccess> Device<A> {
         self.io.write32(
             regs::errors::OFFSET,
             regs::errors::FIFO_OVERFLOW.mask() | regs::errors::FLOW_CMD_BUSY.mask(),
-        )
+        )?;
+        if self.info.ext {
+            self.io.write32(
+                regs::xerrors::OFFSET,
+                regs::xerrors::FS_OVERRUN.mask() | regs::xerrors::AG_OVERRUN.mask(),
+            )?;
+        }
+        Ok(())
     }
 
     /// The free-running cycle counter.
@@ -515,6 +662,295 @@ impl<A: RegAccess> Device<A> {
             events_per_cycle: counted as f64 / gen_cycles.max(1) as f64,
             device_cycles: c1 - c0,
             host_seconds: secs,
+        })
+    }
+}
+
+/// An event for the fast-start marker (FS_EV.KIND).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+pub enum FsKind {
+    /// A packet leaves: its ECN codepoint is chosen, the checksum fixed.
+    Tx = 0,
+    /// An ACK: the receiver's expected PSN.
+    Ack = 1,
+    /// A NAK: go back to the PSN.
+    Nak = 2,
+    /// Reset the flow (idle).
+    Reset = 3,
+}
+
+/// What the fast-start marker did with one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FsOutcome {
+    /// The flow.
+    pub flow: u32,
+    /// The event's kind (FS_EV.KIND code).
+    pub kind: u32,
+    /// Error: 0 none, 1 flow id, 2 PSN out of window or ACK for an idle flow, 3 not IPv4.
+    pub err: u32,
+    /// TX: the codepoint written (0 Not-ECT, 2 ECT(0)).
+    pub ecn: u32,
+    /// The flow after the event: 0 idle, 1 fast start, 2 stable.
+    pub stage: u32,
+    /// The window engine's cw should become `cw_pkts`.
+    pub set: bool,
+    /// The window for that set, packets.
+    pub cw_pkts: u32,
+    /// Go back to `psn` (a loss during fast start).
+    pub gbn: bool,
+    /// The event's PSN.
+    pub psn: u32,
+    /// TX: header word 0 as rewritten.
+    pub word0: u32,
+    /// TX: the checksum as updated.
+    pub csum: u32,
+}
+
+/// What the ACK generator did with one packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct AgOutcome {
+    /// ACKs (and NAKs) it sent meanwhile (0: held for a delayed ACK).
+    pub acks: u32,
+    /// The last of them: (flow, PSN, n, ECE, NAK).
+    pub last_ack: Option<(u32, u32, u32, bool, bool)>,
+    /// The error code if the packet was refused (1 flow, 2 duplicate or
+    /// out of window, 3 a gap already NAKed), else 0.
+    pub err: u32,
+}
+
+/// What the WRED/ECN port decided on a run of packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WredOutcome {
+    /// Packets sent.
+    pub packets: u32,
+    /// Forwarded unmarked, forwarded marked CE, dropped by Eq. 3, dropped for room.
+    pub forwarded: u64,
+    /// Marked CE (a subset of forwarded).
+    pub marked: u64,
+    /// Dropped by Eq. 3 (Not-ECT above K).
+    pub dropped_wred: u64,
+    /// Dropped: no room in the buffer.
+    pub dropped_full: u64,
+    /// The last packet's decision: 0 forwarded, 1 marked, 2 dropped (Eq. 3), 3 dropped (full).
+    pub last_decision: u32,
+    /// Queue occupancy after the run, bytes.
+    pub occupancy_bytes: u32,
+}
+
+/// The pacing timer's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PacingState {
+    /// Send credits granted since the last counter clear.
+    pub grants: u32,
+    /// The last grant's flow.
+    pub last_flow: u32,
+    /// Its lateness, cycles.
+    pub last_late: u32,
+    /// The worst lateness since the last counter clear, cycles.
+    pub max_late: u32,
+}
+
+impl<A: RegAccess> Device<A> {
+    fn check_psn(what: &str, psn: u32) -> Result<(), DriverError> {
+        if psn > 0xff_ffff {
+            return Err(DriverError::BadValue(format!(
+                "{what} PSN {psn} is out of range: it must be in [0, 16777215] (24 bits)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Waits until `reg` differs from `before` (a counter moved).
+    fn await_change(&mut self, reg: u32, before: u32, what: &str) -> Result<u32, DriverError> {
+        for _ in 0..POLLS {
+            let now = self.io.read32(reg)?;
+            if now != before {
+                return Ok(now);
+            }
+            self.io.idle(2)?;
+        }
+        Err(DriverError::Timeout(format!(
+            "{what}: no result after {POLLS} polls"
+        )))
+    }
+
+    fn check_overrun(&mut self, flag: Field, what: &str) -> Result<(), DriverError> {
+        let x = self.io.read32(regs::xerrors::OFFSET)?;
+        if flag.get(x) != 0 {
+            self.io.write32(regs::xerrors::OFFSET, flag.mask())?;
+            return Err(DriverError::BadValue(format!(
+                "{what}: the block's slot was full and the event was dropped (XERRORS flag cleared)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Presents one event to the fast-start marker and returns its result.
+    pub fn fs_event(
+        &mut self,
+        kind: FsKind,
+        flow: u32,
+        psn: u32,
+        last: bool,
+        word0: u16,
+        csum: u16,
+    ) -> Result<FsOutcome, DriverError> {
+        self.need_ext("the fast-start marker")?;
+        self.check_flow(flow)?;
+        Self::check_psn("fast-start", psn)?;
+        let before = self.io.read32(regs::fs_events::OFFSET)?;
+        self.io.write32(regs::fs_psn::OFFSET, psn)?;
+        self.io.write32(
+            regs::fs_hdr::OFFSET,
+            regs::fs_hdr::WORD0.put(word0 as u32) | regs::fs_hdr::CSUM.put(csum as u32),
+        )?;
+        self.io.write32(
+            regs::fs_ev::OFFSET,
+            regs::fs_ev::KIND.put(kind as u32)
+                | regs::fs_ev::LAST.put(last as u32)
+                | regs::fs_ev::FLOW.put(flow),
+        )?;
+        self.check_overrun(regs::xerrors::FS_OVERRUN, "fast-start event")?;
+        self.await_change(regs::fs_events::OFFSET, before, "fast-start event")?;
+        let r = self.io.read32(regs::fs_result::OFFSET)?;
+        let h = self.io.read32(regs::fs_result_hdr::OFFSET)?;
+        Ok(FsOutcome {
+            flow: regs::fs_result::FLOW.get(r),
+            kind: regs::fs_result::KIND.get(r),
+            err: regs::fs_result::ERR.get(r),
+            ecn: regs::fs_result::ECN.get(r),
+            stage: regs::fs_result::STAGE.get(r),
+            set: regs::fs_result::SET.get(r) != 0,
+            cw_pkts: self.io.read32(regs::fs_result_cw::OFFSET)?,
+            gbn: regs::fs_result::GBN.get(r) != 0,
+            psn: self.io.read32(regs::fs_result_psn::OFFSET)?,
+            word0: regs::fs_result_hdr::WORD0.get(h),
+            csum: regs::fs_result_hdr::CSUM.get(h),
+        })
+    }
+
+    /// Presents one packet (`open`: open the flow at `psn` instead) to the
+    /// ACK generator and returns the ACKs it sent meanwhile.
+    pub fn ag_packet(
+        &mut self,
+        open: bool,
+        flow: u32,
+        psn: u32,
+        ce: bool,
+        last: bool,
+    ) -> Result<AgOutcome, DriverError> {
+        self.need_ext("the ACK generator")?;
+        self.check_flow(flow)?;
+        Self::check_psn("receiver", psn)?;
+        let acks0 = self.io.read32(regs::ag_acks::OFFSET)?;
+        let errs0 = self.io.read32(regs::ag_errors::OFFSET)?;
+        self.io.write32(regs::ag_psn::OFFSET, psn)?;
+        self.io.write32(
+            regs::ag_ev::OFFSET,
+            regs::ag_ev::KIND.put(open as u32)
+                | regs::ag_ev::CE.put(ce as u32)
+                | regs::ag_ev::LAST.put(last as u32)
+                | regs::ag_ev::FLOW.put(flow),
+        )?;
+        self.check_overrun(regs::xerrors::AG_OVERRUN, "receiver packet")?;
+        for _ in 0..POLLS {
+            if regs::xstatus::AG_PENDING.get(self.io.read32(regs::xstatus::OFFSET)?) == 0 {
+                break;
+            }
+            self.io.idle(2)?;
+        }
+        // an ACK leaves 2 cycles after its packet is taken (3 for a split's second)
+        self.io.idle(4)?;
+        let acks = self.io.read32(regs::ag_acks::OFFSET)?.wrapping_sub(acks0);
+        let err = if self.io.read32(regs::ag_errors::OFFSET)? != errs0 {
+            self.io.read32(regs::ag_err::OFFSET)?
+        } else {
+            0
+        };
+        let last_ack = if acks > 0 {
+            let a = self.io.read32(regs::ag_ack::OFFSET)?;
+            Some((
+                self.io.read32(regs::ag_ack_flow::OFFSET)?,
+                regs::ag_ack::PSN.get(a),
+                regs::ag_ack::N.get(a),
+                regs::ag_ack::ECE.get(a) != 0,
+                regs::ag_ack::NAK.get(a) != 0,
+            ))
+        } else {
+            None
+        };
+        Ok(AgOutcome {
+            acks,
+            last_ack,
+            err,
+        })
+    }
+
+    /// Sends `count` packets of `len` bytes with codepoint `ecn` to the
+    /// WRED/ECN port, back to back, and returns its decisions.
+    pub fn wred_packets(
+        &mut self,
+        len: u32,
+        ecn: u32,
+        count: u32,
+    ) -> Result<WredOutcome, DriverError> {
+        self.need_ext("the WRED/ECN port")?;
+        let f = regs::wred_pkt::LEN;
+        if len > f.max {
+            return Err(DriverError::BadValue(format!(
+                "packet length {len} bytes is out of range: it must be in [0, {}] (14 bits)",
+                f.max
+            )));
+        }
+        if ecn > 3 {
+            return Err(DriverError::BadValue(format!(
+                "ECN codepoint {ecn} is out of range: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE"
+            )));
+        }
+        let read = |d: &mut Self| -> Result<[u64; 4], DriverError> {
+            Ok([
+                d.io.read32(regs::wred_forwarded::OFFSET)? as u64,
+                d.io.read32(regs::wred_marked::OFFSET)? as u64,
+                d.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
+                d.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
+            ])
+        };
+        let before = read(self)?;
+        let word = regs::wred_pkt::LEN.put(len) | regs::wred_pkt::ECN.put(ecn);
+        for _ in 0..count {
+            self.io.write32(regs::wred_pkt::OFFSET, word)?;
+        }
+        // decisions leave 11 cycles after their packet; the counters follow one later
+        self.io
+            .idle(ldcp_sim::wred_ecn::COUNTER_LATENCY_CYCLES as u64 + 1)?;
+        let after = read(self)?;
+        let d: Vec<u64> = after.iter().zip(before).map(|(a, b)| a - b).collect();
+        let decided = d[0] + d[2] + d[3];
+        if decided < count as u64 && after.iter().all(|&c| c < u32::MAX as u64) {
+            return Err(DriverError::Timeout(format!(
+                "WRED/ECN port: {decided} decisions for {count} packets"
+            )));
+        }
+        Ok(WredOutcome {
+            packets: count,
+            forwarded: d[0],
+            marked: d[1],
+            dropped_wred: d[2],
+            dropped_full: d[3],
+            last_decision: regs::wred_last::DECISION.get(self.io.read32(regs::wred_last::OFFSET)?),
+            occupancy_bytes: self.io.read32(regs::wred_occ::OFFSET)?,
+        })
+    }
+
+    /// The pacing timer's counters.
+    pub fn pacing(&mut self) -> Result<PacingState, DriverError> {
+        self.need_ext("the pacing timer")?;
+        let last = self.io.read32(regs::pt_last::OFFSET)?;
+        Ok(PacingState {
+            grants: self.io.read32(regs::pt_grants::OFFSET)?,
+            last_flow: regs::pt_last::FLOW.get(last),
+            last_late: regs::pt_last::LATE.get(last),
+            max_late: self.io.read32(regs::pt_max_late::OFFSET)?,
         })
     }
 }

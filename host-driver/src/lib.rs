@@ -17,7 +17,10 @@ pub mod device;
 #[rustfmt::skip]
 pub mod regs;
 
-pub use device::{Device, DeviceInfo, GenRun, PushRun, CONFIG};
+pub use device::{
+    AgOutcome, Device, DeviceInfo, FsKind, FsOutcome, GenRun, PacingState, PushRun, WredOutcome,
+    CONFIG,
+};
 
 /// A field of a register: the map's own definition (the generated
 /// accessors in [`regs`] are constants of it).
@@ -88,6 +91,9 @@ pub enum DriverError {
     /// A value outside its legal range, or one that does not parse.
     #[error("{0}")]
     BadValue(String),
+    /// The device has no extension blocks (CAPS.EXT = 0).
+    #[error("{0} belongs to the extension blocks (pacing timer, fast-start marker, ACK generator, WRED/ECN port), which this device does not have (CAPS.EXT = 0, e.g. the Alchitry Cu bitstream, where they do not fit); the sim and model backends have them")]
+    NoExt(String),
     /// The device did not finish something in time.
     #[error("{0}")]
     Timeout(String),

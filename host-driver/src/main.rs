@@ -42,7 +42,9 @@ struct Cli {
 enum Cmd {
     /// Identify the device: magic, register-map version, build, sizes.
     Probe,
-    /// Read or set parameters by name (alpha, beta, gamma_shift, cw_max, rtt_ticks, init_cw).
+    /// Read or set parameters by name (alpha, beta, gamma_shift, cw_max, rtt_ticks, init_cw;
+    /// with the extension blocks also fs_iw, ag_m, ag_timeout, wred_k_min, wred_k_max, wred_k,
+    /// wred_buf_max, wred_p_max, wred_seed, wred_drain).
     Config {
         #[command(subcommand)]
         op: ConfigOp,
@@ -60,6 +62,59 @@ enum Cmd {
     },
     /// Reset the whole core (every flow to init_cw, parameters to defaults).
     Reset,
+    /// Fast-start marker: present one event (needs the extension blocks).
+    Fs {
+        /// The event.
+        #[arg(long, value_enum, default_value = "tx")]
+        kind: ldcp_host::FsKind,
+        /// Flow id.
+        #[arg(long)]
+        flow: u32,
+        /// TX: the packet's PSN; ACK/NAK: the receiver's expected PSN (24 bits).
+        #[arg(long, default_value_t = 0)]
+        psn: u32,
+        /// TX: the packet ends its message.
+        #[arg(long)]
+        last: bool,
+        /// TX: IPv4 header word 0 (hex), version/IHL/DSCP/ECN.
+        #[arg(long, default_value = "4500", value_parser = parse_hex16)]
+        word0: u16,
+        /// TX: IPv4 header checksum (hex).
+        #[arg(long, default_value = "0", value_parser = parse_hex16)]
+        csum: u16,
+    },
+    /// ACK generator: present one received packet (needs the extension blocks).
+    Ag {
+        /// Open the flow at --psn (held packets discarded) instead of a data packet.
+        #[arg(long)]
+        open: bool,
+        /// Flow id.
+        #[arg(long)]
+        flow: u32,
+        /// The packet's PSN (open: the PSN expected next), 24 bits.
+        #[arg(long, default_value_t = 0)]
+        psn: u32,
+        /// The packet arrived with CE.
+        #[arg(long)]
+        ce: bool,
+        /// The packet ends its message.
+        #[arg(long)]
+        last: bool,
+    },
+    /// WRED/ECN port: send packets back to back, print the decisions (needs the extension blocks).
+    Wred {
+        /// Packet length, bytes (0..=16383).
+        #[arg(long, default_value_t = 1500)]
+        len: u32,
+        /// ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE.
+        #[arg(long, default_value_t = 2)]
+        ecn: u32,
+        /// Packets.
+        #[arg(long, default_value_t = 1)]
+        count: u32,
+    },
+    /// Pacing timer: grants, the last one and the worst lateness (needs the extension blocks).
+    Pacing,
     /// Throughput: the on-chip generator and/or host pushes through the FIFO.
     Bench {
         /// Events per run.
@@ -124,6 +179,11 @@ enum BenchMode {
     Both,
 }
 
+fn parse_hex16(s: &str) -> Result<u16, String> {
+    u16::from_str_radix(s.trim_start_matches("0x"), 16)
+        .map_err(|_| format!("{s:?} is not a 16-bit hex value (0..=ffff)"))
+}
+
 /// A progress line on stderr (only when stderr is a terminal), at most 5 per second.
 struct Progress {
     what: &'static str,
@@ -186,6 +246,14 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 println!("  flows      {}", i.flows);
                 println!("  event FIFO {} entries", i.fifo_depth);
                 println!("  latency    {} cycles", i.engine_latency);
+                println!(
+                    "  extension  {}",
+                    if i.ext {
+                        "pacing timer, fast-start marker, ACK generator, WRED/ECN port"
+                    } else {
+                        "none (window engine only)"
+                    }
+                );
                 println!("  backend    {}", i.backend);
             }
             serde_json::to_value(&i).unwrap_or_default()
@@ -195,6 +263,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 ConfigOp::Get { name: Some(n) } => vec![n.clone()],
                 ConfigOp::Get { name: None } => ldcp_host::CONFIG
                     .iter()
+                    .filter(|c| !c.ext || dev.info().ext)
                     .map(|c| c.name.to_string())
                     .collect(),
                 ConfigOp::Set { name, value } => {
@@ -246,6 +315,75 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 println!("core reset: every flow at init_cw, parameters at their defaults");
             }
             serde_json::json!({"reset": true})
+        }
+        Cmd::Fs {
+            kind,
+            flow,
+            psn,
+            last,
+            word0,
+            csum,
+        } => {
+            let r = dev.fs_event(*kind, *flow, *psn, *last, *word0, *csum)?;
+            if !json {
+                println!(
+                    "fast start, flow {}: err {}, ECN {}, stage {}, word0 {:#06x}, csum {:#06x}, psn {}{}{}",
+                    r.flow,
+                    r.err,
+                    r.ecn,
+                    r.stage,
+                    r.word0,
+                    r.csum,
+                    r.psn,
+                    if r.set { format!(", set cw to {} packets", r.cw_pkts) } else { String::new() },
+                    if r.gbn { ", go back" } else { "" }
+                );
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+        Cmd::Ag {
+            open,
+            flow,
+            psn,
+            ce,
+            last,
+        } => {
+            let r = dev.ag_packet(*open, *flow, *psn, *ce, *last)?;
+            if !json {
+                match r.last_ack {
+                    Some((f, p, n, ece, nak)) => println!(
+                        "{} ACK(s); last: flow {f}, {} psn {p}, n {n}, ECE {}",
+                        r.acks,
+                        if nak { "NAK" } else { "ACK" },
+                        ece as u8
+                    ),
+                    None => println!("no ACK (held for a delayed ACK, or refused)"),
+                }
+                if r.err != 0 {
+                    println!("refused: error {}", r.err);
+                }
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+        Cmd::Wred { len, ecn, count } => {
+            let r = dev.wred_packets(*len, *ecn, *count)?;
+            if !json {
+                println!(
+                    "{} packets: {} forwarded ({} marked CE), {} dropped by Eq. 3, {} dropped for room; queue {} bytes",
+                    r.packets, r.forwarded, r.marked, r.dropped_wred, r.dropped_full, r.occupancy_bytes
+                );
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+        Cmd::Pacing => {
+            let r = dev.pacing()?;
+            if !json {
+                println!(
+                    "pacing: {} grants; last flow {} ({} cycles late); worst lateness {} cycles",
+                    r.grants, r.last_flow, r.last_late, r.max_late
+                );
+            }
+            serde_json::to_value(r).unwrap_or_default()
         }
         Cmd::Bench {
             events,

@@ -60,6 +60,107 @@ fn sim_backend_matches_model_backend_bit_for_bit() {
     assert_eq!(events, 3_000);
 }
 
+/// The extension blocks through the driver: every outcome as text.
+fn ext_script<A: RegAccess>(dev: &mut Device<A>) -> Vec<String> {
+    use ldcp_host::FsKind;
+    let mut out = Vec::new();
+    dev.config_set("ag_m", "3").unwrap();
+    dev.config_set("fs_iw", "4").unwrap();
+    dev.config_set("wred_k_min", "30000").unwrap();
+    dev.config_set("wred_k_max", "90000").unwrap();
+    dev.config_set("wred_p_max", "0.5").unwrap();
+    let mut x = 99u32;
+    let (mut tx, mut rx) = ([0u32; 8], [0u32; 8]);
+    for _ in 0..200 {
+        x = ldcp_sim::xorshift::step(x);
+        let f = (x & 7) as usize;
+        let r = match x >> 29 {
+            0..=2 => {
+                tx[f] += 1;
+                let hdr = 0x4500 | (x >> 8) as u16 & 3;
+                format!(
+                    "{:?}",
+                    dev.fs_event(
+                        FsKind::Tx,
+                        f as u32,
+                        tx[f] - 1,
+                        x & 0x100 != 0,
+                        hdr,
+                        (x >> 12) as u16
+                    )
+                    .unwrap()
+                )
+            }
+            3 => format!(
+                "{:?}",
+                dev.fs_event(
+                    FsKind::Ack,
+                    f as u32,
+                    tx[f].saturating_sub((x >> 9) % 3),
+                    false,
+                    0,
+                    0
+                )
+                .unwrap()
+            ),
+            4 | 5 => {
+                // in order, now and then one lost (a gap, then NAKs)
+                let psn = rx[f] + u32::from((x >> 10) % 8 == 0);
+                let r = dev
+                    .ag_packet(false, f as u32, psn, x & 0x400 != 0, x & 0x800 != 0)
+                    .unwrap();
+                if r.err == 0 && !r.last_ack.is_some_and(|a| a.4) {
+                    rx[f] = psn + 1;
+                }
+                format!("{r:?}")
+            }
+            _ => format!(
+                "{:?}",
+                dev.wred_packets(64 + (x >> 4) % 9000, (x >> 20) & 3, 1 + (x >> 8) % 20)
+                    .unwrap()
+            ),
+        };
+        out.push(r);
+    }
+    dev.flow_set(3, "0.25").unwrap();
+    dev.io().idle(20_000).unwrap();
+    out.push(format!("{:?}", dev.pacing().unwrap()));
+    out.push(format!(
+        "{:?}",
+        dev.stats()
+            .unwrap()
+            .iter()
+            .filter(|(n, _)| *n != "CYCLES")
+            .collect::<Vec<_>>()
+    ));
+    out
+}
+
+#[test]
+fn extension_blocks_sim_backend_matches_model_backend() {
+    let mut sim = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
+    let mut model = Device::open(SimBus::model()).unwrap();
+    assert!(sim.info().ext && model.info().ext);
+    let a = ext_script(&mut sim);
+    let b = ext_script(&mut model);
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(x, y, "step {i}, sim vs model");
+    }
+    eprintln!("last outcomes (sim): {}", a[a.len() - 2..].join("\n"));
+    // the script reached every block
+    let joined = a.join(" ");
+    assert!(
+        joined.contains("ecn: 2") && joined.contains("ecn: 0"),
+        "ECT and Not-ECT transmits"
+    );
+    assert!(joined.contains("last_ack: Some"), "ACKs");
+    assert!(
+        !joined.contains("marked: 0,") || joined.contains("marked: 1"),
+        "marks"
+    );
+    assert!(a[a.len() - 2].contains("grants: ") && !a[a.len() - 2].contains("grants: 0,"));
+}
+
 fn reset_proof<A: RegAccess>(dev: &mut Device<A>) {
     dev.config_set("init_cw", "2").unwrap();
     // a flow reset wins over the ACKs queued ahead of it and in the engine
@@ -111,6 +212,129 @@ fn reset_proof<A: RegAccess>(dev: &mut Device<A>) {
             _ => assert_eq!(v, 0, "{n} after a core reset"),
         }
     }
+}
+
+/// The extension blocks: a flow reset leaves no state of the flow in the
+/// fast-start marker, the ACK generator or the pacing timer; a core reset
+/// leaves none anywhere.
+fn ext_reset_proof<A: RegAccess>(dev: &mut Device<A>) {
+    use ldcp_host::FsKind;
+    let fresh_tx = |dev: &mut Device<A>, f: u32| {
+        let mut r = dev
+            .fs_event(FsKind::Tx, f, 0, false, 0x4500, 0x1234)
+            .unwrap();
+        r.flow = 0;
+        r
+    };
+    let fresh_rx = |dev: &mut Device<A>, f: u32| {
+        let mut r = dev.ag_packet(false, f, 0, false, false).unwrap();
+        if let Some(a) = r.last_ack.as_mut() {
+            a.0 = 0;
+        }
+        r
+    };
+    dev.config_set("ag_m", "4").unwrap();
+    dev.config_set("ag_timeout", "60000").unwrap();
+    dev.config_set("fs_iw", "8").unwrap();
+    // flow 6 was never used: the reference
+    let want_tx = fresh_tx(dev, 6);
+    let want_rx = fresh_rx(dev, 6);
+    assert_eq!(
+        (want_tx.err, want_tx.stage, want_tx.ecn),
+        (0, 1, 0),
+        "{want_tx:?}"
+    );
+    assert_eq!(
+        (want_rx.acks, want_rx.err),
+        (0, 0),
+        "held for m = 4: {want_rx:?}"
+    );
+    // flow 5: deep into fast start, a held ACK, a gap NAKed
+    for psn in 0..6 {
+        dev.fs_event(FsKind::Tx, 5, psn, false, 0x4500, 0).unwrap();
+    }
+    dev.fs_event(FsKind::Ack, 5, 3, false, 0, 0).unwrap();
+    for psn in [0, 1, 2, 3, 4, 9] {
+        dev.ag_packet(false, 5, psn, psn == 2, false).unwrap();
+    }
+    let before = fresh_tx(dev, 5);
+    assert_ne!(before, want_tx, "flow 5 carries state before its reset");
+    dev.flow_reset(5).unwrap();
+    assert_eq!(
+        fresh_tx(dev, 5),
+        want_tx,
+        "fast start of flow 5 after its reset"
+    );
+    assert_eq!(
+        fresh_rx(dev, 5),
+        want_rx,
+        "receiver of flow 5 after its reset"
+    );
+    // pacing: flow 7 below one packet is granted; reset to init_cw 2 it leaves
+    dev.config_set("rtt_ticks", "400").unwrap();
+    dev.config_set("init_cw", "2").unwrap();
+    let s = dev.flow_set(7, "0.5").unwrap();
+    // RTT / cw = 800, within the engine's reciprocal error
+    assert!((796..=800).contains(&s.interval_ticks), "RTT / cw: {s:?}");
+    dev.clear_counters().unwrap();
+    dev.io().idle(8_000).unwrap();
+    // one grant per interval, each at most N - 1 = 255 cycles late
+    let p = dev.pacing().unwrap();
+    assert!(
+        (9..=11).contains(&p.grants) && p.last_flow == 7 && p.max_late < 256,
+        "{p:?}"
+    );
+    dev.flow_reset(7).unwrap();
+    dev.clear_counters().unwrap();
+    dev.io().idle(8_000).unwrap();
+    assert_eq!(dev.pacing().unwrap().grants, 0, "flow 7 left the timer");
+    // WRED: fill the queue, then a core reset empties it
+    let w = dev.wred_packets(9000, 2, 50).unwrap();
+    assert!(w.occupancy_bytes > 100_000 && w.marked > 0, "{w:?}");
+    dev.flow_set(7, "0.5").unwrap();
+    dev.core_reset().unwrap();
+    assert_eq!(dev.config_get("fs_iw").unwrap().0, 64);
+    assert_eq!(dev.config_get("ag_m").unwrap().0, 1);
+    dev.config_set("ag_m", "4").unwrap();
+    dev.config_set("fs_iw", "8").unwrap();
+    for (n, v) in dev.stats().unwrap() {
+        if n.starts_with("PT_")
+            || n.starts_with("FS_")
+            || n.starts_with("AG_")
+            || n.starts_with("WRED_")
+            || n.starts_with("ERR_")
+        {
+            assert_eq!(v, 0, "{n} after a core reset");
+        }
+    }
+    dev.io().idle(8_000).unwrap();
+    assert_eq!(
+        dev.pacing().unwrap().grants,
+        0,
+        "no flow paced after a core reset"
+    );
+    assert_eq!(
+        fresh_tx(dev, 5),
+        want_tx,
+        "fast start of flow 5 after a core reset"
+    );
+    assert_eq!(
+        fresh_rx(dev, 5),
+        want_rx,
+        "receiver of flow 5 after a core reset"
+    );
+}
+
+#[test]
+fn extension_resets_leave_no_stale_state_model() {
+    let mut dev = Device::open(SimBus::model()).unwrap();
+    ext_reset_proof(&mut dev);
+}
+
+#[test]
+fn extension_resets_leave_no_stale_state_sim() {
+    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
+    ext_reset_proof(&mut dev);
 }
 
 #[test]
@@ -179,7 +403,7 @@ fn pcie_backend_maps_a_file_backed_bar() {
     bar.write32(regs::alpha::OFFSET, 0x80).unwrap();
     assert_eq!(bar.read32(regs::alpha::OFFSET).unwrap(), 0x80);
     let dev = Device::open(bar).unwrap();
-    assert_eq!(dev.info().map_version, "1.0");
+    assert_eq!(dev.info().map_version, "1.1");
     drop(dev);
     // the write went through the mapping to the file
     let bytes = std::fs::read(&f.0).unwrap();

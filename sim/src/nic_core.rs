@@ -253,7 +253,10 @@ impl NicCoreModel {
             upd_restart: capture && o.fc_op == 3,
             flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
             flow_reset_id: self.regs.held(self.ix.flow_id),
-            cnt_clear: self.regs.wrote(bus, self.ix.cnt_clear).is_some_and(|v| v & 1 != 0),
+            cnt_clear: self
+                .regs
+                .wrote(bus, self.ix.cnt_clear)
+                .is_some_and(|v| v & 1 != 0),
         }
     }
 

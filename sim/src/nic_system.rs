@@ -698,7 +698,11 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                         }
                     };
                     queue.push_back(w(off("FS_PSN"), psn & 0xff_ffff));
-                    let word0 = if x & 0x3f00_0000 == 0 { 0x6000 } else { 0x4500 | (x >> 32) as u32 & 0xff };
+                    let word0 = if x & 0x3f00_0000 == 0 {
+                        0x6000
+                    } else {
+                        0x4500 | (x >> 32) as u32 & 0xff
+                    };
                     queue.push_back(w(off("FS_HDR"), word0 | (x >> 40) as u32 & 0xffff_0000));
                     let last = (x >> 20) % 6 == 0;
                     queue.push_back(w(off("FS_EV"), kind | (last as u32) << 2 | flow << 8));
@@ -738,7 +742,8 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                     // a burst of packets at the switch port
                     let x = rng.next_u64();
                     for i in 0..1 + (x % 40) {
-                        let len = 64 + (((x >> (i % 32)) as u32).wrapping_mul(2_654_435_761) >> 18) % 9000;
+                        let len = 64
+                            + (((x >> (i % 32)) as u32).wrapping_mul(2_654_435_761) >> 18) % 9000;
                         let ecn = ((x >> 40) as u32 + i as u32) & 3;
                         queue.push_back(w(off("WRED_PKT"), len | ecn << 16));
                     }
@@ -766,10 +771,17 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 77..=82 => {
                     // a flow below cw = 1: the pacing timer takes it
                     let x = rng.next_u64();
-                    let f = if x & 1 != 0 { flow } else { (x >> 8) as u32 & 0xff };
+                    let f = if x & 1 != 0 {
+                        flow
+                    } else {
+                        (x >> 8) as u32 & 0xff
+                    };
                     queue.push_back(w(off("RTT"), 20 + (x >> 16) as u32 % 400));
                     queue.push_back(w(off("FLOW_ID"), f));
-                    queue.push_back(w(off("FLOW_WDATA"), (1 << 14) + (x >> 24) as u32 % (1 << 20)));
+                    queue.push_back(w(
+                        off("FLOW_WDATA"),
+                        (1 << 14) + (x >> 24) as u32 % (1 << 20),
+                    ));
                     queue.push_back(w(off("FLOW_CMD"), if x & 6 == 0 { 3 } else { 2 }));
                     for _ in 0..(x >> 40) % 50 {
                         queue.push_back(idle);

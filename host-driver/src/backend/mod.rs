@@ -9,9 +9,9 @@ use crate::{DriverError, RegAccess};
 /// The backends `ldcpctl --backend` knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
-    /// The Verilated NIC core (default; no hardware needed).
+    /// The Verilated NIC system: the core and the extension blocks (default; no hardware needed).
     Sim,
-    /// The cycle-accurate golden model of the NIC core.
+    /// The cycle-accurate golden model of the NIC system.
     Model,
     /// A PCIe board: the BAR at /sys/bus/pci/devices/<BDF>/resource0.
     Pcie,

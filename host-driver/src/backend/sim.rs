@@ -1,4 +1,4 @@
-//! The simulated device: the NIC core's register bus driven cycle by cycle,
+//! The simulated device: the NIC system's register bus driven cycle by cycle,
 //! either the Verilated RTL (`sim`) or its golden model (`model`). Both go
 //! through [`SimBus`], so the same accesses happen in the same cycles and
 //! the two give bit-identical results.
@@ -9,7 +9,7 @@
 use crate::{DriverError, RegAccess};
 use ldcp_regmap::model::{BusIn, BusOut};
 use ldcp_sim::cosim::{BuildSpec, CosimModel, Instance, VerilatedLib};
-use ldcp_sim::nic_core::NicCoreModel;
+use ldcp_sim::nic_system::NicSystemModel;
 
 /// A device whose bus is stepped one cycle at a time.
 pub trait BusDevice {
@@ -23,7 +23,7 @@ pub trait BusDevice {
     fn describe(&self) -> String;
 }
 
-/// The Verilated NIC core.
+/// The Verilated NIC system.
 pub struct Verilated {
     inst: Instance,
     ins: Vec<u64>,
@@ -37,20 +37,22 @@ pub struct Verilated {
 const IDLE_CHUNK: usize = 4096;
 
 impl Verilated {
-    /// Generates the NIC core's Verilog (with this tree's git hash), and
+    /// Generates the NIC system's Verilog (with this tree's git hash), and
     /// verilates it (cached under the work directory: the first call takes
     /// a minute or two).
     pub fn build() -> Result<Self, DriverError> {
         let build = ldcp_hdl::nic_core::BuildId::current();
-        let v = ldcp_hdl::nic_core::verilog(build).map_err(|e| DriverError::Sim(e.to_string()))?;
+        let v =
+            ldcp_hdl::nic_system::verilog(build).map_err(|e| DriverError::Sim(e.to_string()))?;
         let spec = BuildSpec::new(
             &v,
-            "nic_core",
-            NicCoreModel::input_names(),
-            NicCoreModel::output_names(),
+            "nic_system",
+            NicSystemModel::input_names(),
+            NicSystemModel::output_names(),
             false,
         )
-        .map_err(|e| DriverError::Sim(e.to_string()))?;
+        .map_err(|e| DriverError::Sim(e.to_string()))?
+        .waiving(NicSystemModel::verilator_waivers());
         let lib = VerilatedLib::build(&spec).map_err(|e| DriverError::Sim(e.to_string()))?;
         let ni = lib.inputs().len();
         let no = lib.outputs().len();
@@ -68,7 +70,7 @@ impl Verilated {
 
 impl BusDevice for Verilated {
     fn cycle(&mut self, bus: &BusIn) -> BusOut {
-        NicCoreModel::encode(bus, &mut self.ins);
+        NicSystemModel::encode(bus, &mut self.ins);
         self.inst.step(&self.ins, &mut self.outs);
         self.cycles += 1;
         BusOut {
@@ -95,29 +97,33 @@ impl BusDevice for Verilated {
 
     fn describe(&self) -> String {
         format!(
-            "sim: Verilated nic_core (git {:08x}), {} cycles simulated",
+            "sim: Verilated nic_system (git {:08x}), {} cycles simulated",
             self.hash, self.cycles
         )
     }
 }
 
-/// The golden model of the NIC core.
+/// The golden model of the NIC system.
 pub struct Model {
-    m: NicCoreModel,
+    m: NicSystemModel,
 }
 
 /// The golden-model device, reporting this tree's build like the `sim` one.
 pub fn model() -> Model {
     let b = ldcp_hdl::nic_core::BuildId::current();
     Model {
-        m: NicCoreModel::new(b.hash, b.dirty),
+        m: NicSystemModel::new(b.hash, b.dirty),
     }
 }
 
 impl BusDevice for Model {
     fn cycle(&mut self, bus: &BusIn) -> BusOut {
         self.m.tick(bus);
-        self.m.outputs()
+        let o = self.m.outputs();
+        BusOut {
+            rdata: o.rdata,
+            rvalid: o.rvalid,
+        }
     }
 
     fn idle(&mut self, n: u64) {
@@ -132,7 +138,10 @@ impl BusDevice for Model {
     }
 
     fn describe(&self) -> String {
-        format!("model: NicCoreModel, {} cycles simulated", self.m.cycles())
+        format!(
+            "model: NicSystemModel, {} cycles simulated",
+            self.m.cycles()
+        )
     }
 }
 
@@ -142,7 +151,7 @@ pub struct SimBus {
 }
 
 impl SimBus {
-    /// The Verilated NIC core.
+    /// The Verilated NIC system (the core and the extension blocks).
     pub fn verilated() -> Result<Self, DriverError> {
         Ok(SimBus {
             dev: Box::new(Verilated::build()?),

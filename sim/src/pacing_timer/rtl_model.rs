@@ -207,7 +207,11 @@ impl PacingTimerModel {
                     ));
                 } else {
                     // a restart (kind 1) joins afresh even if the flow is a member
-                    let join = if a.active && op.kind & 1 == 0 { a.join } else { t };
+                    let join = if a.active && op.kind & 1 == 0 {
+                        a.join
+                    } else {
+                        t
+                    };
                     a_write = Some((
                         f,
                         AEntry { active: true, join },

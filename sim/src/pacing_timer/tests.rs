@@ -141,9 +141,16 @@ fn pacing_timer_join_leave_and_flow_reset() {
     assert!(!kept.is_empty(), "an update keeps the due time");
     m.tick(&restart(200));
     let fresh = run_idle(&mut m, 190, 0);
-    assert!(fresh.is_empty(), "a restart's first grant is a whole interval away: {fresh:?}");
+    assert!(
+        fresh.is_empty(),
+        "a restart's first grant is a whole interval away: {fresh:?}"
+    );
     let g = run_idle(&mut m, 40, 0);
-    assert_eq!(g.len(), 1, "then it is granted: {g:?} (kept schedule: {kept:?})");
+    assert_eq!(
+        g.len(),
+        1,
+        "then it is granted: {g:?} (kept schedule: {kept:?})"
+    );
     m.tick(&update(2, 0));
     // a flow id beyond the table is refused, visibly
     m.tick(&update(8, 50));
