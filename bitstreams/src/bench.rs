@@ -80,6 +80,7 @@ pub fn flow_block(name: &str) -> Result<Box<dyn FlowBlock>, FlowError> {
         "pacing_timer" => Ok(Box::new(PacingFlow)),
         "ack_generator" => Ok(Box::new(AckGenFlow)),
         "nic_core" => Ok(Box::new(NicCoreFlow)),
+        "nic_system" => Ok(Box::new(NicSystemFlow)),
         "board_core" => Ok(Box::new(BoardCoreFlow)),
         other => Err(FlowError::BadArg(format!(
             "block {other} has no cosimulation or benchmark in this build"
@@ -783,6 +784,46 @@ impl FlowBlock for NicCoreFlow {
                 "flows": 1u64 << ldcp_regmap::FLOW_BITS,
                 "fifo_depth": 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2,
             }),
+        ))
+    }
+}
+
+struct NicSystemFlow;
+
+impl FlowBlock for NicSystemFlow {
+    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+        cosim_stream(
+            "nic_system",
+            ldcp_sim::nic_system::NicSystemModel::new(0, true),
+            || ldcp_sim::nic_system::stimulus(seed),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
+        let stim: Vec<ldcp_regmap::model::BusIn> =
+            ldcp_sim::nic_system::stimulus(1).take(CHUNK).collect();
+        let out = bench_packet_block(
+            "nic_system",
+            ldcp_sim::nic_system::NicSystemModel::new(0, true),
+            &stim,
+            cycles,
+            runs,
+            progress,
+            || {
+                let mut sim = ldcp_hdl::nic_system::NicSystemRustHdl::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+        )?;
+        Ok((
+            out,
+            serde_json::json!({ "flows": 1u64 << ldcp_regmap::FLOW_BITS }),
         ))
     }
 }
