@@ -32,7 +32,7 @@ fn nic_system_matches_model() {
             c[0] += o[1]; // reads
             c[1] += o[2]; // grants
             c[2] += o[4]; // ACKs
-            c[3] += o[14]; // WRED decisions
+            c[3] += o[16]; // WRED decisions
         },
     );
     // what the streams reached, from the model (bit-exact with the RTL above)

@@ -104,7 +104,7 @@ pub const BLOCKS: &[BlockInfo] = &[
         doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
         fpga: false,
         board: None,
-        generate: || raw_verilog(crate::nic_system::NicSystem::default()),
+        generate: || crate::nic_system::raw_verilog(crate::nic_system::NicSystem::default()),
     },
     BlockInfo {
         name: "board_core",

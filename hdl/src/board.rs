@@ -66,6 +66,22 @@ pub struct BoardCore {
     pub dbg_rdata: Signal<Out, Bits<32>>,
     /// Observation: the core's read-valid.
     pub dbg_rvalid: Signal<Out, Bit>,
+    /// Observation (the core's tap `core_rst`): the core resets at this edge.
+    pub dbg_core_rst: Signal<Out, Bit>,
+    /// Observation (the core's tap `upd_valid`): the window engine's update.
+    pub dbg_upd_valid: Signal<Out, Bit>,
+    /// Observation (the core's tap `upd_flow`): its flow.
+    pub dbg_upd_flow: Signal<Out, Bits<8>>,
+    /// Observation (the core's tap `upd_interval`): its pacing interval.
+    pub dbg_upd_interval: Signal<Out, Bits<24>>,
+    /// Observation (the core's tap `upd_restart`): it is a flow reset's result.
+    pub dbg_upd_restart: Signal<Out, Bit>,
+    /// Observation (the core's tap `flow_reset`): a FLOW_CMD RESET is accepted.
+    pub dbg_flow_reset: Signal<Out, Bit>,
+    /// Observation (the core's tap `flow_reset_id`): its flow.
+    pub dbg_flow_reset_id: Signal<Out, Bits<8>>,
+    /// Observation (the core's tap `cnt_clear`): CNT_CLEAR is written.
+    pub dbg_cnt_clear: Signal<Out, Bit>,
     bridge: UartBridge,
     core: NicCore,
     hold_s1: DFFWithInit<Bit>,
@@ -98,6 +114,14 @@ impl BoardCore {
             dbg_re: Default::default(),
             dbg_rdata: Default::default(),
             dbg_rvalid: Default::default(),
+            dbg_core_rst: Default::default(),
+            dbg_upd_valid: Default::default(),
+            dbg_upd_flow: Default::default(),
+            dbg_upd_interval: Default::default(),
+            dbg_upd_restart: Default::default(),
+            dbg_flow_reset: Default::default(),
+            dbg_flow_reset_id: Default::default(),
+            dbg_cnt_clear: Default::default(),
             bridge: Default::default(),
             core: NicCore::new(build),
             hold_s1: DFFWithInit::new(true),
@@ -173,6 +197,14 @@ impl Logic for BoardCore {
         self.dbg_re.next = self.re.val();
         self.dbg_rdata.next = self.core.bus_rdata.val();
         self.dbg_rvalid.next = self.core.bus_rvalid.val();
+        self.dbg_core_rst.next = self.core.core_rst.val();
+        self.dbg_upd_valid.next = self.core.upd_valid.val();
+        self.dbg_upd_flow.next = self.core.upd_flow.val();
+        self.dbg_upd_interval.next = self.core.upd_interval.val();
+        self.dbg_upd_restart.next = self.core.upd_restart.val();
+        self.dbg_flow_reset.next = self.core.flow_reset.val();
+        self.dbg_flow_reset_id.next = self.core.flow_reset_id.val();
+        self.dbg_cnt_clear.next = self.core.cnt_clear.val();
     }
 }
 
@@ -229,7 +261,15 @@ pub fn top_verilog() -> String {
          \x20       .dbg_we(),\n\
          \x20       .dbg_re(),\n\
          \x20       .dbg_rdata(),\n\
-         \x20       .dbg_rvalid()\n\
+         \x20       .dbg_rvalid(),\n\
+         \x20       .dbg_core_rst(),\n\
+         \x20       .dbg_upd_valid(),\n\
+         \x20       .dbg_upd_flow(),\n\
+         \x20       .dbg_upd_interval(),\n\
+         \x20       .dbg_upd_restart(),\n\
+         \x20       .dbg_flow_reset(),\n\
+         \x20       .dbg_flow_reset_id(),\n\
+         \x20       .dbg_cnt_clear()\n\
          \x20   );\n\
          endmodule\n"
     )
@@ -277,6 +317,16 @@ impl crate::stepper::HandStepped for BoardCore {
             core: BusOut {
                 rdata: self.dbg_rdata.val().to_u32(),
                 rvalid: self.dbg_rvalid.val(),
+            },
+            taps: ldcp_sim::nic_core::Taps {
+                core_rst: self.dbg_core_rst.val(),
+                upd_valid: self.dbg_upd_valid.val(),
+                upd_flow: self.dbg_upd_flow.val().to_u32(),
+                upd_interval: self.dbg_upd_interval.val().to_u32(),
+                upd_restart: self.dbg_upd_restart.val(),
+                flow_reset: self.dbg_flow_reset.val(),
+                flow_reset_id: self.dbg_flow_reset_id.val().to_u32(),
+                cnt_clear: self.dbg_cnt_clear.val(),
             },
         }
     }

@@ -51,9 +51,6 @@ use crate::wred_ecn::WredEcn;
 use rust_hdl::prelude::*;
 
 const FB: usize = FLOW_BITS;
-/// CORE_RESET's byte offset.
-const CORE_RESET_OFFSET: u32 = 0x010;
-const _: () = assert!(CORE_RESET_OFFSET == ldcp_regmap::REGISTERS[4].offset);
 
 /// The NIC system (see the module doc).
 #[derive(LogicBlock)]
@@ -77,11 +74,11 @@ pub struct NicSystem {
     /// The pacing timer grants a send credit.
     pub obs_grant_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub obs_grant_flow: Signal<Out, Bits<FB>>,
+    pub obs_grant_flow: Signal<Out, Bits<16>>,
     /// The ACK generator sends an ACK (or NAK).
     pub obs_ack_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub obs_ack_flow: Signal<Out, Bits<FB>>,
+    pub obs_ack_flow: Signal<Out, Bits<16>>,
     /// Its PSN.
     pub obs_ack_psn: Signal<Out, Bits<24>>,
     /// Its n.
@@ -90,8 +87,13 @@ pub struct NicSystem {
     pub obs_ack_ece: Signal<Out, Bit>,
     /// A NAK.
     pub obs_ack_nak: Signal<Out, Bit>,
+    /// The pacing timer refused an update's flow id (never: the engine's
+    /// flows are the timer's).
+    pub obs_pt_err_flow: Signal<Out, Bit>,
     /// The fast-start marker has a result.
     pub obs_fs_valid: Signal<Out, Bit>,
+    /// Its flow.
+    pub obs_fs_flow: Signal<Out, Bits<16>>,
     /// Its error.
     pub obs_fs_err: Signal<Out, Bits<2>>,
     /// Its ECN codepoint.
@@ -110,17 +112,11 @@ pub struct NicSystem {
     wred: WredEcn,
     one32: Constant<Bits<32>>,
     kind_reset: Constant<Bits<2>>,
-    a_core_reset: Constant<Bits<12>>,
     // local decisions
-    rst: Signal<Local, Bit>,
     fs_req: Signal<Local, Bit>,
     fs_take: Signal<Local, Bit>,
     ag_req: Signal<Local, Bit>,
     ag_take: Signal<Local, Bit>,
-    // the core's reset, registered here too (from the same bus write as the
-    // core's own, so the two are equal; a register, so Verilator sees no
-    // path from a sub-block's output back into the decoders' reset)
-    rst_q: DFF<Bit>,
     // slots
     fs_pend: DFF<Bit>,
     fs_kind: DFF<Bits<2>>,
@@ -187,7 +183,9 @@ impl NicSystem {
             obs_ack_n: Default::default(),
             obs_ack_ece: Default::default(),
             obs_ack_nak: Default::default(),
+            obs_pt_err_flow: Default::default(),
             obs_fs_valid: Default::default(),
+            obs_fs_flow: Default::default(),
             obs_fs_err: Default::default(),
             obs_fs_ecn: Default::default(),
             obs_fs_csum: Default::default(),
@@ -201,13 +199,10 @@ impl NicSystem {
             wred: Default::default(),
             one32: Constant::new(bits::<32>(1)),
             kind_reset: Constant::new(bits::<2>(3)),
-            a_core_reset: Constant::new(bits::<12>(CORE_RESET_OFFSET as u64)),
-            rst: Default::default(),
             fs_req: Default::default(),
             fs_take: Default::default(),
             ag_req: Default::default(),
             ag_take: Default::default(),
-            rst_q: Default::default(),
             fs_pend: Default::default(),
             fs_kind: Default::default(),
             fs_flow: Default::default(),
@@ -268,9 +263,14 @@ impl Default for NicSystem {
 /// The system's finalized Verilog (module `nic_system`), stamped with `build`.
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let info = crate::blocks::find("nic_system").expect("nic_system is a block");
-    let raw = crate::blocks::raw_verilog(NicSystem::new(build))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    let raw = raw_verilog(NicSystem::new(build)).map_err(crate::verilog::VerilogError::RustHdl)?;
     crate::verilog::finalize(&raw, info.name, info.doc)
+}
+
+/// RustHDL's Verilog of a system, with every sub-block input the top
+/// drives marked `isolate_assignments` ([`crate::verilog::isolate_sub_inputs`]).
+pub(crate) fn raw_verilog(sys: NicSystem) -> Result<String, String> {
+    crate::blocks::raw_verilog(sys).map(|v| crate::verilog::isolate_sub_inputs(&v))
 }
 
 impl Logic for NicSystem {
@@ -279,7 +279,6 @@ impl Logic for NicSystem {
         dff_setup!(
             self,
             clock,
-            rst_q,
             fs_pend,
             fs_kind,
             fs_flow,
@@ -341,15 +340,12 @@ impl Logic for NicSystem {
         self.xregs.bus_we.next = self.bus_we.val();
         self.xregs.bus_re.next = self.bus_re.val();
         self.bus_rdata.next = self.core.bus_rdata.val() | self.xregs.bus_rdata.val();
-        self.bus_rvalid.next = self.core.bus_rvalid.val();
-        self.rst_q.d.next = self.bus_we.val()
-            & (self.bus_addr.val() == self.a_core_reset.val())
-            & self.bus_wdata.val().get_bit(0);
-        self.rst.next = self.rst_q.q.val();
-        self.xregs.reset.next = self.rst.val();
+        // the two decoders' rvalid are the same register
+        self.bus_rvalid.next = self.core.bus_rvalid.val() | self.xregs.bus_rvalid.val();
+        self.xregs.reset.next = self.core.core_rst.val();
 
         // ---- pacing timer: the engine's updates; the core's sweep waits for the timer's
-        self.pt.reset.next = self.rst.val();
+        self.pt.reset.next = self.core.core_rst.val();
         self.pt.in_valid.next = self.core.upd_valid.val();
         self.pt.in_kind.next = self.core.upd_restart.val();
         self.pt.in_flow.next = bit_cast::<16, FB>(self.core.upd_flow.val());
@@ -369,7 +365,7 @@ impl Logic for NicSystem {
         self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
 
         // ---- fast-start marker: its slot
-        self.fs.reset.next = self.rst.val();
+        self.fs.reset.next = self.core.core_rst.val();
         self.fs.iw_pkts.next = self.xregs.fs_iw_pkts.val();
         self.fs.in_valid.next = self.fs_pend.q.val();
         self.fs.in_kind.next = self.fs_kind.q.val();
@@ -446,7 +442,7 @@ impl Logic for NicSystem {
         self.xregs.fs_errors_count.next = self.fs_errors.q.val();
 
         // ---- ACK generator: its slot
-        self.ag.reset.next = self.rst.val();
+        self.ag.reset.next = self.core.core_rst.val();
         self.ag.m_pkts.next = self.xregs.ag_m_pkts.val();
         self.ag.timeout_cycles.next = self.xregs.ag_timeout_cycles.val();
         self.ag.in_valid.next = self.ag_pend.q.val();
@@ -517,7 +513,7 @@ impl Logic for NicSystem {
         self.xregs.ag_err_code.next = self.ag_err.q.val();
 
         // ---- WRED/ECN port
-        self.wred.reset.next = self.rst.val();
+        self.wred.reset.next = self.core.core_rst.val();
         self.wred.pkt_valid.next = self.xregs.wred_pkt_wr.val();
         self.wred.pkt_len_bytes.next = self.xregs.wred_pkt_len.val();
         self.wred.pkt_ecn.next = self.xregs.wred_pkt_ecn.val();
@@ -542,14 +538,16 @@ impl Logic for NicSystem {
 
         // ---- observation
         self.obs_grant_valid.next = self.pt.grant_valid.val();
-        self.obs_grant_flow.next = self.pt.grant_flow.val().get_bits::<FB>(0);
+        self.obs_grant_flow.next = self.pt.grant_flow.val();
+        self.obs_pt_err_flow.next = self.pt.o_err_flow.val();
         self.obs_ack_valid.next = self.ag.ack_valid.val();
-        self.obs_ack_flow.next = self.ag.ack_flow.val().get_bits::<FB>(0);
+        self.obs_ack_flow.next = self.ag.ack_flow.val();
         self.obs_ack_psn.next = self.ag.ack_psn.val();
         self.obs_ack_n.next = self.ag.ack_n.val();
         self.obs_ack_ece.next = self.ag.ack_ece.val();
         self.obs_ack_nak.next = self.ag.ack_nak.val();
         self.obs_fs_valid.next = self.fs.o_valid.val();
+        self.obs_fs_flow.next = self.fs.o_flow.val();
         self.obs_fs_err.next = self.fs.o_err.val();
         self.obs_fs_ecn.next = self.fs.o_ecn.val();
         self.obs_fs_csum.next = self.fs.o_csum.val();
@@ -557,7 +555,7 @@ impl Logic for NicSystem {
         self.obs_wred_decision.next = self.wred.out_decision.val();
 
         // ---- counter clear and core reset
-        if self.core.cnt_clear.val() | self.rst.val() {
+        if self.core.cnt_clear.val() | self.core.core_rst.val() {
             self.pt_grants.d.next = bits::<32>(0);
             self.pt_max_late.d.next = bits::<16>(0);
             self.fs_events.d.next = bits::<32>(0);
@@ -566,7 +564,7 @@ impl Logic for NicSystem {
             self.ag_naks.d.next = bits::<32>(0);
             self.ag_errors.d.next = bits::<32>(0);
         }
-        if self.rst.val() {
+        if self.core.core_rst.val() {
             self.fs_pend.d.next = false;
             self.ag_pend.d.next = false;
             self.fs_ovr.d.next = bits::<1>(0);
@@ -623,7 +621,9 @@ impl crate::stepper::HandStepped for NicSystem {
             ack_n: self.obs_ack_n.val().to_u32(),
             ack_ece: self.obs_ack_ece.val(),
             ack_nak: self.obs_ack_nak.val(),
+            pt_err_flow: self.obs_pt_err_flow.val(),
             fs_valid: self.obs_fs_valid.val(),
+            fs_flow: self.obs_fs_flow.val().to_u32(),
             fs_err: self.obs_fs_err.val().to_u32(),
             fs_ecn: self.obs_fs_ecn.val().to_u32(),
             fs_csum: self.obs_fs_csum.val().to_u32(),

@@ -119,6 +119,35 @@ fn rename_top(src: &str, name: &str) -> Result<String, VerilogError> {
         .into_owned())
 }
 
+fn sub_input_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?m)^(    reg  (?:\[\d+:0\] )?[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]+);$")
+            .unwrap()
+    })
+}
+
+/// Marks every sub-block input the RustHDL top module drives (its
+/// `reg <child>$<port>;` declarations) with Verilator's
+/// `/*verilator isolate_assignments*/`.
+///
+/// RustHDL writes a module's logic as one `always @(*)` block that drives
+/// its sub-blocks' inputs and reads their outputs. Verilator orders whole
+/// blocks, so when a sub-block's output is computed in the same block as
+/// some of its inputs are read (a decoder's strobes and its reset, a
+/// block's `in_ready` and its event inputs), it sees a combinational loop
+/// that no signal closes and reports UNOPTFLAT. The metacomment (Verilator
+/// manual: "assignments to this signal in any blocks should be isolated
+/// into new blocks ... may clear up the problem" of a false loop) moves
+/// each input's assignments into a block of their own. Other tools read a
+/// comment; the logic is unchanged. Used for `nic_system`, whose top is the
+/// first to hit this.
+pub fn isolate_sub_inputs(raw: &str) -> String {
+    let end = raw.find("endmodule // top").unwrap_or(raw.len());
+    let top = sub_input_re().replace_all(&raw[..end], "$1 /*verilator isolate_assignments*/;");
+    format!("{top}{}", &raw[end..])
+}
+
 /// The Verilog a user gets: `raw` (RustHDL's output) with module `name` and
 /// width-exact casts, under a header saying where it came from.
 pub fn finalize(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError> {

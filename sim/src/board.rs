@@ -41,6 +41,8 @@ pub struct BoardOut {
     pub bus: BusIn,
     /// The NIC core's bus outputs.
     pub core: BusOut,
+    /// The NIC core's taps (open on the board; observed for cosimulation).
+    pub taps: crate::nic_core::Taps,
 }
 
 /// The board core model.
@@ -100,6 +102,7 @@ impl BoardModel {
             tx: self.bridge.outputs().tx,
             bus: self.bus(),
             core: self.core.outputs(),
+            taps: self.core.taps(&self.bus()),
         }
     }
 
@@ -144,6 +147,14 @@ impl crate::cosim::CosimModel for BoardModel {
             "dbg_re",
             "dbg_rdata",
             "dbg_rvalid",
+            "dbg_core_rst",
+            "dbg_upd_valid",
+            "dbg_upd_flow",
+            "dbg_upd_interval",
+            "dbg_upd_restart",
+            "dbg_flow_reset",
+            "dbg_flow_reset_id",
+            "dbg_cnt_clear",
         ]
     }
 
@@ -166,6 +177,15 @@ impl crate::cosim::CosimModel for BoardModel {
         ports[4] = o.bus.re as u64;
         ports[5] = o.core.rdata as u64;
         ports[6] = o.core.rvalid as u64;
+        let t = o.taps;
+        ports[7] = t.core_rst as u64;
+        ports[8] = t.upd_valid as u64;
+        ports[9] = t.upd_flow as u64;
+        ports[10] = t.upd_interval as u64;
+        ports[11] = t.upd_restart as u64;
+        ports[12] = t.flow_reset as u64;
+        ports[13] = t.flow_reset_id as u64;
+        ports[14] = t.cnt_clear as u64;
     }
 }
 

@@ -23,6 +23,8 @@ pub struct SysOut {
     pub rvalid: bool,
     /// The pacing timer grants a send credit.
     pub grant_valid: bool,
+    /// The pacing timer refused an update's flow id.
+    pub pt_err_flow: bool,
     /// Its flow.
     pub grant_flow: u32,
     /// The ACK generator sends an ACK.
@@ -39,6 +41,8 @@ pub struct SysOut {
     pub ack_nak: bool,
     /// The fast-start marker has a result.
     pub fs_valid: bool,
+    /// Its flow.
+    pub fs_flow: u32,
     /// Its error.
     pub fs_err: u32,
     /// Its ECN codepoint.
@@ -282,14 +286,16 @@ impl NicSystemModel {
             rdata: c.rdata | x.rdata,
             rvalid: c.rvalid,
             grant_valid: p.grant_valid,
-            grant_flow: p.grant_flow & 0xff,
+            grant_flow: p.grant_flow,
+            pt_err_flow: p.err_flow,
             ack_valid: a.ack_valid,
-            ack_flow: a.ack_flow & 0xff,
+            ack_flow: a.ack_flow,
             ack_psn: a.ack_psn,
             ack_n: a.ack_n,
             ack_ece: a.ack_ece,
             ack_nak: a.ack_nak,
             fs_valid: f.o_valid,
+            fs_flow: f.o_flow,
             fs_err: f.o_err as u32,
             fs_ecn: f.o_ecn as u32,
             fs_csum: f.o_csum as u32,
@@ -575,7 +581,9 @@ const OUTPUT_NAMES: &[&str] = &[
     "obs_ack_n",
     "obs_ack_ece",
     "obs_ack_nak",
+    "obs_pt_err_flow",
     "obs_fs_valid",
+    "obs_fs_flow",
     "obs_fs_err",
     "obs_fs_ecn",
     "obs_fs_csum",
@@ -605,17 +613,6 @@ impl crate::cosim::CosimModel for NicSystemModel {
         NicSystemModel::tick(self, i);
     }
 
-    /// RustHDL writes the top's logic as one `always @(*)` block that both
-    /// drives the sub-blocks' inputs and reads their outputs; Verilator
-    /// orders whole blocks, sees a loop that no signal closes (the
-    /// decoders' outputs do not depend on their reset), and reports
-    /// UNOPTFLAT. Its manual: ignoring the warning only slows simulation;
-    /// it still simulates correctly. `verilator --lint-only -Wall` on the
-    /// same file is clean.
-    fn verilator_waivers() -> &'static [&'static str] {
-        &["UNOPTFLAT"]
-    }
-
     fn outputs(&self, ports: &mut [u64]) {
         let o = NicSystemModel::outputs(self);
         let v = [
@@ -629,7 +626,9 @@ impl crate::cosim::CosimModel for NicSystemModel {
             o.ack_n as u64,
             o.ack_ece as u64,
             o.ack_nak as u64,
+            o.pt_err_flow as u64,
             o.fs_valid as u64,
+            o.fs_flow as u64,
             o.fs_err as u64,
             o.fs_ecn as u64,
             o.fs_csum as u64,

@@ -51,8 +51,7 @@ impl Verilated {
             NicSystemModel::output_names(),
             false,
         )
-        .map_err(|e| DriverError::Sim(e.to_string()))?
-        .waiving(NicSystemModel::verilator_waivers());
+        .map_err(|e| DriverError::Sim(e.to_string()))?;
         let lib = VerilatedLib::build(&spec).map_err(|e| DriverError::Sim(e.to_string()))?;
         let ni = lib.inputs().len();
         let no = lib.outputs().len();

@@ -18,7 +18,6 @@ pub struct BuildSpec {
     inputs: Vec<PortSpec>,
     outputs: Vec<PortSpec>,
     trace: bool,
-    waivers: Vec<&'static str>,
 }
 
 impl BuildSpec {
@@ -78,15 +77,7 @@ impl BuildSpec {
             inputs: pick(input_names, true)?,
             outputs: pick(output_names, false)?,
             trace,
-            waivers: Vec::new(),
         })
-    }
-
-    /// The same spec with Verilator warnings `codes` not fatal in the build
-    /// (see [`crate::cosim::CosimModel::verilator_waivers`]).
-    pub fn waiving(mut self, codes: &[&'static str]) -> Self {
-        self.waivers = codes.to_vec();
-        self
     }
 
     /// The same spec with VCD tracing compiled in.
@@ -114,9 +105,6 @@ impl BuildSpec {
             eat(p.name.as_bytes());
         }
         eat(&[self.trace as u8]);
-        for w in &self.waivers {
-            eat(w.as_bytes());
-        }
         eat(&SHIM_ABI_VERSION.to_le_bytes());
         eat(verilator_version().unwrap_or_default().as_bytes());
         h.finish()
@@ -378,9 +366,6 @@ impl VerilatedLib {
             .arg(&obj);
         if spec.trace {
             verilate.arg("--trace");
-        }
-        for w in &spec.waivers {
-            verilate.arg(format!("-Wno-{w}"));
         }
         verilate.arg(&v);
         run_tool(&mut verilate, "verilator")?;

@@ -79,13 +79,6 @@ pub trait CosimModel {
     fn tick(&mut self, input: &Self::Input);
     /// The outputs after the last edge.
     fn outputs(&self, ports: &mut [u64]);
-    /// Verilator warnings the verilated build must not treat as fatal
-    /// (none by default). Only performance warnings belong here, each with
-    /// its reason at the implementation: the cosimulation still compares
-    /// every output every cycle.
-    fn verilator_waivers() -> &'static [&'static str] {
-        &[]
-    }
 }
 
 /// What a clean run measured.
@@ -179,8 +172,7 @@ impl<M: CosimModel> Cosim<M> {
     /// `module`, after checking that the adapter drives every input and
     /// reads existing outputs.
     pub fn new(verilog: &str, module: &str) -> Result<Self, CosimError> {
-        let spec = BuildSpec::new(verilog, module, M::input_names(), M::output_names(), false)?
-            .waiving(M::verilator_waivers());
+        let spec = BuildSpec::new(verilog, module, M::input_names(), M::output_names(), false)?;
         let lib = VerilatedLib::build(&spec)?;
         Ok(Cosim {
             lib,
