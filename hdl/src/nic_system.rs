@@ -38,6 +38,9 @@
 //!   sweep's updates (every flow at INIT_CW) all reach the timer: STATUS.
 //!   RESETTING is high for 512 cycles. The WRED/ECN port reloads its
 //!   generator from the WRED_SEED held when CORE_RESET was written.
+//! - At power-up the WRED/ECN port is reset for one cycle (its generator
+//!   state is 0 until a reset loads a seed; a seed of 0 loads the
+//!   substitute). The other blocks' tables power up idle.
 //! - CNT_CLEAR also zeroes PT_GRANTS, PT_MAX_LATE, FS_EVENTS, FS_ERRORS,
 //!   AG_ACKS, AG_NAKS and AG_ERRORS; the port's WRED_* counters (saturating,
 //!   inside the block) clear on CORE_RESET only.
@@ -117,6 +120,9 @@ pub struct NicSystem {
     fs_take: Signal<Local, Bit>,
     ag_req: Signal<Local, Bit>,
     ag_take: Signal<Local, Bit>,
+    // power-up: one cycle of reset for the WRED/ECN port, whose generator
+    // state is 0 until a reset loads the seed
+    por: DFFWithInit<Bit>,
     // slots
     fs_pend: DFF<Bit>,
     fs_kind: DFF<Bits<2>>,
@@ -203,6 +209,7 @@ impl NicSystem {
             fs_take: Default::default(),
             ag_req: Default::default(),
             ag_take: Default::default(),
+            por: DFFWithInit::new(true),
             fs_pend: Default::default(),
             fs_kind: Default::default(),
             fs_flow: Default::default(),
@@ -279,6 +286,7 @@ impl Logic for NicSystem {
         dff_setup!(
             self,
             clock,
+            por,
             fs_pend,
             fs_kind,
             fs_flow,
@@ -513,7 +521,8 @@ impl Logic for NicSystem {
         self.xregs.ag_err_code.next = self.ag_err.q.val();
 
         // ---- WRED/ECN port
-        self.wred.reset.next = self.core.core_rst.val();
+        self.por.d.next = false;
+        self.wred.reset.next = self.core.core_rst.val() | self.por.q.val();
         self.wred.pkt_valid.next = self.xregs.wred_pkt_wr.val();
         self.wred.pkt_len_bytes.next = self.xregs.wred_pkt_len.val();
         self.wred.pkt_ecn.next = self.xregs.wred_pkt_ecn.val();

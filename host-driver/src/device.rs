@@ -417,11 +417,26 @@ impl<A: RegAccess> Device<A> {
             }
             self.io.idle(16)?;
         }
+        // a flow reset also resets the flow in the extension blocks, through
+        // their one-event slots: wait until they are empty
+        let ext_reset = op == FlowOp::Reset && self.info.ext;
+        if ext_reset {
+            for _ in 0..POLLS {
+                if self.io.read32(regs::xstatus::OFFSET)? == 0 {
+                    break;
+                }
+                self.io.idle(2)?;
+            }
+        }
         self.io.write32(regs::flow_id::OFFSET, flow)?;
         if op == FlowOp::Write {
             self.io.write32(regs::flow_wdata::OFFSET, cw_raw)?;
         }
         self.io.write32(regs::flow_cmd::OFFSET, op as u32)?;
+        if ext_reset {
+            self.check_overrun(regs::xerrors::FS_OVERRUN, "flow reset (fast-start marker)")?;
+            self.check_overrun(regs::xerrors::AG_OVERRUN, "flow reset (ACK generator)")?;
+        }
         // the result leaves the engine 23..38 cycles later (more during a reset sweep)
         self.io.idle(ldcp_regmap::ENGINE_LATENCY as u64)?;
         for _ in 0..POLLS {
@@ -775,6 +790,8 @@ impl<A: RegAccess> Device<A> {
     }
 
     fn check_overrun(&mut self, flag: Field, what: &str) -> Result<(), DriverError> {
+        // the flag is set two edges after the write that overran
+        self.io.idle(2)?;
         let x = self.io.read32(regs::xerrors::OFFSET)?;
         if flag.get(x) != 0 {
             self.io.write32(regs::xerrors::OFFSET, flag.mask())?;

@@ -397,6 +397,35 @@ mod tempfile_lite {
 }
 
 #[test]
+fn a_device_without_extension_blocks_refuses_them_by_name() {
+    // a BAR whose CAPS reads 0: no extension blocks (the Alchitry Cu build)
+    let f = bar_file(4096, regs::MAGIC, regs::MAP_VERSION);
+    let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
+    assert!(!dev.info().ext);
+    let e = dev.config_set("wred_k_min", "1000").unwrap_err();
+    assert!(matches!(e, DriverError::NoExt(_)), "{e}");
+    assert!(
+        e.to_string().contains("parameter wred_k_min") && e.to_string().contains("CAPS.EXT = 0"),
+        "{e}"
+    );
+    // nothing was written
+    let bytes = std::fs::read(&f.0).unwrap();
+    let off = regs::wred_k_min::OFFSET as usize;
+    assert_eq!(&bytes[off..off + 4], &[0; 4]);
+    for e in [
+        dev.fs_event(ldcp_host::FsKind::Tx, 1, 0, false, 0x4500, 0)
+            .unwrap_err(),
+        dev.ag_packet(false, 1, 0, false, false).unwrap_err(),
+        dev.wred_packets(1500, 2, 1).unwrap_err(),
+        dev.pacing().unwrap_err(),
+    ] {
+        assert!(matches!(e, DriverError::NoExt(_)), "{e}");
+    }
+    // the core's own parameters still work
+    dev.config_set("alpha", "0.5").unwrap();
+}
+
+#[test]
 fn pcie_backend_maps_a_file_backed_bar() {
     let f = bar_file(4096, regs::MAGIC, regs::MAP_VERSION);
     let mut bar = PcieBar::open_file(&f.0).unwrap();
@@ -687,6 +716,9 @@ fn rtl_board_on_pty() -> (
     use ldcp_sim::cosim::{BuildSpec, CosimModel, VerilatedLib};
     use std::sync::atomic::Ordering;
     const DIV: u32 = 4;
+    /// The board core's output ports (UART line, bus, the core's taps).
+    const N_OUT: usize = 15;
+    assert_eq!(BoardModel::output_names().len(), N_OUT);
     let block = ldcp_hdl::blocks::find("board_core").unwrap();
     let spec = BuildSpec::new(
         &block.verilog().unwrap(),
@@ -720,9 +752,9 @@ fn rtl_board_on_pty() -> (
     std::thread::spawn(move || {
         let mut inst = lib.instance();
         let mut model = BoardModel::new(0, true);
-        let mut want = [0u64; 7];
+        let mut want = [0u64; N_OUT];
         let mut step =
-            |inst: &mut ldcp_sim::cosim::Instance, ins: &[u64; 3], outs: &mut [u64; 7]| {
+            |inst: &mut ldcp_sim::cosim::Instance, ins: &[u64; 3], outs: &mut [u64; N_OUT]| {
                 inst.step(ins, outs);
                 let i = ldcp_sim::board::BoardIn {
                     rx: ins[0] != 0,
@@ -737,7 +769,7 @@ fn rtl_board_on_pty() -> (
                 count.fetch_add(1, Ordering::Relaxed);
             };
         let mut ins = [1u64, DIV as u64, 0];
-        let mut outs = [0u64; 7];
+        let mut outs = [0u64; N_OUT];
         let mut dec = br::LineDecoder::new(DIV);
         let mut line: std::collections::VecDeque<bool> = Default::default();
         let mut buf = [0u8; 256];

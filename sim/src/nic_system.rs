@@ -93,6 +93,7 @@ struct AgAck {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct State {
+    por_done: bool,
     fs: Slot,
     ag: Slot,
     fs_ovr: bool,
@@ -459,8 +460,9 @@ impl NicSystemModel {
         }
 
         // ---- WRED/ECN port (the packet fields come straight off the bus)
+        n.por_done = true;
         let w_in = WredInputs {
-            reset: rst,
+            reset: rst || !o.por_done,
             pkt_valid: wrote(xi.pkt).is_some(),
             pkt_len_bytes: bus.wdata & 0x3fff,
             pkt_ecn: ((bus.wdata >> 16) & 3) as u8,
@@ -805,4 +807,53 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
         }
         queue.pop_front()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(m: &mut NicSystemModel, name: &str, v: u32) {
+        let addr = ldcp_regmap::register(name).expect("a register").offset;
+        m.tick(&BusIn {
+            addr,
+            wdata: v,
+            we: true,
+            re: false,
+        });
+    }
+
+    fn read(m: &mut NicSystemModel, name: &str) -> u32 {
+        let addr = ldcp_regmap::register(name).expect("a register").offset;
+        m.tick(&BusIn {
+            addr,
+            wdata: 0,
+            we: false,
+            re: true,
+        });
+        m.outputs().rdata
+    }
+
+    /// From power-up, without a CORE_RESET, the port's marking draws are
+    /// random (a generator left at state 0 would draw 0 and mark every
+    /// ECT packet on the ramp).
+    #[test]
+    fn nic_system_wred_marks_at_random_from_power_up() {
+        let mut m = NicSystemModel::new(0, true);
+        write(&mut m, "WRED_DRAIN", 0);
+        write(&mut m, "WRED_K_MIN", 0);
+        write(&mut m, "WRED_K_MAX", 200_000);
+        write(&mut m, "WRED_P_MAX", 0x4000); // 0.5
+        for _ in 0..200 {
+            write(&mut m, "WRED_PKT", 1000 | 2 << 16);
+        }
+        for _ in 0..16 {
+            m.tick(&BusIn::default());
+        }
+        let marked = read(&mut m, "WRED_MARKED");
+        let fwd = read(&mut m, "WRED_FORWARDED");
+        assert_eq!(fwd, 200);
+        // p rises from 0 to 0.5 over the 200 packets: about 50 marks
+        assert!((20..=90).contains(&marked), "{marked} of 200 marked");
+    }
 }
