@@ -58,7 +58,7 @@
 #define LDCP_CAPS_EXT_MIN 0x0u
 #define LDCP_CAPS_EXT_MAX 0x1u
 
-/* CORE_RESET (WO, block ctrl): resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs) */
+/* CORE_RESET (WO, block ctrl): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first) */
 #define LDCP_CORE_RESET_OFFSET 0x010u
 #define LDCP_CORE_RESET_RESET 0x00000000u
 #define LDCP_CORE_RESET_GO_SHIFT 0u

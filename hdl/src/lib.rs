@@ -14,7 +14,9 @@ pub mod nic_core;
 pub mod nic_system;
 pub mod pacing_timer;
 #[rustfmt::skip]
+#[rustfmt::skip]
 pub mod ext_regfile;
+#[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;
 pub mod uart_bridge;

@@ -126,7 +126,7 @@ pub struct NicCore {
     /// A read's data is on `bus_rdata` (the cycle after `bus_re`).
     pub bus_rvalid: Signal<Out, Bit>,
     // ---- taps for a system around the core (`crate::nic_system`); a core
-    // alone ties `sweep_hold` low and leaves the outputs open
+    // alone (and the board) ties `sweep_hold` low
     /// While high, the reset sweep waits (and with it every event source).
     pub sweep_hold: Signal<In, Bit>,
     /// The core resets at this edge (CORE_RESET, registered).

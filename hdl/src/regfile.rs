@@ -330,24 +330,7 @@ impl Default for RegFile {
 impl Logic for RegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            rdata,
-            rvalid,
-            r_errors_fifo_overflow,
-            r_errors_flow_cmd_busy,
-            r_alpha_raw,
-            r_beta_raw,
-            r_gamma_shift,
-            r_cw_max_cw,
-            r_rtt_ticks,
-            r_init_cw_cw,
-            r_flow_id_id,
-            r_flow_wdata_cw,
-            r_gen_count_events,
-            r_gen_seed_seed
-        );
+        dff_setup!(self, clock, rdata, rvalid, r_errors_fifo_overflow, r_errors_flow_cmd_busy, r_alpha_raw, r_beta_raw, r_gamma_shift, r_cw_max_cw, r_rtt_ticks, r_init_cw_cw, r_flow_id_id, r_flow_wdata_cw, r_gen_count_events, r_gen_seed_seed);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
@@ -362,8 +345,7 @@ impl Logic for RegFile {
         }
         // VERSION (0x004, RO)
         if self.re.val() & (self.word.val() == self.a_version.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.c_version_minor.val())
-                | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
+            self.rdata.d.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
         }
         // GIT_HASH (0x008, RO)
         if self.re.val() & (self.word.val() == self.a_git_hash.val()) {
@@ -371,30 +353,21 @@ impl Logic for RegFile {
         }
         // CAPS (0x00c, RO)
         if self.re.val() & (self.word.val() == self.a_caps.val()) {
-            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val())
-                | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8)
-                | (bit_cast::<32, 8>(self.caps_latency.val()) << 16)
-                | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24)
-                | (bit_cast::<32, 1>(self.caps_ext.val()) << 25);
+            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25);
         }
         // CORE_RESET (0x010, WO)
         self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
         self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
         // STATUS (0x014, RO)
         if self.re.val() & (self.word.val() == self.a_status.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.status_resetting.val())
-                | (bit_cast::<32, 1>(self.status_flow_busy.val()) << 1)
-                | (bit_cast::<32, 1>(self.status_gen_busy.val()) << 2)
-                | (bit_cast::<32, 9>(self.status_fifo_level.val()) << 16);
+            self.rdata.d.next = bit_cast::<32, 1>(self.status_resetting.val()) | (bit_cast::<32, 1>(self.status_flow_busy.val()) << 1) | (bit_cast::<32, 1>(self.status_gen_busy.val()) << 2) | (bit_cast::<32, 9>(self.status_fifo_level.val()) << 16);
         }
         // ERRORS (0x018, W1C)
         self.clr_errors_fifo_overflow.next = bits::<1>(0);
         if self.we.val() & (self.word.val() == self.a_errors.val()) {
             self.clr_errors_fifo_overflow.next = self.bus_wdata.val().get_bits::<1>(0);
         }
-        self.r_errors_fifo_overflow.d.next = (self.r_errors_fifo_overflow.q.val()
-            & !self.clr_errors_fifo_overflow.val())
-            | self.errors_fifo_overflow_set.val();
+        self.r_errors_fifo_overflow.d.next = (self.r_errors_fifo_overflow.q.val() & !self.clr_errors_fifo_overflow.val()) | self.errors_fifo_overflow_set.val();
         if self.reset.val() {
             self.r_errors_fifo_overflow.d.next = bits::<1>(0);
         }
@@ -402,15 +375,12 @@ impl Logic for RegFile {
         if self.we.val() & (self.word.val() == self.a_errors.val()) {
             self.clr_errors_flow_cmd_busy.next = self.bus_wdata.val().get_bits::<1>(1);
         }
-        self.r_errors_flow_cmd_busy.d.next = (self.r_errors_flow_cmd_busy.q.val()
-            & !self.clr_errors_flow_cmd_busy.val())
-            | self.errors_flow_cmd_busy_set.val();
+        self.r_errors_flow_cmd_busy.d.next = (self.r_errors_flow_cmd_busy.q.val() & !self.clr_errors_flow_cmd_busy.val()) | self.errors_flow_cmd_busy_set.val();
         if self.reset.val() {
             self.r_errors_flow_cmd_busy.d.next = bits::<1>(0);
         }
         if self.re.val() & (self.word.val() == self.a_errors.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val())
-                | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
+            self.rdata.d.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val()) | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
         }
         // ALPHA (0x020, RW)
         if self.we.val() & (self.word.val() == self.a_alpha.val()) {
@@ -513,9 +483,7 @@ impl Logic for RegFile {
         }
         // FLOW_STATUS (0x054, RO)
         if self.re.val() & (self.word.val() == self.a_flow_status.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.flow_status_done.val())
-                | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1)
-                | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
+            self.rdata.d.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
         }
         // EV_PUSH (0x060, WO)
         self.ev_push_wr.next = self.we.val() & (self.word.val() == self.a_ev_push.val());

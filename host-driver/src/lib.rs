@@ -15,6 +15,7 @@
 pub mod backend;
 pub mod device;
 #[rustfmt::skip]
+#[rustfmt::skip]
 pub mod regs;
 
 pub use device::{

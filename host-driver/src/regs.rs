@@ -61,7 +61,7 @@ pub mod caps {
     pub const EXT: Field = REGISTERS[3].fields[4];
 }
 
-/// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs)
+/// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first)
 pub mod core_reset {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "CORE_RESET";

@@ -396,7 +396,7 @@ pub const REGISTERS: &[Register] = &[
             0,
             "1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value",
         )],
-        "resets the whole core (STATUS.RESETTING while the 256-cycle flow sweep runs)",
+        "resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first)",
     ),
     ro(
         "ctrl",
