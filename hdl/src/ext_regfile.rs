@@ -127,7 +127,7 @@ pub struct ExtRegFile {
     pub wred_buf_max_bytes: Signal<Out, Bits<24>>,
     /// WRED_P_MAX.P: marking probability at K_MAX; above 1.0 acts as 1.0
     pub wred_p_max_p: Signal<Out, Bits<16>>,
-    /// WRED_SEED.SEED: xorshift32 seed loaded at CORE_RESET; 0 loads 2463534242
+    /// WRED_SEED.SEED: xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up
     pub wred_seed_seed: Signal<Out, Bits<32>>,
     /// WRED_DRAIN.BYTES: bytes the egress link sends per cycle (the port's line rate)
     pub wred_drain_bytes: Signal<Out, Bits<14>>,
@@ -143,13 +143,13 @@ pub struct ExtRegFile {
     pub wred_last_ecn: Signal<In, Bits<2>>,
     /// WRED_OCC.BYTES: bytes in the queue
     pub wred_occ_bytes: Signal<In, Bits<24>>,
-    /// WRED_FORWARDED.COUNT: wraps at 2^32
+    /// WRED_FORWARDED.COUNT: saturates at 2^32 - 1
     pub wred_forwarded_count: Signal<In, Bits<32>>,
-    /// WRED_MARKED.COUNT: wraps at 2^32
+    /// WRED_MARKED.COUNT: saturates at 2^32 - 1
     pub wred_marked_count: Signal<In, Bits<32>>,
-    /// WRED_DROPPED_WRED.COUNT: wraps at 2^32
+    /// WRED_DROPPED_WRED.COUNT: saturates at 2^32 - 1
     pub wred_dropped_wred_count: Signal<In, Bits<32>>,
-    /// WRED_DROPPED_FULL.COUNT: wraps at 2^32
+    /// WRED_DROPPED_FULL.COUNT: saturates at 2^32 - 1
     pub wred_dropped_full_count: Signal<In, Bits<32>>,
     word: Signal<Local, Bits<10>>,
     we: Signal<Local, Bit>,

@@ -36,7 +36,15 @@
 //!   to their reset values). The pacing timer sweeps its tables first (256
 //!   cycles) while the core's own sweep waits (`sweep_hold`), so the
 //!   sweep's updates (every flow at INIT_CW) all reach the timer: STATUS.
-//!   RESETTING is high for 512 cycles. The WRED/ECN port reloads its
+//!   RESETTING is high for 512 cycles. (CORE_RESET returns INIT_CW to 1.0,
+//!   whose updates make flows leave, so the hold matters when software
+//!   writes an INIT_CW below 1 during the sweep: those flows then join.)
+//! - An FS_EV, AG_EV or FLOW_CMD RESET written in the cycle right after a
+//!   CORE_RESET write is lost with the reset (the slots are cleared at that
+//!   edge), unflagged; software waits for STATUS.RESETTING to clear anyway.
+//! - The pacing timer tells a restart by its join time (25 bits of T): a
+//!   restart exactly 2^25 cycles after the flow's last join keeps the old
+//!   due time (0.56 s at 60 MHz; the same holds for a leave and rejoin). The WRED/ECN port reloads its
 //!   generator from the WRED_SEED held when CORE_RESET was written.
 //! - At power-up the WRED/ECN port is reset for one cycle (its generator
 //!   state is 0 until a reset loads a seed; a seed of 0 loads the

@@ -421,12 +421,12 @@ impl<A: RegAccess> Device<A> {
         // their one-event slots: wait until they are empty
         let ext_reset = op == FlowOp::Reset && self.info.ext;
         if ext_reset {
-            for _ in 0..POLLS {
-                if self.io.read32(regs::xstatus::OFFSET)? == 0 {
-                    break;
-                }
-                self.io.idle(2)?;
-            }
+            self.await_slots(
+                regs::xstatus::FS_PENDING.mask() | regs::xstatus::AG_PENDING.mask(),
+                "flow reset",
+            )?;
+            self.clear_overrun(regs::xerrors::FS_OVERRUN)?;
+            self.clear_overrun(regs::xerrors::AG_OVERRUN)?;
         }
         self.io.write32(regs::flow_id::OFFSET, flow)?;
         if op == FlowOp::Write {
@@ -738,7 +738,7 @@ pub struct AgOutcome {
 pub struct WredOutcome {
     /// Packets sent.
     pub packets: u32,
-    /// Forwarded unmarked, forwarded marked CE, dropped by Eq. 3, dropped for room.
+    /// Forwarded, marked or not.
     pub forwarded: u64,
     /// Marked CE (a subset of forwarded).
     pub marked: u64,
@@ -789,17 +789,34 @@ impl<A: RegAccess> Device<A> {
         )))
     }
 
+    /// Clears an overrun flag before a write that could set it.
+    fn clear_overrun(&mut self, flag: Field) -> Result<(), DriverError> {
+        self.io.write32(regs::xerrors::OFFSET, flag.mask())
+    }
+
+    /// Whether the write just made overran (the flag was cleared before it).
     fn check_overrun(&mut self, flag: Field, what: &str) -> Result<(), DriverError> {
         // the flag is set two edges after the write that overran
         self.io.idle(2)?;
         let x = self.io.read32(regs::xerrors::OFFSET)?;
         if flag.get(x) != 0 {
             self.io.write32(regs::xerrors::OFFSET, flag.mask())?;
-            return Err(DriverError::BadValue(format!(
-                "{what}: the block's slot was full and the event was dropped (XERRORS flag cleared)"
-            )));
+            return Err(DriverError::Overrun(what.to_string()));
         }
         Ok(())
+    }
+
+    /// Waits until the extension blocks' slots are empty.
+    fn await_slots(&mut self, mask: u32, what: &str) -> Result<(), DriverError> {
+        for _ in 0..POLLS {
+            if self.io.read32(regs::xstatus::OFFSET)? & mask == 0 {
+                return Ok(());
+            }
+            self.io.idle(2)?;
+        }
+        Err(DriverError::Timeout(format!(
+            "{what}: XSTATUS still shows a pending event after {POLLS} polls"
+        )))
     }
 
     /// Presents one event to the fast-start marker and returns its result.
@@ -816,6 +833,7 @@ impl<A: RegAccess> Device<A> {
         self.check_flow(flow)?;
         Self::check_psn("fast-start", psn)?;
         let before = self.io.read32(regs::fs_events::OFFSET)?;
+        self.clear_overrun(regs::xerrors::FS_OVERRUN)?;
         self.io.write32(regs::fs_psn::OFFSET, psn)?;
         self.io.write32(
             regs::fs_hdr::OFFSET,
@@ -861,6 +879,7 @@ impl<A: RegAccess> Device<A> {
         Self::check_psn("receiver", psn)?;
         let acks0 = self.io.read32(regs::ag_acks::OFFSET)?;
         let errs0 = self.io.read32(regs::ag_errors::OFFSET)?;
+        self.clear_overrun(regs::xerrors::AG_OVERRUN)?;
         self.io.write32(regs::ag_psn::OFFSET, psn)?;
         self.io.write32(
             regs::ag_ev::OFFSET,
@@ -870,12 +889,7 @@ impl<A: RegAccess> Device<A> {
                 | regs::ag_ev::FLOW.put(flow),
         )?;
         self.check_overrun(regs::xerrors::AG_OVERRUN, "receiver packet")?;
-        for _ in 0..POLLS {
-            if regs::xstatus::AG_PENDING.get(self.io.read32(regs::xstatus::OFFSET)?) == 0 {
-                break;
-            }
-            self.io.idle(2)?;
-        }
+        self.await_slots(regs::xstatus::AG_PENDING.mask(), "receiver packet")?;
         // an ACK leaves 2 cycles after its packet is taken (3 for a split's second)
         self.io.idle(4)?;
         let acks = self.io.read32(regs::ag_acks::OFFSET)?.wrapping_sub(acks0);

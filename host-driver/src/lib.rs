@@ -15,7 +15,6 @@
 pub mod backend;
 pub mod device;
 #[rustfmt::skip]
-#[rustfmt::skip]
 pub mod regs;
 
 pub use device::{
@@ -92,6 +91,9 @@ pub enum DriverError {
     /// A value outside its legal range, or one that does not parse.
     #[error("{0}")]
     BadValue(String),
+    /// An extension block's one-event slot was full: the event was dropped.
+    #[error("{0}: the block's one-event slot was full, so the event was dropped (XERRORS flag cleared); nothing else changed")]
+    Overrun(String),
     /// The device has no extension blocks (CAPS.EXT = 0).
     #[error("{0} belongs to the extension blocks (pacing timer, fast-start marker, ACK generator, WRED/ECN port), which this device does not have (CAPS.EXT = 0, e.g. the Alchitry Cu bitstream, where they do not fit); the sim and model backends have them")]
     NoExt(String),

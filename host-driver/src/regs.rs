@@ -723,7 +723,7 @@ pub mod wred_seed {
     pub const NAME: &str = "WRED_SEED";
     pub const OFFSET: u32 = 0x194;
     pub const RESET: u32 = 0x00000001;
-    /// xorshift32 seed loaded at CORE_RESET; 0 loads 2463534242
+    /// xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up
     pub const SEED: Field = REGISTERS[64].fields[0];
 }
 
@@ -777,7 +777,7 @@ pub mod wred_forwarded {
     pub const NAME: &str = "WRED_FORWARDED";
     pub const OFFSET: u32 = 0x1a8;
     pub const RESET: u32 = 0x00000000;
-    /// wraps at 2^32
+    /// saturates at 2^32 - 1
     pub const COUNT: Field = REGISTERS[69].fields[0];
 }
 
@@ -787,7 +787,7 @@ pub mod wred_marked {
     pub const NAME: &str = "WRED_MARKED";
     pub const OFFSET: u32 = 0x1ac;
     pub const RESET: u32 = 0x00000000;
-    /// wraps at 2^32
+    /// saturates at 2^32 - 1
     pub const COUNT: Field = REGISTERS[70].fields[0];
 }
 
@@ -797,7 +797,7 @@ pub mod wred_dropped_wred {
     pub const NAME: &str = "WRED_DROPPED_WRED";
     pub const OFFSET: u32 = 0x1b0;
     pub const RESET: u32 = 0x00000000;
-    /// wraps at 2^32
+    /// saturates at 2^32 - 1
     pub const COUNT: Field = REGISTERS[71].fields[0];
 }
 
@@ -807,7 +807,7 @@ pub mod wred_dropped_full {
     pub const NAME: &str = "WRED_DROPPED_FULL";
     pub const OFFSET: u32 = 0x1b4;
     pub const RESET: u32 = 0x00000000;
-    /// wraps at 2^32
+    /// saturates at 2^32 - 1
     pub const COUNT: Field = REGISTERS[72].fields[0];
 }
 

@@ -298,6 +298,7 @@ const fn reg(
 }
 
 const COUNT32: [Field; 1] = [uint("COUNT", 0, 32, 0, "wraps at 2^32")];
+const SAT32: [Field; 1] = [uint("COUNT", 0, 32, 0, "saturates at 2^32 - 1")];
 
 const fn counter(name: &'static str, offset: u32, doc: &'static str) -> Register {
     ro("counters", name, offset, Source::Hw, &COUNT32, doc)
@@ -934,7 +935,7 @@ pub const REGISTERS: &[Register] = &[
         Access::Rw,
         &[Field {
             format: Format::Hex,
-            ..uint("SEED", 0, 32, 1, "xorshift32 seed loaded at CORE_RESET; 0 loads 2463534242")
+            ..uint("SEED", 0, 32, 1, "xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up")
         }],
         "seed of the marking draws",
     ),
@@ -976,10 +977,10 @@ pub const REGISTERS: &[Register] = &[
         &[uint("BYTES", 0, 24, 0, "bytes in the queue")],
         "queue occupancy",
     ),
-    ro("wred", "WRED_FORWARDED", 0x1A8, Source::Hw, &COUNT32, "packets forwarded, marked or not (saturating; cleared by CORE_RESET)"),
-    ro("wred", "WRED_MARKED", 0x1AC, Source::Hw, &COUNT32, "packets marked CE (saturating; cleared by CORE_RESET)"),
-    ro("wred", "WRED_DROPPED_WRED", 0x1B0, Source::Hw, &COUNT32, "Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)"),
-    ro("wred", "WRED_DROPPED_FULL", 0x1B4, Source::Hw, &COUNT32, "packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_FORWARDED", 0x1A8, Source::Hw, &SAT32, "packets forwarded, marked or not (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_MARKED", 0x1AC, Source::Hw, &SAT32, "packets marked CE (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_DROPPED_WRED", 0x1B0, Source::Hw, &SAT32, "Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)"),
+    ro("wred", "WRED_DROPPED_FULL", 0x1B4, Source::Hw, &SAT32, "packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)"),
 ];
 
 /// The registers of the NIC core's own decoder (below [`EXT_BASE`]).

@@ -11,7 +11,8 @@ pub struct PtInputs {
     pub reset: bool,
     /// An update this cycle (taken when `in_ready`).
     pub valid: bool,
-    /// 0: an update from the window engine; 1: reset the flow (it leaves).
+    /// 0: an update from the window engine; 1: a restart (a flow reset:
+    /// interval 0 leaves, any other joins afresh).
     pub kind: u8,
     /// Flow id, 16 bits.
     pub flow: u32,
