@@ -173,7 +173,7 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
         ),
         (
             &["cosim", "--block", "nope"],
-            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, nic_core, board_core, wred_ecn",
+            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, nic_core, nic_system, board_core, wred_ecn",
         ),
         (
             &["cosim", "--block", "wred_ecn", "--cycles", "0"],
