@@ -79,8 +79,8 @@ pub fn flow_block(name: &str) -> Result<Box<dyn FlowBlock>, FlowError> {
         "fast_start_marker" => Ok(Box::new(FastStartFlow)),
         "pacing_timer" => Ok(Box::new(PacingFlow)),
         "ack_generator" => Ok(Box::new(AckGenFlow)),
-        "nic_core" => Ok(Box::new(NicCoreFlow)),
-        "nic_system" => Ok(Box::new(NicSystemFlow)),
+        "nic_core" => Ok(Box::new(NIC_CORE_FLOW)),
+        "nic_system" => Ok(Box::new(NIC_SYSTEM_FLOW)),
         "board_core" => Ok(Box::new(BoardCoreFlow)),
         other => Err(FlowError::BadArg(format!(
             "block {other} has no cosimulation or benchmark in this build"
@@ -738,21 +738,45 @@ impl FlowBlock for AckGenFlow {
     }
 }
 
-struct NicCoreFlow;
-
-impl NicCoreFlow {
-    fn model() -> ldcp_sim::nic_core::NicCoreModel {
-        // the block as the flow generates it: GIT_HASH 0, CAPS.DIRTY set
-        ldcp_sim::nic_core::NicCoreModel::new(0, true)
-    }
+/// A block behind the register bus (`nic_core`, `nic_system`): its model,
+/// its seeded bus stimulus and its RustHDL simulation.
+struct BusFlow<M> {
+    name: &'static str,
+    // the block as the flow generates it: GIT_HASH 0, CAPS.DIRTY set
+    model: fn() -> M,
+    stimulus: fn(u64) -> Box<dyn Iterator<Item = ldcp_regmap::model::BusIn>>,
+    rusthdl: fn() -> Stepper<'static, ldcp_regmap::model::BusIn>,
 }
 
-impl FlowBlock for NicCoreFlow {
+const NIC_CORE_FLOW: BusFlow<ldcp_sim::nic_core::NicCoreModel> = BusFlow {
+    name: "nic_core",
+    model: || ldcp_sim::nic_core::NicCoreModel::new(0, true),
+    stimulus: |seed| Box::new(ldcp_sim::nic_core::stimulus(seed)),
+    rusthdl: || {
+        let mut sim = ldcp_hdl::nic_core::NicCoreRustHdl::new();
+        Box::new(move |s| sim.step(s).is_some())
+    },
+};
+
+const NIC_SYSTEM_FLOW: BusFlow<ldcp_sim::nic_system::NicSystemModel> = BusFlow {
+    name: "nic_system",
+    model: || ldcp_sim::nic_system::NicSystemModel::new(0, true),
+    stimulus: |seed| Box::new(ldcp_sim::nic_system::stimulus(seed)),
+    rusthdl: || {
+        let mut sim = ldcp_hdl::nic_system::NicSystemRustHdl::new();
+        Box::new(move |s| sim.step(s).is_some())
+    },
+};
+
+impl<M> FlowBlock for BusFlow<M>
+where
+    M: CosimModel<Input = ldcp_regmap::model::BusIn> + Clone,
+{
     fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
         cosim_stream(
-            "nic_core",
-            Self::model(),
-            || ldcp_sim::nic_core::stimulus(seed),
+            self.name,
+            (self.model)(),
+            || (self.stimulus)(seed),
             cycles,
             seed,
         )
@@ -764,19 +788,15 @@ impl FlowBlock for NicCoreFlow {
         runs: usize,
         progress: &mut dyn FnMut(&str),
     ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
-        let stim: Vec<ldcp_regmap::model::BusIn> =
-            ldcp_sim::nic_core::stimulus(1).take(CHUNK).collect();
+        let stim: Vec<ldcp_regmap::model::BusIn> = (self.stimulus)(1).take(CHUNK).collect();
         let out = bench_packet_block(
-            "nic_core",
-            Self::model(),
+            self.name,
+            (self.model)(),
             &stim,
             cycles,
             runs,
             progress,
-            || {
-                let mut sim = ldcp_hdl::nic_core::NicCoreRustHdl::new();
-                Box::new(move |s| sim.step(s).is_some())
-            },
+            self.rusthdl,
         )?;
         Ok((
             out,
@@ -784,46 +804,6 @@ impl FlowBlock for NicCoreFlow {
                 "flows": 1u64 << ldcp_regmap::FLOW_BITS,
                 "fifo_depth": 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2,
             }),
-        ))
-    }
-}
-
-struct NicSystemFlow;
-
-impl FlowBlock for NicSystemFlow {
-    fn cosim(&self, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
-        cosim_stream(
-            "nic_system",
-            ldcp_sim::nic_system::NicSystemModel::new(0, true),
-            || ldcp_sim::nic_system::stimulus(seed),
-            cycles,
-            seed,
-        )
-    }
-
-    fn bench(
-        &self,
-        cycles: u64,
-        runs: usize,
-        progress: &mut dyn FnMut(&str),
-    ) -> Result<(Vec<EngineResult>, serde_json::Value), FlowError> {
-        let stim: Vec<ldcp_regmap::model::BusIn> =
-            ldcp_sim::nic_system::stimulus(1).take(CHUNK).collect();
-        let out = bench_packet_block(
-            "nic_system",
-            ldcp_sim::nic_system::NicSystemModel::new(0, true),
-            &stim,
-            cycles,
-            runs,
-            progress,
-            || {
-                let mut sim = ldcp_hdl::nic_system::NicSystemRustHdl::new();
-                Box::new(move |s| sim.step(s).is_some())
-            },
-        )?;
-        Ok((
-            out,
-            serde_json::json!({ "flows": 1u64 << ldcp_regmap::FLOW_BITS }),
         ))
     }
 }

@@ -11,7 +11,7 @@ use ldcp_host::{regs, Device, DriverError, RegAccess};
 use ldcp_sim::uart_bridge::{self as br, Action, FrameParser};
 use proptest::prelude::*;
 use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
+use std::os::fd::{AsRawFd, FromRawFd};
 
 /// The script both backends run: configure, push ACK events, read flows.
 fn script<A: RegAccess>(dev: &mut Device<A>) -> (Vec<u32>, Vec<(&'static str, u64)>) {
@@ -524,13 +524,8 @@ fn pcie_backend_maps_a_file_backed_bar() {
     );
 }
 
-/// A pseudo-terminal whose far end is "the board": the bridge's frame
-/// parser in front of the NIC core's golden model. `mangle` may alter each
-/// response before it goes back.
-fn board_on_pty(
-    mangle: fn(&mut [u8; br::RESP_LEN]),
-    silent: bool,
-) -> (std::path::PathBuf, std::thread::JoinHandle<()>) {
+/// A pseudo-terminal: (master, slave, the slave's path).
+fn open_pty() -> (std::fs::File, std::fs::File, std::path::PathBuf) {
     let (mut m, mut s) = (0, 0);
     // SAFETY: openpty fills two descriptors; the names are not requested.
     let rc = unsafe {
@@ -544,10 +539,20 @@ fn board_on_pty(
     };
     assert_eq!(rc, 0, "openpty");
     let path = std::fs::read_link(format!("/proc/self/fd/{s}")).unwrap();
-    // SAFETY: m is an open descriptor we own from here on.
-    let mut master = unsafe { std::fs::File::from_raw_fd(m) };
+    // SAFETY: both are open descriptors we own from here on.
+    let (master, slave) = unsafe { (std::fs::File::from_raw_fd(m), std::fs::File::from_raw_fd(s)) };
+    (master, slave, path)
+}
+
+/// A pseudo-terminal whose far end is "the board": the bridge's frame
+/// parser in front of the NIC core's golden model. `mangle` may alter each
+/// response before it goes back.
+fn board_on_pty(
+    mangle: fn(&mut [u8; br::RESP_LEN]),
+    silent: bool,
+) -> (std::path::PathBuf, std::thread::JoinHandle<()>) {
     // keep the slave open so the master sees no hang-up before the driver opens it
-    let slave = unsafe { std::fs::File::from_raw_fd(s) };
+    let (mut master, slave, path) = open_pty();
     let h = std::thread::spawn(move || {
         let _slave = slave;
         let mut bus = SimBus::model();
@@ -752,22 +757,7 @@ fn rtl_board_on_pty() -> (
     )
     .unwrap();
     let lib = VerilatedLib::build(&spec).unwrap();
-    let (mut m, mut s) = (0, 0);
-    // SAFETY: openpty fills two descriptors; the names are not requested.
-    let rc = unsafe {
-        libc::openpty(
-            &mut m,
-            &mut s,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty");
-    let path = std::fs::read_link(format!("/proc/self/fd/{s}")).unwrap();
-    // SAFETY: both are open descriptors we own from here on.
-    let mut master = unsafe { std::fs::File::from_raw_fd(m) };
-    let slave = unsafe { std::fs::File::from_raw_fd(s) };
+    let (mut master, slave, path) = open_pty();
     let cycles = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let count = cycles.clone();
     let mismatches = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -806,7 +796,7 @@ fn rtl_board_on_pty() -> (
             // wait for host bytes only while the board has nothing to do
             let timeout = if line.is_empty() { 2 } else { 0 };
             let mut pfd = libc::pollfd {
-                fd: m,
+                fd: master.as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             };
