@@ -14,7 +14,6 @@ pub mod nic_core;
 pub mod nic_system;
 pub mod pacing_timer;
 #[rustfmt::skip]
-#[rustfmt::skip]
 pub mod ext_regfile;
 #[rustfmt::skip]
 pub mod regfile;
