@@ -1,9 +1,11 @@
 //! ACK generator: the generated Verilog against `AckGeneratorModel`, every
-//! output (`in_ready` included), every cycle, over proptest-chosen
-//! concatenations of the seeded packet streams (in-order packets with 0 to
-//! 100% CE, losses and the go-back-N retransmissions after them, duplicates,
-//! far PSNs, opens near the 2^24 wrap, ids beyond the table, m 0..=15,
-//! timeouts 0..=65,535, idle stretches and block resets with their sweeps).
+//! output (`in_ready` included), every cycle, over proptest streams of
+//! per-cycle choices that `AgStimulus` turns into packets (in order with 0
+//! to 100% CE, losses and the go-back-N retransmissions after them,
+//! duplicates, far PSNs, opens near the 2^24 wrap, ids beyond the table,
+//! m 0..=15, timeouts 0..=65,535, idle stretches and block resets with
+//! their sweeps), each case drained (every held ACK flushed by its
+//! timeout) and checked empty.
 
 use ldcp_sim::ack_generator::*;
 use proptest::prelude::*;
@@ -12,47 +14,71 @@ use proptest::prelude::*;
 const MIN_CYCLES: u64 = 1_000_000;
 
 fn stream() -> impl Strategy<Value = Vec<AgInputs>> {
-    proptest::collection::vec((any::<u64>(), 1_000usize..8_000), 1..5).prop_map(|segs| {
-        segs.into_iter()
-            .flat_map(|(seed, n)| stimulus(seed, FPGA_FLOW_BITS as u32).take(n))
-            .collect()
-    })
+    ldcp_tests::choices(4_000..16_000)
+        .prop_map(|c| ldcp_sim::from_choices(AgStimulus::new(FPGA_FLOW_BITS as u32), &c))
+}
+
+/// What the compared cases reached, from the RTL's outputs.
+#[derive(Default, Debug)]
+struct Reached {
+    acks: u64,
+    ece: u64,
+    naks: u64,
+    covering_several: u64,
+    ready_low: u64,
+    err_flow: u64,
+    err_seq: u64,
+    err_gap_repeat: u64,
 }
 
 #[test]
 fn ack_generator_matches_model() {
-    let (cycles, c) = ldcp_tests::cosim_cases(
+    let (t, c) = ldcp_tests::cosim_cases(
         "ack_generator",
         "cosim_ack_generator",
         0x5EED_0006,
         120,
         stream(),
         || AckGeneratorModel::new(FPGA_FLOW_BITS as u32),
-        |o, c: &mut [u64; 8]| {
-            // in_ready, ack_valid, ack_flow, ack_psn, ack_ece, ack_n, ack_nak, o_err
-            c[0] += (o[0] == 0) as u64;
-            if o[1] == 1 {
-                c[1] += 1;
-                c[2] += o[4];
-                c[3] += o[6];
-                c[4] += (o[5] > 1) as u64;
+        |_, o: &AgOutputs, c: &mut Reached| {
+            c.ready_low += !o.in_ready as u64;
+            if o.out_valid {
+                c.acks += 1;
+                c.ece += o.out_ece as u64;
+                c.naks += o.out_nak as u64;
+                c.covering_several += (o.out_n_pkts > 1) as u64;
             }
-            if o[7] != 0 {
-                c[4 + o[7] as usize] += 1;
+            match o.stat_err {
+                1 => c.err_flow += 1,
+                2 => c.err_seq += 1,
+                3 => c.err_gap_repeat += 1,
+                _ => {}
             }
         },
+        |_, _| {},
     );
     eprintln!(
-        "ack_generator cosim: {cycles} cycles, 0 mismatches; {} ACKs ({} ECE, {} NAK, {} covering n > 1); \
-         {} cycles with in_ready low; errors flow {} seq {} gap-repeat {}",
-        c[1], c[2], c[3], c[4], c[0], c[5], c[6], c[7]
+        "ack_generator cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
+         flight (every held ACK flushed); {c:?}",
+        t.cases, t.cycles, t.drain_cycles
     );
     assert!(
-        cycles >= MIN_CYCLES,
-        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+        t.cycles >= MIN_CYCLES,
+        "only {} cycles compared; CI needs at least {MIN_CYCLES}",
+        t.cycles
     );
+    let all = [
+        c.acks,
+        c.ece,
+        c.naks,
+        c.covering_several,
+        c.ready_low,
+        c.err_flow,
+        c.err_seq,
+        c.err_gap_repeat,
+    ];
     assert!(
-        c.iter().all(|&x| x > 100),
+        all.iter().all(|&x| x > 100),
         "the streams must reach every outcome: {c:?}"
     );
 }

@@ -1,11 +1,13 @@
 //! The Alchitry Cu board core (power-on sequencer, UART bridge, NIC core)
 //! against `BoardModel`: the UART line out and the NIC core's bus every
-//! cycle, over proptest-chosen UART streams (frames intact, corrupted, cut
-//! short, back to back; garbage, glitches, bad stop bits, reset-button
-//! pulses) at proptest-chosen bit rates, including the board's 60 clocks
-//! per bit and illegal dividers below 4.
+//! cycle, over proptest streams of per-cycle choices that `BoardStimulus`
+//! turns into a UART line (frames intact, corrupted, cut short, back to
+//! back; garbage, glitches, bad stop bits, reset-button pulses) at
+//! proptest-chosen bit rates, including the board's 60 clocks per bit and
+//! illegal dividers below 4; each case drained (the bridge idle, the core
+//! empty) and checked empty.
 
-use ldcp_sim::board::{stimulus, BoardIn, BoardModel};
+use ldcp_sim::board::{BoardIn, BoardModel, BoardOut, BoardStimulus};
 use proptest::prelude::*;
 
 /// Cycles every CI run must compare, across the cases.
@@ -13,38 +15,48 @@ const MIN_CYCLES: u64 = 1_000_000;
 
 fn stream() -> impl Strategy<Value = Vec<BoardIn>> {
     let div = prop_oneof![4 => 4u32..=9, 1 => Just(60u32), 1 => 0u32..4, 1 => 10u32..=40];
-    (any::<u64>(), div, 20_000usize..60_000)
-        .prop_map(|(seed, div, n)| stimulus(seed, div).take(n).collect())
+    (div, ldcp_tests::choices(20_000..60_000))
+        .prop_map(|(div, c)| ldcp_sim::from_choices(BoardStimulus::new(div), &c))
+}
+
+/// What the compared cases reached, from the RTL's outputs.
+#[derive(Default, Debug)]
+struct Reached {
+    writes: u64,
+    reads: u64,
+    reads_nonzero: u64,
+    tx_low: u64,
 }
 
 #[test]
 fn board_core_matches_model() {
-    let (cycles, c) = ldcp_tests::cosim_cases(
+    let (t, c) = ldcp_tests::cosim_cases(
         "board_core",
         "cosim_board_core",
         0x5EED_0008,
         40,
         stream(),
         || BoardModel::new(0, true),
-        |o, c: &mut [u64; 4]| {
-            // bus writes, bus reads, read data non-zero, line low (tx bits)
-            c[0] += o[3];
-            c[1] += o[4];
-            c[2] += (o[6] == 1 && o[5] != 0) as u64;
-            c[3] += (o[0] == 0) as u64;
+        |_, o: &BoardOut, c: &mut Reached| {
+            c.writes += o.obs_bus_we as u64;
+            c.reads += o.obs_bus_re as u64;
+            c.reads_nonzero += (o.obs_bus_rvalid && o.obs_bus_rdata != 0) as u64;
+            c.tx_low += !o.uart_tx as u64;
         },
+        |_, _| {},
     );
     eprintln!(
-        "board_core cosim: {cycles} cycles, 0 mismatches; {} bus writes, {} bus reads \
-         ({} with non-zero data), {} cycles of tx low",
-        c[0], c[1], c[2], c[3]
+        "board_core cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
+         flight; {c:?}",
+        t.cases, t.cycles, t.drain_cycles
     );
     assert!(
-        cycles >= MIN_CYCLES,
-        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+        t.cycles >= MIN_CYCLES,
+        "only {} cycles compared; CI needs at least {MIN_CYCLES}",
+        t.cycles
     );
     assert!(
-        c[0] > 500 && c[1] > 150 && c[2] > 100 && c[3] > 100_000,
+        c.writes > 500 && c.reads > 150 && c.reads_nonzero > 100 && c.tx_low > 100_000,
         "{c:?}"
     );
 }

@@ -1,9 +1,10 @@
 //! Fast-start marker: the generated Verilog against `FastStartModel`, every
-//! output, every cycle, over proptest-chosen concatenations of the seeded
-//! event streams (in-sequence transmits of short and long messages, ACKs
-//! within and beyond the window, NAKs, retransmissions, flow resets, PSNs
-//! across the 2^24 wrap, ids beyond the table, non-IPv4 headers, IW 0, 1 and
-//! 4,095, idle cycles and block resets with their sweeps).
+//! output, every cycle, over proptest streams of per-cycle choices that
+//! `FsStimulus` turns into events (in-sequence transmits of short and long
+//! messages, ACKs within and beyond the window, NAKs, retransmissions, flow
+//! resets, PSNs across the 2^24 wrap, ids beyond the table, non-IPv4
+//! headers, IW 0, 1 and 4,095, idle cycles and block resets with their
+//! sweeps), each case drained and checked empty.
 
 use ldcp_sim::fast_start_marker::*;
 use proptest::prelude::*;
@@ -12,46 +13,69 @@ use proptest::prelude::*;
 const MIN_CYCLES: u64 = 1_000_000;
 
 fn stream() -> impl Strategy<Value = Vec<FsInputs>> {
-    proptest::collection::vec((any::<u64>(), 500usize..5_000), 1..5).prop_map(|segs| {
-        segs.into_iter()
-            .flat_map(|(seed, n)| stimulus(seed, FPGA_FLOW_BITS as u32).take(n))
-            .collect()
-    })
+    ldcp_tests::choices(2_000..10_000)
+        .prop_map(|c| ldcp_sim::from_choices(FsStimulus::new(FPGA_FLOW_BITS as u32), &c))
+}
+
+/// What the compared cases reached, from the RTL's outputs.
+#[derive(Default, Debug)]
+struct Reached {
+    not_ect: u64,
+    ect: u64,
+    sets: u64,
+    gbn: u64,
+    err_flow: u64,
+    err_seq: u64,
+    err_ipv4: u64,
+    ready_low: u64,
 }
 
 #[test]
 fn fast_start_marker_matches_model() {
-    let (cycles, c) = ldcp_tests::cosim_cases(
+    let (t, c) = ldcp_tests::cosim_cases(
         "fast_start_marker",
         "cosim_fast_start_marker",
         0x5EED_0004,
         200,
         stream(),
         || FastStartModel::new(FPGA_FLOW_BITS as u32),
-        |o, c: &mut [u64; 8]| {
-            // in_ready, o_valid, o_kind, o_flow, o_err, o_ecn, .., o_set, .., o_gbn
-            c[7] += (o[0] == 0) as u64;
-            if o[1] == 1 {
-                let tx_ok = o[2] == kind::TX as u64 && o[4] == 0;
-                c[0] += (tx_ok && o[5] == ECN_NOT_ECT as u64) as u64;
-                c[1] += (tx_ok && o[5] == ECN_ECT0 as u64) as u64;
-                c[2] += o[8];
-                c[3] += o[10];
-                c[3 + o[4] as usize] += (o[4] != 0) as u64;
+        |_, o: &FsOutputs, c: &mut Reached| {
+            c.ready_low += !o.in_ready as u64;
+            if o.out_valid {
+                let tx_ok = o.out_kind == kind::TX && o.out_err == 0;
+                c.not_ect += (tx_ok && o.out_ecn == ECN_NOT_ECT) as u64;
+                c.ect += (tx_ok && o.out_ecn == ECN_ECT0) as u64;
+                c.sets += o.out_set as u64;
+                c.gbn += o.out_gbn as u64;
+                c.err_flow += (o.out_err == err::FLOW) as u64;
+                c.err_seq += (o.out_err == err::SEQ) as u64;
+                c.err_ipv4 += (o.out_err == err::NOT_IPV4) as u64;
             }
         },
+        |_, _| {},
     );
     eprintln!(
-        "fast_start_marker cosim: {cycles} cycles, 0 mismatches; transmits Not-ECT {} ECT {}; \
-         window sets {} (of which go-back-N {}); errors flow {} seq {} not-IPv4 {}; sweep cycles {}",
-        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+        "fast_start_marker cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left \
+         in flight; {c:?}",
+        t.cases, t.cycles, t.drain_cycles
     );
     assert!(
-        cycles >= MIN_CYCLES,
-        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+        t.cycles >= MIN_CYCLES,
+        "only {} cycles compared; CI needs at least {MIN_CYCLES}",
+        t.cycles
     );
+    let all = [
+        c.not_ect,
+        c.ect,
+        c.sets,
+        c.gbn,
+        c.err_flow,
+        c.err_seq,
+        c.err_ipv4,
+        c.ready_low,
+    ];
     assert!(
-        c.iter().all(|&x| x > 100),
+        all.iter().all(|&x| x > 100),
         "the streams must reach every outcome: {c:?}"
     );
 }

@@ -2,72 +2,102 @@
 //! the pacing timer, the extension decoder, the pacing timer, fast-start
 //! marker, ACK generator, WRED/ECN port and their glue) against
 //! `NicSystemModel`: the bus and every block's registered outputs, every
-//! cycle, over proptest-chosen concatenations of seeded bus streams.
+//! cycle, over proptest streams of per-cycle choices that `SysStimulus`
+//! turns into bus cycles; each case drained and checked empty. What the
+//! streams reached is counted on the cosimulated cases.
 
-use ldcp_regmap::model::BusIn;
 use ldcp_sim::nic_system::*;
 use proptest::prelude::*;
 
 /// Cycles every CI run must compare, across the cases.
 const MIN_CYCLES: u64 = 500_000;
 
-fn stream() -> impl Strategy<Value = Vec<BusIn>> {
-    proptest::collection::vec((any::<u64>(), 2_000usize..12_000), 1..5).prop_map(|segs| {
-        segs.into_iter()
-            .flat_map(|(seed, n)| stimulus(seed).take(n))
+fn stream() -> impl Strategy<Value = Vec<SysIn>> {
+    ldcp_tests::choices(4_000..24_000).prop_map(|c| {
+        ldcp_sim::from_choices(SysStimulus::default(), &c)
+            .into_iter()
+            .map(SysIn::from)
             .collect()
     })
 }
 
+/// What the compared cases reached: from the RTL's outputs, and from the
+/// models that ran in lock step with it.
+#[derive(Default, Debug)]
+struct Reached {
+    reads: u64,
+    grants: u64,
+    acks: u64,
+    wred_decisions: u64,
+    model: SysStats,
+    core_events: u64,
+}
+
 #[test]
 fn nic_system_matches_model() {
-    let (cycles, c) = ldcp_tests::cosim_cases(
+    let (t, c) = ldcp_tests::cosim_cases(
         "nic_system",
         "cosim_nic_system",
         0x5EED_0009,
         50,
         stream(),
         || NicSystemModel::new(0, true),
-        |o, c: &mut [u64; 4]| {
-            c[0] += o[1]; // reads
-            c[1] += o[2]; // grants
-            c[2] += o[4]; // ACKs
-            c[3] += o[16]; // WRED decisions
+        |_, o: &SysOut, c: &mut Reached| {
+            c.reads += o.bus_rvalid as u64;
+            c.grants += o.obs_pt_out_valid as u64;
+            c.acks += o.obs_ag_out_valid as u64;
+            c.wred_decisions += o.obs_wred_out_valid as u64;
+        },
+        |m: &NicSystemModel, c: &mut Reached| {
+            let s = m.stats();
+            let t = &mut c.model;
+            t.grants += s.grants;
+            t.restarts += s.restarts;
+            t.fs_results += s.fs_results;
+            t.fs_errors += s.fs_errors;
+            t.acks += s.acks;
+            t.naks += s.naks;
+            for (a, b) in t.wred.iter_mut().zip(s.wred) {
+                *a += b;
+            }
+            t.overruns += s.overruns;
+            t.flow_resets += s.flow_resets;
+            t.held += s.held;
+            c.core_events += m.core().stats().events;
         },
     );
-    // what the streams reached, from the model (bit-exact with the RTL above)
-    let mut m = NicSystemModel::new(0, true);
-    for seed in 0..8u64 {
-        for b in stimulus(seed).take(40_000) {
-            m.tick(&b);
-        }
-    }
-    let st = m.stats();
+    let st = c.model;
     eprintln!(
-        "nic_system cosim: {cycles} cycles, 0 mismatches; {} reads, {} grants, {} ACKs, {} WRED \
-         decisions. Model over 8 x 40,000 cycles of the same streams: {st:?}; core: {:?}",
-        c[0],
-        c[1],
-        c[2],
-        c[3],
-        m.core().stats()
+        "nic_system cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
+         flight; {} reads, {} grants, {} ACKs, {} WRED decisions; models over the compared \
+         cases: {st:?}, {} core events",
+        t.cases,
+        t.cycles,
+        t.drain_cycles,
+        c.reads,
+        c.grants,
+        c.acks,
+        c.wred_decisions,
+        c.core_events
     );
     assert!(
-        cycles >= MIN_CYCLES,
-        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+        t.cycles >= MIN_CYCLES,
+        "only {} cycles compared; CI needs at least {MIN_CYCLES}",
+        t.cycles
     );
     assert!(
-        c[0] > 20_000 && c[1] > 100 && c[2] > 1_500 && c[3] > 10_000,
-        "{c:?}"
+        c.reads > 20_000 && c.grants > 100 && c.acks > 1_500 && c.wred_decisions > 10_000,
+        "{} {} {} {}",
+        c.reads,
+        c.grants,
+        c.acks,
+        c.wred_decisions
     );
     assert!(
-        st.grants > 500 && st.restarts > 20 && st.fs_results > 5_000 && st.fs_errors > 100,
+        st.restarts > 20 && st.fs_results > 5_000 && st.fs_errors > 100,
         "{st:?}"
     );
-    assert!(
-        st.acks > 400 && st.naks > 50 && st.wred.iter().all(|&d| d > 100),
-        "{st:?}"
-    );
+    assert!(st.naks > 50 && st.wred.iter().all(|&d| d > 100), "{st:?}");
     assert!(
         st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000,
         "{st:?}"

@@ -68,11 +68,11 @@ fn segment() -> impl Strategy<Value = Vec<WredInputs>> {
             let cycle = (0u32..100, 0u32..1000, len, 0u8..4, drain).prop_map(
                 move |(v, r, len, ecn, drain)| WredInputs {
                     reset: r == 0,
-                    pkt_valid: v < load,
-                    pkt_len_bytes: len,
-                    pkt_ecn: ecn,
-                    drain_bytes: drain,
-                    params: p,
+                    in_valid: v < load,
+                    in_len_bytes: len,
+                    in_ecn: ecn,
+                    egress_drain_bytes: drain,
+                    ..WredInputs::idle(&p)
                 },
             );
             proptest::collection::vec(cycle, n)
@@ -84,32 +84,51 @@ fn stream() -> impl Strategy<Value = Vec<WredInputs>> {
     proptest::collection::vec(segment(), 1..6).prop_map(|segs| segs.concat())
 }
 
+/// What the compared cases reached, from the RTL's outputs.
+#[derive(Default)]
+struct Reached {
+    decisions: u64,
+    marked: u64,
+    dropped: u64,
+    packets_in: u64,
+}
+
 #[test]
 fn wred_ecn_matches_model() {
-    let (cycles, [marked, dropped]) = ldcp_tests::cosim_cases(
+    let (t, c) = ldcp_tests::cosim_cases(
         "wred_ecn",
         "cosim_wred_ecn",
         0x5EED_0002,
         500,
         stream(),
         WredEcnModel::new,
-        // how much of the behaviour the stream reached, from the compared
-        // outputs: out_valid, out_decision (1 marked, 2 and 3 dropped)
-        |o, c: &mut [u64; 2]| {
-            if o[0] == 1 {
-                c[0] += (o[1] == 1) as u64;
-                c[1] += (o[1] >= 2) as u64;
+        |i: &WredInputs, o: &WredOutputs, c: &mut Reached| {
+            // a packet presented with no reset is in flight (the reset
+            // drops the ones in the pipeline without a decision)
+            c.packets_in += (i.in_valid && !i.reset) as u64;
+            if o.out_valid {
+                c.decisions += 1;
+                c.marked += (o.out_decision == Decision::ForwardMarked as u8) as u64;
+                c.dropped += (o.out_decision >= Decision::DropWred as u8) as u64;
             }
         },
+        |_, _| {},
     );
-    eprintln!("wred_ecn cosim: {cycles} cycles, 0 mismatches, {marked} marked, {dropped} dropped");
-    assert!(
-        cycles >= MIN_CYCLES,
-        "only {cycles} cycles compared; CI needs at least {MIN_CYCLES}"
+    eprintln!(
+        "wred_ecn cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in flight; \
+         {} decisions ({} marked, {} dropped) for {} packets presented",
+        t.cases, t.cycles, t.drain_cycles, c.decisions, c.marked, c.dropped, c.packets_in
     );
     assert!(
-        marked > 10_000 && dropped > 10_000,
-        "the streams must reach marking and drops ({marked}, {dropped})"
+        t.cycles >= MIN_CYCLES,
+        "only {} cycles compared; CI needs at least {MIN_CYCLES}",
+        t.cycles
+    );
+    assert!(
+        c.marked > 10_000 && c.dropped > 10_000,
+        "the streams must reach marking and drops ({}, {})",
+        c.marked,
+        c.dropped
     );
 }
 
@@ -117,38 +136,37 @@ fn wred_ecn_matches_model() {
 /// the report names the cycle, the inputs, both values and a VCD.
 #[test]
 fn wred_ecn_cosim_reports_a_mismatch_with_a_vcd() {
+    #[derive(Clone)]
     struct Wrong(WredEcnModel, u64);
     impl CosimModel for Wrong {
         type Input = WredInputs;
-        fn input_names() -> &'static [&'static str] {
-            WredEcnModel::input_names()
-        }
-        fn output_names() -> &'static [&'static str] {
-            WredEcnModel::output_names()
-        }
-        fn encode(i: &WredInputs, p: &mut [u64]) {
-            WredEcnModel::encode(i, p)
-        }
+        type Output = WredOutputs;
         fn tick(&mut self, i: &WredInputs) {
             self.0.tick(i);
             self.1 += 1;
         }
-        fn outputs(&self, p: &mut [u64]) {
-            CosimModel::outputs(&self.0, p);
+        fn outputs(&self) -> WredOutputs {
+            let mut o = self.0.outputs();
             if self.1 == 40 {
-                p[3] ^= 1; // occupancy_bytes, bit 0
+                o.stat_occupancy_bytes ^= 1;
             }
+            o
+        }
+        fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
+            WredEcnModel::drain(last)
+        }
+        fn in_flight(&self) -> Vec<(&'static str, u64)> {
+            CosimModel::in_flight(&self.0)
         }
     }
     let cosim: Cosim<Wrong> = ldcp_tests::cosim("wred_ecn");
     let p = WredParams::default();
     let s: Vec<WredInputs> = (0..100)
         .map(|c| WredInputs {
-            pkt_valid: c % 3 == 0,
-            pkt_len_bytes: 1000 + c,
-            pkt_ecn: 2,
-            params: p,
-            ..Default::default()
+            in_valid: c % 3 == 0,
+            in_len_bytes: 1000 + c,
+            in_ecn: 2,
+            ..WredInputs::idle(&p)
         })
         .collect();
     match cosim.run(Wrong(WredEcnModel::new(), 0), &s, "deliberate") {
@@ -157,7 +175,7 @@ fn wred_ecn_cosim_reports_a_mismatch_with_a_vcd() {
             let text = m.to_string();
             assert!(
                 text.contains("at cycle 39")
-                    && text.contains("occupancy_bytes")
+                    && text.contains("stat_occupancy_bytes")
                     && text.contains("<-- differs"),
                 "{text}"
             );
@@ -165,11 +183,68 @@ fn wred_ecn_cosim_reports_a_mismatch_with_a_vcd() {
             let vcd = m.vcd.clone().expect("a VCD");
             let body = std::fs::read_to_string(&vcd).unwrap();
             assert!(
-                body.contains("occupancy_bytes") && body.contains("$enddefinitions"),
+                body.contains("stat_occupancy_bytes") && body.contains("$enddefinitions"),
                 "{}",
                 vcd.display()
             );
         }
-        other => panic!("expected a mismatch, got {other:?}"),
+        Err(e) => panic!("expected a mismatch, got {e}"),
+        Ok(_) => panic!("expected a mismatch, the run passed"),
     }
+}
+
+/// The harness catches a block that does not end empty: a drain shorter
+/// than the block's latency leaves packets in the decision pipeline, and
+/// the run fails naming them, after every compared cycle matched.
+#[test]
+fn wred_ecn_cosim_fails_a_run_that_does_not_drain() {
+    #[derive(Clone)]
+    struct ShortDrain(WredEcnModel);
+    impl CosimModel for ShortDrain {
+        type Input = WredInputs;
+        type Output = WredOutputs;
+        fn tick(&mut self, i: &WredInputs) {
+            self.0.tick(i);
+        }
+        fn outputs(&self) -> WredOutputs {
+            self.0.outputs()
+        }
+        fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
+            let mut d = WredEcnModel::drain(last);
+            d.truncate(LATENCY_CYCLES - 2);
+            d
+        }
+        fn in_flight(&self) -> Vec<(&'static str, u64)> {
+            CosimModel::in_flight(&self.0)
+        }
+    }
+    let cosim: Cosim<ShortDrain> = ldcp_tests::cosim("wred_ecn");
+    let p = WredParams::default();
+    let s = vec![
+        WredInputs {
+            in_valid: true,
+            in_len_bytes: 500,
+            in_ecn: 2,
+            ..WredInputs::idle(&p)
+        };
+        20
+    ];
+    match cosim.run(ShortDrain(WredEcnModel::new()), &s, "short-drain") {
+        Err(CosimFailure::NotDrained(d)) => {
+            assert_eq!(d.drain_cycles, LATENCY_CYCLES as u64 - 2);
+            assert!(
+                d.in_flight
+                    .iter()
+                    .any(|(w, n)| *w == "packets in the decision pipeline" && *n > 0),
+                "{d}"
+            );
+            assert!(d.to_string().contains("still has events in flight"), "{d}");
+        }
+        Err(e) => panic!("expected an undrained run, got {e}"),
+        Ok(_) => panic!("expected an undrained run, the run passed"),
+    }
+    // the full drain passes
+    let cosim: Cosim<WredEcnModel> = ldcp_tests::cosim("wred_ecn");
+    let (st, _) = cosim.run(WredEcnModel::new(), &s, "full-drain").unwrap();
+    assert_eq!(st.drain_cycles, COUNTER_LATENCY_CYCLES as u64);
 }

@@ -1,100 +1,105 @@
 //! Shared pieces of the cross-crate tests: one verilated library per block
-//! for the whole test binary, and the fixed proptest configuration.
+//! for the whole test binary, the fixed-seed proptest configuration, the
+//! per-cycle choice strategy, and the proptest cosimulation loop.
 
-use ldcp_sim::cosim::{Cosim, CosimModel};
-use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
+use ldcp_sim::cosim::{Cosim, CosimFailure, CosimModel};
+use ldcp_sim::{Choice, CHOICE_WORDS};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
 
-/// The cosimulation of block `name` against model `M`, verilated once.
+/// The cosimulation of block `name` (see `ldcp blocks`) against model `M`,
+/// verilated once.
 pub fn cosim<M: CosimModel>(name: &str) -> Cosim<M> {
-    let block = ldcp_hdl::blocks::find(name).unwrap_or_else(|| panic!("no block {name}"));
+    let block = ldcp_flow::registry::find(name).unwrap_or_else(|| panic!("no block {name}"));
     let verilog = block
         .verilog()
         .unwrap_or_else(|e| panic!("Verilog of {name}: {e}"));
     Cosim::new(&verilog, name).unwrap_or_else(|e| panic!("verilating {name}: {e}"))
 }
 
-/// A proptest configuration with a fixed, printed seed: override with
-/// `LDCP_PROPTEST_SEED`, and the number of cases with `LDCP_PROPTEST_CASES`.
-/// Failures are persisted in `tests/proptest-regressions/<test>.txt`
-/// (committed) and replayed first on the next run.
+/// The proptest configuration of test `test`: a fixed seed, printed
+/// (`LDCP_PROPTEST_SEED` / `LDCP_PROPTEST_CASES` override), failures
+/// persisted in `tests/proptest-regressions/<test>.txt`.
 pub fn proptest_config(test: &'static str, default_seed: u64, default_cases: u32) -> Config {
-    let seed = std::env::var("LDCP_PROPTEST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default_seed);
-    let cases = std::env::var("LDCP_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default_cases);
-    eprintln!(
-        "proptest: seed {seed}, {cases} cases (LDCP_PROPTEST_SEED / LDCP_PROPTEST_CASES to change)"
-    );
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(seed),
-        max_shrink_iters: 200,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(Box::leak(
-            format!(
-                "{}/proptest-regressions/{test}.txt",
-                env!("CARGO_MANIFEST_DIR")
-            )
-            .into_boxed_str(),
-        )))),
-        ..Config::default()
-    }
+    ldcp_sim::testing::proptest_config(
+        env!("CARGO_MANIFEST_DIR"),
+        test,
+        default_seed,
+        default_cases,
+    )
+}
+
+/// Streams of `len` per-cycle choices for a [`ldcp_sim::Stimulus`]
+/// generator: each cycle has its own drawn words, so a failure shrinks to
+/// a shorter stream (cycles removed, choices toward zero), not to another
+/// seed's stream.
+pub fn choices(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Choice>> {
+    proptest::collection::vec(any::<[u64; CHOICE_WORDS]>(), len)
+}
+
+/// What a proptest cosimulation compared, over all its cases.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Totals {
+    /// Cases run.
+    pub cases: u64,
+    /// Cycles compared, drains included.
+    pub cycles: u64,
+    /// Of those, idle cycles of the drains that ended each case.
+    pub drain_cycles: u64,
 }
 
 /// Runs a proptest of lock-step cosimulation: each case is a stimulus
-/// vector; `observe` sees every cycle's compared outputs and counts what the
-/// stream reached into `counts`. Returns the cycles compared and the counts;
-/// panics (failing the test) on the first mismatch, after shrinking.
-pub fn cosim_cases<M, S, const K: usize>(
+/// vector, which the harness runs, drains and checks empty. `observe` sees
+/// every compared cycle's inputs and outputs (by port name) and counts what
+/// the cases reached into `C`; `finish` adds what the model counted over
+/// each compared case (its own statistics). Panics (failing the test) on
+/// the first mismatch or undrained case, after shrinking; the counts are
+/// only read when every case passed, so each counts once.
+#[allow(clippy::too_many_arguments)]
+pub fn cosim_cases<M, S, C>(
     block: &str,
     test: &'static str,
     seed: u64,
     cases: u32,
     strategy: S,
     new_model: impl Fn() -> M,
-    observe: impl Fn(&[u64], &mut [u64; K]),
-) -> (u64, [u64; K])
+    observe: impl Fn(&M::Input, &M::Output, &mut C),
+    finish: impl Fn(&M, &mut C),
+) -> (Totals, C)
 where
     M: CosimModel,
-    S: proptest::strategy::Strategy<Value = Vec<M::Input>>,
+    S: Strategy<Value = Vec<M::Input>>,
+    C: Default,
 {
-    use ldcp_sim::cosim::CosimFailure;
     use proptest::test_runner::{TestCaseError, TestRunner};
-    use std::cell::{Cell, RefCell};
+    use std::cell::RefCell;
     let cosim: Cosim<M> = self::cosim(block);
-    let cycles = Cell::new(0u64);
-    let counts = RefCell::new([0u64; K]);
-    let case = Cell::new(0u64);
+    let totals = RefCell::new(Totals::default());
+    let counts = RefCell::new(C::default());
     let mut runner = TestRunner::new(proptest_config(test, seed, cases));
     let result = runner.run(&strategy, |s| {
-        let n = case.get();
-        case.set(n + 1);
-        let mut local = [0u64; K];
-        let mut see = |o: &[u64]| observe(o, &mut local);
+        let n = totals.borrow().cases;
+        let mut see = |i: &M::Input, o: &M::Output| observe(i, o, &mut counts.borrow_mut());
         match cosim.run_observed(
             new_model(),
             || s.iter().cloned(),
             &format!("case-{n}"),
             &mut see,
         ) {
-            Ok(st) => {
-                cycles.set(cycles.get() + st.cycles);
-                let mut c = counts.borrow_mut();
-                for (a, b) in c.iter_mut().zip(local) {
-                    *a += b;
-                }
+            Ok((st, model)) => {
+                finish(&model, &mut counts.borrow_mut());
+                let mut t = totals.borrow_mut();
+                t.cases += 1;
+                t.cycles += st.cycles;
+                t.drain_cycles += st.drain_cycles;
                 Ok(())
             }
-            Err(CosimFailure::Mismatch(m)) => Err(TestCaseError::fail(m.to_string())),
-            Err(e) => panic!("{e}"),
+            Err(CosimFailure::Error(e)) => panic!("{e}"),
+            Err(f) => Err(TestCaseError::fail(f.to_string())),
         }
     });
     if let Err(e) = result {
         panic!("{e}");
     }
-    (cycles.get(), counts.into_inner())
+    (totals.into_inner(), counts.into_inner())
 }

@@ -3,10 +3,13 @@
 
 pub mod bench;
 pub mod board;
+pub mod cosim;
 pub mod harness;
+pub mod registry;
 pub mod synth;
+pub mod throughput;
 
-pub use ldcp_hdl::blocks::BlockInfo;
+pub use registry::Block;
 
 /// An error of the flow, with a message for the user.
 #[derive(Debug, thiserror::Error)]
@@ -32,11 +35,11 @@ impl From<ldcp_sim::tools::ToolError> for FlowError {
 }
 
 /// Looks a block up, or says which exist.
-pub fn block(name: &str) -> Result<&'static BlockInfo, FlowError> {
-    ldcp_hdl::blocks::find(name).ok_or_else(|| {
+pub fn block(name: &str) -> Result<&'static Block, FlowError> {
+    registry::find(name).ok_or_else(|| {
         FlowError::BadArg(format!(
             "unknown block {name:?}: known blocks are {}",
-            ldcp_hdl::blocks::names().join(", ")
+            registry::names().join(", ")
         ))
     })
 }

@@ -3,7 +3,7 @@
 //! for every block and prints a one-screen summary.
 
 use clap::{Args, Parser, Subcommand};
-use ldcp_flow::bench::{flow_block, CosimReport};
+use ldcp_flow::cosim::CosimReport;
 use ldcp_flow::synth::{self, SynthOptions, SynthReport};
 use ldcp_flow::FlowError;
 use std::path::{Path, PathBuf};
@@ -34,11 +34,13 @@ enum Cmd {
     Blocks(JsonArg),
     /// Write one Verilog file per block into a folder, and lint each.
     Verilog(VerilogArgs),
-    /// Cosimulate a block's Verilog against its golden model, every output every cycle.
+    /// Cosimulate a block's Verilog against its golden model, every output every cycle,
+    /// then drain it and check that nothing is left in flight.
     Cosim(CosimArgs),
     /// Synthesize a block with yosys and nextpnr; fail if Fmax is below the target.
     Synth(SynthArgs),
-    /// Measure simulator speeds: Verilator, lock-step cosim, RustHDL, golden models.
+    /// Measure simulator speeds (Verilator, lock-step cosim, RustHDL, golden models) and
+    /// what the block's RTL does at full rate (measured figures, design constants apart).
     Bench(BenchArgs),
     /// The main job: generate, lint, cosimulate and synthesize every block; print a summary.
     Run(RunArgs),
@@ -170,8 +172,8 @@ struct VerilogFile {
 }
 
 fn verilog(out: &Path, names: &[String], lint: bool) -> Result<Vec<VerilogFile>, FlowError> {
-    let blocks: Vec<&ldcp_flow::BlockInfo> = if names.is_empty() {
-        ldcp_hdl::blocks::BLOCKS.iter().collect()
+    let blocks: Vec<&ldcp_flow::Block> = if names.is_empty() {
+        ldcp_flow::registry::BLOCKS.iter().collect()
     } else {
         names
             .iter()
@@ -181,15 +183,15 @@ fn verilog(out: &Path, names: &[String], lint: bool) -> Result<Vec<VerilogFile>,
     let mut files = Vec::new();
     for b in blocks {
         let text = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
-        let file = out.join(format!("{}.v", b.name));
+        let file = out.join(format!("{}.v", b.name()));
         write_file(&file, &text)?;
         if lint {
             progress(&format!("verilator --lint-only -Wall {}", file.display()));
-            ldcp_sim::tools::verilator_lint(&file, b.name)?;
+            ldcp_sim::tools::verilator_lint(&file, b.name())?;
         }
         files.push(VerilogFile {
-            block: b.name.into(),
-            module: b.name.into(),
+            block: b.name().into(),
+            module: b.name().into(),
             file,
             lines: text.lines().count(),
             lint: if lint { "clean" } else { "skipped" },
@@ -293,27 +295,56 @@ fn print_board(r: &ldcp_flow::board::BoardReport) {
 }
 
 fn print_cosim(r: &CosimReport) {
+    let what = match r.outcome {
+        ldcp_flow::cosim::Outcome::Match => {
+            "every output matched, nothing left in flight".to_string()
+        }
+        ldcp_flow::cosim::Outcome::Mismatch => format!(
+            "MISMATCH at cycle {}",
+            r.first_mismatch_cycle.unwrap_or_default()
+        ),
+        ldcp_flow::cosim::Outcome::NotDrained => "NOT DRAINED: events left in flight".to_string(),
+    };
     eprintln!(
-        "{}: {} cycles, {} mismatches, {:.0} cycles/s (seed {})",
-        r.block, r.cycles, r.mismatches, r.cycles_per_second, r.seed
+        "{}: {} cycles compared ({} of the seeded stimulus, {} of drain): {what}; {:.0} cycles/s (seed {})",
+        r.block, r.cycles, r.stimulus_cycles, r.drain_cycles, r.cycles_per_second, r.seed
     );
-    if let Some(m) = &r.first_mismatch {
+    if let Some(m) = &r.failure {
         eprintln!("{m}");
     }
+}
+
+fn cosim_block(name: &str, cycles: u64, seed: u64) -> Result<CosimReport, FlowError> {
+    let b = ldcp_flow::block(name)?;
+    let v = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
+    b.adapter().cosim(&v, b.name(), cycles, seed)
 }
 
 fn run(cli: Cli) -> Result<bool, FlowError> {
     match cli.cmd {
         Cmd::Blocks(a) => {
-            let list: Vec<_> = ldcp_hdl::blocks::BLOCKS
+            let clock = |b: &ldcp_flow::Block| match b.clock {
+                ldcp_flow::registry::Clock::Held => match b.board {
+                    Some(board) => format!("held to the {board} PLL clock"),
+                    None => "held to 100 MHz on the HX8K".to_string(),
+                },
+                ldcp_flow::registry::Clock::Reported(why) => {
+                    format!("reported, not held: {why}")
+                }
+            };
+            let list: Vec<_> = ldcp_flow::registry::BLOCKS
                 .iter()
-                .map(|b| serde_json::json!({"block": b.name, "doc": b.doc}))
+                .map(|b| {
+                    serde_json::json!({"block": b.name(), "doc": b.doc(), "fpga": b.fpga,
+                        "board": b.board, "clock": clock(b)})
+                })
                 .collect();
             if a.json {
                 print_json(&serde_json::json!({ "blocks": list }));
             } else {
-                for b in ldcp_hdl::blocks::BLOCKS {
-                    println!("{:<12} {}", b.name, b.doc);
+                for b in ldcp_flow::registry::BLOCKS {
+                    println!("{:<18} {}", b.name(), b.doc());
+                    println!("{:<18} clock: {}", "", clock(b));
                 }
             }
             Ok(true)
@@ -337,17 +368,17 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
         }
         Cmd::Cosim(a) => {
             check_cycles(a.cycles)?;
-            let fb = flow_block(&a.block)?;
+            ldcp_flow::block(&a.block)?;
             progress(&format!(
-                "cosimulating {} for {} cycles, seed {}",
+                "cosimulating {} for {} cycles, seed {}, then the drain",
                 a.block, a.cycles, a.seed
             ));
-            let r = fb.cosim(a.cycles, a.seed)?;
+            let r = cosim_block(&a.block, a.cycles, a.seed)?;
             if a.json.json {
                 print_json(&r);
             }
             print_cosim(&r);
-            Ok(r.mismatches == 0)
+            Ok(r.passed())
         }
         Cmd::Synth(a) => {
             if let Some(name) = &a.board {
@@ -406,55 +437,33 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     a.runs
                 )));
             }
-            let fb = flow_block(&a.block)?;
-            let (engines, extra) = fb.bench(a.cycles, a.runs, &mut |s| progress(s))?;
-            let speed = |e: &str| {
-                engines
-                    .iter()
-                    .find(|r| r.engine == e)
-                    .map(|r| r.cycles_per_second)
-                    .unwrap_or(f64::NAN)
-            };
-            // ratios between the engines this block has (RustHDL's simulator is
-            // only stepped for the blocks that provide a stepper)
-            let mut ratios = serde_json::Map::new();
-            for (key, a_, b_) in [
-                ("verilator_over_rusthdl", "verilator", "rusthdl"),
-                ("model_over_verilator", "model", "verilator"),
-                (
-                    "model_functional_over_verilator",
-                    "model-functional",
-                    "verilator",
-                ),
-                ("verilator_over_cosim", "verilator", "cosim"),
-            ] {
-                let r = speed(a_) / speed(b_);
-                if r.is_finite() {
-                    ratios.insert(key.into(), r.into());
-                }
-            }
-            let ratios = serde_json::Value::Object(ratios);
+            let b = ldcp_flow::block(&a.block)?;
+            let v = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
+            let r = b
+                .adapter()
+                .bench(&v, b.name(), a.cycles, a.runs, &mut |s| progress(s))?;
             if a.json.json {
-                let mut v = serde_json::json!({ "block": a.block, "runs": a.runs, "engines": engines, "ratios": ratios });
-                if let (Some(o), Some(x)) = (v.as_object_mut(), extra.as_object()) {
-                    o.extend(x.clone());
-                }
-                print_json(&v);
+                print_json(&r);
             } else {
                 println!(
                     "{:<18} {:>12} {:>12} {:>16}",
                     "engine", "cycles", "median s", "cycles/s"
                 );
-                for e in &engines {
+                for e in &r.engines {
                     println!(
                         "{:<18} {:>12} {:>12.4} {:>16.0}",
                         e.engine, e.cycles, e.seconds, e.cycles_per_second
                     );
                 }
-                println!("ratios: {ratios}");
-                if extra.as_object().is_some_and(|o| !o.is_empty()) {
-                    println!("{extra}");
-                }
+                println!("ratios: {}", serde_json::Value::Object(r.ratios.clone()));
+                println!(
+                    "measured at full rate: {}",
+                    serde_json::Value::Object(r.measured.clone())
+                );
+                println!(
+                    "design constants: {}",
+                    serde_json::Value::Object(r.design.clone())
+                );
             }
             Ok(true)
         }
@@ -469,8 +478,10 @@ struct Summary {
     lint: String,
     cosim: Option<CosimReport>,
     synth: Option<SynthReport>,
-    /// Whether a missed clock target fails the run (see `BlockInfo`).
-    timing_enforced: bool,
+    /// Whether a missed clock target fails the run (see `ldcp blocks`).
+    timing_held: bool,
+    /// What was done to this block: "synthesized", "not synthesized: ...".
+    synthesis: String,
     error: Option<String>,
 }
 
@@ -478,28 +489,39 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
     check_cycles(a.cycles)?;
     let vdir = ldcp_sim::work_dir().join("verilog");
     let mut rows = Vec::new();
-    for b in ldcp_hdl::blocks::BLOCKS {
+    for b in ldcp_flow::registry::BLOCKS {
+        let name = b.name();
         let mut row = Summary {
-            block: b.name.into(),
+            block: name.into(),
             verilog: "-".into(),
             lint: "-".into(),
             cosim: None,
             synth: None,
-            timing_enforced: b.timing_enforced,
+            timing_held: b.timing_held(),
+            synthesis: if a.no_synth {
+                "skipped (--no-synth)".into()
+            } else if !b.fpga {
+                "not synthesized: a simulation size, more than the HX8K holds".into()
+            } else {
+                "not reached".into()
+            },
             error: None,
         };
         let step = (|| -> Result<(), FlowError> {
-            progress(&format!("{}: Verilog and lint", b.name));
-            let f = verilog(&vdir, &[b.name.to_string()], false)?;
+            progress(&format!("{name}: Verilog and lint"));
+            let f = verilog(&vdir, &[name.to_string()], false)?;
             row.verilog = f[0].file.display().to_string();
-            ldcp_sim::tools::verilator_lint(&f[0].file, b.name)?;
+            ldcp_sim::tools::verilator_lint(&f[0].file, name)?;
             row.lint = "clean".into();
-            progress(&format!("{}: cosimulation, {} cycles", b.name, a.cycles));
-            let c = flow_block(b.name)?.cosim(a.cycles, a.seed)?;
-            let ok = c.mismatches == 0;
+            progress(&format!(
+                "{name}: cosimulation, {} cycles, then the drain",
+                a.cycles
+            ));
+            let c = cosim_block(name, a.cycles, a.seed)?;
+            let ok = c.passed();
             row.cosim = Some(c);
             if !ok {
-                return Err(FlowError::Mismatch("cosimulation mismatch".into()));
+                return Err(FlowError::Mismatch("cosimulation failed".into()));
             }
             if let (false, Some(board)) = (a.no_synth, b.board) {
                 let bd = ldcp_flow::board::board(board)?;
@@ -509,14 +531,15 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                     out_dir: ldcp_sim::work_dir().join("board").join(bd.name),
                     build: ldcp_hdl::nic_core::BuildId::current(),
                 };
-                let r =
-                    ldcp_flow::board::build(&opts, &mut |s| progress(&format!("{}: {s}", b.name)))?;
-                row.synth = Some(r.as_synth_report(b.name));
+                let r = ldcp_flow::board::build(&opts, &mut |s| progress(&format!("{name}: {s}")))?;
+                row.synth = Some(r.as_synth_report(name));
+                row.synthesis = format!("synthesized in its board ({board}), bitstream built");
             } else if !a.no_synth && b.fpga {
-                let opts = synth_opts(b.name, "ice40-hx8k", a.target_mhz, 5, None)?;
+                let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
-                    progress(&format!("{}: {s}", b.name))
+                    progress(&format!("{name}: {s}"))
                 })?);
+                row.synthesis = "synthesized, placed and routed".into();
             }
             Ok(())
         })();
@@ -526,66 +549,72 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
         rows.push(row);
     }
     let ok = rows.iter().all(|r| {
-        r.error.is_none() && (!r.timing_enforced || r.synth.as_ref().is_none_or(|s| s.timing_met))
+        r.error.is_none() && (!r.timing_held || r.synth.as_ref().is_none_or(|s| s.timing_met))
     });
     if a.json.json {
         print_json(&serde_json::json!({ "ok": ok, "blocks": rows }));
     } else {
         println!();
-        println!("LDCP hardware flow: every block generated, linted, cosimulated and synthesized");
         println!(
-            "{:<17} {:<6} {:>13} {:>9} {:>10} {:>12} {:>5} {:>9}  {}",
+            "LDCP hardware flow: every block generated, linted and cosimulated (stimulus, drain, \
+             nothing left in flight){}",
+            if a.no_synth {
+                "; synthesis skipped (--no-synth)"
+            } else {
+                "; the HX8K blocks synthesized"
+            }
+        );
+        println!(
+            "{:<17} {:<6} {:>13} {:>10} {:>10} {:>12} {:>5} {:>9}  timing",
             "block",
             "lint",
             "cosim cycles",
-            "mismatch",
+            "cosim",
             "cosim c/s",
             "logic cells",
             "BRAM",
-            "Fmax MHz",
-            "timing"
+            "Fmax MHz"
         );
         for r in &rows {
-            let (cyc, mm, cps) =
+            let (cyc, res, cps) =
                 r.cosim
                     .as_ref()
                     .map_or(("-".into(), "-".into(), "-".into()), |c| {
                         (
                             c.cycles.to_string(),
-                            c.mismatches.to_string(),
+                            match c.outcome {
+                                ldcp_flow::cosim::Outcome::Match => "match".to_string(),
+                                ldcp_flow::cosim::Outcome::Mismatch => format!(
+                                    "MISMATCH@{}",
+                                    c.first_mismatch_cycle.unwrap_or_default()
+                                ),
+                                ldcp_flow::cosim::Outcome::NotDrained => "NOT DRAINED".into(),
+                            },
                             format!("{:.2e}", c.cycles_per_second),
                         )
                     });
-            let (lc, bram, fmax, timing) =
-                r.synth
-                    .as_ref()
-                    .map_or(("-".into(), "-".into(), "-".into(), "-".into()), |s| {
-                        (
-                            format!("{}/{}", s.logic_cells, s.logic_cells_total),
-                            s.bram.to_string(),
-                            format!("{:.2}", s.fmax_mhz),
-                            format!(
-                                "{} @{} MHz (seed {}){}",
-                                if s.timing_met { "met" } else { "NOT met" },
-                                s.target_mhz,
-                                s.seed,
-                                if r.timing_enforced || s.timing_met {
-                                    ""
-                                } else {
-                                    ", not yet enforced (issue 5)"
-                                }
-                            ),
-                        )
-                    });
-            let timing =
-                if r.synth.is_none() && ldcp_hdl::blocks::find(&r.block).is_some_and(|b| !b.fpga) {
-                    "simulation size, not for the HX8K".to_string()
-                } else {
-                    timing
-                };
+            let (lc, bram, fmax, timing) = match &r.synth {
+                Some(s) => (
+                    format!("{}/{}", s.logic_cells, s.logic_cells_total),
+                    s.bram.to_string(),
+                    format!("{:.2}", s.fmax_mhz),
+                    format!(
+                        "{} @{} MHz (seed {}){}",
+                        if s.timing_met { "met" } else { "NOT met" },
+                        s.target_mhz,
+                        s.seed,
+                        if r.timing_held || s.timing_met {
+                            ""
+                        } else {
+                            ", reported, not held (see `ldcp blocks`)"
+                        }
+                    ),
+                ),
+                None => ("-".into(), "-".into(), "-".into(), r.synthesis.clone()),
+            };
             println!(
-                "{:<17} {:<6} {:>13} {:>9} {:>10} {:>12} {:>5} {:>9}  {}",
-                r.block, r.lint, cyc, mm, cps, lc, bram, fmax, timing
+                "{:<17} {:<6} {:>13} {:>10} {:>10} {:>12} {:>5} {:>9}  {}",
+                r.block, r.lint, cyc, res, cps, lc, bram, fmax, timing
             );
             if let Some(e) = &r.error {
                 println!("  error: {}", e.lines().next().unwrap_or(""));

@@ -331,12 +331,12 @@ pub fn synthesize(
     if !block.fpga {
         return Err(FlowError::BadArg(format!(
             "block {} is a simulation size and does not fit {}; synthesize one of: {}",
-            block.name,
+            block.name(),
             opts.device.name,
-            ldcp_hdl::blocks::BLOCKS
+            crate::registry::BLOCKS
                 .iter()
-                .filter(|b| b.fpga)
-                .map(|b| b.name)
+                .filter(|b| b.fpga && b.board.is_none())
+                .map(|b| b.name())
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
@@ -344,7 +344,7 @@ pub fn synthesize(
     if let Some(board) = block.board {
         return Err(FlowError::BadArg(format!(
             "block {} is synthesized in its board, with the PLL and pins: run `ldcp synth --board {board}`",
-            block.name
+            block.name(),
         )));
     }
     let verilog = block
@@ -352,11 +352,11 @@ pub fn synthesize(
         .map_err(|e| FlowError::Tool(e.to_string()))?;
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(|e| FlowError::Io(format!("{}: {e}", dir.display())))?;
-    let vfile = dir.join(format!("{}.v", block.name));
+    let vfile = dir.join(format!("{}.v", block.name()));
     write(&vfile, &verilog)?;
-    let ports = ldcp_sim::cosim::parse_ports(&verilog, block.name)
+    let ports = ldcp_sim::cosim::parse_ports(&verilog, block.name())
         .map_err(|e| FlowError::Tool(e.to_string()))?;
-    let harness = crate::harness::wrap(block.name, &ports);
+    let harness = crate::harness::wrap(block.name(), &ports);
     let hfile = dir.join("harness.v");
     write(&hfile, &harness.verilog)?;
 
@@ -366,7 +366,7 @@ pub fn synthesize(
         "nextpnr-ice40 --version",
     )?;
 
-    progress(&format!("yosys synth_ice40 ({})", block.name));
+    progress(&format!("yosys synth_ice40 ({})", block.name()));
     let netlist = dir.join("design.json");
     let stat = dir.join("stat.txt");
     let script = format!(
@@ -400,7 +400,7 @@ pub fn synthesize(
     let (seed, p, tried) = (placed.seed, placed.placement, placed.tried);
     let harness_cells = harness.flip_flops as u64;
     Ok(SynthReport {
-        block: block.name.to_string(),
+        block: block.name().to_string(),
         device: opts.device.name.to_string(),
         package: opts.device.package.to_string(),
         logic_cells: p.lcs.saturating_sub(harness_cells),

@@ -113,7 +113,7 @@ fn alchitry_cu_bitstream_builds_and_meets_its_60_mhz_clock() {
 
 #[test]
 fn committed_reports_are_of_the_current_verilog() {
-    for b in ldcp_hdl::blocks::BLOCKS
+    for b in ldcp_flow::registry::BLOCKS
         .iter()
         .filter(|b| b.board.is_some())
     {
@@ -125,28 +125,28 @@ fn committed_reports_are_of_the_current_verilog() {
             "report of board {} is stale",
             b.board.unwrap()
         );
-        assert_eq!(c["timing_met"], true, "{}", b.name);
+        assert_eq!(c["timing_met"], true, "{}", b.name());
         assert!(
             c["bitstream"]["bytes"].as_u64() == Some(135_100),
             "{}",
-            b.name
+            b.name()
         );
     }
-    for b in ldcp_hdl::blocks::BLOCKS
+    for b in ldcp_flow::registry::BLOCKS
         .iter()
         .filter(|b| b.fpga && b.board.is_none())
     {
-        let c = committed_report(b.name);
+        let c = committed_report(b.name());
         let v = b.verilog().unwrap();
         assert_eq!(
             c["verilog_fnv64"],
             ldcp_sim::Fnv64::hex_of(&v),
             "report of {} is stale",
-            b.name
+            b.name()
         );
         assert!(c["logic_cells"].as_u64().unwrap() > 0 && c["fmax_mhz"].as_f64().unwrap() > 0.0);
-        if b.timing_enforced {
-            assert_eq!(c["timing_met"], true, "{}", b.name);
+        if b.timing_held() {
+            assert_eq!(c["timing_met"], true, "{}", b.name());
             assert!(c["fmax_mhz"].as_f64().unwrap() >= 100.0);
         }
     }
@@ -208,17 +208,94 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
     assert_eq!(code, 2, "{err}");
 }
 
+/// `ldcp cosim` through the CLI on every block: 20,000 cycles of its
+/// seeded stimulus, then its drain, every output compared, one JSON object
+/// whose figures add up.
 #[test]
-fn ldcp_cosim_prints_one_json_object() {
+fn ldcp_cosim_runs_every_block_and_prints_one_json_object() {
+    for b in ldcp_flow::registry::BLOCKS {
+        let (code, out, err) = ldcp(&[
+            "cosim",
+            "--block",
+            b.name(),
+            "--cycles",
+            "20000",
+            "--seed",
+            "9",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{}: {err}", b.name());
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{}: {e}: {out}", b.name()));
+        eprintln!(
+            "{}: {} cycles ({} of drain), {}",
+            b.name(),
+            v["cycles"],
+            v["drain_cycles"],
+            v["outcome"]
+        );
+        assert_eq!(v["block"], b.name());
+        assert_eq!(v["outcome"], "match");
+        assert_eq!(v["seed"], 9);
+        assert_eq!(v["stimulus_cycles"], 20000);
+        assert!(v["first_mismatch_cycle"].is_null() && v["failure"].is_null());
+        let drain = v["drain_cycles"].as_u64().unwrap();
+        assert!(drain > 0, "{}: the run ends with a drain", b.name());
+        assert_eq!(v["cycles"].as_u64().unwrap(), 20000 + drain, "{}", b.name());
+    }
+}
+
+/// A short `ldcp bench` of the window engine: the full-rate run's figures
+/// come from the RTL (packets in = packets out, nothing in flight after the
+/// drain, one event in per cycle, merges happen), the design constants
+/// stand apart, and every engine reports a speed.
+#[test]
+fn ldcp_bench_window_engine_measures_what_it_prints() {
     let (code, out, err) = ldcp(&[
-        "cosim", "--block", "wred_ecn", "--cycles", "50000", "--seed", "9", "--json",
+        "bench",
+        "--block",
+        "window_engine",
+        "--cycles",
+        "20000",
+        "--runs",
+        "1",
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    assert_eq!(v["block"], "wred_ecn");
-    assert_eq!(v["cycles"], 50000);
-    assert_eq!(v["mismatches"], 0);
-    assert_eq!(v["seed"], 9);
+    let m = &v["measured"];
+    eprintln!("measured: {m}\ndesign: {}", v["design"]);
+    let pkts_in = m["packets_in"].as_u64().unwrap();
+    assert!(pkts_in > 100_000, "{m}");
+    assert_eq!(m["packets_out"].as_u64().unwrap(), pkts_in, "{m}");
+    assert_eq!(m["packets_in_flight_after_drain"], 0, "{m}");
+    assert_eq!(m["events_in"], m["cycles"], "an event every cycle: {m}");
+    let (updates, merged) = (
+        m["updates_out"].as_u64().unwrap(),
+        m["merged_events"].as_u64().unwrap(),
+    );
+    assert_eq!(updates + merged, m["events_in"].as_u64().unwrap(), "{m}");
+    assert!(m["merged_updates"].as_u64().unwrap() > 1_000, "{m}");
+    assert!(m["drain_cycles"].as_u64().unwrap() >= 38, "{m}");
+    // the design constants are apart, and none of them is a measured key
+    let d = v["design"].as_object().unwrap();
+    assert_eq!(d["latency_cycles"], 38);
+    assert!(d.keys().all(|k| m.get(k).is_none()), "{d:?}");
+    let engines: Vec<&str> = v["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["engine"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        engines,
+        ["verilator", "cosim", "model", "rusthdl", "model-functional"]
+    );
+    assert!(v["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["cycles_per_second"].as_f64().unwrap() > 0.0));
 }
 
 /// One file per block, each named after its module; the CLI's lint path is
@@ -236,7 +313,7 @@ fn ldcp_verilog_writes_one_file_per_block_and_lints_on_request() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let files = v["files"].as_array().unwrap();
-    assert_eq!(files.len(), ldcp_hdl::blocks::BLOCKS.len());
+    assert_eq!(files.len(), ldcp_flow::registry::BLOCKS.len());
     for f in files {
         assert_eq!(f["lint"], "skipped");
         let text = std::fs::read_to_string(f["file"].as_str().unwrap()).unwrap();

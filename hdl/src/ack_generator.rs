@@ -43,6 +43,17 @@ const C_BITS: usize = N_BITS + TB;
 const _: () = assert!(FB == 8 && PB == 24 && TB == 20 && N_BITS == 4 && GAP_MAX == 4095);
 const _: () = assert!(M_BITS == 49 && C_BITS == 24 && TIMEOUT_BITS == 16);
 
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "ack_generator",
+    doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
+};
+
+/// The block's Verilog (module [`MODULE`]).
+pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE, AckGenerator::default())
+}
+
 /// See the module doc.
 #[derive(LogicBlock)]
 pub struct AckGenerator {
@@ -54,7 +65,7 @@ pub struct AckGenerator {
     /// An event this cycle (taken when `in_ready`).
     pub in_valid: Signal<In, Bit>,
     /// 0: a data packet; 1: open the flow (`in_psn` expected next).
-    pub in_kind: Signal<In, Bit>,
+    pub in_open: Signal<In, Bit>,
     /// Flow id, 16 bits (ids >= 256 are refused, error 1).
     pub in_flow: Signal<In, Bits<FLOW_ID_BITS>>,
     /// The packet's PSN, UQ24.
@@ -64,27 +75,27 @@ pub struct AckGenerator {
     /// The packet ends its message.
     pub in_last: Signal<In, Bit>,
     /// Delayed-ACK count m, packets, 1..=15 (0 acts as 1; 1 is per-packet).
-    pub m_pkts: Signal<In, Bits<N_BITS>>,
+    pub cfg_m_pkts: Signal<In, Bits<N_BITS>>,
     /// Timeout of a held ACK, cycles, UQ16.
-    pub timeout_cycles: Signal<In, Bits<TIMEOUT_BITS>>,
+    pub cfg_timeout_cycles: Signal<In, Bits<TIMEOUT_BITS>>,
     /// Events are taken this cycle (see the module doc).
     pub in_ready: Signal<Out, Bit>,
     // ---- ACKs out (registered)
     /// An ACK this cycle.
-    pub ack_valid: Signal<Out, Bit>,
+    pub out_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub ack_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
+    pub out_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
     /// Cumulative: the next expected PSN, UQ24.
-    pub ack_psn: Signal<Out, Bits<PB>>,
+    pub out_psn: Signal<Out, Bits<PB>>,
     /// ECN-Echo.
-    pub ack_ece: Signal<Out, Bit>,
+    pub out_ece: Signal<Out, Bit>,
     /// Packets covered, 0..=15 (0 only on a NAK with nothing held).
-    pub ack_n: Signal<Out, Bits<N_BITS>>,
+    pub out_n_pkts: Signal<Out, Bits<N_BITS>>,
     /// A NAK: go back to `ack_psn`.
-    pub ack_nak: Signal<Out, Bit>,
+    pub out_nak: Signal<Out, Bit>,
     /// Error of the event computed last cycle: 0 none, 1 flow id beyond the
     /// table, 2 duplicate or out-of-window PSN, 3 a gap already NAKed.
-    pub o_err: Signal<Out, Bits<2>>,
+    pub stat_err: Signal<Out, Bits<2>>,
     // ---- registers
     cf_m: DFF<Bits<N_BITS>>,
     cf_to: DFF<Bits<TIMEOUT_BITS>>,
@@ -174,21 +185,21 @@ impl Default for AckGenerator {
             clock: Default::default(),
             reset: Default::default(),
             in_valid: Default::default(),
-            in_kind: Default::default(),
+            in_open: Default::default(),
             in_flow: Default::default(),
             in_psn: Default::default(),
             in_ce: Default::default(),
             in_last: Default::default(),
-            m_pkts: Default::default(),
-            timeout_cycles: Default::default(),
+            cfg_m_pkts: Default::default(),
+            cfg_timeout_cycles: Default::default(),
             in_ready: Default::default(),
-            ack_valid: Default::default(),
-            ack_flow: Default::default(),
-            ack_psn: Default::default(),
-            ack_ece: Default::default(),
-            ack_n: Default::default(),
-            ack_nak: Default::default(),
-            o_err: Default::default(),
+            out_valid: Default::default(),
+            out_flow: Default::default(),
+            out_psn: Default::default(),
+            out_ece: Default::default(),
+            out_n_pkts: Default::default(),
+            out_nak: Default::default(),
+            stat_err: Default::default(),
             cf_m: Default::default(),
             cf_to: Default::default(),
             t_now: Default::default(),
@@ -283,11 +294,11 @@ impl Logic for AckGenerator {
         self.t_c.write_clock.next = self.clock.val();
 
         // ---- parameters and time
-        self.cf_m.d.next = self.m_pkts.val();
-        if !self.m_pkts.val().any() {
+        self.cf_m.d.next = self.cfg_m_pkts.val();
+        if !self.cfg_m_pkts.val().any() {
             self.cf_m.d.next = self.one_n.val();
         }
-        self.cf_to.d.next = self.timeout_cycles.val();
+        self.cf_to.d.next = self.cfg_timeout_cycles.val();
         self.t_now.d.next = self.t_now.q.val() + self.one_tb.val();
         self.to20.next = bit_cast::<TB, TIMEOUT_BITS>(self.cf_to.q.val());
 
@@ -404,7 +415,7 @@ impl Logic for AckGenerator {
             & !self.split.val()
             & (self.hit.val() | self.in_valid.val());
         self.s1_flush.d.next = self.hit.val();
-        self.s1_kind.d.next = self.in_kind.val();
+        self.s1_kind.d.next = self.in_open.val();
         self.s1_psn.d.next = self.in_psn.val();
         self.s1_ce.d.next = self.in_ce.val();
         self.s1_last.d.next = self.in_last.val();
@@ -489,13 +500,13 @@ impl Logic for AckGenerator {
             self.sweeping.d.next = true;
             self.sweep_ptr.d.next = bits::<FB>(0);
         }
-        self.ack_valid.next = self.q_v.q.val();
-        self.ack_flow.next = bit_cast::<FLOW_ID_BITS, FB>(self.q_idx.q.val());
-        self.ack_psn.next = self.q_psn.q.val();
-        self.ack_ece.next = self.q_ece.q.val();
-        self.ack_n.next = self.q_n.q.val();
-        self.ack_nak.next = self.q_nak.q.val();
-        self.o_err.next = self.q_err.q.val();
+        self.out_valid.next = self.q_v.q.val();
+        self.out_flow.next = bit_cast::<FLOW_ID_BITS, FB>(self.q_idx.q.val());
+        self.out_psn.next = self.q_psn.q.val();
+        self.out_ece.next = self.q_ece.q.val();
+        self.out_n_pkts.next = self.q_n.q.val();
+        self.out_nak.next = self.q_nak.q.val();
+        self.stat_err.next = self.q_err.q.val();
     }
 }
 
@@ -504,41 +515,11 @@ impl Logic for AckGenerator {
 /// `rusthdl` engine of `ldcp bench`.
 pub type AckGeneratorRustHdl = crate::stepper::RustHdlSim<AckGenerator>;
 
-impl crate::stepper::HandStepped for AckGenerator {
-    type Inputs = ldcp_sim::ack_generator::AgInputs;
-    type Outputs = ldcp_sim::ack_generator::AgOutputs;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        let u = self;
-        u.reset.next = i.reset;
-        u.in_valid.next = i.valid;
-        u.in_kind.next = i.kind & 1 == 1;
-        u.in_flow.next = ((i.flow & 0xffff) as u64).into();
-        u.in_psn.next = ((i.psn as u64) & ((1 << PB) - 1)).into();
-        u.in_ce.next = i.ce;
-        u.in_last.next = i.last;
-        u.m_pkts.next = ((i.m & 15) as u64).into();
-        u.timeout_cycles.next = ((i.timeout & 0xffff) as u64).into();
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        let u = self;
-        ldcp_sim::ack_generator::AgOutputs {
-            in_ready: u.in_ready.val(),
-            ack_valid: u.ack_valid.val(),
-            ack_flow: u.ack_flow.val().to_u32(),
-            ack_psn: u.ack_psn.val().to_u32(),
-            ack_ece: u.ack_ece.val(),
-            ack_n: u.ack_n.val().to_u32(),
-            ack_nak: u.ack_nak.val(),
-            o_err: u.o_err.val().to_u32() as u8,
-        }
-    }
-}
+ldcp_sim::ack_generator_ports!(crate::hand_stepped {
+    AckGenerator [],
+    ldcp_sim::ack_generator::AgInputs,
+    ldcp_sim::ack_generator::AgOutputs
+});
 
 #[cfg(test)]
 mod tests {

@@ -49,39 +49,39 @@ pub struct BoardCore {
     /// The UART line from the host (FTDI), asynchronous.
     pub uart_rx: Signal<In, Bit>,
     /// Clocks per UART bit (the board ties it to 60).
-    pub baud_div: Signal<In, Bits<10>>,
+    pub cfg_bit_cycles: Signal<In, Bits<10>>,
     /// Power-on hold: PLL not locked, or the reset button pressed.
-    pub hold: Signal<In, Bit>,
+    pub reset_hold: Signal<In, Bit>,
     /// The UART line to the host.
     pub uart_tx: Signal<Out, Bit>,
     /// Observation: the NIC core's bus address.
-    pub dbg_addr: Signal<Out, Bits<12>>,
+    pub obs_bus_addr: Signal<Out, Bits<12>>,
     /// Observation: the bus write data.
-    pub dbg_wdata: Signal<Out, Bits<32>>,
+    pub obs_bus_wdata: Signal<Out, Bits<32>>,
     /// Observation: the bus write strobe.
-    pub dbg_we: Signal<Out, Bit>,
+    pub obs_bus_we: Signal<Out, Bit>,
     /// Observation: the bus read strobe.
-    pub dbg_re: Signal<Out, Bit>,
+    pub obs_bus_re: Signal<Out, Bit>,
     /// Observation: the core's read data.
-    pub dbg_rdata: Signal<Out, Bits<32>>,
+    pub obs_bus_rdata: Signal<Out, Bits<32>>,
     /// Observation: the core's read-valid.
-    pub dbg_rvalid: Signal<Out, Bit>,
+    pub obs_bus_rvalid: Signal<Out, Bit>,
     /// Observation (the core's tap `core_rst`): the core resets at this edge.
-    pub dbg_core_rst: Signal<Out, Bit>,
+    pub obs_sys_core_rst: Signal<Out, Bit>,
     /// Observation (the core's tap `upd_valid`): the window engine's update.
-    pub dbg_upd_valid: Signal<Out, Bit>,
+    pub obs_sys_upd_valid: Signal<Out, Bit>,
     /// Observation (the core's tap `upd_flow`): its flow.
-    pub dbg_upd_flow: Signal<Out, Bits<8>>,
+    pub obs_sys_upd_flow: Signal<Out, Bits<8>>,
     /// Observation (the core's tap `upd_interval`): its pacing interval.
-    pub dbg_upd_interval: Signal<Out, Bits<24>>,
+    pub obs_sys_upd_interval_ticks: Signal<Out, Bits<24>>,
     /// Observation (the core's tap `upd_restart`): it is a flow reset's result.
-    pub dbg_upd_restart: Signal<Out, Bit>,
+    pub obs_sys_upd_restart: Signal<Out, Bit>,
     /// Observation (the core's tap `flow_reset`): a FLOW_CMD RESET is accepted.
-    pub dbg_flow_reset: Signal<Out, Bit>,
+    pub obs_sys_flow_reset: Signal<Out, Bit>,
     /// Observation (the core's tap `flow_reset_id`): its flow.
-    pub dbg_flow_reset_id: Signal<Out, Bits<8>>,
+    pub obs_sys_flow_reset_id: Signal<Out, Bits<8>>,
     /// Observation (the core's tap `cnt_clear`): CNT_CLEAR is written.
-    pub dbg_cnt_clear: Signal<Out, Bit>,
+    pub obs_sys_cnt_clear: Signal<Out, Bit>,
     bridge: UartBridge,
     core: NicCore,
     hold_s1: DFFWithInit<Bit>,
@@ -105,23 +105,23 @@ impl BoardCore {
         BoardCore {
             clock: Default::default(),
             uart_rx: Default::default(),
-            baud_div: Default::default(),
-            hold: Default::default(),
+            cfg_bit_cycles: Default::default(),
+            reset_hold: Default::default(),
             uart_tx: Default::default(),
-            dbg_addr: Default::default(),
-            dbg_wdata: Default::default(),
-            dbg_we: Default::default(),
-            dbg_re: Default::default(),
-            dbg_rdata: Default::default(),
-            dbg_rvalid: Default::default(),
-            dbg_core_rst: Default::default(),
-            dbg_upd_valid: Default::default(),
-            dbg_upd_flow: Default::default(),
-            dbg_upd_interval: Default::default(),
-            dbg_upd_restart: Default::default(),
-            dbg_flow_reset: Default::default(),
-            dbg_flow_reset_id: Default::default(),
-            dbg_cnt_clear: Default::default(),
+            obs_bus_addr: Default::default(),
+            obs_bus_wdata: Default::default(),
+            obs_bus_we: Default::default(),
+            obs_bus_re: Default::default(),
+            obs_bus_rdata: Default::default(),
+            obs_bus_rvalid: Default::default(),
+            obs_sys_core_rst: Default::default(),
+            obs_sys_upd_valid: Default::default(),
+            obs_sys_upd_flow: Default::default(),
+            obs_sys_upd_interval_ticks: Default::default(),
+            obs_sys_upd_restart: Default::default(),
+            obs_sys_flow_reset: Default::default(),
+            obs_sys_flow_reset_id: Default::default(),
+            obs_sys_cnt_clear: Default::default(),
             bridge: Default::default(),
             core: NicCore::new(build),
             hold_s1: DFFWithInit::new(true),
@@ -143,10 +143,7 @@ impl BoardCore {
 impl Default for BoardCore {
     /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
     fn default() -> Self {
-        BoardCore::new(BuildId {
-            hash: 0,
-            dirty: true,
-        })
+        BoardCore::new(BuildId::UNSTAMPED)
     }
 }
 
@@ -158,7 +155,7 @@ impl Logic for BoardCore {
         self.core.clock.next = self.clock.val();
 
         // ---- power-on: CORE_RESET once the hold has been low for 254 clocks
-        self.hold_s1.d.next = self.hold.val();
+        self.hold_s1.d.next = self.reset_hold.val();
         self.hold_s2.d.next = self.hold_s1.q.val();
         self.active.next = !self.por.q.val().all();
         if self.hold_s2.q.val() {
@@ -169,7 +166,7 @@ impl Logic for BoardCore {
 
         // ---- the bus: the bridge, or the sequencer's one write
         self.bridge.rx.next = self.uart_rx.val();
-        self.bridge.baud_div.next = self.baud_div.val();
+        self.bridge.baud_div.next = self.cfg_bit_cycles.val();
         self.bridge.clear.next = self.active.val();
         self.bridge.bus_rdata.next = self.core.bus_rdata.val();
         self.bridge.bus_rvalid.next = self.core.bus_rvalid.val();
@@ -187,33 +184,36 @@ impl Logic for BoardCore {
         self.core.bus_wdata.next = self.wdata.val();
         self.core.bus_we.next = self.we.val();
         self.core.bus_re.next = self.re.val();
-        self.core.sweep_hold.next = false;
+        self.core.sys_sweep_hold.next = false;
 
         // ---- outputs
         self.uart_tx.next = self.bridge.tx.val();
-        self.dbg_addr.next = self.addr.val();
-        self.dbg_wdata.next = self.wdata.val();
-        self.dbg_we.next = self.we.val();
-        self.dbg_re.next = self.re.val();
-        self.dbg_rdata.next = self.core.bus_rdata.val();
-        self.dbg_rvalid.next = self.core.bus_rvalid.val();
-        self.dbg_core_rst.next = self.core.core_rst.val();
-        self.dbg_upd_valid.next = self.core.upd_valid.val();
-        self.dbg_upd_flow.next = self.core.upd_flow.val();
-        self.dbg_upd_interval.next = self.core.upd_interval.val();
-        self.dbg_upd_restart.next = self.core.upd_restart.val();
-        self.dbg_flow_reset.next = self.core.flow_reset.val();
-        self.dbg_flow_reset_id.next = self.core.flow_reset_id.val();
-        self.dbg_cnt_clear.next = self.core.cnt_clear.val();
+        self.obs_bus_addr.next = self.addr.val();
+        self.obs_bus_wdata.next = self.wdata.val();
+        self.obs_bus_we.next = self.we.val();
+        self.obs_bus_re.next = self.re.val();
+        self.obs_bus_rdata.next = self.core.bus_rdata.val();
+        self.obs_bus_rvalid.next = self.core.bus_rvalid.val();
+        self.obs_sys_core_rst.next = self.core.sys_core_rst.val();
+        self.obs_sys_upd_valid.next = self.core.sys_upd_valid.val();
+        self.obs_sys_upd_flow.next = self.core.sys_upd_flow.val();
+        self.obs_sys_upd_interval_ticks.next = self.core.sys_upd_interval_ticks.val();
+        self.obs_sys_upd_restart.next = self.core.sys_upd_restart.val();
+        self.obs_sys_flow_reset.next = self.core.sys_flow_reset.val();
+        self.obs_sys_flow_reset_id.next = self.core.sys_flow_reset_id.val();
+        self.obs_sys_cnt_clear.next = self.core.sys_cnt_clear.val();
     }
 }
 
-/// The board core's finalized Verilog (module `board_core`), stamped.
+/// The board core's module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "board_core",
+    doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
+};
+
+/// The board core's finalized Verilog (module [`MODULE`]), stamped.
 pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    let info = crate::blocks::find("board_core").expect("board_core is a block");
-    let raw = crate::blocks::raw_verilog(BoardCore::new(build))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize(&raw, info.name, info.doc)
+    crate::generate::finalized(&MODULE, BoardCore::new(build))
 }
 
 /// The board's top module name.
@@ -223,7 +223,14 @@ pub const TOP: &str = "ldcp_alchitry_cu";
 /// divider tied to [`BAUD_DIV`]. Hand-written Verilog, because RustHDL 0.46
 /// has no iCE40 PLL primitive; it has no logic but one OR gate.
 pub fn top_verilog() -> String {
+    use ldcp_sim::ports::Ports;
     let (divr, divf, divq, filter) = PLL;
+    // the observation ports (the core's bus and taps) stay open on the board
+    let obs: String = ldcp_sim::board::BoardOut::PORTS
+        .iter()
+        .filter(|p| p.name.starts_with("obs_"))
+        .map(|p| format!(",\n        .{}()", p.name))
+        .collect();
     format!(
         "// {TOP}: the LDCP NIC core on the Alchitry Cu (iCE40-HX8K, cb132).\n\
          // Generated by ldcp-hdl (hdl/src/board.rs); do not edit.\n\
@@ -253,23 +260,9 @@ pub fn top_verilog() -> String {
          \x20   board_core core (\n\
          \x20       .clock(clk),\n\
          \x20       .uart_rx(usb_rx),\n\
-         \x20       .baud_div(10'd{BAUD_DIV}),\n\
-         \x20       .hold(~locked | ~rst_n),\n\
-         \x20       .uart_tx(usb_tx),\n\
-         \x20       .dbg_addr(),\n\
-         \x20       .dbg_wdata(),\n\
-         \x20       .dbg_we(),\n\
-         \x20       .dbg_re(),\n\
-         \x20       .dbg_rdata(),\n\
-         \x20       .dbg_rvalid(),\n\
-         \x20       .dbg_core_rst(),\n\
-         \x20       .dbg_upd_valid(),\n\
-         \x20       .dbg_upd_flow(),\n\
-         \x20       .dbg_upd_interval(),\n\
-         \x20       .dbg_upd_restart(),\n\
-         \x20       .dbg_flow_reset(),\n\
-         \x20       .dbg_flow_reset_id(),\n\
-         \x20       .dbg_cnt_clear()\n\
+         \x20       .cfg_bit_cycles(10'd{BAUD_DIV}),\n\
+         \x20       .reset_hold(~locked | ~rst_n),\n\
+         \x20       .uart_tx(usb_tx){obs}\n\
          \x20   );\n\
          endmodule\n"
     )
@@ -290,47 +283,11 @@ pub fn pcf() -> String {
     )
 }
 
-impl crate::stepper::HandStepped for BoardCore {
-    type Inputs = ldcp_sim::board::BoardIn;
-    type Outputs = ldcp_sim::board::BoardOut;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        self.uart_rx.next = i.rx;
-        self.baud_div.next = ((i.baud_div & 0x3ff) as u64).into();
-        self.hold.next = i.hold;
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        use ldcp_regmap::model::{BusIn, BusOut};
-        ldcp_sim::board::BoardOut {
-            tx: self.uart_tx.val(),
-            bus: BusIn {
-                addr: self.dbg_addr.val().to_u32(),
-                wdata: self.dbg_wdata.val().to_u32(),
-                we: self.dbg_we.val(),
-                re: self.dbg_re.val(),
-            },
-            core: BusOut {
-                rdata: self.dbg_rdata.val().to_u32(),
-                rvalid: self.dbg_rvalid.val(),
-            },
-            taps: ldcp_sim::nic_core::Taps {
-                core_rst: self.dbg_core_rst.val(),
-                upd_valid: self.dbg_upd_valid.val(),
-                upd_flow: self.dbg_upd_flow.val().to_u32(),
-                upd_interval: self.dbg_upd_interval.val().to_u32(),
-                upd_restart: self.dbg_upd_restart.val(),
-                flow_reset: self.dbg_flow_reset.val(),
-                flow_reset_id: self.dbg_flow_reset_id.val().to_u32(),
-                cnt_clear: self.dbg_cnt_clear.val(),
-            },
-        }
-    }
-}
+ldcp_sim::board_core_ports!(crate::hand_stepped {
+    BoardCore [],
+    ldcp_sim::board::BoardIn,
+    ldcp_sim::board::BoardOut
+});
 
 /// The board core in RustHDL's simulator, stepped by hand.
 pub type BoardCoreRustHdl = crate::stepper::RustHdlSim<BoardCore>;

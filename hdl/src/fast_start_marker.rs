@@ -40,6 +40,17 @@ const CB: usize = COUNT_BITS;
 const MISC_BITS: usize = 2 + 2 * CB;
 const _: () = assert!(FB == 8 && PB == 24 && CB == 12 && MISC_BITS == 26);
 
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "fast_start_marker",
+    doc: "sender fast-start ECN marker with the IPv4 ECN rewrite and RFC 1624 checksum update, 256 flows, one event per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1)",
+};
+
+/// The block's Verilog (module [`MODULE`]).
+pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE, FastStartMarker::default())
+}
+
 /// See the module doc.
 #[derive(LogicBlock)]
 pub struct FastStartMarker {
@@ -63,35 +74,35 @@ pub struct FastStartMarker {
     /// Transmit: IPv4 header checksum.
     pub in_csum: Signal<In, Bits<16>>,
     /// IW, packets, UQ12 (0 acts as 1); registered.
-    pub iw_pkts: Signal<In, Bits<CB>>,
+    pub cfg_iw_pkts: Signal<In, Bits<CB>>,
     /// Events are taken (low during the reset sweep).
     pub in_ready: Signal<Out, Bit>,
     // ---- result out (registered)
     /// A result this cycle.
-    pub o_valid: Signal<Out, Bit>,
+    pub out_valid: Signal<Out, Bit>,
     /// Its event's kind.
-    pub o_kind: Signal<Out, Bits<2>>,
+    pub out_kind: Signal<Out, Bits<2>>,
     /// Its flow id.
-    pub o_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
+    pub out_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
     /// Error: 0 none, 1 flow id beyond the table, 2 PSN out of window (or an
     /// ACK for an idle flow), 3 not IPv4.
-    pub o_err: Signal<Out, Bits<2>>,
+    pub out_err: Signal<Out, Bits<2>>,
     /// Transmit: the ECN codepoint written (00 Not-ECT, 10 ECT(0)).
-    pub o_ecn: Signal<Out, Bits<2>>,
+    pub out_ecn: Signal<Out, Bits<2>>,
     /// Transmit: word 0 with the ECN field rewritten.
-    pub o_word0: Signal<Out, Bits<16>>,
+    pub out_word0: Signal<Out, Bits<16>>,
     /// Transmit: the updated checksum (RFC 1624 Eq. 3).
-    pub o_csum: Signal<Out, Bits<16>>,
+    pub out_csum: Signal<Out, Bits<16>>,
     /// ACK/NAK: hand `o_cw_pkts` to the window engine's per-flow set.
-    pub o_set: Signal<Out, Bit>,
+    pub out_set: Signal<Out, Bit>,
     /// The window for the set, packets, UQ12.
-    pub o_cw_pkts: Signal<Out, Bits<CB>>,
+    pub out_cw_pkts: Signal<Out, Bits<CB>>,
     /// Go-back-N from `o_psn` (a loss during fast start).
-    pub o_gbn: Signal<Out, Bit>,
+    pub out_gbn: Signal<Out, Bit>,
     /// The event's PSN (0 for a flow reset).
-    pub o_psn: Signal<Out, Bits<PB>>,
+    pub out_psn: Signal<Out, Bits<PB>>,
     /// The flow's stage after the event: 0 idle, 1 fast start, 2 stable.
-    pub o_stage: Signal<Out, Bits<2>>,
+    pub out_stage: Signal<Out, Bits<2>>,
     // ---- registers
     cf_iw: DFF<Bits<CB>>,
     s1_v: DFF<Bit>,
@@ -194,20 +205,20 @@ impl Default for FastStartMarker {
             in_last: Default::default(),
             in_word0: Default::default(),
             in_csum: Default::default(),
-            iw_pkts: Default::default(),
+            cfg_iw_pkts: Default::default(),
             in_ready: Default::default(),
-            o_valid: Default::default(),
-            o_kind: Default::default(),
-            o_flow: Default::default(),
-            o_err: Default::default(),
-            o_ecn: Default::default(),
-            o_word0: Default::default(),
-            o_csum: Default::default(),
-            o_set: Default::default(),
-            o_cw_pkts: Default::default(),
-            o_gbn: Default::default(),
-            o_psn: Default::default(),
-            o_stage: Default::default(),
+            out_valid: Default::default(),
+            out_kind: Default::default(),
+            out_flow: Default::default(),
+            out_err: Default::default(),
+            out_ecn: Default::default(),
+            out_word0: Default::default(),
+            out_csum: Default::default(),
+            out_set: Default::default(),
+            out_cw_pkts: Default::default(),
+            out_gbn: Default::default(),
+            out_psn: Default::default(),
+            out_stage: Default::default(),
             cf_iw: Default::default(),
             s1_v: Default::default(),
             s1_kind: Default::default(),
@@ -311,8 +322,8 @@ impl Logic for FastStartMarker {
         self.t_misc.write_clock.next = self.clock.val();
 
         // ---- IW, registered and clamped to >= 1
-        self.cf_iw.d.next = self.iw_pkts.val();
-        if !self.iw_pkts.val().any() {
+        self.cf_iw.d.next = self.cfg_iw_pkts.val();
+        if !self.cfg_iw_pkts.val().any() {
             self.cf_iw.d.next = self.one_cb.val();
         }
 
@@ -535,18 +546,18 @@ impl Logic for FastStartMarker {
             self.q_cw.d.next = bits::<CB>(0);
             self.q_gbn.d.next = false;
         }
-        self.o_valid.next = self.q_valid.q.val();
-        self.o_kind.next = self.q_kind.q.val();
-        self.o_flow.next = self.q_flow.q.val();
-        self.o_err.next = self.q_err.q.val();
-        self.o_ecn.next = self.q_ecn.q.val();
-        self.o_word0.next = self.q_word0.q.val();
-        self.o_csum.next = self.q_csum.q.val();
-        self.o_set.next = self.q_set.q.val();
-        self.o_cw_pkts.next = self.q_cw.q.val();
-        self.o_gbn.next = self.q_gbn.q.val();
-        self.o_psn.next = self.q_psn.q.val();
-        self.o_stage.next = self.q_stage.q.val();
+        self.out_valid.next = self.q_valid.q.val();
+        self.out_kind.next = self.q_kind.q.val();
+        self.out_flow.next = self.q_flow.q.val();
+        self.out_err.next = self.q_err.q.val();
+        self.out_ecn.next = self.q_ecn.q.val();
+        self.out_word0.next = self.q_word0.q.val();
+        self.out_csum.next = self.q_csum.q.val();
+        self.out_set.next = self.q_set.q.val();
+        self.out_cw_pkts.next = self.q_cw.q.val();
+        self.out_gbn.next = self.q_gbn.q.val();
+        self.out_psn.next = self.q_psn.q.val();
+        self.out_stage.next = self.q_stage.q.val();
     }
 }
 
@@ -555,46 +566,11 @@ impl Logic for FastStartMarker {
 /// `rusthdl` engine of `ldcp bench`.
 pub type FastStartMarkerRustHdl = crate::stepper::RustHdlSim<FastStartMarker>;
 
-impl crate::stepper::HandStepped for FastStartMarker {
-    type Inputs = ldcp_sim::fast_start_marker::FsInputs;
-    type Outputs = ldcp_sim::fast_start_marker::FsOutputs;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        let u = self;
-        u.reset.next = i.reset;
-        u.in_valid.next = i.valid;
-        u.in_kind.next = ((i.kind & 3) as u64).into();
-        u.in_flow.next = ((i.flow & 0xffff) as u64).into();
-        u.in_psn.next = (i.psn as u64 & ((1 << PB) - 1)).into();
-        u.in_last.next = i.last;
-        u.in_word0.next = (i.word0 as u64).into();
-        u.in_csum.next = (i.csum as u64).into();
-        u.iw_pkts.next = ((i.iw_pkts & COUNT_MAX) as u64).into();
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        let u = self;
-        ldcp_sim::fast_start_marker::FsOutputs {
-            in_ready: u.in_ready.val(),
-            o_valid: u.o_valid.val(),
-            o_kind: u.o_kind.val().to_u32() as u8,
-            o_flow: u.o_flow.val().to_u32(),
-            o_err: u.o_err.val().to_u32() as u8,
-            o_ecn: u.o_ecn.val().to_u32() as u8,
-            o_word0: u.o_word0.val().to_u32() as u16,
-            o_csum: u.o_csum.val().to_u32() as u16,
-            o_set: u.o_set.val(),
-            o_cw_pkts: u.o_cw_pkts.val().to_u32(),
-            o_gbn: u.o_gbn.val(),
-            o_psn: u.o_psn.val().to_u32(),
-            o_stage: u.o_stage.val().to_u32() as u8,
-        }
-    }
-}
+ldcp_sim::fast_start_marker_ports!(crate::hand_stepped {
+    FastStartMarker [],
+    ldcp_sim::fast_start_marker::FsInputs,
+    ldcp_sim::fast_start_marker::FsOutputs
+});
 
 #[cfg(test)]
 mod tests {

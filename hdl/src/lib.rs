@@ -6,9 +6,9 @@
 //! file of the same stem in `ldcp-sim`. [`blocks`] lists them for the flow.
 
 pub mod ack_generator;
-pub mod blocks;
 pub mod board;
 pub mod fast_start_marker;
+pub mod generate;
 pub mod mul;
 pub mod nic_core;
 pub mod nic_system;

@@ -78,6 +78,14 @@ pub struct BuildId {
 }
 
 impl BuildId {
+    /// The build the flow's blocks report: GIT_HASH 0 with CAPS.DIRTY set,
+    /// so their Verilog, and the committed reports' hashes, do not change
+    /// with every commit (a board build or the driver stamps a real one).
+    pub const UNSTAMPED: BuildId = BuildId {
+        hash: 0,
+        dirty: true,
+    };
+
     /// The commit of the source tree this crate was built from (asked of
     /// `git` at run time; hash 0 and dirty when git cannot tell).
     pub fn current() -> Self {
@@ -128,23 +136,23 @@ pub struct NicCore {
     // ---- taps for a system around the core (`crate::nic_system`); a core
     // alone (and the board) ties `sweep_hold` low
     /// While high, the reset sweep waits (and with it every event source).
-    pub sweep_hold: Signal<In, Bit>,
+    pub sys_sweep_hold: Signal<In, Bit>,
     /// The core resets at this edge (CORE_RESET, registered).
-    pub core_rst: Signal<Out, Bit>,
+    pub sys_core_rst: Signal<Out, Bit>,
     /// The window engine's update this cycle.
-    pub upd_valid: Signal<Out, Bit>,
+    pub sys_upd_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub upd_flow: Signal<Out, Bits<FLOW_BITS>>,
+    pub sys_upd_flow: Signal<Out, Bits<FLOW_BITS>>,
     /// Its pacing interval (0: cw >= 1).
-    pub upd_interval: Signal<Out, Bits<24>>,
+    pub sys_upd_interval_ticks: Signal<Out, Bits<24>>,
     /// The update is the result of a FLOW_CMD RESET (the flow restarts).
-    pub upd_restart: Signal<Out, Bit>,
+    pub sys_upd_restart: Signal<Out, Bit>,
     /// A FLOW_CMD RESET is accepted this cycle, for flow `flow_reset_id`.
-    pub flow_reset: Signal<Out, Bit>,
+    pub sys_flow_reset: Signal<Out, Bit>,
     /// The flow of `flow_reset`.
-    pub flow_reset_id: Signal<Out, Bits<FLOW_BITS>>,
+    pub sys_flow_reset_id: Signal<Out, Bits<FLOW_BITS>>,
     /// CNT_CLEAR.GO is written this cycle.
-    pub cnt_clear: Signal<Out, Bit>,
+    pub sys_cnt_clear: Signal<Out, Bit>,
     regs: RegFile,
     eng: WindowEngine<FLOW_BITS>,
     fifo: RAM<Bits<13>, FLOW_BITS>,
@@ -225,15 +233,15 @@ impl NicCore {
     /// that decodes the extension registers around it).
     pub fn with_ext(build: BuildId, ext: bool) -> Self {
         NicCore {
-            sweep_hold: Default::default(),
-            core_rst: Default::default(),
-            upd_valid: Default::default(),
-            upd_flow: Default::default(),
-            upd_interval: Default::default(),
-            upd_restart: Default::default(),
-            flow_reset: Default::default(),
-            flow_reset_id: Default::default(),
-            cnt_clear: Default::default(),
+            sys_sweep_hold: Default::default(),
+            sys_core_rst: Default::default(),
+            sys_upd_valid: Default::default(),
+            sys_upd_flow: Default::default(),
+            sys_upd_interval_ticks: Default::default(),
+            sys_upd_restart: Default::default(),
+            sys_flow_reset: Default::default(),
+            sys_flow_reset_id: Default::default(),
+            sys_cnt_clear: Default::default(),
             clock: Default::default(),
             bus_addr: Default::default(),
             bus_wdata: Default::default(),
@@ -311,21 +319,24 @@ impl NicCore {
     }
 }
 
-/// The core's finalized Verilog (module `nic_core`), stamped with `build`.
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "nic_core",
+    doc: "the LDCP NIC core: window engine (256 flows), event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
+};
+
+/// The core's finalized Verilog (module [`MODULE`]), stamped with `build`.
+/// The flow's block reports GIT_HASH 0 with CAPS.DIRTY set
+/// ([`NicCore::default`]), so its Verilog, and the committed report's
+/// hash, do not change with every commit.
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    let info = crate::blocks::find("nic_core").expect("nic_core is a block");
-    let raw = crate::blocks::raw_verilog(NicCore::new(build))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize(&raw, info.name, info.doc)
+    crate::generate::finalized(&MODULE, NicCore::new(build))
 }
 
 impl Default for NicCore {
     /// A core reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
     fn default() -> Self {
-        NicCore::new(BuildId {
-            hash: 0,
-            dirty: true,
-        })
+        NicCore::new(BuildId::UNSTAMPED)
     }
 }
 
@@ -408,7 +419,7 @@ impl Logic for NicCore {
 
         // ---- the engine's port, by priority
         self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
-        self.take_sweep.next = self.sweeping.q.val() & !self.sweep_hold.val();
+        self.take_sweep.next = self.sweeping.q.val() & !self.sys_sweep_hold.val();
         // a flow command waits until the events pushed before it have left the FIFO
         self.take_fc.next =
             !self.sweeping.q.val() & self.fc_start.val() & !self.level.q.val().any();
@@ -420,41 +431,41 @@ impl Logic for NicCore {
         self.gen_ece.next = !self.gen_x.q.val().get_bits::<3>(13).any();
 
         self.eng.reset.next = self.core_reset.val();
-        self.eng.alpha_raw.next = self.regs.alpha_raw.val();
-        self.eng.beta_raw.next = self.regs.beta_raw.val();
-        self.eng.gamma_shift.next = self.regs.gamma_shift.val();
-        self.eng.cw_max.next = self.regs.cw_max_cw.val();
-        self.eng.rtt_ticks.next = self.regs.rtt_ticks.val();
-        self.eng.ev_valid.next =
+        self.eng.cfg_alpha.next = self.regs.alpha_raw.val();
+        self.eng.cfg_beta.next = self.regs.beta_raw.val();
+        self.eng.cfg_gamma_shift.next = self.regs.gamma_shift.val();
+        self.eng.cfg_cw_max.next = self.regs.cw_max_cw.val();
+        self.eng.cfg_rtt_ticks.next = self.regs.rtt_ticks.val();
+        self.eng.in_valid.next =
             self.take_sweep.val() | self.take_fc.val() | self.take_gen.val() | self.take_fifo.val();
-        self.eng.ev_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
-        self.eng.ev_n.next = self.fifo.read_data.val().get_bits::<4>(8);
-        self.eng.ev_ece.next = self.fifo.read_data.val().get_bit(12);
-        self.eng.ev_set.next = false;
-        self.eng.ev_value.next = self.regs.init_cw_cw.val();
+        self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
+        self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(8);
+        self.eng.in_ece.next = self.fifo.read_data.val().get_bit(12);
+        self.eng.in_set.next = false;
+        self.eng.in_cw.next = self.regs.init_cw_cw.val();
         if self.take_gen.val() {
-            self.eng.ev_flow.next = self.gen_x.q.val().get_bits::<8>(0);
-            self.eng.ev_n.next = self.gen_x.q.val().get_bits::<4>(8);
-            self.eng.ev_ece.next = self.gen_ece.val();
+            self.eng.in_flow.next = self.gen_x.q.val().get_bits::<8>(0);
+            self.eng.in_n_pkts.next = self.gen_x.q.val().get_bits::<4>(8);
+            self.eng.in_ece.next = self.gen_ece.val();
         }
         if self.take_fc.val() {
-            self.eng.ev_flow.next = self.fc_flow.q.val();
-            self.eng.ev_n.next = bits::<4>(0);
-            self.eng.ev_ece.next = false;
-            self.eng.ev_set.next =
+            self.eng.in_flow.next = self.fc_flow.q.val();
+            self.eng.in_n_pkts.next = bits::<4>(0);
+            self.eng.in_ece.next = false;
+            self.eng.in_set.next =
                 self.fc_op.q.val().any() & (self.fc_op.q.val() != self.op_read.val());
             if self.fc_op.q.val() == self.op_write.val() {
-                self.eng.ev_value.next = self.regs.flow_wdata_cw.val();
+                self.eng.in_cw.next = self.regs.flow_wdata_cw.val();
             }
         }
         if self.take_sweep.val() {
-            self.eng.ev_flow.next = self.sweep_ptr.q.val();
-            self.eng.ev_n.next = bits::<4>(0);
-            self.eng.ev_ece.next = false;
-            self.eng.ev_set.next = true;
+            self.eng.in_flow.next = self.sweep_ptr.q.val();
+            self.eng.in_n_pkts.next = bits::<4>(0);
+            self.eng.in_ece.next = false;
+            self.eng.in_set.next = true;
         }
         self.ack_in.next = self.take_gen.val() | self.take_fifo.val();
-        self.ack_ece.next = self.eng.ev_ece.val() & self.ack_in.val();
+        self.ack_ece.next = self.eng.in_ece.val() & self.ack_in.val();
 
         // ---- sweep
         if self.take_sweep.val() {
@@ -542,7 +553,7 @@ impl Logic for NicCore {
             self.fc_issued.d.next = false;
             self.fc_done.d.next = true;
             self.res_cw.d.next = self.eng.out_cw.val();
-            self.res_interval.d.next = self.eng.out_interval.val();
+            self.res_interval.d.next = self.eng.out_interval_ticks.val();
             self.res_flow.d.next = self.fc_flow.q.val();
         }
         self.fcb_q.d.next = bits::<1>(0);
@@ -558,16 +569,17 @@ impl Logic for NicCore {
                 self.fc_flow.d.next = self.regs.flow_id_id.val();
             }
         }
-        self.flow_reset.next = self.regs.flow_cmd_wr.val()
+        self.sys_flow_reset.next = self.regs.flow_cmd_wr.val()
             & (self.regs.flow_cmd_op.val() == self.op_reset.val())
             & !self.fc_busy.q.val();
-        self.flow_reset_id.next = self.regs.flow_id_id.val();
-        self.upd_valid.next = self.eng.out_valid.val();
-        self.upd_flow.next = self.eng.out_flow.val();
-        self.upd_interval.next = self.eng.out_interval.val();
-        self.upd_restart.next = self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
-        self.core_rst.next = self.reset_q.q.val();
-        self.cnt_clear.next = self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any();
+        self.sys_flow_reset_id.next = self.regs.flow_id_id.val();
+        self.sys_upd_valid.next = self.eng.out_valid.val();
+        self.sys_upd_flow.next = self.eng.out_flow.val();
+        self.sys_upd_interval_ticks.next = self.eng.out_interval_ticks.val();
+        self.sys_upd_restart.next =
+            self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
+        self.sys_core_rst.next = self.reset_q.q.val();
+        self.sys_cnt_clear.next = self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any();
         self.regs.flow_cw_cw.next = self.res_cw.q.val();
         self.regs.flow_interval_ticks.next = self.res_interval.q.val();
         self.regs.flow_status_done.next = bits::<1>(0);
@@ -596,8 +608,8 @@ impl Logic for NicCore {
         if self.eng.out_valid.val() {
             self.cnt_updates.d.next = self.cnt_updates.q.val() + self.one32.val();
             self.cnt_packets.d.next = self.cnt_packets.q.val()
-                + bit_cast::<32, 8>(self.eng.out_n_u.val())
-                + bit_cast::<32, 8>(self.eng.out_n_m.val());
+                + bit_cast::<32, 8>(self.eng.out_n_u_pkts.val())
+                + bit_cast::<32, 8>(self.eng.out_n_m_pkts.val());
         }
         if self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any() {
             self.cnt_events.d.next = bits::<32>(0);
@@ -662,29 +674,11 @@ impl Logic for NicCore {
     }
 }
 
-impl crate::stepper::HandStepped for NicCore {
-    type Inputs = ldcp_regmap::model::BusIn;
-    type Outputs = ldcp_regmap::model::BusOut;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        self.bus_addr.next = ((i.addr & 0xfff) as u64).into();
-        self.bus_wdata.next = (i.wdata as u64).into();
-        self.bus_we.next = i.we;
-        self.bus_re.next = i.re;
-        self.sweep_hold.next = false;
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        ldcp_regmap::model::BusOut {
-            rdata: self.bus_rdata.val().to_u32(),
-            rvalid: self.bus_rvalid.val(),
-        }
-    }
-}
+ldcp_sim::nic_core_ports!(crate::hand_stepped {
+    NicCore [],
+    ldcp_sim::nic_core::NicCoreIn,
+    ldcp_sim::nic_core::NicCoreOut
+});
 
 /// The NIC core in RustHDL's simulator, stepped by hand.
 pub type NicCoreRustHdl = crate::stepper::RustHdlSim<NicCore>;
@@ -692,16 +686,17 @@ pub type NicCoreRustHdl = crate::stepper::RustHdlSim<NicCore>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::nic_core::{stimulus, NicCoreModel};
+    use ldcp_sim::cosim::CosimModel;
+    use ldcp_sim::nic_core::{stimulus, NicCoreIn, NicCoreModel};
 
     #[test]
     fn nic_core_rusthdl_simulation_matches_model() {
         let mut sim = NicCoreRustHdl::new();
         let mut m = NicCoreModel::new(0, true);
-        for (c, b) in stimulus(11).take(1_500).enumerate() {
+        for (c, b) in stimulus(11).take(1_500).map(NicCoreIn::from).enumerate() {
             let o = sim.step(&b).expect("RustHDL settles");
-            m.tick(&b);
-            assert_eq!(o, m.outputs(), "cycle {c}, inputs {b:?}");
+            CosimModel::tick(&mut m, &b);
+            assert_eq!(o, CosimModel::outputs(&m), "cycle {c}, inputs {b:?}");
         }
     }
 }

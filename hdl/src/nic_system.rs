@@ -83,38 +83,38 @@ pub struct NicSystem {
     // ---- observation (the blocks' registered outputs, for cosimulation
     // and for a design that sends the packets they describe)
     /// The pacing timer grants a send credit.
-    pub obs_grant_valid: Signal<Out, Bit>,
+    pub obs_pt_out_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub obs_grant_flow: Signal<Out, Bits<16>>,
+    pub obs_pt_out_flow: Signal<Out, Bits<16>>,
     /// The ACK generator sends an ACK (or NAK).
-    pub obs_ack_valid: Signal<Out, Bit>,
+    pub obs_ag_out_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub obs_ack_flow: Signal<Out, Bits<16>>,
+    pub obs_ag_out_flow: Signal<Out, Bits<16>>,
     /// Its PSN.
-    pub obs_ack_psn: Signal<Out, Bits<24>>,
+    pub obs_ag_out_psn: Signal<Out, Bits<24>>,
     /// Its n.
-    pub obs_ack_n: Signal<Out, Bits<4>>,
+    pub obs_ag_out_n_pkts: Signal<Out, Bits<4>>,
     /// Its ECE.
-    pub obs_ack_ece: Signal<Out, Bit>,
+    pub obs_ag_out_ece: Signal<Out, Bit>,
     /// A NAK.
-    pub obs_ack_nak: Signal<Out, Bit>,
+    pub obs_ag_out_nak: Signal<Out, Bit>,
     /// The pacing timer refused an update's flow id (never: the engine's
     /// flows are the timer's).
-    pub obs_pt_err_flow: Signal<Out, Bit>,
+    pub obs_pt_stat_err_flow_strobe: Signal<Out, Bit>,
     /// The fast-start marker has a result.
-    pub obs_fs_valid: Signal<Out, Bit>,
+    pub obs_fs_out_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub obs_fs_flow: Signal<Out, Bits<16>>,
+    pub obs_fs_out_flow: Signal<Out, Bits<16>>,
     /// Its error.
-    pub obs_fs_err: Signal<Out, Bits<2>>,
+    pub obs_fs_out_err: Signal<Out, Bits<2>>,
     /// Its ECN codepoint.
-    pub obs_fs_ecn: Signal<Out, Bits<2>>,
+    pub obs_fs_out_ecn: Signal<Out, Bits<2>>,
     /// Its checksum.
-    pub obs_fs_csum: Signal<Out, Bits<16>>,
+    pub obs_fs_out_csum: Signal<Out, Bits<16>>,
     /// The WRED/ECN port decided on a packet.
-    pub obs_wred_valid: Signal<Out, Bit>,
+    pub obs_wred_out_valid: Signal<Out, Bit>,
     /// Its decision.
-    pub obs_wred_decision: Signal<Out, Bits<2>>,
+    pub obs_wred_out_decision: Signal<Out, Bits<2>>,
     core: NicCore,
     xregs: ExtRegFile,
     pt: PacingTimer,
@@ -189,22 +189,22 @@ impl NicSystem {
             bus_re: Default::default(),
             bus_rdata: Default::default(),
             bus_rvalid: Default::default(),
-            obs_grant_valid: Default::default(),
-            obs_grant_flow: Default::default(),
-            obs_ack_valid: Default::default(),
-            obs_ack_flow: Default::default(),
-            obs_ack_psn: Default::default(),
-            obs_ack_n: Default::default(),
-            obs_ack_ece: Default::default(),
-            obs_ack_nak: Default::default(),
-            obs_pt_err_flow: Default::default(),
-            obs_fs_valid: Default::default(),
-            obs_fs_flow: Default::default(),
-            obs_fs_err: Default::default(),
-            obs_fs_ecn: Default::default(),
-            obs_fs_csum: Default::default(),
-            obs_wred_valid: Default::default(),
-            obs_wred_decision: Default::default(),
+            obs_pt_out_valid: Default::default(),
+            obs_pt_out_flow: Default::default(),
+            obs_ag_out_valid: Default::default(),
+            obs_ag_out_flow: Default::default(),
+            obs_ag_out_psn: Default::default(),
+            obs_ag_out_n_pkts: Default::default(),
+            obs_ag_out_ece: Default::default(),
+            obs_ag_out_nak: Default::default(),
+            obs_pt_stat_err_flow_strobe: Default::default(),
+            obs_fs_out_valid: Default::default(),
+            obs_fs_out_flow: Default::default(),
+            obs_fs_out_err: Default::default(),
+            obs_fs_out_ecn: Default::default(),
+            obs_fs_out_csum: Default::default(),
+            obs_wred_out_valid: Default::default(),
+            obs_wred_out_decision: Default::default(),
             core: NicCore::with_ext(build, true),
             xregs: Default::default(),
             pt: Default::default(),
@@ -268,24 +268,24 @@ impl NicSystem {
 impl Default for NicSystem {
     /// A system reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
     fn default() -> Self {
-        NicSystem::new(BuildId {
-            hash: 0,
-            dirty: true,
-        })
+        NicSystem::new(BuildId::UNSTAMPED)
     }
 }
 
-/// The system's finalized Verilog (module `nic_system`), stamped with `build`.
-pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    let info = crate::blocks::find("nic_system").expect("nic_system is a block");
-    let raw = raw_verilog(NicSystem::new(build)).map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize(&raw, info.name, info.doc)
-}
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "nic_system",
+    doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
+};
 
-/// RustHDL's Verilog of a system, with every sub-block input the top
-/// drives marked `isolate_assignments` ([`crate::verilog::isolate_sub_inputs`]).
-pub(crate) fn raw_verilog(sys: NicSystem) -> Result<String, String> {
-    crate::blocks::raw_verilog(sys).map(|v| crate::verilog::isolate_sub_inputs(&v))
+/// The system's finalized Verilog (module [`MODULE`]), stamped with
+/// `build`; every sub-block input the top drives is marked
+/// `isolate_assignments` ([`crate::verilog::isolate_sub_inputs`]).
+pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    let raw = crate::generate::raw_verilog(NicSystem::new(build))
+        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize(&raw, MODULE.name, MODULE.doc)
 }
 
 impl Logic for NicSystem {
@@ -358,21 +358,21 @@ impl Logic for NicSystem {
         self.bus_rdata.next = self.core.bus_rdata.val() | self.xregs.bus_rdata.val();
         // the two decoders' rvalid are the same register
         self.bus_rvalid.next = self.core.bus_rvalid.val() | self.xregs.bus_rvalid.val();
-        self.xregs.reset.next = self.core.core_rst.val();
+        self.xregs.reset.next = self.core.sys_core_rst.val();
 
         // ---- pacing timer: the engine's updates; the core's sweep waits for the timer's
-        self.pt.reset.next = self.core.core_rst.val();
-        self.pt.in_valid.next = self.core.upd_valid.val();
-        self.pt.in_kind.next = self.core.upd_restart.val();
-        self.pt.in_flow.next = bit_cast::<16, FB>(self.core.upd_flow.val());
-        self.pt.in_interval.next = self.core.upd_interval.val();
-        self.core.sweep_hold.next = !self.pt.in_ready.val();
-        if self.pt.grant_valid.val() {
+        self.pt.reset.next = self.core.sys_core_rst.val();
+        self.pt.in_valid.next = self.core.sys_upd_valid.val();
+        self.pt.in_restart.next = self.core.sys_upd_restart.val();
+        self.pt.in_flow.next = bit_cast::<16, FB>(self.core.sys_upd_flow.val());
+        self.pt.in_interval_cycles.next = self.core.sys_upd_interval_ticks.val();
+        self.core.sys_sweep_hold.next = !self.pt.in_ready.val();
+        if self.pt.out_valid.val() {
             self.pt_grants.d.next = self.pt_grants.q.val() + self.one32.val();
-            self.pt_last_flow.d.next = self.pt.grant_flow.val().get_bits::<FB>(0);
-            self.pt_last_late.d.next = self.pt.grant_late.val();
-            if self.pt.grant_late.val() > self.pt_max_late.q.val() {
-                self.pt_max_late.d.next = self.pt.grant_late.val();
+            self.pt_last_flow.d.next = self.pt.out_flow.val().get_bits::<FB>(0);
+            self.pt_last_late.d.next = self.pt.out_late_cycles.val();
+            if self.pt.out_late_cycles.val() > self.pt_max_late.q.val() {
+                self.pt_max_late.d.next = self.pt.out_late_cycles.val();
             }
         }
         self.xregs.pt_grants_count.next = self.pt_grants.q.val();
@@ -381,8 +381,8 @@ impl Logic for NicSystem {
         self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
 
         // ---- fast-start marker: its slot
-        self.fs.reset.next = self.core.core_rst.val();
-        self.fs.iw_pkts.next = self.xregs.fs_iw_pkts.val();
+        self.fs.reset.next = self.core.sys_core_rst.val();
+        self.fs.cfg_iw_pkts.next = self.xregs.fs_iw_pkts.val();
         self.fs.in_valid.next = self.fs_pend.q.val();
         self.fs.in_kind.next = self.fs_kind.q.val();
         self.fs.in_flow.next = bit_cast::<16, FB>(self.fs_flow.q.val());
@@ -391,7 +391,7 @@ impl Logic for NicSystem {
         self.fs.in_word0.next = self.fs_word0.q.val();
         self.fs.in_csum.next = self.fs_csum.q.val();
         self.fs_take.next = self.fs_pend.q.val() & self.fs.in_ready.val();
-        self.fs_req.next = self.xregs.fs_ev_wr.val() | self.core.flow_reset.val();
+        self.fs_req.next = self.xregs.fs_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.fs_take.val() {
             self.fs_pend.d.next = false;
         }
@@ -407,9 +407,9 @@ impl Logic for NicSystem {
                 self.fs_psn.d.next = self.xregs.fs_psn_psn.val();
                 self.fs_word0.d.next = self.xregs.fs_hdr_word0.val();
                 self.fs_csum.d.next = self.xregs.fs_hdr_csum.val();
-                if self.core.flow_reset.val() {
+                if self.core.sys_flow_reset.val() {
                     self.fs_kind.d.next = self.kind_reset.val();
-                    self.fs_flow.d.next = self.core.flow_reset_id.val();
+                    self.fs_flow.d.next = self.core.sys_flow_reset_id.val();
                     self.fs_last.d.next = false;
                     self.fs_psn.d.next = bits::<24>(0);
                 }
@@ -420,20 +420,20 @@ impl Logic for NicSystem {
         if self.fs_pend.q.val() {
             self.xregs.xstatus_fs_pending.next = bits::<1>(1);
         }
-        if self.fs.o_valid.val() {
-            self.fs_r_kind.d.next = self.fs.o_kind.val();
-            self.fs_r_err.d.next = self.fs.o_err.val();
-            self.fs_r_ecn.d.next = self.fs.o_ecn.val();
-            self.fs_r_stage.d.next = self.fs.o_stage.val();
-            self.fs_r_set.d.next = self.fs.o_set.val();
-            self.fs_r_gbn.d.next = self.fs.o_gbn.val();
-            self.fs_r_flow.d.next = self.fs.o_flow.val().get_bits::<FB>(0);
-            self.fs_r_word0.d.next = self.fs.o_word0.val();
-            self.fs_r_csum.d.next = self.fs.o_csum.val();
-            self.fs_r_psn.d.next = self.fs.o_psn.val();
-            self.fs_r_cw.d.next = self.fs.o_cw_pkts.val();
+        if self.fs.out_valid.val() {
+            self.fs_r_kind.d.next = self.fs.out_kind.val();
+            self.fs_r_err.d.next = self.fs.out_err.val();
+            self.fs_r_ecn.d.next = self.fs.out_ecn.val();
+            self.fs_r_stage.d.next = self.fs.out_stage.val();
+            self.fs_r_set.d.next = self.fs.out_set.val();
+            self.fs_r_gbn.d.next = self.fs.out_gbn.val();
+            self.fs_r_flow.d.next = self.fs.out_flow.val().get_bits::<FB>(0);
+            self.fs_r_word0.d.next = self.fs.out_word0.val();
+            self.fs_r_csum.d.next = self.fs.out_csum.val();
+            self.fs_r_psn.d.next = self.fs.out_psn.val();
+            self.fs_r_cw.d.next = self.fs.out_cw_pkts.val();
             self.fs_events.d.next = self.fs_events.q.val() + self.one32.val();
-            if self.fs.o_err.val().any() {
+            if self.fs.out_err.val().any() {
                 self.fs_errors.d.next = self.fs_errors.q.val() + self.one32.val();
             }
         }
@@ -458,17 +458,17 @@ impl Logic for NicSystem {
         self.xregs.fs_errors_count.next = self.fs_errors.q.val();
 
         // ---- ACK generator: its slot
-        self.ag.reset.next = self.core.core_rst.val();
-        self.ag.m_pkts.next = self.xregs.ag_m_pkts.val();
-        self.ag.timeout_cycles.next = self.xregs.ag_timeout_cycles.val();
+        self.ag.reset.next = self.core.sys_core_rst.val();
+        self.ag.cfg_m_pkts.next = self.xregs.ag_m_pkts.val();
+        self.ag.cfg_timeout_cycles.next = self.xregs.ag_timeout_cycles.val();
         self.ag.in_valid.next = self.ag_pend.q.val();
-        self.ag.in_kind.next = self.ag_kind.q.val();
+        self.ag.in_open.next = self.ag_kind.q.val();
         self.ag.in_flow.next = bit_cast::<16, FB>(self.ag_flow.q.val());
         self.ag.in_psn.next = self.ag_psn.q.val();
         self.ag.in_ce.next = self.ag_ce.q.val();
         self.ag.in_last.next = self.ag_last.q.val();
         self.ag_take.next = self.ag_pend.q.val() & self.ag.in_ready.val();
-        self.ag_req.next = self.xregs.ag_ev_wr.val() | self.core.flow_reset.val();
+        self.ag_req.next = self.xregs.ag_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.ag_take.val() {
             self.ag_pend.d.next = false;
         }
@@ -483,9 +483,9 @@ impl Logic for NicSystem {
                 self.ag_ce.d.next = self.xregs.ag_ev_ce.val().any();
                 self.ag_last.d.next = self.xregs.ag_ev_last.val().any();
                 self.ag_psn.d.next = self.xregs.ag_psn_psn.val();
-                if self.core.flow_reset.val() {
+                if self.core.sys_flow_reset.val() {
                     self.ag_kind.d.next = true;
-                    self.ag_flow.d.next = self.core.flow_reset_id.val();
+                    self.ag_flow.d.next = self.core.sys_flow_reset_id.val();
                     self.ag_ce.d.next = false;
                     self.ag_last.d.next = false;
                     self.ag_psn.d.next = bits::<24>(0);
@@ -497,20 +497,20 @@ impl Logic for NicSystem {
         if self.ag_pend.q.val() {
             self.xregs.xstatus_ag_pending.next = bits::<1>(1);
         }
-        if self.ag.ack_valid.val() {
-            self.ag_a_psn.d.next = self.ag.ack_psn.val();
-            self.ag_a_n.d.next = self.ag.ack_n.val();
-            self.ag_a_ece.d.next = self.ag.ack_ece.val();
-            self.ag_a_nak.d.next = self.ag.ack_nak.val();
-            self.ag_a_flow.d.next = self.ag.ack_flow.val().get_bits::<FB>(0);
+        if self.ag.out_valid.val() {
+            self.ag_a_psn.d.next = self.ag.out_psn.val();
+            self.ag_a_n.d.next = self.ag.out_n_pkts.val();
+            self.ag_a_ece.d.next = self.ag.out_ece.val();
+            self.ag_a_nak.d.next = self.ag.out_nak.val();
+            self.ag_a_flow.d.next = self.ag.out_flow.val().get_bits::<FB>(0);
             self.ag_acks.d.next = self.ag_acks.q.val() + self.one32.val();
-            if self.ag.ack_nak.val() {
+            if self.ag.out_nak.val() {
                 self.ag_naks.d.next = self.ag_naks.q.val() + self.one32.val();
             }
         }
-        if self.ag.o_err.val().any() {
+        if self.ag.stat_err.val().any() {
             self.ag_errors.d.next = self.ag_errors.q.val() + self.one32.val();
-            self.ag_err.d.next = self.ag.o_err.val();
+            self.ag_err.d.next = self.ag.stat_err.val();
         }
         self.xregs.ag_ack_psn.next = self.ag_a_psn.q.val();
         self.xregs.ag_ack_n.next = self.ag_a_n.q.val();
@@ -530,49 +530,49 @@ impl Logic for NicSystem {
 
         // ---- WRED/ECN port
         self.por.d.next = false;
-        self.wred.reset.next = self.core.core_rst.val() | self.por.q.val();
-        self.wred.pkt_valid.next = self.xregs.wred_pkt_wr.val();
-        self.wred.pkt_len_bytes.next = self.xregs.wred_pkt_len.val();
-        self.wred.pkt_ecn.next = self.xregs.wred_pkt_ecn.val();
-        self.wred.drain_bytes.next = self.xregs.wred_drain_bytes.val();
-        self.wred.k_min_bytes.next = self.xregs.wred_k_min_bytes.val();
-        self.wred.k_max_bytes.next = self.xregs.wred_k_max_bytes.val();
-        self.wred.k_bytes.next = self.xregs.wred_k_bytes.val();
-        self.wred.buf_max_bytes.next = self.xregs.wred_buf_max_bytes.val();
-        self.wred.p_max.next = self.xregs.wred_p_max_p.val();
-        self.wred.seed.next = self.xregs.wred_seed_seed.val();
+        self.wred.reset.next = self.core.sys_core_rst.val() | self.por.q.val();
+        self.wred.in_valid.next = self.xregs.wred_pkt_wr.val();
+        self.wred.in_len_bytes.next = self.xregs.wred_pkt_len.val();
+        self.wred.in_ecn.next = self.xregs.wred_pkt_ecn.val();
+        self.wred.egress_drain_bytes.next = self.xregs.wred_drain_bytes.val();
+        self.wred.cfg_k_min_bytes.next = self.xregs.wred_k_min_bytes.val();
+        self.wred.cfg_k_max_bytes.next = self.xregs.wred_k_max_bytes.val();
+        self.wred.cfg_k_bytes.next = self.xregs.wred_k_bytes.val();
+        self.wred.cfg_buf_max_bytes.next = self.xregs.wred_buf_max_bytes.val();
+        self.wred.cfg_p_max.next = self.xregs.wred_p_max_p.val();
+        self.wred.cfg_seed.next = self.xregs.wred_seed_seed.val();
         if self.wred.out_valid.val() {
             self.wred_decision.d.next = self.wred.out_decision.val();
             self.wred_ecn.d.next = self.wred.out_ecn.val();
         }
         self.xregs.wred_last_decision.next = self.wred_decision.q.val();
         self.xregs.wred_last_ecn.next = self.wred_ecn.q.val();
-        self.xregs.wred_occ_bytes.next = self.wred.occupancy_bytes.val();
-        self.xregs.wred_forwarded_count.next = self.wred.forwarded_pkts.val();
-        self.xregs.wred_marked_count.next = self.wred.marked_pkts.val();
-        self.xregs.wred_dropped_wred_count.next = self.wred.dropped_wred_pkts.val();
-        self.xregs.wred_dropped_full_count.next = self.wred.dropped_overflow_pkts.val();
+        self.xregs.wred_occ_bytes.next = self.wred.stat_occupancy_bytes.val();
+        self.xregs.wred_forwarded_count.next = self.wred.stat_forwarded_pkts.val();
+        self.xregs.wred_marked_count.next = self.wred.stat_marked_pkts.val();
+        self.xregs.wred_dropped_wred_count.next = self.wred.stat_dropped_wred_pkts.val();
+        self.xregs.wred_dropped_full_count.next = self.wred.stat_dropped_overflow_pkts.val();
 
         // ---- observation
-        self.obs_grant_valid.next = self.pt.grant_valid.val();
-        self.obs_grant_flow.next = self.pt.grant_flow.val();
-        self.obs_pt_err_flow.next = self.pt.o_err_flow.val();
-        self.obs_ack_valid.next = self.ag.ack_valid.val();
-        self.obs_ack_flow.next = self.ag.ack_flow.val();
-        self.obs_ack_psn.next = self.ag.ack_psn.val();
-        self.obs_ack_n.next = self.ag.ack_n.val();
-        self.obs_ack_ece.next = self.ag.ack_ece.val();
-        self.obs_ack_nak.next = self.ag.ack_nak.val();
-        self.obs_fs_valid.next = self.fs.o_valid.val();
-        self.obs_fs_flow.next = self.fs.o_flow.val();
-        self.obs_fs_err.next = self.fs.o_err.val();
-        self.obs_fs_ecn.next = self.fs.o_ecn.val();
-        self.obs_fs_csum.next = self.fs.o_csum.val();
-        self.obs_wred_valid.next = self.wred.out_valid.val();
-        self.obs_wred_decision.next = self.wred.out_decision.val();
+        self.obs_pt_out_valid.next = self.pt.out_valid.val();
+        self.obs_pt_out_flow.next = self.pt.out_flow.val();
+        self.obs_pt_stat_err_flow_strobe.next = self.pt.stat_err_flow_strobe.val();
+        self.obs_ag_out_valid.next = self.ag.out_valid.val();
+        self.obs_ag_out_flow.next = self.ag.out_flow.val();
+        self.obs_ag_out_psn.next = self.ag.out_psn.val();
+        self.obs_ag_out_n_pkts.next = self.ag.out_n_pkts.val();
+        self.obs_ag_out_ece.next = self.ag.out_ece.val();
+        self.obs_ag_out_nak.next = self.ag.out_nak.val();
+        self.obs_fs_out_valid.next = self.fs.out_valid.val();
+        self.obs_fs_out_flow.next = self.fs.out_flow.val();
+        self.obs_fs_out_err.next = self.fs.out_err.val();
+        self.obs_fs_out_ecn.next = self.fs.out_ecn.val();
+        self.obs_fs_out_csum.next = self.fs.out_csum.val();
+        self.obs_wred_out_valid.next = self.wred.out_valid.val();
+        self.obs_wred_out_decision.next = self.wred.out_decision.val();
 
         // ---- counter clear and core reset
-        if self.core.cnt_clear.val() | self.core.core_rst.val() {
+        if self.core.sys_cnt_clear.val() | self.core.sys_core_rst.val() {
             self.pt_grants.d.next = bits::<32>(0);
             self.pt_max_late.d.next = bits::<16>(0);
             self.fs_events.d.next = bits::<32>(0);
@@ -581,7 +581,7 @@ impl Logic for NicSystem {
             self.ag_naks.d.next = bits::<32>(0);
             self.ag_errors.d.next = bits::<32>(0);
         }
-        if self.core.core_rst.val() {
+        if self.core.sys_core_rst.val() {
             self.fs_pend.d.next = false;
             self.ag_pend.d.next = false;
             self.fs_ovr.d.next = bits::<1>(0);
@@ -611,44 +611,11 @@ impl Logic for NicSystem {
     }
 }
 
-impl crate::stepper::HandStepped for NicSystem {
-    type Inputs = ldcp_regmap::model::BusIn;
-    type Outputs = ldcp_sim::nic_system::SysOut;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        self.bus_addr.next = ((i.addr & 0xfff) as u64).into();
-        self.bus_wdata.next = (i.wdata as u64).into();
-        self.bus_we.next = i.we;
-        self.bus_re.next = i.re;
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        ldcp_sim::nic_system::SysOut {
-            rdata: self.bus_rdata.val().to_u32(),
-            rvalid: self.bus_rvalid.val(),
-            grant_valid: self.obs_grant_valid.val(),
-            grant_flow: self.obs_grant_flow.val().to_u32(),
-            ack_valid: self.obs_ack_valid.val(),
-            ack_flow: self.obs_ack_flow.val().to_u32(),
-            ack_psn: self.obs_ack_psn.val().to_u32(),
-            ack_n: self.obs_ack_n.val().to_u32(),
-            ack_ece: self.obs_ack_ece.val(),
-            ack_nak: self.obs_ack_nak.val(),
-            pt_err_flow: self.obs_pt_err_flow.val(),
-            fs_valid: self.obs_fs_valid.val(),
-            fs_flow: self.obs_fs_flow.val().to_u32(),
-            fs_err: self.obs_fs_err.val().to_u32(),
-            fs_ecn: self.obs_fs_ecn.val().to_u32(),
-            fs_csum: self.obs_fs_csum.val().to_u32(),
-            wred_valid: self.obs_wred_valid.val(),
-            wred_decision: self.obs_wred_decision.val().to_u32(),
-        }
-    }
-}
+ldcp_sim::nic_system_ports!(crate::hand_stepped {
+    NicSystem [],
+    ldcp_sim::nic_system::SysIn,
+    ldcp_sim::nic_system::SysOut
+});
 
 /// The NIC system in RustHDL's simulator, stepped by hand.
 pub type NicSystemRustHdl = crate::stepper::RustHdlSim<NicSystem>;
@@ -656,15 +623,15 @@ pub type NicSystemRustHdl = crate::stepper::RustHdlSim<NicSystem>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::nic_system::{stimulus, NicSystemModel};
+    use ldcp_sim::nic_system::{stimulus, NicSystemModel, SysIn};
 
     #[test]
     fn nic_system_rusthdl_simulation_matches_model() {
         let mut sim = NicSystemRustHdl::new();
         let mut m = NicSystemModel::new(0, true);
-        for (c, b) in stimulus(12).take(1_500).enumerate() {
+        for (c, b) in stimulus(12).take(1_500).map(SysIn::from).enumerate() {
             let o = sim.step(&b).expect("RustHDL settles");
-            m.tick(&b);
+            m.tick(&b.bus());
             assert_eq!(o, m.outputs(), "cycle {c}, inputs {b:?}");
         }
     }

@@ -41,6 +41,17 @@ const S_BITS: usize = 1 + 2 * TB;
 const _: () = assert!(FB == 8 && TB == 25 && IB == 24 && LATE_BITS == 16);
 const _: () = assert!(A_BITS == 26 && U_BITS == 50 && S_BITS == 51);
 
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "pacing_timer",
+    doc: "pacing timer of the gamma floor: one send credit per clock to flows with cw < 1 every RTT/cw, 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+};
+
+/// The block's Verilog (module [`MODULE`]).
+pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE, PacingTimer::default())
+}
+
 /// See the module doc.
 #[derive(LogicBlock)]
 pub struct PacingTimer {
@@ -53,22 +64,22 @@ pub struct PacingTimer {
     pub in_valid: Signal<In, Bit>,
     /// 0: an update; 1: a restart (the flow reset): interval 0 leaves, any
     /// other interval joins afresh, its first grant one interval from now.
-    pub in_kind: Signal<In, Bit>,
+    pub in_restart: Signal<In, Bit>,
     /// Flow id, 16 bits (ids >= 256 are refused, `o_err_flow`).
     pub in_flow: Signal<In, Bits<FLOW_ID_BITS>>,
     /// Pacing interval, cycles, UQ24; 0 when cw >= 1 (the flow leaves).
-    pub in_interval: Signal<In, Bits<IB>>,
+    pub in_interval_cycles: Signal<In, Bits<IB>>,
     /// Updates are taken (low during the reset sweep).
     pub in_ready: Signal<Out, Bit>,
     // ---- grants out (registered)
     /// One send credit for `grant_flow`.
-    pub grant_valid: Signal<Out, Bit>,
+    pub out_valid: Signal<Out, Bit>,
     /// The granted flow.
-    pub grant_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
+    pub out_flow: Signal<Out, Bits<FLOW_ID_BITS>>,
     /// Lateness of the grant, cycles (T - due at the visit, low 16 bits).
-    pub grant_late: Signal<Out, Bits<LATE_BITS>>,
+    pub out_late_cycles: Signal<Out, Bits<LATE_BITS>>,
     /// The update taken two cycles ago named a flow beyond the table.
-    pub o_err_flow: Signal<Out, Bit>,
+    pub stat_err_flow_strobe: Signal<Out, Bit>,
     // ---- registers
     t_now: DFF<Bits<TB>>,
     s1_v: DFF<Bit>,
@@ -130,14 +141,14 @@ impl Default for PacingTimer {
             clock: Default::default(),
             reset: Default::default(),
             in_valid: Default::default(),
-            in_kind: Default::default(),
+            in_restart: Default::default(),
             in_flow: Default::default(),
-            in_interval: Default::default(),
+            in_interval_cycles: Default::default(),
             in_ready: Default::default(),
-            grant_valid: Default::default(),
-            grant_flow: Default::default(),
-            grant_late: Default::default(),
-            o_err_flow: Default::default(),
+            out_valid: Default::default(),
+            out_flow: Default::default(),
+            out_late_cycles: Default::default(),
+            stat_err_flow_strobe: Default::default(),
             t_now: Default::default(),
             s1_v: Default::default(),
             s1_kind: Default::default(),
@@ -210,10 +221,10 @@ impl Logic for PacingTimer {
         // ---- update path: input register, A read one edge ahead
         self.in_ready.next = !self.sweeping.q.val();
         self.s1_v.d.next = self.in_valid.val() & !self.sweeping.q.val() & !self.reset.val();
-        self.s1_kind.d.next = self.in_kind.val();
+        self.s1_kind.d.next = self.in_restart.val();
         self.s1_idx.d.next = self.in_flow.val().get_bits::<FB>(0);
         self.s1_oor.d.next = self.in_flow.val() > self.flow_max.val();
-        self.s1_iv.d.next = self.in_interval.val();
+        self.s1_iv.d.next = self.in_interval_cycles.val();
         self.t_a.read_address.next = self.in_flow.val().get_bits::<FB>(0);
 
         // ---- update path: join or leave
@@ -246,7 +257,7 @@ impl Logic for PacingTimer {
         self.wb_idx.d.next = self.s1_idx.q.val();
         self.wb_a.d.next = self.t_a.write_data.val();
         self.q_err.d.next = self.s1_v.q.val() & self.s1_oor.q.val() & !self.reset.val();
-        self.o_err_flow.next = self.q_err.q.val();
+        self.stat_err_flow_strobe.next = self.q_err.q.val();
 
         // ---- scanner: U and S read at sc_ptr, one flow per clock
         self.t_u.read_address.next = self.sc_ptr.q.val();
@@ -297,12 +308,12 @@ impl Logic for PacingTimer {
         self.t_s.write_address.next = self.y_idx.q.val();
         self.t_s.write_data.next = self.y_s.q.val();
         self.t_s.write_enable.next = self.y_v.q.val() & !self.reset.val();
-        self.grant_valid.next = self.y_v.q.val() & self.y_grant.q.val();
-        self.grant_flow.next = bits::<FLOW_ID_BITS>(0);
-        self.grant_late.next = bits::<LATE_BITS>(0);
+        self.out_valid.next = self.y_v.q.val() & self.y_grant.q.val();
+        self.out_flow.next = bits::<FLOW_ID_BITS>(0);
+        self.out_late_cycles.next = bits::<LATE_BITS>(0);
         if self.y_v.q.val() & self.y_grant.q.val() {
-            self.grant_flow.next = bit_cast::<FLOW_ID_BITS, FB>(self.y_idx.q.val());
-            self.grant_late.next = self.y_late.q.val();
+            self.out_flow.next = bit_cast::<FLOW_ID_BITS, FB>(self.y_idx.q.val());
+            self.out_late_cycles.next = self.y_late.q.val();
         }
 
         // ---- the sweep
@@ -336,34 +347,11 @@ impl Logic for PacingTimer {
 /// `rusthdl` engine of `ldcp bench`.
 pub type PacingTimerRustHdl = crate::stepper::RustHdlSim<PacingTimer>;
 
-impl crate::stepper::HandStepped for PacingTimer {
-    type Inputs = ldcp_sim::pacing_timer::PtInputs;
-    type Outputs = ldcp_sim::pacing_timer::PtOutputs;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        let u = self;
-        u.reset.next = i.reset;
-        u.in_valid.next = i.valid;
-        u.in_kind.next = i.kind & 1 == 1;
-        u.in_flow.next = ((i.flow & 0xffff) as u64).into();
-        u.in_interval.next = ((i.interval as u64) & ((1 << IB) - 1)).into();
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        let u = self;
-        ldcp_sim::pacing_timer::PtOutputs {
-            in_ready: u.in_ready.val(),
-            grant_valid: u.grant_valid.val(),
-            grant_flow: u.grant_flow.val().to_u32(),
-            grant_late: u.grant_late.val().to_u32(),
-            err_flow: u.o_err_flow.val(),
-        }
-    }
-}
+ldcp_sim::pacing_timer_ports!(crate::hand_stepped {
+    PacingTimer [],
+    ldcp_sim::pacing_timer::PtInputs,
+    ldcp_sim::pacing_timer::PtOutputs
+});
 
 #[cfg(test)]
 mod tests {

@@ -57,3 +57,77 @@ impl<T: HandStepped> RustHdlSim<T> {
         Some(self.uut.outputs())
     }
 }
+
+/// A model field driven onto a RustHDL input signal of the same name.
+pub trait ToSignal<T> {
+    /// The signal's value (truncated to its width, as a Verilog port is).
+    fn to_signal(self) -> T;
+}
+
+/// A RustHDL output signal read into a model field of the same name.
+pub trait FromSignal<T> {
+    /// The field's value.
+    fn from_signal(value: T) -> Self;
+}
+
+impl ToSignal<Bit> for bool {
+    fn to_signal(self) -> Bit {
+        self
+    }
+}
+
+impl FromSignal<Bit> for bool {
+    fn from_signal(value: Bit) -> Self {
+        value
+    }
+}
+
+macro_rules! signal_uint {
+    ($($t:ty),*) => {$(
+        impl<const N: usize> ToSignal<Bits<N>> for $t {
+            fn to_signal(self) -> Bits<N> {
+                let mask = if N >= 64 { u64::MAX } else { (1u64 << N) - 1 };
+                Bits::<N>::from(self as u64 & mask)
+            }
+        }
+        impl<const N: usize> FromSignal<Bits<N>> for $t {
+            fn from_signal(value: Bits<N>) -> Self {
+                value.to_u64() as $t
+            }
+        }
+    )*};
+}
+signal_uint!(u8, u16, u32, u64);
+
+/// Implements [`HandStepped`] for a block from its model's port
+/// declaration: `ldcp_sim::<block>_ports!(hand_stepped { Block<..> [generics],
+/// Inputs, Outputs })` drives every declared input onto the RustHDL signal
+/// of the same name and reads every declared output from its signal, so
+/// the stepper never lists a port (see `ldcp_sim::ports`).
+#[macro_export]
+macro_rules! hand_stepped {
+    (
+        $block:ty [$($gen:tt)*], $inputs:ty, $outputs:ty $(, settle $settle:expr)? ;
+        inputs [$($i:ident)*] outputs [$($o:ident)*]
+    ) => {
+        impl<$($gen)*> $crate::stepper::HandStepped for $block {
+            type Inputs = $inputs;
+            type Outputs = $outputs;
+            $( const SETTLE_ITERS: usize = $settle; )?
+
+            fn set_clock(&mut self, high: bool) {
+                self.clock.next = rust_hdl::prelude::Clock::from(high);
+            }
+
+            fn set_inputs(&mut self, i: &Self::Inputs) {
+                $( self.$i.next = $crate::stepper::ToSignal::to_signal(i.$i); )*
+            }
+
+            fn outputs(&self) -> Self::Outputs {
+                Self::Outputs {
+                    $( $o: $crate::stepper::FromSignal::from_signal(self.$o.val()), )*
+                }
+            }
+        }
+    };
+}

@@ -166,6 +166,25 @@ impl<const FLOW_BITS: usize> Logic for MergeSlot<FLOW_BITS> {
     }
 }
 
+/// The module of the iCE40 build, 256 flows.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "window_engine",
+    doc: "NIC window engine, PAWA and the gamma floor, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+};
+
+/// The module of the simulation-size build, 4,096 flows.
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "window_engine_4k",
+    doc: "the window engine with 4,096 flows (simulation size)",
+};
+
+/// The Verilog of the engine with 2^`FLOW_BITS` flows, as module `m`.
+pub fn verilog<const FLOW_BITS: usize>(
+    m: &crate::generate::Module,
+) -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(m, WindowEngine::<FLOW_BITS>::default())
+}
+
 /// See the module doc. `FLOW_BITS` sizes the flow table: 8 (256 flows) on
 /// the iCE40, 12 (4,096) in simulation.
 #[derive(LogicBlock)]
@@ -175,27 +194,27 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     /// Synchronous reset: empties the window and pipelines (see the module doc).
     pub reset: Signal<In, Bit>,
     /// An event arrives (never refused).
-    pub ev_valid: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
     /// Its flow.
-    pub ev_flow: Signal<In, Bits<FLOW_BITS>>,
+    pub in_flow: Signal<In, Bits<FLOW_BITS>>,
     /// SET (1) or ACK (0).
-    pub ev_set: Signal<In, Bit>,
+    pub in_set: Signal<In, Bit>,
     /// ACK: ECN-Echo.
-    pub ev_ece: Signal<In, Bit>,
+    pub in_ece: Signal<In, Bit>,
     /// ACK: packets acknowledged, 0..=15.
-    pub ev_n: Signal<In, Bits<N_BITS>>,
+    pub in_n_pkts: Signal<In, Bits<N_BITS>>,
     /// SET: the new cw, UQ12.20.
-    pub ev_value: Signal<In, Bits<CW_BITS>>,
+    pub in_cw: Signal<In, Bits<CW_BITS>>,
     /// alpha, UQ1.8 raw (1..=256; clamped).
-    pub alpha_raw: Signal<In, Bits<AB_BITS>>,
+    pub cfg_alpha: Signal<In, Bits<AB_BITS>>,
     /// beta, UQ1.8 raw (1..=256; clamped).
-    pub beta_raw: Signal<In, Bits<AB_BITS>>,
+    pub cfg_beta: Signal<In, Bits<AB_BITS>>,
     /// gamma = 2^-gamma_shift (1..=8; clamped).
-    pub gamma_shift: Signal<In, Bits<4>>,
+    pub cfg_gamma_shift: Signal<In, Bits<4>>,
     /// cw cap, UQ12.20 (at least 1.0; clamped).
-    pub cw_max: Signal<In, Bits<CW_BITS>>,
+    pub cfg_cw_max: Signal<In, Bits<CW_BITS>>,
     /// RTT in pacing-timer ticks.
-    pub rtt_ticks: Signal<In, Bits<RTT_BITS>>,
+    pub cfg_rtt_ticks: Signal<In, Bits<RTT_BITS>>,
     /// An update completed.
     pub out_valid: Signal<Out, Bit>,
     /// Its flow.
@@ -203,11 +222,11 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     /// The new cw, UQ12.20.
     pub out_cw: Signal<Out, Bits<CW_BITS>>,
     /// RTT / cw in ticks when cw < 1, else 0.
-    pub out_interval: Signal<Out, Bits<INTERVAL_BITS>>,
+    pub out_interval_ticks: Signal<Out, Bits<INTERVAL_BITS>>,
     /// Unmarked packets applied.
-    pub out_n_u: Signal<Out, Bits<NSUM_BITS>>,
+    pub out_n_u_pkts: Signal<Out, Bits<NSUM_BITS>>,
     /// Marked packets applied.
-    pub out_n_m: Signal<Out, Bits<NSUM_BITS>>,
+    pub out_n_m_pkts: Signal<Out, Bits<NSUM_BITS>>,
     cr_alpha: DFF<Bits<AB_BITS>>,
     cr_beta: DFF<Bits<AB_BITS>>,
     cr_g: DFF<Bits<4>>,
@@ -220,14 +239,14 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     cf_cwmax: DFF<Bits<CW_BITS>>,
     cf_rtt: DFF<Bits<RTT_BITS>>,
     cf_gamma: DFF<Bits<CW_BITS>>,
-    in_v: DFF<Bit>,
-    in_flow: DFF<Bits<FLOW_BITS>>,
-    in_set: DFF<Bit>,
-    in_value: DFF<Bits<CW_BITS>>,
-    in_lo: DFF<Bit>,
-    in_hi: DFF<Bit>,
-    in_nu: DFF<Bits<NSUM_BITS>>,
-    in_nm: DFF<Bits<NSUM_BITS>>,
+    ir_v: DFF<Bit>,
+    ir_flow: DFF<Bits<FLOW_BITS>>,
+    ir_set: DFF<Bit>,
+    ir_value: DFF<Bits<CW_BITS>>,
+    ir_lo: DFF<Bit>,
+    ir_hi: DFF<Bit>,
+    ir_nu: DFF<Bits<NSUM_BITS>>,
+    ir_nm: DFF<Bits<NSUM_BITS>>,
     s0_v: DFF<Bit>,
     s0_flow: DFF<Bits<FLOW_BITS>>,
     s0_set: DFF<Bit>,
@@ -464,23 +483,23 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            ev_valid: Default::default(),
-            ev_flow: Default::default(),
-            ev_set: Default::default(),
-            ev_ece: Default::default(),
-            ev_n: Default::default(),
-            ev_value: Default::default(),
-            alpha_raw: Default::default(),
-            beta_raw: Default::default(),
-            gamma_shift: Default::default(),
-            cw_max: Default::default(),
-            rtt_ticks: Default::default(),
+            in_valid: Default::default(),
+            in_flow: Default::default(),
+            in_set: Default::default(),
+            in_ece: Default::default(),
+            in_n_pkts: Default::default(),
+            in_cw: Default::default(),
+            cfg_alpha: Default::default(),
+            cfg_beta: Default::default(),
+            cfg_gamma_shift: Default::default(),
+            cfg_cw_max: Default::default(),
+            cfg_rtt_ticks: Default::default(),
             out_valid: Default::default(),
             out_flow: Default::default(),
             out_cw: Default::default(),
-            out_interval: Default::default(),
-            out_n_u: Default::default(),
-            out_n_m: Default::default(),
+            out_interval_ticks: Default::default(),
+            out_n_u_pkts: Default::default(),
+            out_n_m_pkts: Default::default(),
             cr_alpha: Default::default(),
             cr_beta: Default::default(),
             cr_g: Default::default(),
@@ -493,14 +512,14 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             cf_cwmax: Default::default(),
             cf_rtt: Default::default(),
             cf_gamma: Default::default(),
-            in_v: Default::default(),
-            in_flow: Default::default(),
-            in_set: Default::default(),
-            in_value: Default::default(),
-            in_lo: Default::default(),
-            in_hi: Default::default(),
-            in_nu: Default::default(),
-            in_nm: Default::default(),
+            ir_v: Default::default(),
+            ir_flow: Default::default(),
+            ir_set: Default::default(),
+            ir_value: Default::default(),
+            ir_lo: Default::default(),
+            ir_hi: Default::default(),
+            ir_nu: Default::default(),
+            ir_nm: Default::default(),
             s0_v: Default::default(),
             s0_flow: Default::default(),
             s0_set: Default::default(),
@@ -741,8 +760,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, cr_alpha, cr_beta, cr_g, cr_cwmax, cr_rtt, cf_alpha, cf_beta, cf_g,
-            cf_gsh, cf_cwmax, cf_rtt, cf_gamma, in_v, in_flow, in_set, in_value, in_lo, in_hi,
-            in_nu, in_nm, s0_v, s0_flow, s0_set, s0_value, s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow,
+            cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow, ir_set, ir_value, ir_lo, ir_hi,
+            ir_nu, ir_nm, s0_v, s0_flow, s0_set, s0_value, s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow,
             x_set, x_value, x_lo, x_hi, x_nu, x_nm, b_v, b_flow, b_nu, b_nm, b_hs, b_c, c_v,
             c_flow, c_nu, c_nm, c_hs, c_c, c_sub, c_e, d_v, d_flow, d_nu, d_nm, d_hs, d_c, d_sub,
             d_e, d_t, e_v, e_flow, e_nu, e_nm, e_hs, e_c, e_sub, e_e, e_na, e_nb, f_v, f_flow,
@@ -767,11 +786,11 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.rom2.clock.next = self.clock.val();
 
         // ---- configuration: registered as given, then clamped to the legal ranges
-        self.cr_alpha.d.next = self.alpha_raw.val();
-        self.cr_beta.d.next = self.beta_raw.val();
-        self.cr_g.d.next = self.gamma_shift.val();
-        self.cr_cwmax.d.next = self.cw_max.val();
-        self.cr_rtt.d.next = self.rtt_ticks.val();
+        self.cr_alpha.d.next = self.cfg_alpha.val();
+        self.cr_beta.d.next = self.cfg_beta.val();
+        self.cr_g.d.next = self.cfg_gamma_shift.val();
+        self.cr_cwmax.d.next = self.cfg_cw_max.val();
+        self.cr_rtt.d.next = self.cfg_rtt_ticks.val();
         self.cf_alpha.d.next = self.cr_alpha.q.val();
         if self.cr_alpha.q.val() > self.ab_max.val() {
             self.cf_alpha.d.next = self.ab_max.val();
@@ -805,291 +824,291 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.cf_gamma.d.next = self.one32.val() >> self.cf_g.q.val();
 
         // ---- the input register: counts by kind, SET value against the limits
-        self.in_v.d.next = self.ev_valid.val() & !self.reset.val();
-        self.in_flow.d.next = self.ev_flow.val();
-        self.in_set.d.next = self.ev_set.val();
-        self.in_value.d.next = self.ev_value.val();
-        self.in_lo.d.next = self.ev_value.val() < self.cf_gamma.q.val();
-        self.in_hi.d.next = self.ev_value.val() > self.cf_cwmax.q.val();
-        self.in_nu.d.next = bits::<NSUM_BITS>(0);
-        self.in_nm.d.next = bits::<NSUM_BITS>(0);
-        if !self.ev_set.val() {
-            if self.ev_ece.val() {
-                self.in_nm.d.next = bit_cast::<NSUM_BITS, N_BITS>(self.ev_n.val());
+        self.ir_v.d.next = self.in_valid.val() & !self.reset.val();
+        self.ir_flow.d.next = self.in_flow.val();
+        self.ir_set.d.next = self.in_set.val();
+        self.ir_value.d.next = self.in_cw.val();
+        self.ir_lo.d.next = self.in_cw.val() < self.cf_gamma.q.val();
+        self.ir_hi.d.next = self.in_cw.val() > self.cf_cwmax.q.val();
+        self.ir_nu.d.next = bits::<NSUM_BITS>(0);
+        self.ir_nm.d.next = bits::<NSUM_BITS>(0);
+        if !self.in_set.val() {
+            if self.in_ece.val() {
+                self.ir_nm.d.next = bit_cast::<NSUM_BITS, N_BITS>(self.in_n_pkts.val());
             } else {
-                self.in_nu.d.next = bit_cast::<NSUM_BITS, N_BITS>(self.ev_n.val());
+                self.ir_nu.d.next = bit_cast::<NSUM_BITS, N_BITS>(self.in_n_pkts.val());
             }
         }
 
         // ---- the merge window: entry slot s0, then m1..m15
         self.m1.p_v.next = self.s0_v.q.val();
-        self.m1.i_v.next = self.in_v.q.val();
+        self.m1.i_v.next = self.ir_v.q.val();
         self.m1.p_flow.next = self.s0_flow.q.val();
-        self.m1.i_flow.next = self.in_flow.q.val();
+        self.m1.i_flow.next = self.ir_flow.q.val();
         self.m1.p_set.next = self.s0_set.q.val();
-        self.m1.i_set.next = self.in_set.q.val();
+        self.m1.i_set.next = self.ir_set.q.val();
         self.m1.p_value.next = self.s0_value.q.val();
-        self.m1.i_value.next = self.in_value.q.val();
+        self.m1.i_value.next = self.ir_value.q.val();
         self.m1.p_lo.next = self.s0_lo.q.val();
-        self.m1.i_lo.next = self.in_lo.q.val();
+        self.m1.i_lo.next = self.ir_lo.q.val();
         self.m1.p_hi.next = self.s0_hi.q.val();
-        self.m1.i_hi.next = self.in_hi.q.val();
+        self.m1.i_hi.next = self.ir_hi.q.val();
         self.m1.p_nu.next = self.s0_nu.q.val();
-        self.m1.i_nu.next = self.in_nu.q.val();
+        self.m1.i_nu.next = self.ir_nu.q.val();
         self.m1.p_nm.next = self.s0_nm.q.val();
-        self.m1.i_nm.next = self.in_nm.q.val();
+        self.m1.i_nm.next = self.ir_nm.q.val();
         self.m1.clock.next = self.clock.val();
         self.m1.reset.next = self.reset.val();
         self.m2.p_v.next = self.m1.q_v.val();
-        self.m2.i_v.next = self.in_v.q.val();
+        self.m2.i_v.next = self.ir_v.q.val();
         self.m2.p_flow.next = self.m1.q_flow.val();
-        self.m2.i_flow.next = self.in_flow.q.val();
+        self.m2.i_flow.next = self.ir_flow.q.val();
         self.m2.p_set.next = self.m1.q_set.val();
-        self.m2.i_set.next = self.in_set.q.val();
+        self.m2.i_set.next = self.ir_set.q.val();
         self.m2.p_value.next = self.m1.q_value.val();
-        self.m2.i_value.next = self.in_value.q.val();
+        self.m2.i_value.next = self.ir_value.q.val();
         self.m2.p_lo.next = self.m1.q_lo.val();
-        self.m2.i_lo.next = self.in_lo.q.val();
+        self.m2.i_lo.next = self.ir_lo.q.val();
         self.m2.p_hi.next = self.m1.q_hi.val();
-        self.m2.i_hi.next = self.in_hi.q.val();
+        self.m2.i_hi.next = self.ir_hi.q.val();
         self.m2.p_nu.next = self.m1.q_nu.val();
-        self.m2.i_nu.next = self.in_nu.q.val();
+        self.m2.i_nu.next = self.ir_nu.q.val();
         self.m2.p_nm.next = self.m1.q_nm.val();
-        self.m2.i_nm.next = self.in_nm.q.val();
+        self.m2.i_nm.next = self.ir_nm.q.val();
         self.m2.clock.next = self.clock.val();
         self.m2.reset.next = self.reset.val();
         self.m3.p_v.next = self.m2.q_v.val();
-        self.m3.i_v.next = self.in_v.q.val();
+        self.m3.i_v.next = self.ir_v.q.val();
         self.m3.p_flow.next = self.m2.q_flow.val();
-        self.m3.i_flow.next = self.in_flow.q.val();
+        self.m3.i_flow.next = self.ir_flow.q.val();
         self.m3.p_set.next = self.m2.q_set.val();
-        self.m3.i_set.next = self.in_set.q.val();
+        self.m3.i_set.next = self.ir_set.q.val();
         self.m3.p_value.next = self.m2.q_value.val();
-        self.m3.i_value.next = self.in_value.q.val();
+        self.m3.i_value.next = self.ir_value.q.val();
         self.m3.p_lo.next = self.m2.q_lo.val();
-        self.m3.i_lo.next = self.in_lo.q.val();
+        self.m3.i_lo.next = self.ir_lo.q.val();
         self.m3.p_hi.next = self.m2.q_hi.val();
-        self.m3.i_hi.next = self.in_hi.q.val();
+        self.m3.i_hi.next = self.ir_hi.q.val();
         self.m3.p_nu.next = self.m2.q_nu.val();
-        self.m3.i_nu.next = self.in_nu.q.val();
+        self.m3.i_nu.next = self.ir_nu.q.val();
         self.m3.p_nm.next = self.m2.q_nm.val();
-        self.m3.i_nm.next = self.in_nm.q.val();
+        self.m3.i_nm.next = self.ir_nm.q.val();
         self.m3.clock.next = self.clock.val();
         self.m3.reset.next = self.reset.val();
         self.m4.p_v.next = self.m3.q_v.val();
-        self.m4.i_v.next = self.in_v.q.val();
+        self.m4.i_v.next = self.ir_v.q.val();
         self.m4.p_flow.next = self.m3.q_flow.val();
-        self.m4.i_flow.next = self.in_flow.q.val();
+        self.m4.i_flow.next = self.ir_flow.q.val();
         self.m4.p_set.next = self.m3.q_set.val();
-        self.m4.i_set.next = self.in_set.q.val();
+        self.m4.i_set.next = self.ir_set.q.val();
         self.m4.p_value.next = self.m3.q_value.val();
-        self.m4.i_value.next = self.in_value.q.val();
+        self.m4.i_value.next = self.ir_value.q.val();
         self.m4.p_lo.next = self.m3.q_lo.val();
-        self.m4.i_lo.next = self.in_lo.q.val();
+        self.m4.i_lo.next = self.ir_lo.q.val();
         self.m4.p_hi.next = self.m3.q_hi.val();
-        self.m4.i_hi.next = self.in_hi.q.val();
+        self.m4.i_hi.next = self.ir_hi.q.val();
         self.m4.p_nu.next = self.m3.q_nu.val();
-        self.m4.i_nu.next = self.in_nu.q.val();
+        self.m4.i_nu.next = self.ir_nu.q.val();
         self.m4.p_nm.next = self.m3.q_nm.val();
-        self.m4.i_nm.next = self.in_nm.q.val();
+        self.m4.i_nm.next = self.ir_nm.q.val();
         self.m4.clock.next = self.clock.val();
         self.m4.reset.next = self.reset.val();
         self.m5.p_v.next = self.m4.q_v.val();
-        self.m5.i_v.next = self.in_v.q.val();
+        self.m5.i_v.next = self.ir_v.q.val();
         self.m5.p_flow.next = self.m4.q_flow.val();
-        self.m5.i_flow.next = self.in_flow.q.val();
+        self.m5.i_flow.next = self.ir_flow.q.val();
         self.m5.p_set.next = self.m4.q_set.val();
-        self.m5.i_set.next = self.in_set.q.val();
+        self.m5.i_set.next = self.ir_set.q.val();
         self.m5.p_value.next = self.m4.q_value.val();
-        self.m5.i_value.next = self.in_value.q.val();
+        self.m5.i_value.next = self.ir_value.q.val();
         self.m5.p_lo.next = self.m4.q_lo.val();
-        self.m5.i_lo.next = self.in_lo.q.val();
+        self.m5.i_lo.next = self.ir_lo.q.val();
         self.m5.p_hi.next = self.m4.q_hi.val();
-        self.m5.i_hi.next = self.in_hi.q.val();
+        self.m5.i_hi.next = self.ir_hi.q.val();
         self.m5.p_nu.next = self.m4.q_nu.val();
-        self.m5.i_nu.next = self.in_nu.q.val();
+        self.m5.i_nu.next = self.ir_nu.q.val();
         self.m5.p_nm.next = self.m4.q_nm.val();
-        self.m5.i_nm.next = self.in_nm.q.val();
+        self.m5.i_nm.next = self.ir_nm.q.val();
         self.m5.clock.next = self.clock.val();
         self.m5.reset.next = self.reset.val();
         self.m6.p_v.next = self.m5.q_v.val();
-        self.m6.i_v.next = self.in_v.q.val();
+        self.m6.i_v.next = self.ir_v.q.val();
         self.m6.p_flow.next = self.m5.q_flow.val();
-        self.m6.i_flow.next = self.in_flow.q.val();
+        self.m6.i_flow.next = self.ir_flow.q.val();
         self.m6.p_set.next = self.m5.q_set.val();
-        self.m6.i_set.next = self.in_set.q.val();
+        self.m6.i_set.next = self.ir_set.q.val();
         self.m6.p_value.next = self.m5.q_value.val();
-        self.m6.i_value.next = self.in_value.q.val();
+        self.m6.i_value.next = self.ir_value.q.val();
         self.m6.p_lo.next = self.m5.q_lo.val();
-        self.m6.i_lo.next = self.in_lo.q.val();
+        self.m6.i_lo.next = self.ir_lo.q.val();
         self.m6.p_hi.next = self.m5.q_hi.val();
-        self.m6.i_hi.next = self.in_hi.q.val();
+        self.m6.i_hi.next = self.ir_hi.q.val();
         self.m6.p_nu.next = self.m5.q_nu.val();
-        self.m6.i_nu.next = self.in_nu.q.val();
+        self.m6.i_nu.next = self.ir_nu.q.val();
         self.m6.p_nm.next = self.m5.q_nm.val();
-        self.m6.i_nm.next = self.in_nm.q.val();
+        self.m6.i_nm.next = self.ir_nm.q.val();
         self.m6.clock.next = self.clock.val();
         self.m6.reset.next = self.reset.val();
         self.m7.p_v.next = self.m6.q_v.val();
-        self.m7.i_v.next = self.in_v.q.val();
+        self.m7.i_v.next = self.ir_v.q.val();
         self.m7.p_flow.next = self.m6.q_flow.val();
-        self.m7.i_flow.next = self.in_flow.q.val();
+        self.m7.i_flow.next = self.ir_flow.q.val();
         self.m7.p_set.next = self.m6.q_set.val();
-        self.m7.i_set.next = self.in_set.q.val();
+        self.m7.i_set.next = self.ir_set.q.val();
         self.m7.p_value.next = self.m6.q_value.val();
-        self.m7.i_value.next = self.in_value.q.val();
+        self.m7.i_value.next = self.ir_value.q.val();
         self.m7.p_lo.next = self.m6.q_lo.val();
-        self.m7.i_lo.next = self.in_lo.q.val();
+        self.m7.i_lo.next = self.ir_lo.q.val();
         self.m7.p_hi.next = self.m6.q_hi.val();
-        self.m7.i_hi.next = self.in_hi.q.val();
+        self.m7.i_hi.next = self.ir_hi.q.val();
         self.m7.p_nu.next = self.m6.q_nu.val();
-        self.m7.i_nu.next = self.in_nu.q.val();
+        self.m7.i_nu.next = self.ir_nu.q.val();
         self.m7.p_nm.next = self.m6.q_nm.val();
-        self.m7.i_nm.next = self.in_nm.q.val();
+        self.m7.i_nm.next = self.ir_nm.q.val();
         self.m7.clock.next = self.clock.val();
         self.m7.reset.next = self.reset.val();
         self.m8.p_v.next = self.m7.q_v.val();
-        self.m8.i_v.next = self.in_v.q.val();
+        self.m8.i_v.next = self.ir_v.q.val();
         self.m8.p_flow.next = self.m7.q_flow.val();
-        self.m8.i_flow.next = self.in_flow.q.val();
+        self.m8.i_flow.next = self.ir_flow.q.val();
         self.m8.p_set.next = self.m7.q_set.val();
-        self.m8.i_set.next = self.in_set.q.val();
+        self.m8.i_set.next = self.ir_set.q.val();
         self.m8.p_value.next = self.m7.q_value.val();
-        self.m8.i_value.next = self.in_value.q.val();
+        self.m8.i_value.next = self.ir_value.q.val();
         self.m8.p_lo.next = self.m7.q_lo.val();
-        self.m8.i_lo.next = self.in_lo.q.val();
+        self.m8.i_lo.next = self.ir_lo.q.val();
         self.m8.p_hi.next = self.m7.q_hi.val();
-        self.m8.i_hi.next = self.in_hi.q.val();
+        self.m8.i_hi.next = self.ir_hi.q.val();
         self.m8.p_nu.next = self.m7.q_nu.val();
-        self.m8.i_nu.next = self.in_nu.q.val();
+        self.m8.i_nu.next = self.ir_nu.q.val();
         self.m8.p_nm.next = self.m7.q_nm.val();
-        self.m8.i_nm.next = self.in_nm.q.val();
+        self.m8.i_nm.next = self.ir_nm.q.val();
         self.m8.clock.next = self.clock.val();
         self.m8.reset.next = self.reset.val();
         self.m9.p_v.next = self.m8.q_v.val();
-        self.m9.i_v.next = self.in_v.q.val();
+        self.m9.i_v.next = self.ir_v.q.val();
         self.m9.p_flow.next = self.m8.q_flow.val();
-        self.m9.i_flow.next = self.in_flow.q.val();
+        self.m9.i_flow.next = self.ir_flow.q.val();
         self.m9.p_set.next = self.m8.q_set.val();
-        self.m9.i_set.next = self.in_set.q.val();
+        self.m9.i_set.next = self.ir_set.q.val();
         self.m9.p_value.next = self.m8.q_value.val();
-        self.m9.i_value.next = self.in_value.q.val();
+        self.m9.i_value.next = self.ir_value.q.val();
         self.m9.p_lo.next = self.m8.q_lo.val();
-        self.m9.i_lo.next = self.in_lo.q.val();
+        self.m9.i_lo.next = self.ir_lo.q.val();
         self.m9.p_hi.next = self.m8.q_hi.val();
-        self.m9.i_hi.next = self.in_hi.q.val();
+        self.m9.i_hi.next = self.ir_hi.q.val();
         self.m9.p_nu.next = self.m8.q_nu.val();
-        self.m9.i_nu.next = self.in_nu.q.val();
+        self.m9.i_nu.next = self.ir_nu.q.val();
         self.m9.p_nm.next = self.m8.q_nm.val();
-        self.m9.i_nm.next = self.in_nm.q.val();
+        self.m9.i_nm.next = self.ir_nm.q.val();
         self.m9.clock.next = self.clock.val();
         self.m9.reset.next = self.reset.val();
         self.m10.p_v.next = self.m9.q_v.val();
-        self.m10.i_v.next = self.in_v.q.val();
+        self.m10.i_v.next = self.ir_v.q.val();
         self.m10.p_flow.next = self.m9.q_flow.val();
-        self.m10.i_flow.next = self.in_flow.q.val();
+        self.m10.i_flow.next = self.ir_flow.q.val();
         self.m10.p_set.next = self.m9.q_set.val();
-        self.m10.i_set.next = self.in_set.q.val();
+        self.m10.i_set.next = self.ir_set.q.val();
         self.m10.p_value.next = self.m9.q_value.val();
-        self.m10.i_value.next = self.in_value.q.val();
+        self.m10.i_value.next = self.ir_value.q.val();
         self.m10.p_lo.next = self.m9.q_lo.val();
-        self.m10.i_lo.next = self.in_lo.q.val();
+        self.m10.i_lo.next = self.ir_lo.q.val();
         self.m10.p_hi.next = self.m9.q_hi.val();
-        self.m10.i_hi.next = self.in_hi.q.val();
+        self.m10.i_hi.next = self.ir_hi.q.val();
         self.m10.p_nu.next = self.m9.q_nu.val();
-        self.m10.i_nu.next = self.in_nu.q.val();
+        self.m10.i_nu.next = self.ir_nu.q.val();
         self.m10.p_nm.next = self.m9.q_nm.val();
-        self.m10.i_nm.next = self.in_nm.q.val();
+        self.m10.i_nm.next = self.ir_nm.q.val();
         self.m10.clock.next = self.clock.val();
         self.m10.reset.next = self.reset.val();
         self.m11.p_v.next = self.m10.q_v.val();
-        self.m11.i_v.next = self.in_v.q.val();
+        self.m11.i_v.next = self.ir_v.q.val();
         self.m11.p_flow.next = self.m10.q_flow.val();
-        self.m11.i_flow.next = self.in_flow.q.val();
+        self.m11.i_flow.next = self.ir_flow.q.val();
         self.m11.p_set.next = self.m10.q_set.val();
-        self.m11.i_set.next = self.in_set.q.val();
+        self.m11.i_set.next = self.ir_set.q.val();
         self.m11.p_value.next = self.m10.q_value.val();
-        self.m11.i_value.next = self.in_value.q.val();
+        self.m11.i_value.next = self.ir_value.q.val();
         self.m11.p_lo.next = self.m10.q_lo.val();
-        self.m11.i_lo.next = self.in_lo.q.val();
+        self.m11.i_lo.next = self.ir_lo.q.val();
         self.m11.p_hi.next = self.m10.q_hi.val();
-        self.m11.i_hi.next = self.in_hi.q.val();
+        self.m11.i_hi.next = self.ir_hi.q.val();
         self.m11.p_nu.next = self.m10.q_nu.val();
-        self.m11.i_nu.next = self.in_nu.q.val();
+        self.m11.i_nu.next = self.ir_nu.q.val();
         self.m11.p_nm.next = self.m10.q_nm.val();
-        self.m11.i_nm.next = self.in_nm.q.val();
+        self.m11.i_nm.next = self.ir_nm.q.val();
         self.m11.clock.next = self.clock.val();
         self.m11.reset.next = self.reset.val();
         self.m12.p_v.next = self.m11.q_v.val();
-        self.m12.i_v.next = self.in_v.q.val();
+        self.m12.i_v.next = self.ir_v.q.val();
         self.m12.p_flow.next = self.m11.q_flow.val();
-        self.m12.i_flow.next = self.in_flow.q.val();
+        self.m12.i_flow.next = self.ir_flow.q.val();
         self.m12.p_set.next = self.m11.q_set.val();
-        self.m12.i_set.next = self.in_set.q.val();
+        self.m12.i_set.next = self.ir_set.q.val();
         self.m12.p_value.next = self.m11.q_value.val();
-        self.m12.i_value.next = self.in_value.q.val();
+        self.m12.i_value.next = self.ir_value.q.val();
         self.m12.p_lo.next = self.m11.q_lo.val();
-        self.m12.i_lo.next = self.in_lo.q.val();
+        self.m12.i_lo.next = self.ir_lo.q.val();
         self.m12.p_hi.next = self.m11.q_hi.val();
-        self.m12.i_hi.next = self.in_hi.q.val();
+        self.m12.i_hi.next = self.ir_hi.q.val();
         self.m12.p_nu.next = self.m11.q_nu.val();
-        self.m12.i_nu.next = self.in_nu.q.val();
+        self.m12.i_nu.next = self.ir_nu.q.val();
         self.m12.p_nm.next = self.m11.q_nm.val();
-        self.m12.i_nm.next = self.in_nm.q.val();
+        self.m12.i_nm.next = self.ir_nm.q.val();
         self.m12.clock.next = self.clock.val();
         self.m12.reset.next = self.reset.val();
         self.m13.p_v.next = self.m12.q_v.val();
-        self.m13.i_v.next = self.in_v.q.val();
+        self.m13.i_v.next = self.ir_v.q.val();
         self.m13.p_flow.next = self.m12.q_flow.val();
-        self.m13.i_flow.next = self.in_flow.q.val();
+        self.m13.i_flow.next = self.ir_flow.q.val();
         self.m13.p_set.next = self.m12.q_set.val();
-        self.m13.i_set.next = self.in_set.q.val();
+        self.m13.i_set.next = self.ir_set.q.val();
         self.m13.p_value.next = self.m12.q_value.val();
-        self.m13.i_value.next = self.in_value.q.val();
+        self.m13.i_value.next = self.ir_value.q.val();
         self.m13.p_lo.next = self.m12.q_lo.val();
-        self.m13.i_lo.next = self.in_lo.q.val();
+        self.m13.i_lo.next = self.ir_lo.q.val();
         self.m13.p_hi.next = self.m12.q_hi.val();
-        self.m13.i_hi.next = self.in_hi.q.val();
+        self.m13.i_hi.next = self.ir_hi.q.val();
         self.m13.p_nu.next = self.m12.q_nu.val();
-        self.m13.i_nu.next = self.in_nu.q.val();
+        self.m13.i_nu.next = self.ir_nu.q.val();
         self.m13.p_nm.next = self.m12.q_nm.val();
-        self.m13.i_nm.next = self.in_nm.q.val();
+        self.m13.i_nm.next = self.ir_nm.q.val();
         self.m13.clock.next = self.clock.val();
         self.m13.reset.next = self.reset.val();
         self.m14.p_v.next = self.m13.q_v.val();
-        self.m14.i_v.next = self.in_v.q.val();
+        self.m14.i_v.next = self.ir_v.q.val();
         self.m14.p_flow.next = self.m13.q_flow.val();
-        self.m14.i_flow.next = self.in_flow.q.val();
+        self.m14.i_flow.next = self.ir_flow.q.val();
         self.m14.p_set.next = self.m13.q_set.val();
-        self.m14.i_set.next = self.in_set.q.val();
+        self.m14.i_set.next = self.ir_set.q.val();
         self.m14.p_value.next = self.m13.q_value.val();
-        self.m14.i_value.next = self.in_value.q.val();
+        self.m14.i_value.next = self.ir_value.q.val();
         self.m14.p_lo.next = self.m13.q_lo.val();
-        self.m14.i_lo.next = self.in_lo.q.val();
+        self.m14.i_lo.next = self.ir_lo.q.val();
         self.m14.p_hi.next = self.m13.q_hi.val();
-        self.m14.i_hi.next = self.in_hi.q.val();
+        self.m14.i_hi.next = self.ir_hi.q.val();
         self.m14.p_nu.next = self.m13.q_nu.val();
-        self.m14.i_nu.next = self.in_nu.q.val();
+        self.m14.i_nu.next = self.ir_nu.q.val();
         self.m14.p_nm.next = self.m13.q_nm.val();
-        self.m14.i_nm.next = self.in_nm.q.val();
+        self.m14.i_nm.next = self.ir_nm.q.val();
         self.m14.clock.next = self.clock.val();
         self.m14.reset.next = self.reset.val();
         self.m15.p_v.next = self.m14.q_v.val();
-        self.m15.i_v.next = self.in_v.q.val();
+        self.m15.i_v.next = self.ir_v.q.val();
         self.m15.p_flow.next = self.m14.q_flow.val();
-        self.m15.i_flow.next = self.in_flow.q.val();
+        self.m15.i_flow.next = self.ir_flow.q.val();
         self.m15.p_set.next = self.m14.q_set.val();
-        self.m15.i_set.next = self.in_set.q.val();
+        self.m15.i_set.next = self.ir_set.q.val();
         self.m15.p_value.next = self.m14.q_value.val();
-        self.m15.i_value.next = self.in_value.q.val();
+        self.m15.i_value.next = self.ir_value.q.val();
         self.m15.p_lo.next = self.m14.q_lo.val();
-        self.m15.i_lo.next = self.in_lo.q.val();
+        self.m15.i_lo.next = self.ir_lo.q.val();
         self.m15.p_hi.next = self.m14.q_hi.val();
-        self.m15.i_hi.next = self.in_hi.q.val();
+        self.m15.i_hi.next = self.ir_hi.q.val();
         self.m15.p_nu.next = self.m14.q_nu.val();
-        self.m15.i_nu.next = self.in_nu.q.val();
+        self.m15.i_nu.next = self.ir_nu.q.val();
         self.m15.p_nm.next = self.m14.q_nm.val();
-        self.m15.i_nm.next = self.in_nm.q.val();
+        self.m15.i_nm.next = self.ir_nm.q.val();
         self.m15.clock.next = self.clock.val();
         self.m15.reset.next = self.reset.val();
         self.any_hit.next = self.m1.hit.val()
@@ -1107,14 +1126,14 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             | self.m13.hit.val()
             | self.m14.hit.val()
             | self.m15.hit.val();
-        self.s0_v.d.next = self.in_v.q.val() & !self.any_hit.val() & !self.reset.val();
-        self.s0_flow.d.next = self.in_flow.q.val();
-        self.s0_set.d.next = self.in_set.q.val();
-        self.s0_value.d.next = self.in_value.q.val();
-        self.s0_lo.d.next = self.in_lo.q.val();
-        self.s0_hi.d.next = self.in_hi.q.val();
-        self.s0_nu.d.next = self.in_nu.q.val();
-        self.s0_nm.d.next = self.in_nm.q.val();
+        self.s0_v.d.next = self.ir_v.q.val() & !self.any_hit.val() & !self.reset.val();
+        self.s0_flow.d.next = self.ir_flow.q.val();
+        self.s0_set.d.next = self.ir_set.q.val();
+        self.s0_value.d.next = self.ir_value.q.val();
+        self.s0_lo.d.next = self.ir_lo.q.val();
+        self.s0_hi.d.next = self.ir_hi.q.val();
+        self.s0_nu.d.next = self.ir_nu.q.val();
+        self.s0_nm.d.next = self.ir_nm.q.val();
         // X: out of the window; the table is read at the same edge
         self.x_v.d.next = self.m15.q_v.val() & !self.reset.val();
         self.x_flow.d.next = self.m15.q_flow.val();
@@ -1471,9 +1490,9 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.out_valid.next = self.z_valid.q.val();
         self.out_flow.next = self.z_flow.q.val();
         self.out_cw.next = self.z_cw.q.val();
-        self.out_interval.next = self.z_interval.q.val();
-        self.out_n_u.next = self.z_nu.q.val();
-        self.out_n_m.next = self.z_nm.q.val();
+        self.out_interval_ticks.next = self.z_interval.q.val();
+        self.out_n_u_pkts.next = self.z_nu.q.val();
+        self.out_n_m_pkts.next = self.z_nm.q.val();
     }
 }
 
@@ -1483,42 +1502,11 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
 pub type WindowEngineRustHdl<const FLOW_BITS: usize> =
     crate::stepper::RustHdlSim<WindowEngine<FLOW_BITS>>;
 
-impl<const FLOW_BITS: usize> crate::stepper::HandStepped for WindowEngine<FLOW_BITS> {
-    type Inputs = ldcp_sim::window_engine::WeInputs;
-    type Outputs = ldcp_sim::window_engine::WeOutputs;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        let u = self;
-        u.reset.next = i.reset;
-        u.ev_valid.next = i.ev_valid;
-        u.ev_flow.next = (i.ev_flow as u64).into();
-        u.ev_set.next = i.ev_set;
-        u.ev_ece.next = i.ev_ece;
-        u.ev_n.next = (i.ev_n as u64).into();
-        u.ev_value.next = (i.ev_value as u64).into();
-        u.alpha_raw.next = (i.params.alpha_raw as u64).into();
-        u.beta_raw.next = (i.params.beta_raw as u64).into();
-        u.gamma_shift.next = (i.params.gamma_shift as u64).into();
-        u.cw_max.next = (i.params.cw_max_raw as u64).into();
-        u.rtt_ticks.next = (i.params.rtt_ticks as u64).into();
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        let u = self;
-        ldcp_sim::window_engine::WeOutputs {
-            out_valid: u.out_valid.val(),
-            out_flow: u.out_flow.val().to_u32(),
-            out_cw: u.out_cw.val().to_u32(),
-            out_interval: u.out_interval.val().to_u32(),
-            out_n_u: u.out_n_u.val().to_u32(),
-            out_n_m: u.out_n_m.val().to_u32(),
-        }
-    }
-}
+ldcp_sim::window_engine_ports!(crate::hand_stepped {
+    WindowEngine<FLOW_BITS> [const FLOW_BITS: usize],
+    ldcp_sim::window_engine::WeInputs,
+    ldcp_sim::window_engine::WeOutputs
+});
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 //! - Throughput: one packet per clock, no back-pressure, any pattern.
 //! - Latency: a packet presented in cycle t has its decision on the output
 //!   registers in cycle t + 11 ([`LATENCY_CYCLES`]); its bytes are in
-//!   `occupancy_bytes` in cycle t + 4. Decisions leave in arrival order.
+//!   `stat_occupancy_bytes` in cycle t + 4. Decisions leave in arrival order.
 //! - Parameter ports are registered; a change reaches every stage within
 //!   four cycles (the derived ramp registers `range`, `shift`, `r_prime`
 //!   follow one, two and three cycles after the thresholds). Packets in
@@ -20,7 +20,7 @@
 //!   a probability in [0, 1] and the buffer limit always holds.
 //! - `reset` (synchronous, active high) empties the queue, drops the packets
 //!   in flight (no decision comes out for them), zeroes the counters and
-//!   loads the generator from the `seed` registered the cycle before.
+//!   loads the generator from the `cfg_seed` registered the cycle before.
 //!
 //! # Pipeline
 //! ```text
@@ -57,6 +57,17 @@ const LIM_BITS: usize = Q_BITS + 1;
 /// Bits of the normalising shift (0..=8).
 const SHIFT_BITS: usize = 4;
 
+/// The module.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "wred_ecn",
+    doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
+};
+
+/// The block's Verilog (module [`MODULE`]).
+pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE, WredEcn::default())
+}
+
 /// See the module doc.
 #[derive(LogicBlock)]
 pub struct WredEcn {
@@ -66,27 +77,27 @@ pub struct WredEcn {
     pub reset: Signal<In, Bit>,
     // ---- packet in
     /// A packet arrives this cycle.
-    pub pkt_valid: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
     /// Its length, bytes, UQ14.
-    pub pkt_len_bytes: Signal<In, Bits<LEN_BITS>>,
+    pub in_len_bytes: Signal<In, Bits<LEN_BITS>>,
     /// Its ECN codepoint (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE).
-    pub pkt_ecn: Signal<In, Bits<2>>,
+    pub in_ecn: Signal<In, Bits<2>>,
     // ---- egress
     /// Bytes the egress link transmitted this cycle, UQ14.
-    pub drain_bytes: Signal<In, Bits<DRAIN_BITS>>,
+    pub egress_drain_bytes: Signal<In, Bits<DRAIN_BITS>>,
     // ---- parameters
     /// Start of the marking ramp, bytes, UQ24.
-    pub k_min_bytes: Signal<In, Bits<Q_BITS>>,
+    pub cfg_k_min_bytes: Signal<In, Bits<Q_BITS>>,
     /// End of the ramp (p = 1 from here), bytes, UQ24.
-    pub k_max_bytes: Signal<In, Bits<Q_BITS>>,
+    pub cfg_k_max_bytes: Signal<In, Bits<Q_BITS>>,
     /// Eq. 3's K for Not-ECT packets, bytes, UQ24.
-    pub k_bytes: Signal<In, Bits<Q_BITS>>,
+    pub cfg_k_bytes: Signal<In, Bits<Q_BITS>>,
     /// Buffer size, bytes, UQ24.
-    pub buf_max_bytes: Signal<In, Bits<Q_BITS>>,
+    pub cfg_buf_max_bytes: Signal<In, Bits<Q_BITS>>,
     /// P_max, UQ1.15 (0x8000 = 1.0; larger values act as 1.0).
-    pub p_max: Signal<In, Bits<P_BITS>>,
+    pub cfg_p_max: Signal<In, Bits<P_BITS>>,
     /// Seed of the xorshift32 generator, loaded on reset (0 loads the substitute).
-    pub seed: Signal<In, Bits<SEED_BITS>>,
+    pub cfg_seed: Signal<In, Bits<SEED_BITS>>,
     // ---- decision out
     /// A decision is on the outputs this cycle.
     pub out_valid: Signal<Out, Bit>,
@@ -96,15 +107,15 @@ pub struct WredEcn {
     pub out_ecn: Signal<Out, Bits<2>>,
     // ---- state and counters
     /// Queue occupancy, bytes, UQ24.
-    pub occupancy_bytes: Signal<Out, Bits<Q_BITS>>,
+    pub stat_occupancy_bytes: Signal<Out, Bits<Q_BITS>>,
     /// Packets forwarded (marked or not), saturating.
-    pub forwarded_pkts: Signal<Out, Bits<COUNTER_BITS>>,
+    pub stat_forwarded_pkts: Signal<Out, Bits<COUNTER_BITS>>,
     /// Packets marked CE by this port, saturating.
-    pub marked_pkts: Signal<Out, Bits<COUNTER_BITS>>,
+    pub stat_marked_pkts: Signal<Out, Bits<COUNTER_BITS>>,
     /// Packets dropped by Eq. 3, saturating.
-    pub dropped_wred_pkts: Signal<Out, Bits<COUNTER_BITS>>,
+    pub stat_dropped_wred_pkts: Signal<Out, Bits<COUNTER_BITS>>,
     /// Packets dropped because they did not fit, saturating.
-    pub dropped_overflow_pkts: Signal<Out, Bits<COUNTER_BITS>>,
+    pub stat_dropped_overflow_pkts: Signal<Out, Bits<COUNTER_BITS>>,
 
     // config registers
     c_kmin: DFF<Bits<Q_BITS>>,
@@ -226,24 +237,24 @@ impl Default for WredEcn {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            pkt_valid: Default::default(),
-            pkt_len_bytes: Default::default(),
-            pkt_ecn: Default::default(),
-            drain_bytes: Default::default(),
-            k_min_bytes: Default::default(),
-            k_max_bytes: Default::default(),
-            k_bytes: Default::default(),
-            buf_max_bytes: Default::default(),
-            p_max: Default::default(),
-            seed: Default::default(),
+            in_valid: Default::default(),
+            in_len_bytes: Default::default(),
+            in_ecn: Default::default(),
+            egress_drain_bytes: Default::default(),
+            cfg_k_min_bytes: Default::default(),
+            cfg_k_max_bytes: Default::default(),
+            cfg_k_bytes: Default::default(),
+            cfg_buf_max_bytes: Default::default(),
+            cfg_p_max: Default::default(),
+            cfg_seed: Default::default(),
             out_valid: Default::default(),
             out_decision: Default::default(),
             out_ecn: Default::default(),
-            occupancy_bytes: Default::default(),
-            forwarded_pkts: Default::default(),
-            marked_pkts: Default::default(),
-            dropped_wred_pkts: Default::default(),
-            dropped_overflow_pkts: Default::default(),
+            stat_occupancy_bytes: Default::default(),
+            stat_forwarded_pkts: Default::default(),
+            stat_marked_pkts: Default::default(),
+            stat_dropped_wred_pkts: Default::default(),
+            stat_dropped_overflow_pkts: Default::default(),
             c_kmin: Default::default(),
             c_kmax: Default::default(),
             c_k: Default::default(),
@@ -368,14 +379,14 @@ impl Logic for WredEcn {
         self.mul_b.clock.next = self.clock.val();
 
         // ---- config pipeline: thresholds, then range, then shift, then R'
-        self.c_kmin.d.next = self.k_min_bytes.val();
-        self.c_kmax.d.next = self.k_max_bytes.val();
-        self.c_k.d.next = self.k_bytes.val();
+        self.c_kmin.d.next = self.cfg_k_min_bytes.val();
+        self.c_kmax.d.next = self.cfg_k_max_bytes.val();
+        self.c_k.d.next = self.cfg_k_bytes.val();
         self.c_buf1.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_buf.q.val()) + bits::<LIM_BITS>(1);
-        self.c_buf.d.next = self.buf_max_bytes.val();
-        self.c_seed.d.next = self.seed.val();
-        self.c_p.d.next = self.p_max.val();
-        if self.p_max.val() > self.p_one.val() {
+        self.c_buf.d.next = self.cfg_buf_max_bytes.val();
+        self.c_seed.d.next = self.cfg_seed.val();
+        self.c_p.d.next = self.cfg_p_max.val();
+        if self.cfg_p_max.val() > self.p_one.val() {
             self.c_p.d.next = self.p_one.val();
         }
         self.c_range.d.next = self.c_kmax.q.val() - self.c_kmin.q.val();
@@ -409,10 +420,10 @@ impl Logic for WredEcn {
         self.c_rprime.d.next = bit_cast::<16, Q_BITS>(self.c_range.q.val() >> self.c_shift.q.val());
 
         // ---- s0: register the packet and the drain
-        self.s0_valid.d.next = self.pkt_valid.val() & !self.reset.val();
-        self.s0_len.d.next = self.pkt_len_bytes.val();
-        self.s0_ecn.d.next = self.pkt_ecn.val();
-        self.s0_drain.d.next = self.drain_bytes.val();
+        self.s0_valid.d.next = self.in_valid.val() & !self.reset.val();
+        self.s0_len.d.next = self.in_len_bytes.val();
+        self.s0_ecn.d.next = self.in_ecn.val();
+        self.s0_drain.d.next = self.egress_drain_bytes.val();
 
         // ---- s1: everything that does not depend on q
         self.s1_valid.d.next = self.s0_valid.q.val() & !self.reset.val();
@@ -592,11 +603,11 @@ impl Logic for WredEcn {
         self.out_valid.next = self.o_valid.q.val();
         self.out_decision.next = self.o_dec.q.val();
         self.out_ecn.next = self.o_ecn.q.val();
-        self.occupancy_bytes.next = self.occ.q.val();
-        self.forwarded_pkts.next = self.n_fwd.q.val();
-        self.marked_pkts.next = self.n_mark.q.val();
-        self.dropped_wred_pkts.next = self.n_wred.q.val();
-        self.dropped_overflow_pkts.next = self.n_ovf.q.val();
+        self.stat_occupancy_bytes.next = self.occ.q.val();
+        self.stat_forwarded_pkts.next = self.n_fwd.q.val();
+        self.stat_marked_pkts.next = self.n_mark.q.val();
+        self.stat_dropped_wred_pkts.next = self.n_wred.q.val();
+        self.stat_dropped_overflow_pkts.next = self.n_ovf.q.val();
     }
 }
 
@@ -605,46 +616,12 @@ impl Logic for WredEcn {
 /// `rusthdl` engine of `ldcp bench`.
 pub type WredEcnRustHdl = crate::stepper::RustHdlSim<WredEcn>;
 
-impl crate::stepper::HandStepped for WredEcn {
-    type Inputs = ldcp_sim::wred_ecn::WredInputs;
-    type Outputs = ldcp_sim::wred_ecn::WredOutputs;
-    const SETTLE_ITERS: usize = 100;
-
-    fn set_clock(&mut self, high: bool) {
-        self.clock.next = Clock::from(high);
-    }
-
-    fn set_inputs(&mut self, i: &Self::Inputs) {
-        let u = self;
-        u.reset.next = i.reset;
-        u.pkt_valid.next = i.pkt_valid;
-        u.pkt_len_bytes.next = (i.pkt_len_bytes as u64).into();
-        u.pkt_ecn.next = (i.pkt_ecn as u64).into();
-        u.drain_bytes.next = (i.drain_bytes as u64).into();
-        u.k_min_bytes.next = (i.params.k_min_bytes as u64).into();
-        u.k_max_bytes.next = (i.params.k_max_bytes as u64).into();
-        u.k_bytes.next = (i.params.k_bytes as u64).into();
-        u.buf_max_bytes.next = (i.params.buf_max_bytes as u64).into();
-        u.p_max.next = (i.params.p_max_raw as u64).into();
-        u.seed.next = (i.params.seed as u64).into();
-    }
-
-    fn outputs(&self) -> Self::Outputs {
-        let u = self;
-        ldcp_sim::wred_ecn::WredOutputs {
-            out_valid: u.out_valid.val(),
-            out_decision: u.out_decision.val().to_u8(),
-            out_ecn: u.out_ecn.val().to_u8(),
-            occupancy_bytes: u.occupancy_bytes.val().to_u32(),
-            counters: ldcp_sim::wred_ecn::Counters {
-                forwarded: u.forwarded_pkts.val().to_u32(),
-                marked: u.marked_pkts.val().to_u32(),
-                dropped_wred: u.dropped_wred_pkts.val().to_u32(),
-                dropped_overflow: u.dropped_overflow_pkts.val().to_u32(),
-            },
-        }
-    }
-}
+ldcp_sim::wred_ecn_ports!(crate::hand_stepped {
+    WredEcn [],
+    ldcp_sim::wred_ecn::WredInputs,
+    ldcp_sim::wred_ecn::WredOutputs,
+    settle 100
+});
 
 impl crate::stepper::RustHdlSim<WredEcn> {
     /// Loads the four counters (below their maximum) as if that many
@@ -701,17 +678,16 @@ mod tests {
                 _ => (16_000, ecn::ECT1),
             };
             let i = WredInputs {
-                pkt_valid: c < 40,
-                pkt_len_bytes: len,
-                pkt_ecn: e,
-                drain_bytes: 100,
-                params: p,
-                ..Default::default()
+                in_valid: c < 40,
+                in_len_bytes: len,
+                in_ecn: e,
+                egress_drain_bytes: 100,
+                ..WredInputs::idle(&p)
             };
             let got = sim.step(&i).unwrap();
             model.tick(&i);
             assert_eq!(got, model.outputs(), "cycle {c}");
-            last = Some(got.counters);
+            last = Some(got.counters());
         }
         let all = Counters {
             forwarded: COUNTER_MAX,

@@ -105,7 +105,7 @@ fn ext_script<A: RegAccess>(dev: &mut Device<A>) -> Vec<String> {
             ),
             4 | 5 => {
                 // in order, now and then one lost (a gap, then NAKs)
-                let psn = rx[f] + u32::from((x >> 10) % 8 == 0);
+                let psn = rx[f] + u32::from((x >> 10).is_multiple_of(8));
                 let r = dev
                     .ag_packet(false, f as u32, psn, x & 0x400 != 0, x & 0x800 != 0)
                     .unwrap();
@@ -654,7 +654,7 @@ fn target() -> impl Strategy<Value = u32> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ldcp_sim::testing::proptest_config(env!("CARGO_MANIFEST_DIR"), "driver_bridge_frames", 0x5EED_2001, 300))]
 
     /// Frames with 1 to 3 flipped bits (anywhere after the sync byte) are
     /// refused and touch no register; intact frames around them execute.
@@ -740,19 +740,17 @@ fn rtl_board_on_pty() -> (
     std::sync::Arc<std::sync::atomic::AtomicU64>,
     std::fs::File,
 ) {
-    use ldcp_sim::board::BoardModel;
-    use ldcp_sim::cosim::{BuildSpec, CosimModel, VerilatedLib};
+    use ldcp_sim::board::{BoardIn, BoardModel, BoardOut};
+    use ldcp_sim::cosim::{BuildSpec, VerilatedLib};
+    use ldcp_sim::ports::Ports;
     use std::sync::atomic::Ordering;
     const DIV: u32 = 4;
-    /// The board core's output ports (UART line, bus, the core's taps).
-    const N_OUT: usize = 15;
-    assert_eq!(BoardModel::output_names().len(), N_OUT);
-    let block = ldcp_hdl::blocks::find("board_core").unwrap();
+    let verilog = ldcp_hdl::board::core_verilog(ldcp_hdl::nic_core::BuildId::UNSTAMPED).unwrap();
     let spec = BuildSpec::new(
-        &block.verilog().unwrap(),
-        "board_core",
-        BoardModel::input_names(),
-        BoardModel::output_names(),
+        &verilog,
+        ldcp_hdl::board::MODULE.name,
+        BoardIn::PORTS,
+        BoardOut::PORTS,
         false,
     )
     .unwrap();
@@ -765,24 +763,25 @@ fn rtl_board_on_pty() -> (
     std::thread::spawn(move || {
         let mut inst = lib.instance();
         let mut model = BoardModel::new(0, true);
-        let mut want = [0u64; N_OUT];
-        let mut step =
-            |inst: &mut ldcp_sim::cosim::Instance, ins: &[u64; 3], outs: &mut [u64; N_OUT]| {
-                inst.step(ins, outs);
-                let i = ldcp_sim::board::BoardIn {
-                    rx: ins[0] != 0,
-                    baud_div: ins[1] as u32,
-                    hold: ins[2] != 0,
-                };
-                model.tick(&i);
-                CosimModel::outputs(&model, &mut want);
-                if want != *outs {
-                    bad.fetch_add(1, Ordering::Relaxed);
-                }
-                count.fetch_add(1, Ordering::Relaxed);
-            };
-        let mut ins = [1u64, DIV as u64, 0];
-        let mut outs = [0u64; N_OUT];
+        let mut ports_in = vec![0u64; BoardIn::PORTS.len()];
+        let mut ports_out = vec![0u64; BoardOut::PORTS.len()];
+        // one cycle of the RTL and the model; the RTL's outputs, by port name
+        let mut step = |inst: &mut ldcp_sim::cosim::Instance, i: &BoardIn| -> BoardOut {
+            i.to_ports(&mut ports_in);
+            inst.step(&ports_in, &mut ports_out);
+            let got = BoardOut::from_ports(&ports_out);
+            model.tick(i);
+            if model.outputs() != got {
+                bad.fetch_add(1, Ordering::Relaxed);
+            }
+            count.fetch_add(1, Ordering::Relaxed);
+            got
+        };
+        let mut ins = BoardIn {
+            uart_rx: true,
+            cfg_bit_cycles: DIV,
+            reset_hold: false,
+        };
         let mut dec = br::LineDecoder::new(DIV);
         let mut line: std::collections::VecDeque<bool> = Default::default();
         let mut buf = [0u8; 256];
@@ -790,7 +789,7 @@ fn rtl_board_on_pty() -> (
         // the board powers up (PLL lock, the sequencer's CORE_RESET) before
         // the host opens the port
         for _ in 0..300 {
-            step(&mut inst, &ins, &mut outs);
+            step(&mut inst, &ins);
         }
         loop {
             // wait for host bytes only while the board has nothing to do
@@ -825,9 +824,9 @@ fn rtl_board_on_pty() -> (
                 if rx.is_none() {
                     idle_after -= 1;
                 }
-                ins[0] = rx.unwrap_or(true) as u64;
-                step(&mut inst, &ins, &mut outs);
-                if let Some(b) = dec.push(outs[0] != 0) {
+                ins.uart_rx = rx.unwrap_or(true);
+                let o = step(&mut inst, &ins);
+                if let Some(b) = dec.push(o.uart_tx) {
                     out.push(b);
                 }
             }
@@ -852,10 +851,7 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     let mut dev = Device::open(UartBridge::open(&path, 1_000_000).unwrap()).unwrap();
     assert_eq!(dev.info().flows, 256);
     // the power-on sequencer's CORE_RESET left every parameter at its reset value
-    assert_eq!(
-        dev.config_get("alpha").unwrap().0,
-        regs::alpha::RAW.reset as u32
-    );
+    assert_eq!(dev.config_get("alpha").unwrap().0, regs::alpha::RAW.reset);
     dev.config_set("alpha", "0.125").unwrap();
     assert_eq!(dev.config_get("alpha").unwrap().0, 32);
     let s = dev.flow_set(42, "3.5").unwrap();

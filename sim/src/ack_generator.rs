@@ -47,6 +47,7 @@
 //!   event enters), or
 //! - the timeout scanner found a flow to flush: the flush enters the
 //!   pipeline as an event, instead of an input event.
+//!
 //! Events presented while `in_ready` is low are not taken (the sender holds
 //! them); none is lost and no ACK is dropped. The scanner visits one flow per
 //! clock (a copy of the table's pending/stamp fields, written with it), so a
@@ -55,14 +56,12 @@
 //! is then found at the next visit). Latency of an ACK: 2 cycles from its
 //! packet (3 for the second ACK of a split).
 
+pub use crate::{FLOW_ID_BITS, FPGA_FLOW_BITS};
+
 /// Bits of a PSN (RoCEv2).
 pub const PSN_BITS: u32 = 24;
 /// PSN mask.
 pub const PSN_MASK: u32 = (1 << PSN_BITS) - 1;
-/// Bits of the flow-id port.
-pub const FLOW_ID_BITS: usize = 16;
-/// Flow-table address bits of the FPGA build (256 flows).
-pub const FPGA_FLOW_BITS: usize = 8;
 /// Bits of an ACK's n and of `m` (1..=15, as the window engine's n).
 pub const N_BITS: usize = 4;
 /// Largest n.
@@ -225,7 +224,7 @@ impl AckFlow {
 }
 
 mod rtl_model;
-pub use rtl_model::{stimulus, AckGeneratorModel, AgInputs, AgOutputs};
+pub use rtl_model::{stimulus, AckGeneratorModel, AgInputs, AgOutputs, AgStimulus};
 
 #[cfg(test)]
 mod tests;

@@ -13,36 +13,60 @@
 
 use crate::nic_core::NicCoreModel;
 use crate::uart_bridge::{BridgeIn, BridgeModel, BridgeOut};
-use ldcp_regmap::model::{BusIn, BusOut};
+use ldcp_regmap::model::BusIn;
 
 /// The counter value at which the sequencer writes CORE_RESET.
 pub const POR_WRITE_AT: u32 = 254;
 /// The counter value at which the bridge is released.
 pub const POR_DONE: u32 = 255;
 
-/// One cycle of the board core's inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardIn {
-    /// The UART line from the host (idle high).
-    pub rx: bool,
-    /// Clocks per UART bit.
-    pub baud_div: u32,
-    /// Power-on hold (PLL unlocked or reset button), asynchronous.
-    pub hold: bool,
-}
-
-/// The board core's outputs: the UART line to the host and, for
-/// observation, the NIC core's bus.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoardOut {
-    /// The UART line to the host.
-    pub tx: bool,
-    /// The bus cycle the NIC core sees.
-    pub bus: BusIn,
-    /// The NIC core's bus outputs.
-    pub core: BusOut,
-    /// The NIC core's taps (open on the board; observed for cosimulation).
-    pub taps: crate::nic_core::Taps,
+crate::ports! {
+    callback board_core_ports;
+    /// One cycle of the board core's inputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct BoardIn {
+        /// The UART line from the host (idle high).
+        uart_rx: bool = 1,
+        /// Clocks per UART bit (below 4 acts as 4).
+        cfg_bit_cycles: u32 = 10,
+        /// Power-on hold (PLL unlocked or reset button), asynchronous: synchronised, then the power-on sequence runs.
+        reset_hold: bool = 1,
+    }
+    /// The board core's outputs: the UART line to the host and, for
+    /// observation, the NIC core's bus and taps (open on the board).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct BoardOut {
+        /// The UART line to the host.
+        uart_tx: bool = 1,
+        /// The NIC core's bus: address.
+        obs_bus_addr: u32 = ldcp_regmap::ADDR_BITS,
+        /// Its write data.
+        obs_bus_wdata: u32 = 32,
+        /// Its write strobe.
+        obs_bus_we: bool = 1,
+        /// Its read strobe.
+        obs_bus_re: bool = 1,
+        /// The core's read data.
+        obs_bus_rdata: u32 = 32,
+        /// The core's read data is valid.
+        obs_bus_rvalid: bool = 1,
+        /// The core's tap `sys_core_rst`.
+        obs_sys_core_rst: bool = 1,
+        /// The core's tap `sys_upd_valid`.
+        obs_sys_upd_valid: bool = 1,
+        /// The core's tap `sys_upd_flow`.
+        obs_sys_upd_flow: u32 = crate::nic_core::FLOW_BITS,
+        /// The core's tap `sys_upd_interval_ticks`.
+        obs_sys_upd_interval_ticks: u32 = crate::window_engine::INTERVAL_BITS as u32,
+        /// The core's tap `sys_upd_restart`.
+        obs_sys_upd_restart: bool = 1,
+        /// The core's tap `sys_flow_reset`.
+        obs_sys_flow_reset: bool = 1,
+        /// The core's tap `sys_flow_reset_id`.
+        obs_sys_flow_reset_id: u32 = crate::nic_core::FLOW_BITS,
+        /// The core's tap `sys_cnt_clear`.
+        obs_sys_cnt_clear: bool = 1,
+    }
 }
 
 /// The board core model.
@@ -98,12 +122,38 @@ impl BoardModel {
 
     /// The outputs after the last edge.
     pub fn outputs(&self) -> BoardOut {
+        let bus = self.bus();
+        let core = self.core.outputs();
+        let t = self.core.taps(&bus);
         BoardOut {
-            tx: self.bridge.outputs().tx,
-            bus: self.bus(),
-            core: self.core.outputs(),
-            taps: self.core.taps(&self.bus()),
+            uart_tx: self.bridge.outputs().tx,
+            obs_bus_addr: bus.addr & (ldcp_regmap::WINDOW_BYTES - 1),
+            obs_bus_wdata: bus.wdata,
+            obs_bus_we: bus.we,
+            obs_bus_re: bus.re,
+            obs_bus_rdata: core.rdata,
+            obs_bus_rvalid: core.rvalid,
+            obs_sys_core_rst: t.core_rst,
+            obs_sys_upd_valid: t.upd_valid,
+            obs_sys_upd_flow: t.upd_flow,
+            obs_sys_upd_interval_ticks: t.upd_interval,
+            obs_sys_upd_restart: t.upd_restart,
+            obs_sys_flow_reset: t.flow_reset,
+            obs_sys_flow_reset_id: t.flow_reset_id,
+            obs_sys_cnt_clear: t.cnt_clear,
         }
+    }
+
+    /// What is in flight: a power-on sequence, a frame the bridge is
+    /// receiving, executing or answering, and the NIC core's.
+    pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![];
+        if !self.ready() {
+            v.push(("power-on sequence", 1));
+        }
+        v.extend(self.bridge.in_flight());
+        v.extend(self.core.in_flight());
+        v
     }
 
     /// One rising edge.
@@ -112,8 +162,8 @@ impl BoardModel {
         let core_out = self.core.outputs();
         let active = self.por != POR_DONE;
         self.bridge.tick(&BridgeIn {
-            rx: i.rx,
-            baud_div: i.baud_div,
+            rx: i.uart_rx,
+            baud_div: i.cfg_bit_cycles,
             clear: active,
             bus_rdata: core_out.rdata,
             bus_rvalid: core_out.rvalid,
@@ -127,65 +177,43 @@ impl BoardModel {
             self.por
         };
         self.hold_s2 = self.hold_s1;
-        self.hold_s1 = i.hold;
+        self.hold_s1 = i.reset_hold;
     }
 }
 
 impl crate::cosim::CosimModel for BoardModel {
     type Input = BoardIn;
-
-    fn input_names() -> &'static [&'static str] {
-        &["uart_rx", "baud_div", "hold"]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "uart_tx",
-            "dbg_addr",
-            "dbg_wdata",
-            "dbg_we",
-            "dbg_re",
-            "dbg_rdata",
-            "dbg_rvalid",
-            "dbg_core_rst",
-            "dbg_upd_valid",
-            "dbg_upd_flow",
-            "dbg_upd_interval",
-            "dbg_upd_restart",
-            "dbg_flow_reset",
-            "dbg_flow_reset_id",
-            "dbg_cnt_clear",
-        ]
-    }
-
-    fn encode(i: &BoardIn, ports: &mut [u64]) {
-        ports[0] = i.rx as u64;
-        ports[1] = (i.baud_div & 0x3ff) as u64;
-        ports[2] = i.hold as u64;
-    }
+    type Output = BoardOut;
 
     fn tick(&mut self, i: &BoardIn) {
         BoardModel::tick(self, i);
     }
 
-    fn outputs(&self, ports: &mut [u64]) {
-        let o = BoardModel::outputs(self);
-        ports[0] = o.tx as u64;
-        ports[1] = (o.bus.addr & 0xfff) as u64;
-        ports[2] = o.bus.wdata as u64;
-        ports[3] = o.bus.we as u64;
-        ports[4] = o.bus.re as u64;
-        ports[5] = o.core.rdata as u64;
-        ports[6] = o.core.rvalid as u64;
-        let t = o.taps;
-        ports[7] = t.core_rst as u64;
-        ports[8] = t.upd_valid as u64;
-        ports[9] = t.upd_flow as u64;
-        ports[10] = t.upd_interval as u64;
-        ports[11] = t.upd_restart as u64;
-        ports[12] = t.flow_reset as u64;
-        ports[13] = t.flow_reset_id as u64;
-        ports[14] = t.cnt_clear as u64;
+    fn outputs(&self) -> BoardOut {
+        BoardModel::outputs(self)
+    }
+
+    /// The line idle (high, no hold) at the last bit rate, long enough for
+    /// a power-on sequence, the bridge's idle timeout on a frame cut short,
+    /// the bus access and its 70-bit response, and the NIC core's drain
+    /// (the bridge is the core's only source of events).
+    fn drain(last: Option<&BoardIn>) -> Vec<BoardIn> {
+        let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
+        let idle = BoardIn {
+            uart_rx: true,
+            cfg_bit_cycles: div,
+            reset_hold: false,
+        };
+        let bit = crate::uart_bridge::effective_div(div) as usize;
+        let cycles = POR_DONE as usize
+            + 4
+            + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
+            + NicCoreModel::drain_bus().len();
+        vec![idle; cycles]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        BoardModel::in_flight(self)
     }
 }
 
@@ -219,11 +247,11 @@ impl LineHost {
     /// One clock with `rx` on the line.
     pub fn clock(&mut self, rx: bool) {
         self.board.tick(&BoardIn {
-            rx,
-            baud_div: self.div,
-            hold: false,
+            uart_rx: rx,
+            cfg_bit_cycles: self.div,
+            reset_hold: false,
         });
-        if let Some(b) = self.dec.push(self.board.outputs().tx) {
+        if let Some(b) = self.dec.push(self.board.outputs().uart_tx) {
             self.received.push(b);
         }
     }
@@ -266,37 +294,72 @@ impl LineHost {
     }
 }
 
-/// A seeded stream of board inputs at `baud_div`: power-up with a hold,
+/// The board input generator at `baud_div`: power-up with a hold,
 /// then the NIC core stimulus's bus operations ([`crate::nic_core::stimulus`])
 /// sent as bridge frames, back to back or with gaps, some with a flipped bit
 /// (refused: bad CRC), a bad op or address (refused), cut short (timed out),
 /// surrounded by garbage bytes, line glitches and bad stop bits; and now and
 /// then a hold pulse (the reset button) that restarts the power-on sequence.
-pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
-    use crate::uart_bridge::{effective_div, request, serialize, OP_READ, OP_WRITE};
-    let div = effective_div(baud_div);
-    let mut rng = crate::SplitMix64::new(seed ^ 0xD1B5_4A32_D192_ED03);
-    let mut next = move || rng.next_u64();
-    let mut ops = crate::nic_core::stimulus(seed).filter(|b| b.we || b.re);
-    let mut queue: std::collections::VecDeque<(bool, bool)> = Default::default();
-    let mut started = false;
-    let line = |q: &mut std::collections::VecDeque<(bool, bool)>, bits: &[bool]| {
-        q.extend(bits.iter().map(|&b| (b, false)));
-    };
-    let idle = |q: &mut std::collections::VecDeque<(bool, bool)>, n: u64| {
-        q.extend(std::iter::repeat_n((true, false), n as usize));
-    };
-    std::iter::from_fn(move || {
+#[derive(Clone, Debug)]
+pub struct BoardStimulus {
+    baud_div: u32,
+    core: crate::nic_core::NcStimulus,
+    queue: std::collections::VecDeque<(bool, bool)>,
+    started: bool,
+}
+
+impl BoardStimulus {
+    /// A generator at `baud_div` clocks per bit.
+    pub fn new(baud_div: u32) -> Self {
+        BoardStimulus {
+            baud_div,
+            core: Default::default(),
+            queue: Default::default(),
+            started: false,
+        }
+    }
+}
+
+/// A seeded stream of board inputs at `baud_div`: [`BoardStimulus`] from a
+/// seed.
+pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> + Clone {
+    crate::seeded(BoardStimulus::new(baud_div), seed ^ 0xD1B5_4A32_D192_ED03)
+}
+
+impl crate::Stimulus for BoardStimulus {
+    type Input = BoardIn;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> BoardIn {
+        use crate::uart_bridge::{effective_div, request, serialize, OP_READ, OP_WRITE};
+        let baud_div = self.baud_div;
+        let div = effective_div(baud_div);
+        let BoardStimulus {
+            core,
+            queue,
+            started,
+            ..
+        } = self;
+        let line = |q: &mut std::collections::VecDeque<(bool, bool)>, bits: &[bool]| {
+            q.extend(bits.iter().map(|&b| (b, false)));
+        };
+        let idle = |q: &mut std::collections::VecDeque<(bool, bool)>, n: u64| {
+            q.extend(std::iter::repeat_n((true, false), n as usize));
+        };
         while queue.is_empty() {
-            if !started {
-                started = true;
-                let n = 1 + next() % 8;
+            if !*started {
+                *started = true;
+                let n = 1 + d.next_u64() % 8;
                 queue.extend(std::iter::repeat_n((true, true), n as usize));
-                idle(&mut queue, 300);
+                idle(queue, 300);
                 continue;
             }
-            let r = next();
-            let op = ops.next()?;
+            let r = d.next_u64();
+            let op = loop {
+                let b = core.cycle(d);
+                if b.we || b.re {
+                    break b;
+                }
+            };
             let mut f = request(op.we, op.addr & 0xfff, op.wdata);
             let mut bits = Vec::new();
             let pick = r % 1000;
@@ -324,8 +387,8 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                     // cut short: the parser times out after 64 bit times
                     let k = 1 + (r >> 10) as usize % 8;
                     serialize(&f[..k], div, &mut bits);
-                    line(&mut queue, &bits);
-                    idle(&mut queue, (66 + (r >> 20) % 8) * div as u64);
+                    line(queue, &bits);
+                    idle(queue, (66 + (r >> 20) % 8) * div as u64);
                     continue;
                 }
                 110..=139 => {
@@ -333,7 +396,7 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                     let n = 1 + (r >> 10) % 12;
                     let g: Vec<u8> = (0..n)
                         .map(|_| {
-                            let x = next();
+                            let x = d.next_u64();
                             if x & 7 == 0 {
                                 crate::uart_bridge::REQ_SYNC
                             } else {
@@ -342,15 +405,15 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                         })
                         .collect();
                     serialize(&g, div, &mut bits);
-                    line(&mut queue, &bits);
-                    idle(&mut queue, 150 * div as u64);
+                    line(queue, &bits);
+                    idle(queue, 150 * div as u64);
                     continue;
                 }
                 140..=159 => {
                     // a glitch shorter than half a bit
                     let n = 1 + (r >> 10) % (div as u64 / 2);
                     queue.extend(std::iter::repeat_n((false, false), n as usize - 1));
-                    idle(&mut queue, 2 * div as u64);
+                    idle(queue, 2 * div as u64);
                     continue;
                 }
                 160..=169 => {
@@ -360,8 +423,8 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                     for b in &mut bits[at..] {
                         *b = false;
                     }
-                    line(&mut queue, &bits);
-                    idle(&mut queue, 150 * div as u64);
+                    line(queue, &bits);
+                    idle(queue, 150 * div as u64);
                     continue;
                 }
                 173..=202 => {
@@ -370,36 +433,39 @@ pub fn stimulus(seed: u64, baud_div: u32) -> impl Iterator<Item = BoardIn> {
                     // of it is garbage to the parser
                     let k = 1 + (r >> 10) as usize % 8;
                     serialize(&f[..k], div, &mut bits);
-                    line(&mut queue, &bits);
-                    idle(&mut queue, (r >> 20) % (90 * div as u64));
+                    line(queue, &bits);
+                    idle(queue, (r >> 20) % (90 * div as u64));
                     bits.clear();
                     serialize(&f[k..], div, &mut bits);
-                    line(&mut queue, &bits);
-                    idle(&mut queue, 150 * div as u64);
+                    line(queue, &bits);
+                    idle(queue, 150 * div as u64);
                     continue;
                 }
                 170..=172 => {
                     // the reset button
                     let n = 1 + (r >> 10) % 20;
                     queue.extend(std::iter::repeat_n((true, true), n as usize));
-                    idle(&mut queue, 300);
+                    idle(queue, 300);
                     continue;
                 }
                 _ => serialize(&f, div, &mut bits),
             }
-            line(&mut queue, &bits);
+            line(queue, &bits);
             // the response takes 70 bit times; sometimes the host does not wait
             let gap = match (r >> 40) % 4 {
                 0 => 0,
                 1 => (r >> 44) % (4 * div as u64),
                 _ => 72 * div as u64 + (r >> 44) % (30 * div as u64),
             };
-            idle(&mut queue, gap);
+            idle(queue, gap);
         }
-        queue
-            .pop_front()
-            .map(|(rx, hold)| BoardIn { rx, baud_div, hold })
-    })
+        let (uart_rx, reset_hold) = queue.pop_front().unwrap_or((true, false));
+        BoardIn {
+            uart_rx,
+            cfg_bit_cycles: baud_div,
+            reset_hold,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -510,10 +576,10 @@ mod tests {
         let mut want = Vec::new();
         let mut silent = 0u32;
         for i in stimulus(3, div).skip(400).take(400_000) {
-            if i.hold {
+            if i.reset_hold {
                 break;
             }
-            if let Some(b) = dec.push(i.rx) {
+            if let Some(b) = dec.push(i.uart_rx) {
                 silent = 0;
                 if let Some(a) = p.feed(b) {
                     want.push(match a {
@@ -521,13 +587,15 @@ mod tests {
                         _ => ST_OK,
                     });
                 }
-            } else if i.rx {
+            } else {
+                // the bridge counts every cycle between two bytes' stop
+                // bits, whatever the line does meanwhile
                 silent += 1;
-                if silent == 64 * div {
+                if silent == crate::uart_bridge::IDLE_TIMEOUT_BITS * div {
                     p.timeout();
                 }
             }
-            h.clock(i.rx);
+            h.clock(i.uart_rx);
         }
         h.idle(200 * div as usize);
         let got: Vec<u8> = h.received.chunks(7).map(|r| r[1]).collect();

@@ -75,18 +75,16 @@
 //! (2^flow_bits cycles with `in_ready` low; events presented then are
 //! ignored, not queued).
 
+pub use crate::{FLOW_ID_BITS, FPGA_FLOW_BITS};
+
 /// Bits of a PSN.
 pub const PSN_BITS: u32 = 24;
 /// PSN modulus mask.
 pub const PSN_MASK: u32 = (1 << PSN_BITS) - 1;
-/// Bits of the flow-id port (ids at or above the table size are refused).
-pub const FLOW_ID_BITS: usize = 16;
 /// Bits of IW, `fs_len`, `acked` and the window handed to the engine, packets.
 pub const COUNT_BITS: usize = 12;
 /// Largest count (the window engine's largest integer window).
 pub const COUNT_MAX: u32 = (1 << COUNT_BITS) - 1;
-/// Flow-table address bits of the FPGA build (256 flows, as the window engine).
-pub const FPGA_FLOW_BITS: usize = 8;
 /// Cycles from an event on the inputs to its result on the outputs.
 pub const LATENCY_CYCLES: usize = 2;
 
@@ -389,7 +387,7 @@ impl FastStartTable {
 }
 
 mod rtl_model;
-pub use rtl_model::{stimulus, FastStartModel, FsInputs, FsOutputs};
+pub use rtl_model::{stimulus, FastStartModel, FsInputs, FsOutputs, FsStimulus};
 
 #[cfg(test)]
 mod tests;

@@ -18,11 +18,22 @@ pub mod fast_start_marker;
 pub mod nic_core;
 pub mod nic_system;
 pub mod pacing_timer;
+pub mod ports;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod tools;
 pub mod uart_bridge;
 pub mod window_engine;
 pub mod wred_ecn;
 pub mod xorshift;
+
+/// Flow-table address bits of the FPGA builds (256 flows): the NIC core's
+/// register map defines it, every 256-flow block uses it.
+pub const FPGA_FLOW_BITS: usize = ldcp_regmap::FLOW_BITS as usize;
+
+/// Bits of the packet-path blocks' flow-id ports: ids at or above their
+/// table size are refused with an error, never aliased.
+pub const FLOW_ID_BITS: usize = 16;
 
 /// Where the flow keeps its build products (verilated libraries, VCDs,
 /// synthesis runs): `$LDCP_WORK_DIR`, else `$CARGO_TARGET_DIR/ldcp`, else the
@@ -141,4 +152,88 @@ impl Sweep {
             self.ptr = (self.ptr + 1) % entries;
         }
     }
+}
+
+/// Words of randomness a stimulus generator may draw in one cycle before
+/// it falls back on a generator seeded from them (see [`Draws`]).
+pub const CHOICE_WORDS: usize = 4;
+
+/// One cycle's choices: the randomness a stimulus generator turns into one
+/// cycle of inputs.
+pub type Choice = [u64; CHOICE_WORDS];
+
+/// The draws of one cycle of a [`Stimulus`]: the cycle's own words first,
+/// then a SplitMix64 seeded from them (so a generator that needs more draws
+/// in a cycle still depends on that cycle's choice alone).
+///
+/// Why per-cycle choices: a property test that draws one seed per stream
+/// shrinks a failure to a *different* stream; one that draws a [`Choice`]
+/// per cycle (the "choice sequence" of Hypothesis-style shrinking) shrinks
+/// it to a shorter one, cycle by cycle, each cycle's choice toward zero,
+/// while the generator keeps the protocol state (PSNs in sequence, phases,
+/// bursts) that a per-cycle strategy of raw port values would not.
+#[derive(Clone, Debug)]
+pub struct Draws<'a> {
+    words: &'a [u64],
+    used: usize,
+    tail: Option<SplitMix64>,
+}
+
+impl<'a> Draws<'a> {
+    /// The draws of one cycle.
+    pub fn new(words: &'a [u64]) -> Self {
+        Draws {
+            words,
+            used: 0,
+            tail: None,
+        }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        if let Some(w) = self.words.get(self.used) {
+            self.used += 1;
+            return *w;
+        }
+        let words = self.words;
+        self.tail
+            .get_or_insert_with(|| {
+                let mut h = Fnv64::default();
+                for w in words {
+                    h.write(&w.to_le_bytes());
+                }
+                SplitMix64::new(h.finish())
+            })
+            .next_u64()
+    }
+}
+
+/// A stimulus generator: a state machine that turns each cycle's choices
+/// into that cycle's inputs. [`seeded`] runs it from a seed (the CLI and
+/// the benchmarks), [`from_choices`] from a property test's choices.
+pub trait Stimulus: Clone {
+    /// One cycle of inputs.
+    type Input;
+    /// The next cycle's inputs, drawing from `d`.
+    fn cycle(&mut self, d: &mut Draws) -> Self::Input;
+}
+
+/// An endless stream of `gen` from a seed.
+pub fn seeded<G: Stimulus>(mut gen: G, seed: u64) -> impl Iterator<Item = G::Input> + Clone
+where
+    G::Input: Clone,
+{
+    let mut rng = SplitMix64::new(seed);
+    std::iter::from_fn(move || {
+        let c: Choice = std::array::from_fn(|_| rng.next_u64());
+        Some(gen.cycle(&mut Draws::new(&c)))
+    })
+}
+
+/// The stream of `gen` over `choices`, one cycle per choice.
+pub fn from_choices<G: Stimulus>(mut gen: G, choices: &[Choice]) -> Vec<G::Input> {
+    choices
+        .iter()
+        .map(|c| gen.cycle(&mut Draws::new(c)))
+        .collect()
 }

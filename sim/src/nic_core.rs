@@ -4,7 +4,6 @@
 //! the counters, register for register. The RTL's module doc describes the
 //! behaviour; this file mirrors it statement for statement.
 
-use crate::window_engine::WindowParams;
 use crate::window_engine::{WeInputs, WindowEngineModel};
 use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
 use ldcp_regmap::REGISTERS;
@@ -249,7 +248,7 @@ impl NicCoreModel {
             core_rst: o.reset_q,
             upd_valid: eo.out_valid,
             upd_flow: eo.out_flow,
-            upd_interval: eo.out_interval,
+            upd_interval: eo.out_interval_ticks,
             upd_restart: capture && o.fc_op == 3,
             flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
             flow_reset_id: self.regs.held(self.ix.flow_id),
@@ -294,42 +293,40 @@ impl NicCoreModel {
 
         let mut ev = WeInputs {
             reset: core_reset,
-            ev_valid: take_sweep || take_fc || take_gen || take_fifo,
-            ev_flow: o.fifo_q & 0xff,
-            ev_set: false,
-            ev_ece: (o.fifo_q >> 12) & 1 != 0,
-            ev_n: (o.fifo_q >> 8) & 0xf,
-            ev_value: held(ix.init_cw),
-            params: WindowParams {
-                alpha_raw: held(ix.alpha) as u16,
-                beta_raw: held(ix.beta) as u16,
-                gamma_shift: held(ix.gamma) as u8,
-                cw_max_raw: held(ix.cw_max),
-                rtt_ticks: held(ix.rtt),
-            },
+            in_valid: take_sweep || take_fc || take_gen || take_fifo,
+            in_flow: o.fifo_q & 0xff,
+            in_set: false,
+            in_ece: (o.fifo_q >> 12) & 1 != 0,
+            in_n_pkts: (o.fifo_q >> 8) & 0xf,
+            in_cw: held(ix.init_cw),
+            cfg_alpha: held(ix.alpha) as u16,
+            cfg_beta: held(ix.beta) as u16,
+            cfg_gamma_shift: held(ix.gamma) as u8,
+            cfg_cw_max: held(ix.cw_max),
+            cfg_rtt_ticks: held(ix.rtt),
         };
         if take_gen {
-            ev.ev_flow = gflow;
-            ev.ev_n = gn;
-            ev.ev_ece = gece;
+            ev.in_flow = gflow;
+            ev.in_n_pkts = gn;
+            ev.in_ece = gece;
         }
         if take_fc {
-            ev.ev_flow = o.fc_flow;
-            ev.ev_n = 0;
-            ev.ev_ece = false;
-            ev.ev_set = o.fc_op != 0 && o.fc_op != 1;
+            ev.in_flow = o.fc_flow;
+            ev.in_n_pkts = 0;
+            ev.in_ece = false;
+            ev.in_set = o.fc_op != 0 && o.fc_op != 1;
             if o.fc_op == 2 {
-                ev.ev_value = held(ix.flow_wdata);
+                ev.in_cw = held(ix.flow_wdata);
             }
         }
         if take_sweep {
-            ev.ev_flow = o.sweep_ptr;
-            ev.ev_n = 0;
-            ev.ev_ece = false;
-            ev.ev_set = true;
+            ev.in_flow = o.sweep_ptr;
+            ev.in_n_pkts = 0;
+            ev.in_ece = false;
+            ev.in_set = true;
         }
         let ack_in = take_gen || take_fifo;
-        let ack_ece = ev.ev_ece && ack_in;
+        let ack_ece = ev.in_ece && ack_in;
         let eo = self.eng.outputs();
 
         // ---- values the core drives into the decoder (pre-edge)
@@ -438,7 +435,7 @@ impl NicCoreModel {
             n.fc_issued = false;
             n.fc_done = true;
             n.res_cw = eo.out_cw;
-            n.res_interval = eo.out_interval;
+            n.res_interval = eo.out_interval_ticks;
             n.res_flow = o.fc_flow;
         }
         n.fcb_q = false;
@@ -473,8 +470,8 @@ impl NicCoreModel {
             n.cnt_updates = o.cnt_updates.wrapping_add(1);
             n.cnt_packets = o
                 .cnt_packets
-                .wrapping_add(eo.out_n_u)
-                .wrapping_add(eo.out_n_m);
+                .wrapping_add(eo.out_n_u_pkts)
+                .wrapping_add(eo.out_n_m_pkts);
         }
         if cnt_clear {
             n.cnt_events = 0;
@@ -532,67 +529,171 @@ impl NicCoreModel {
     }
 }
 
-impl crate::cosim::CosimModel for NicCoreModel {
-    type Input = BusIn;
-
-    fn input_names() -> &'static [&'static str] {
-        &["bus_addr", "bus_wdata", "bus_we", "bus_re", "sweep_hold"]
+crate::ports! {
+    callback nic_core_ports;
+    /// One cycle of the core's inputs: the register bus, and the system's
+    /// hold of the flow sweep.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct NicCoreIn {
+        /// Byte address of the access (12 bits are decoded).
+        bus_addr: u32 = ldcp_regmap::ADDR_BITS,
+        /// Write data.
+        bus_wdata: u32 = 32,
+        /// Write strobe.
+        bus_we: bool = 1,
+        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` one cycle later).
+        bus_re: bool = 1,
+        /// The system around the core holds the core's reset sweep (the pacing timer sweeps first).
+        sys_sweep_hold: bool = 1,
     }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "bus_rdata",
-            "bus_rvalid",
-            "core_rst",
-            "upd_valid",
-            "upd_flow",
-            "upd_interval",
-            "upd_restart",
-            "flow_reset",
-            "flow_reset_id",
-            "cnt_clear",
-        ]
-    }
-
-    fn encode(i: &BusIn, ports: &mut [u64]) {
-        ports[0] = (i.addr & 0xfff) as u64;
-        ports[1] = i.wdata as u64;
-        ports[2] = i.we as u64;
-        ports[3] = i.re as u64;
-        ports[4] = 0;
-    }
-
-    fn tick(&mut self, i: &BusIn) {
-        NicCoreModel::tick(self, i);
-    }
-
-    fn outputs(&self, ports: &mut [u64]) {
-        let o = NicCoreModel::outputs(self);
-        ports[0] = o.rdata as u64;
-        ports[1] = o.rvalid as u64;
-        let t = self.taps_after();
-        ports[2] = t.core_rst as u64;
-        ports[3] = t.upd_valid as u64;
-        ports[4] = t.upd_flow as u64;
-        ports[5] = t.upd_interval as u64;
-        ports[6] = t.upd_restart as u64;
-        ports[7] = t.flow_reset as u64;
-        ports[8] = t.flow_reset_id as u64;
-        ports[9] = t.cnt_clear as u64;
+    /// The core's outputs: the bus, and the taps a system around it uses.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct NicCoreOut {
+        /// Read data of the last cycle's read (0 otherwise).
+        bus_rdata: u32 = 32,
+        /// `bus_rdata` holds a read's data.
+        bus_rvalid: bool = 1,
+        /// The core resets at this edge.
+        sys_core_rst: bool = 1,
+        /// The window engine's update this cycle.
+        sys_upd_valid: bool = 1,
+        /// Its flow.
+        sys_upd_flow: u32 = FLOW_BITS,
+        /// Its pacing interval, ticks (0 when cw >= 1).
+        sys_upd_interval_ticks: u32 = crate::window_engine::INTERVAL_BITS as u32,
+        /// The update is a FLOW_CMD RESET's result.
+        sys_upd_restart: bool = 1,
+        /// A FLOW_CMD RESET is accepted this cycle.
+        sys_flow_reset: bool = 1,
+        /// Its flow.
+        sys_flow_reset_id: u32 = FLOW_BITS,
+        /// CNT_CLEAR.GO is written this cycle.
+        sys_cnt_clear: bool = 1,
     }
 }
 
-/// A seeded stream of bus cycles that exercises the whole core: ACK pushes
-/// in bursts (a few hot flows, so the engine merges), register reads and
-/// writes (illegal parameter values, unmapped and unaligned addresses
-/// included), flow commands with polling, generator runs (which back the
-/// FIFO up until it overflows), counter clears and core resets.
-pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
-    let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
-    let mut next = move || rng.next_u64();
-    let mut queue: std::collections::VecDeque<BusIn> = Default::default();
-    let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
-    std::iter::from_fn(move || {
+impl From<BusIn> for NicCoreIn {
+    fn from(b: BusIn) -> Self {
+        NicCoreIn {
+            bus_addr: b.addr & (ldcp_regmap::WINDOW_BYTES - 1),
+            bus_wdata: b.wdata,
+            bus_we: b.we,
+            bus_re: b.re,
+            sys_sweep_hold: false,
+        }
+    }
+}
+
+impl NicCoreIn {
+    /// The bus part.
+    pub fn bus(&self) -> BusIn {
+        BusIn {
+            addr: self.bus_addr,
+            wdata: self.bus_wdata,
+            we: self.bus_we,
+            re: self.bus_re,
+        }
+    }
+}
+
+impl NicCoreModel {
+    /// What is in flight, by place: the FIFO's events, the window engine's,
+    /// a flow command, the reset sweep, a generator run.
+    pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let s = &self.s;
+        let mut v: Vec<(&'static str, u64)> = [
+            ("events in the FIFO", s.level as u64),
+            ("flow command", s.fc_busy as u64),
+            ("reset sweep", s.sweeping as u64 + s.reset_q as u64),
+            ("generator run", s.gen_busy as u64),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect();
+        v.extend(self.eng.in_flight());
+        v
+    }
+
+    /// The bus writes that stop the core's own source of events (the
+    /// on-chip generator), then enough idle cycles for everything in flight
+    /// to leave: a reset sweep, a full FIFO, a flow command and the
+    /// engine's latency, each in turn.
+    pub fn drain_bus() -> Vec<BusIn> {
+        let stop = BusIn {
+            addr: ldcp_regmap::register("GEN_CTRL").map_or(0, |r| r.offset),
+            wdata: 2,
+            we: true,
+            re: false,
+        };
+        let idle = 2 * FLOWS + FIFO_DEPTH as usize + 64 + 2 * crate::window_engine::LATENCY_CYCLES;
+        std::iter::once(stop)
+            .chain(std::iter::repeat_n(BusIn::default(), idle))
+            .collect()
+    }
+}
+
+impl crate::cosim::CosimModel for NicCoreModel {
+    type Input = NicCoreIn;
+    type Output = NicCoreOut;
+
+    fn tick(&mut self, i: &NicCoreIn) {
+        NicCoreModel::tick_held(self, &i.bus(), i.sys_sweep_hold);
+    }
+
+    fn outputs(&self) -> NicCoreOut {
+        let o = NicCoreModel::outputs(self);
+        let t = self.taps_after();
+        NicCoreOut {
+            bus_rdata: o.rdata,
+            bus_rvalid: o.rvalid,
+            sys_core_rst: t.core_rst,
+            sys_upd_valid: t.upd_valid,
+            sys_upd_flow: t.upd_flow,
+            sys_upd_interval_ticks: t.upd_interval,
+            sys_upd_restart: t.upd_restart,
+            sys_flow_reset: t.flow_reset,
+            sys_flow_reset_id: t.flow_reset_id,
+            sys_cnt_clear: t.cnt_clear,
+        }
+    }
+
+    /// [`NicCoreModel::drain_bus`].
+    fn drain(_last: Option<&NicCoreIn>) -> Vec<NicCoreIn> {
+        NicCoreModel::drain_bus()
+            .into_iter()
+            .map(NicCoreIn::from)
+            .collect()
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        NicCoreModel::in_flight(self)
+    }
+}
+
+/// A seeded stream of bus cycles that exercises the whole core:
+/// [`NcStimulus`] from a seed.
+pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> + Clone {
+    crate::seeded(NcStimulus::default(), seed ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// The bus stimulus generator of the core: ACK pushes in bursts (a few hot
+/// flows, so the engine merges), register reads and writes (illegal
+/// parameter values, unmapped and unaligned addresses included), flow
+/// commands with polling, generator runs (which back the FIFO up until it
+/// overflows), counter clears and core resets. A decision may queue
+/// several bus cycles; a cycle draws only when the queue is empty.
+#[derive(Clone, Debug, Default)]
+pub struct NcStimulus {
+    queue: std::collections::VecDeque<BusIn>,
+}
+
+impl crate::Stimulus for NcStimulus {
+    type Input = BusIn;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> BusIn {
+        let queue = &mut self.queue;
+        let mut next = || d.next_u64();
+        let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
         while queue.is_empty() {
             let r = next();
             let pick = r % 1000;
@@ -705,6 +806,6 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
             }
         }
-        queue.pop_front()
-    })
+        queue.pop_front().unwrap_or_default()
+    }
 }

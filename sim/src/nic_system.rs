@@ -8,51 +8,91 @@ use crate::ack_generator::{AckGeneratorModel, AgInputs};
 use crate::fast_start_marker::{FastStartModel, FsInputs};
 use crate::nic_core::NicCoreModel;
 use crate::pacing_timer::{PacingTimerModel, PtInputs};
-use crate::wred_ecn::{WredEcnModel, WredInputs, WredParams};
+use crate::wred_ecn::{WredEcnModel, WredInputs};
 use ldcp_regmap::model::{ext_index, BusIn, RegFileModel};
 
 /// Flow-id bits of every block in the system.
 const FB: u32 = ldcp_regmap::FLOW_BITS;
 
-/// The system's outputs: the bus and the blocks' registered outputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SysOut {
-    /// Read data.
-    pub rdata: u32,
-    /// A read's data is on `rdata`.
-    pub rvalid: bool,
-    /// The pacing timer grants a send credit.
-    pub grant_valid: bool,
-    /// The pacing timer refused an update's flow id.
-    pub pt_err_flow: bool,
-    /// Its flow.
-    pub grant_flow: u32,
-    /// The ACK generator sends an ACK.
-    pub ack_valid: bool,
-    /// Its flow.
-    pub ack_flow: u32,
-    /// Its PSN.
-    pub ack_psn: u32,
-    /// Its n.
-    pub ack_n: u32,
-    /// Its ECE.
-    pub ack_ece: bool,
-    /// A NAK.
-    pub ack_nak: bool,
-    /// The fast-start marker has a result.
-    pub fs_valid: bool,
-    /// Its flow.
-    pub fs_flow: u32,
-    /// Its error.
-    pub fs_err: u32,
-    /// Its ECN codepoint.
-    pub fs_ecn: u32,
-    /// Its checksum.
-    pub fs_csum: u32,
-    /// The WRED/ECN port decided on a packet.
-    pub wred_valid: bool,
-    /// Its decision.
-    pub wred_decision: u32,
+crate::ports! {
+    callback nic_system_ports;
+    /// One cycle of the system's inputs: the register bus.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct SysIn {
+        /// Byte address of the access (12 bits are decoded).
+        bus_addr: u32 = ldcp_regmap::ADDR_BITS,
+        /// Write data.
+        bus_wdata: u32 = 32,
+        /// Write strobe.
+        bus_we: bool = 1,
+        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` one cycle later).
+        bus_re: bool = 1,
+    }
+    /// The system's outputs: the bus, and every block's registered outputs
+    /// as observation ports (so cosimulation compares them every cycle, not
+    /// only through bus reads).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct SysOut {
+        /// Read data of the last cycle's read (0 otherwise).
+        bus_rdata: u32 = 32,
+        /// `bus_rdata` holds a read's data.
+        bus_rvalid: bool = 1,
+        /// The pacing timer grants a send credit.
+        obs_pt_out_valid: bool = 1,
+        /// Its flow.
+        obs_pt_out_flow: u32 = crate::FLOW_ID_BITS as u32,
+        /// The pacing timer refused an update's flow id.
+        obs_pt_stat_err_flow_strobe: bool = 1,
+        /// The ACK generator sends an ACK.
+        obs_ag_out_valid: bool = 1,
+        /// Its flow.
+        obs_ag_out_flow: u32 = crate::FLOW_ID_BITS as u32,
+        /// Its PSN.
+        obs_ag_out_psn: u32 = crate::ack_generator::PSN_BITS,
+        /// Its n, packets.
+        obs_ag_out_n_pkts: u32 = crate::ack_generator::N_BITS as u32,
+        /// Its ECE.
+        obs_ag_out_ece: bool = 1,
+        /// A NAK.
+        obs_ag_out_nak: bool = 1,
+        /// The fast-start marker has a result.
+        obs_fs_out_valid: bool = 1,
+        /// Its flow.
+        obs_fs_out_flow: u32 = crate::FLOW_ID_BITS as u32,
+        /// Its error.
+        obs_fs_out_err: u8 = 2,
+        /// Its ECN codepoint.
+        obs_fs_out_ecn: u8 = 2,
+        /// Its checksum.
+        obs_fs_out_csum: u16 = 16,
+        /// The WRED/ECN port decided on a packet.
+        obs_wred_out_valid: bool = 1,
+        /// Its decision.
+        obs_wred_out_decision: u8 = 2,
+    }
+}
+
+impl From<BusIn> for SysIn {
+    fn from(b: BusIn) -> Self {
+        SysIn {
+            bus_addr: b.addr & (ldcp_regmap::WINDOW_BYTES - 1),
+            bus_wdata: b.wdata,
+            bus_we: b.we,
+            bus_re: b.re,
+        }
+    }
+}
+
+impl SysIn {
+    /// The bus.
+    pub fn bus(&self) -> BusIn {
+        BusIn {
+            addr: self.bus_addr,
+            wdata: self.bus_wdata,
+            we: self.bus_we,
+            re: self.bus_re,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -284,24 +324,24 @@ impl NicSystemModel {
         let f = self.fs.outputs();
         let w = self.wred.outputs();
         SysOut {
-            rdata: c.rdata | x.rdata,
-            rvalid: c.rvalid,
-            grant_valid: p.grant_valid,
-            grant_flow: p.grant_flow,
-            pt_err_flow: p.err_flow,
-            ack_valid: a.ack_valid,
-            ack_flow: a.ack_flow,
-            ack_psn: a.ack_psn,
-            ack_n: a.ack_n,
-            ack_ece: a.ack_ece,
-            ack_nak: a.ack_nak,
-            fs_valid: f.o_valid,
-            fs_flow: f.o_flow,
-            fs_err: f.o_err as u32,
-            fs_ecn: f.o_ecn as u32,
-            fs_csum: f.o_csum as u32,
-            wred_valid: w.out_valid,
-            wred_decision: w.out_decision as u32,
+            bus_rdata: c.rdata | x.rdata,
+            bus_rvalid: c.rvalid,
+            obs_pt_out_valid: p.out_valid,
+            obs_pt_out_flow: p.out_flow,
+            obs_pt_stat_err_flow_strobe: p.stat_err_flow_strobe,
+            obs_ag_out_valid: a.out_valid,
+            obs_ag_out_flow: a.out_flow,
+            obs_ag_out_psn: a.out_psn,
+            obs_ag_out_n_pkts: a.out_n_pkts,
+            obs_ag_out_ece: a.out_ece,
+            obs_ag_out_nak: a.out_nak,
+            obs_fs_out_valid: f.out_valid,
+            obs_fs_out_flow: f.out_flow,
+            obs_fs_out_err: f.out_err,
+            obs_fs_out_ecn: f.out_ecn,
+            obs_fs_out_csum: f.out_csum,
+            obs_wred_out_valid: w.out_valid,
+            obs_wred_out_decision: w.out_decision,
         }
     }
 
@@ -322,18 +362,18 @@ impl NicSystemModel {
         // ---- pacing timer
         let pt_in = PtInputs {
             reset: rst,
-            valid: t.upd_valid,
-            kind: t.upd_restart as u8,
-            flow: t.upd_flow,
-            interval: t.upd_interval,
+            in_valid: t.upd_valid,
+            in_restart: t.upd_restart,
+            in_flow: t.upd_flow,
+            in_interval_cycles: t.upd_interval,
         };
         let hold = !pto.in_ready;
-        if pto.grant_valid {
+        if pto.out_valid {
             n.pt_grants = o.pt_grants.wrapping_add(1);
-            n.pt_last_flow = pto.grant_flow & 0xff;
-            n.pt_last_late = pto.grant_late;
-            if pto.grant_late > o.pt_max_late {
-                n.pt_max_late = pto.grant_late;
+            n.pt_last_flow = pto.out_flow & 0xff;
+            n.pt_last_late = pto.out_late_cycles;
+            if pto.out_late_cycles > o.pt_max_late {
+                n.pt_max_late = pto.out_late_cycles;
             }
         }
 
@@ -341,14 +381,14 @@ impl NicSystemModel {
         let hdr = held(xi.fs_hdr);
         let fs_in = FsInputs {
             reset: rst,
-            valid: o.fs.pend,
-            kind: o.fs.kind as u8,
-            flow: o.fs.flow,
-            psn: o.fs.psn,
-            last: o.fs.last,
-            word0: o.fs.word0 as u16,
-            csum: o.fs.csum as u16,
-            iw_pkts: held(xi.fs_iw),
+            in_valid: o.fs.pend,
+            in_kind: o.fs.kind as u8,
+            in_flow: o.fs.flow,
+            in_psn: o.fs.psn,
+            in_last: o.fs.last,
+            in_word0: o.fs.word0 as u16,
+            in_csum: o.fs.csum as u16,
+            cfg_iw_pkts: held(xi.fs_iw),
         };
         let fs_take = o.fs.pend && fso.in_ready;
         let fs_ev = wrote(xi.fs_ev);
@@ -379,22 +419,22 @@ impl NicSystemModel {
                 }
             }
         }
-        if fso.o_valid {
+        if fso.out_valid {
             n.fs_r = FsResult {
-                kind: fso.o_kind as u32,
-                err: fso.o_err as u32,
-                ecn: fso.o_ecn as u32,
-                stage: fso.o_stage as u32,
-                set: fso.o_set,
-                gbn: fso.o_gbn,
-                flow: fso.o_flow & 0xff,
-                word0: fso.o_word0 as u32,
-                csum: fso.o_csum as u32,
-                psn: fso.o_psn,
-                cw: fso.o_cw_pkts,
+                kind: fso.out_kind as u32,
+                err: fso.out_err as u32,
+                ecn: fso.out_ecn as u32,
+                stage: fso.out_stage as u32,
+                set: fso.out_set,
+                gbn: fso.out_gbn,
+                flow: fso.out_flow & 0xff,
+                word0: fso.out_word0 as u32,
+                csum: fso.out_csum as u32,
+                psn: fso.out_psn,
+                cw: fso.out_cw_pkts,
             };
             n.fs_events = o.fs_events.wrapping_add(1);
-            if fso.o_err != 0 {
+            if fso.out_err != 0 {
                 n.fs_errors = o.fs_errors.wrapping_add(1);
             }
         }
@@ -402,14 +442,14 @@ impl NicSystemModel {
         // ---- ACK generator
         let ag_in = AgInputs {
             reset: rst,
-            valid: o.ag.pend,
-            kind: o.ag.kind as u8,
-            flow: o.ag.flow,
-            psn: o.ag.psn,
-            ce: o.ag.ce,
-            last: o.ag.last,
-            m: held(xi.ag_m),
-            timeout: held(xi.ag_timeout),
+            in_valid: o.ag.pend,
+            in_open: o.ag.kind & 1 != 0,
+            in_flow: o.ag.flow,
+            in_psn: o.ag.psn,
+            in_ce: o.ag.ce,
+            in_last: o.ag.last,
+            cfg_m_pkts: held(xi.ag_m),
+            cfg_timeout_cycles: held(xi.ag_timeout),
         };
         let ag_take = o.ag.pend && ago.in_ready;
         let ag_ev = wrote(xi.ag_ev);
@@ -441,40 +481,38 @@ impl NicSystemModel {
                 }
             }
         }
-        if ago.ack_valid {
+        if ago.out_valid {
             n.ag_a = AgAck {
-                psn: ago.ack_psn,
-                n: ago.ack_n,
-                ece: ago.ack_ece,
-                nak: ago.ack_nak,
-                flow: ago.ack_flow & 0xff,
+                psn: ago.out_psn,
+                n: ago.out_n_pkts,
+                ece: ago.out_ece,
+                nak: ago.out_nak,
+                flow: ago.out_flow & 0xff,
             };
             n.ag_acks = o.ag_acks.wrapping_add(1);
-            if ago.ack_nak {
+            if ago.out_nak {
                 n.ag_naks = o.ag_naks.wrapping_add(1);
             }
         }
-        if ago.o_err != 0 {
+        if ago.stat_err != 0 {
             n.ag_errors = o.ag_errors.wrapping_add(1);
-            n.ag_err = ago.o_err as u32;
+            n.ag_err = ago.stat_err as u32;
         }
 
         // ---- WRED/ECN port (the packet fields come straight off the bus)
         n.por_done = true;
         let w_in = WredInputs {
             reset: rst || !o.por_done,
-            pkt_valid: wrote(xi.pkt).is_some(),
-            pkt_len_bytes: bus.wdata & 0x3fff,
-            pkt_ecn: ((bus.wdata >> 16) & 3) as u8,
-            drain_bytes: held(xi.drain),
-            params: WredParams {
-                k_min_bytes: held(xi.k_min),
-                k_max_bytes: held(xi.k_max),
-                k_bytes: held(xi.k),
-                buf_max_bytes: held(xi.buf_max),
-                p_max_raw: held(xi.p_max) as u16,
-                seed: held(xi.seed),
-            },
+            in_valid: wrote(xi.pkt).is_some(),
+            in_len_bytes: bus.wdata & 0x3fff,
+            in_ecn: ((bus.wdata >> 16) & 3) as u8,
+            egress_drain_bytes: held(xi.drain),
+            cfg_k_min_bytes: held(xi.k_min),
+            cfg_k_max_bytes: held(xi.k_max),
+            cfg_k_bytes: held(xi.k),
+            cfg_buf_max_bytes: held(xi.buf_max),
+            cfg_p_max: held(xi.p_max) as u16,
+            cfg_seed: held(xi.seed),
         };
         if wo.out_valid {
             n.wred_decision = wo.out_decision as u32;
@@ -535,20 +573,20 @@ impl NicSystemModel {
         ro[xi.ag_errors] = o.ag_errors;
         ro[xi.ag_err] = o.ag_err;
         ro[xi.last] = o.wred_decision | o.wred_ecn << 2;
-        ro[xi.occ] = wo.occupancy_bytes;
-        ro[xi.forwarded] = wo.counters.forwarded;
-        ro[xi.marked] = wo.counters.marked;
-        ro[xi.dropped_wred] = wo.counters.dropped_wred;
-        ro[xi.dropped_full] = wo.counters.dropped_overflow;
+        ro[xi.occ] = wo.stat_occupancy_bytes;
+        ro[xi.forwarded] = wo.stat_forwarded_pkts;
+        ro[xi.marked] = wo.stat_marked_pkts;
+        ro[xi.dropped_wred] = wo.stat_dropped_wred_pkts;
+        ro[xi.dropped_full] = wo.stat_dropped_overflow_pkts;
 
         // ---- statistics
         let st = &mut self.stats;
-        st.grants += pto.grant_valid as u64;
+        st.grants += pto.out_valid as u64;
         st.restarts += (t.upd_valid && t.upd_restart) as u64;
-        st.fs_results += fso.o_valid as u64;
-        st.fs_errors += (fso.o_valid && fso.o_err != 0) as u64;
-        st.acks += ago.ack_valid as u64;
-        st.naks += (ago.ack_valid && ago.ack_nak) as u64;
+        st.fs_results += fso.out_valid as u64;
+        st.fs_errors += (fso.out_valid && fso.out_err != 0) as u64;
+        st.acks += ago.out_valid as u64;
+        st.naks += (ago.out_valid && ago.out_nak) as u64;
         if wo.out_valid {
             st.wred[match wo.out_decision {
                 0 => 0,
@@ -571,77 +609,70 @@ impl NicSystemModel {
     }
 }
 
-/// The port names of the system, in [`SysOut`] order.
-const OUTPUT_NAMES: &[&str] = &[
-    "bus_rdata",
-    "bus_rvalid",
-    "obs_grant_valid",
-    "obs_grant_flow",
-    "obs_ack_valid",
-    "obs_ack_flow",
-    "obs_ack_psn",
-    "obs_ack_n",
-    "obs_ack_ece",
-    "obs_ack_nak",
-    "obs_pt_err_flow",
-    "obs_fs_valid",
-    "obs_fs_flow",
-    "obs_fs_err",
-    "obs_fs_ecn",
-    "obs_fs_csum",
-    "obs_wred_valid",
-    "obs_wred_decision",
-];
-
-impl crate::cosim::CosimModel for NicSystemModel {
-    type Input = BusIn;
-
-    fn input_names() -> &'static [&'static str] {
-        &["bus_addr", "bus_wdata", "bus_we", "bus_re"]
+impl NicSystemModel {
+    /// What is in flight, by place: the core's, the extension slots, and
+    /// each block's.
+    pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        use crate::cosim::CosimModel;
+        let mut v = self.core.in_flight();
+        if self.s.fs.pend {
+            v.push(("fast-start slot", 1));
+        }
+        if self.s.ag.pend {
+            v.push(("ACK generator slot", 1));
+        }
+        v.extend(self.pt.in_flight());
+        v.extend(self.fs.in_flight());
+        v.extend(self.ag.in_flight());
+        v.extend(CosimModel::in_flight(&self.wred));
+        v
     }
 
-    fn output_names() -> &'static [&'static str] {
-        OUTPUT_NAMES
-    }
-
-    fn encode(i: &BusIn, ports: &mut [u64]) {
-        ports[0] = (i.addr & 0xfff) as u64;
-        ports[1] = i.wdata as u64;
-        ports[2] = i.we as u64;
-        ports[3] = i.re as u64;
-    }
-
-    fn tick(&mut self, i: &BusIn) {
-        NicSystemModel::tick(self, i);
-    }
-
-    fn outputs(&self, ports: &mut [u64]) {
-        let o = NicSystemModel::outputs(self);
-        let v = [
-            o.rdata as u64,
-            o.rvalid as u64,
-            o.grant_valid as u64,
-            o.grant_flow as u64,
-            o.ack_valid as u64,
-            o.ack_flow as u64,
-            o.ack_psn as u64,
-            o.ack_n as u64,
-            o.ack_ece as u64,
-            o.ack_nak as u64,
-            o.pt_err_flow as u64,
-            o.fs_valid as u64,
-            o.fs_flow as u64,
-            o.fs_err as u64,
-            o.fs_ecn as u64,
-            o.fs_csum as u64,
-            o.wred_valid as u64,
-            o.wred_decision as u64,
-        ];
-        ports[..v.len()].copy_from_slice(&v);
+    /// The bus cycles that bring the system to rest: the core's generator
+    /// stopped, the ACK generator's timeout set to 0 (every held ACK is
+    /// flushed at the scanner's next visit), then idle cycles for the
+    /// core's drain, the pacing timer's sweep before the core's, and three
+    /// passes of the ACK generator's scanner.
+    pub fn drain_bus() -> Vec<BusIn> {
+        let timeout0 = BusIn {
+            addr: ldcp_regmap::register("AG_TIMEOUT").map_or(0, |r| r.offset),
+            wdata: 0,
+            we: true,
+            re: false,
+        };
+        let mut v = crate::nic_core::NicCoreModel::drain_bus();
+        v.insert(1, timeout0);
+        v.extend(std::iter::repeat_n(BusIn::default(), 4 * (1 << FB)));
+        v
     }
 }
 
-/// A seeded stream of bus cycles for the whole system: the NIC core's own
+impl crate::cosim::CosimModel for NicSystemModel {
+    type Input = SysIn;
+    type Output = SysOut;
+
+    fn tick(&mut self, i: &SysIn) {
+        NicSystemModel::tick(self, &i.bus());
+    }
+
+    fn outputs(&self) -> SysOut {
+        NicSystemModel::outputs(self)
+    }
+
+    /// [`NicSystemModel::drain_bus`].
+    fn drain(_last: Option<&SysIn>) -> Vec<SysIn> {
+        NicSystemModel::drain_bus()
+            .into_iter()
+            .map(SysIn::from)
+            .collect()
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        NicSystemModel::in_flight(self)
+    }
+}
+
+/// The bus stimulus generator of the whole system: the NIC core's own
 /// stimulus ([`crate::nic_core::stimulus`]) interleaved with traffic for the
 /// extension blocks: fast-start transmits, ACKs, NAKs and resets on a few
 /// hot flows with advancing PSNs (non-IPv4 headers and bad PSNs included),
@@ -650,17 +681,34 @@ impl crate::cosim::CosimModel for NicSystemModel {
 /// writes (illegal ones included), flows pushed below cw = 1 so the pacing
 /// timer grants, back-to-back requests that overrun a slot, and reads of
 /// every extension register.
-pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
-    let mut rng = crate::SplitMix64::new(seed ^ 0x5157_E4D0_0000_0001);
-    let mut core = crate::nic_core::stimulus(seed.wrapping_add(0x1234_5678));
-    let mut queue: std::collections::VecDeque<BusIn> = Default::default();
-    let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
-    let xregs = ldcp_regmap::ext_registers();
-    let mut fs_next = [0u32; 4];
-    let mut ag_next = [0u32; 4];
-    std::iter::from_fn(move || {
+#[derive(Clone, Debug, Default)]
+pub struct SysStimulus {
+    core: crate::nic_core::NcStimulus,
+    queue: std::collections::VecDeque<BusIn>,
+    fs_next: [u32; 4],
+    ag_next: [u32; 4],
+}
+
+/// A seeded stream of bus cycles for the whole system: [`SysStimulus`]
+/// from a seed.
+pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> + Clone {
+    crate::seeded(SysStimulus::default(), seed ^ 0x5157_E4D0_0000_0001)
+}
+
+impl crate::Stimulus for SysStimulus {
+    type Input = BusIn;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> BusIn {
+        let SysStimulus {
+            core,
+            queue,
+            fs_next,
+            ag_next,
+        } = self;
+        let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
+        let xregs = ldcp_regmap::ext_registers();
         while queue.is_empty() {
-            let r = rng.next_u64();
+            let r = d.next_u64();
             let w = |addr: u32, wdata: u32| BusIn {
                 addr,
                 wdata,
@@ -679,12 +727,12 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
             match r % 100 {
                 0..=34 => {
                     for _ in 0..1 + (r >> 8) % 24 {
-                        queue.push_back(core.next().unwrap_or_default());
+                        queue.push_back(core.cycle(d));
                     }
                 }
                 35..=46 => {
                     // fast start: TX (mostly), ACK, NAK, reset
-                    let x = rng.next_u64();
+                    let x = d.next_u64();
                     let (kind, psn) = match x % 20 {
                         0..=11 => {
                             fs_next[hot] = (fs_next[hot] + 1) & 0xff_ffff;
@@ -705,7 +753,7 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                         0x4500 | (x >> 32) as u32 & 0xff
                     };
                     queue.push_back(w(off("FS_HDR"), word0 | (x >> 40) as u32 & 0xffff_0000));
-                    let last = (x >> 20) % 6 == 0;
+                    let last = (x >> 20).is_multiple_of(6);
                     queue.push_back(w(off("FS_EV"), kind | (last as u32) << 2 | flow << 8));
                     if x & 0x4000_0000_0000 != 0 {
                         // back to back: the second may find the slot full
@@ -714,7 +762,7 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
                 47..=58 => {
                     // receiver: in order mostly, gaps, duplicates, CE, opens
-                    let x = rng.next_u64();
+                    let x = d.next_u64();
                     let (kind, psn) = match x % 20 {
                         0..=14 => {
                             ag_next[hot] = (ag_next[hot] + 1) & 0xff_ffff;
@@ -729,8 +777,8 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                         }
                     };
                     queue.push_back(w(off("AG_PSN"), psn & 0xff_ffff));
-                    let ce = (x >> 50) % 5 == 0;
-                    let last = (x >> 53) % 7 == 0;
+                    let ce = (x >> 50).is_multiple_of(5);
+                    let last = (x >> 53).is_multiple_of(7);
                     queue.push_back(w(
                         off("AG_EV"),
                         kind | (ce as u32) << 1 | (last as u32) << 2 | flow << 8,
@@ -741,7 +789,7 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
                 59..=68 => {
                     // a burst of packets at the switch port
-                    let x = rng.next_u64();
+                    let x = d.next_u64();
                     for i in 0..1 + (x % 40) {
                         let len = 64
                             + (((x >> (i % 32)) as u32).wrapping_mul(2_654_435_761) >> 18) % 9000;
@@ -751,7 +799,7 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
                 69..=76 => {
                     // parameters, mostly legal
-                    let x = rng.next_u64();
+                    let x = d.next_u64();
                     let v = (x >> 16) as u32;
                     let (name, val) = match x % 12 {
                         0 => ("FS_IW", v % 40),
@@ -771,7 +819,7 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
                 77..=82 => {
                     // a flow below cw = 1: the pacing timer takes it
-                    let x = rng.next_u64();
+                    let x = d.next_u64();
                     let f = if x & 1 != 0 {
                         flow
                     } else {
@@ -805,8 +853,8 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> {
                 }
             }
         }
-        queue.pop_front()
-    })
+        queue.pop_front().unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -831,7 +879,7 @@ mod tests {
             we: false,
             re: true,
         });
-        m.outputs().rdata
+        m.outputs().bus_rdata
     }
 
     /// From power-up, without a CORE_RESET, the port's marking draws are

@@ -64,16 +64,14 @@
 //! - A flow id beyond the table is ignored; `o_err_flow` pulses one cycle
 //!   after it was taken.
 
+pub use crate::{FLOW_ID_BITS, FPGA_FLOW_BITS};
+
 /// Bits of the time counter and due times.
 pub const T_BITS: u32 = 25;
 /// Mask of T.
 pub const T_MASK: u32 = (1 << T_BITS) - 1;
 /// Bits of an interval (the window engine's `INTERVAL_BITS`).
 pub const INTERVAL_BITS: usize = crate::window_engine::INTERVAL_BITS;
-/// Bits of the flow-id port.
-pub const FLOW_ID_BITS: usize = 16;
-/// Flow-table address bits of the FPGA build (256 flows, as the engine).
-pub const FPGA_FLOW_BITS: usize = 8;
 /// Bits of the reported lateness (the low bits of `T - due`).
 pub const LATE_BITS: usize = 16;
 
@@ -132,7 +130,7 @@ impl PacedFlow {
 }
 
 mod rtl_model;
-pub use rtl_model::{stimulus, PacingTimerModel, PtInputs, PtOutputs};
+pub use rtl_model::{stimulus, PacingTimerModel, PtInputs, PtOutputs, PtStimulus};
 
 #[cfg(test)]
 mod tests;

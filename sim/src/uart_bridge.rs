@@ -337,6 +337,20 @@ impl BridgeModel {
         self.r.f_state != F_HUNT || self.r.tx_busy
     }
 
+    /// What is in flight: a byte being received, a frame being parsed or
+    /// executed, a response being sent.
+    pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let r = &self.r;
+        [
+            ("UART byte being received", (r.rx_state != RX_IDLE) as u64),
+            ("bridge frame in progress", (r.f_state != F_HUNT) as u64),
+            ("response being sent", r.tx_busy as u64),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect()
+    }
+
     /// One rising edge.
     pub fn tick(&mut self, i: &BridgeIn) {
         let o = self.r;
@@ -566,7 +580,7 @@ impl LineDecoder {
             self.t += 1;
             // sample bit k at (k + 0.5) bit times after the falling edge
             let half = self.div / 2;
-            if self.t > half && (self.t - half - 1) % self.div == 0 {
+            if self.t > half && (self.t - half - 1).is_multiple_of(self.div) {
                 let k = (self.t - half - 1) / self.div;
                 self.shift |= (line as u16) << k;
                 if k == 0 && line {

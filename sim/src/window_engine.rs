@@ -82,6 +82,8 @@ pub const AB_ONE: u16 = 256;
 pub const GAMMA_SHIFT_MIN: u8 = 1;
 /// Largest gamma shift (gamma = 1/256).
 pub const GAMMA_SHIFT_MAX: u8 = 8;
+/// Bits of the gamma shift port (0..=15; values outside 1..=8 are clamped).
+pub const GAMMA_SHIFT_BITS: usize = 4;
 /// Bits of RTT in timer ticks.
 pub const RTT_BITS: usize = 16;
 /// Bits of a pacing interval in ticks (RTT / gamma_min < 2^24).
@@ -381,7 +383,7 @@ pub const ACCUMULATED_PATH_BOUND: f64 = 0.05;
 
 mod rtl_model;
 pub use rtl_model::{
-    WeInputs, WeOutputs, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
+    WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the
@@ -415,18 +417,19 @@ pub fn stimulus(
         let r2 = next();
         Some(WeInputs {
             reset: r % 20_000 == 0,
-            ev_valid: (r >> 20) % 100 >= idle,
-            ev_flow: ((base + (r >> 28) % flows) & mask) as u32,
-            ev_set: (r >> 40) % 1000 < set_permille,
-            ev_ece: (r >> 50) % 100 < mark,
-            ev_n: ((r2 % nmax) + if (r2 >> 8) % 50 == 0 { 0 } else { 1 }).min(N_MAX as u64) as u32,
-            ev_value: match (r2 >> 16) % 4 {
+            in_valid: (r >> 20) % 100 >= idle,
+            in_flow: ((base + (r >> 28) % flows) & mask) as u32,
+            in_set: (r >> 40) % 1000 < set_permille,
+            in_ece: (r >> 50) % 100 < mark,
+            in_n_pkts: ((r2 % nmax) + if (r2 >> 8) % 50 == 0 { 0 } else { 1 }).min(N_MAX as u64)
+                as u32,
+            in_cw: match (r2 >> 16) % 4 {
                 0 => CW_ONE,
                 1 => (r2 >> 20) as u32 & 0x0fff_ffff,
                 2 => (r2 >> 24) as u32 & 0x000f_ffff,
                 _ => (r2 >> 32) as u32,
             },
-            params,
+            ..WeInputs::idle(&params)
         })
     })
 }

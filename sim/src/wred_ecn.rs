@@ -502,37 +502,107 @@ impl WredEcnPort {
     }
 }
 
-/// One cycle of inputs of the RTL block, port for port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WredInputs {
-    /// Synchronous reset: empties the queue and the pipeline, clears the
-    /// counters, loads the seed.
-    pub reset: bool,
-    /// A packet arrives this cycle.
-    pub pkt_valid: bool,
-    /// Its length, bytes (LEN_BITS).
-    pub pkt_len_bytes: u32,
-    /// Its ECN codepoint.
-    pub pkt_ecn: u8,
-    /// Bytes the egress link transmitted this cycle (DRAIN_BITS).
-    pub drain_bytes: u32,
-    /// The parameters on the parameter ports this cycle.
-    pub params: WredParams,
+crate::ports! {
+    callback wred_ecn_ports;
+    /// One cycle of inputs of the RTL block, port for port.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct WredInputs {
+        /// Synchronous reset: empties the queue and the pipeline, clears the counters, loads the seed.
+        reset: bool = 1,
+        /// A packet arrives this cycle.
+        in_valid: bool = 1,
+        /// Its length, bytes, UQ14.
+        in_len_bytes: u32 = LEN_BITS as u32,
+        /// Its ECN codepoint (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE).
+        in_ecn: u8 = 2,
+        /// Bytes the egress link sends this cycle, UQ14, every cycle (not qualified by `in_valid`): it drains what was queued before this cycle, so a packet is never sent in the cycle it arrives.
+        egress_drain_bytes: u32 = DRAIN_BITS as u32,
+        /// Start of the marking ramp K_min, bytes, UQ24.
+        cfg_k_min_bytes: u32 = Q_BITS as u32,
+        /// End of the ramp K_max (p = 1 from here), bytes, UQ24.
+        cfg_k_max_bytes: u32 = Q_BITS as u32,
+        /// Eq. 3's K for Not-ECT packets, bytes, UQ24.
+        cfg_k_bytes: u32 = Q_BITS as u32,
+        /// Buffer size, bytes, UQ24.
+        cfg_buf_max_bytes: u32 = Q_BITS as u32,
+        /// P_max, UQ1.15 (0x8000 = 1.0; larger values act as 1.0).
+        cfg_p_max: u16 = P_BITS as u32,
+        /// Seed of the xorshift32 generator, loaded on reset (0 loads the substitute).
+        cfg_seed: u32 = SEED_BITS as u32,
+    }
+    /// The registered outputs of the RTL block.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct WredOutputs {
+        /// A decision is on the outputs this cycle.
+        out_valid: bool = 1,
+        /// Its [`Decision`]: 0 forward, 1 forward marked CE, 2 drop (Eq. 3), 3 drop (overflow).
+        out_decision: u8 = 2,
+        /// The outgoing ECN codepoint.
+        out_ecn: u8 = 2,
+        /// Queue occupancy, bytes, UQ24.
+        stat_occupancy_bytes: u32 = Q_BITS as u32,
+        /// Packets forwarded (marked or not), saturating.
+        stat_forwarded_pkts: u32 = COUNTER_BITS as u32,
+        /// Packets marked CE by this port, saturating.
+        stat_marked_pkts: u32 = COUNTER_BITS as u32,
+        /// Packets dropped by Eq. 3, saturating.
+        stat_dropped_wred_pkts: u32 = COUNTER_BITS as u32,
+        /// Packets dropped because they did not fit, saturating.
+        stat_dropped_overflow_pkts: u32 = COUNTER_BITS as u32,
+    }
 }
 
-/// The registered outputs of the RTL block.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WredOutputs {
-    /// A decision is on the outputs.
-    pub out_valid: bool,
-    /// Its [`Decision`] as 2 bits.
-    pub out_decision: u8,
-    /// The outgoing codepoint.
-    pub out_ecn: u8,
-    /// Queue occupancy, bytes.
-    pub occupancy_bytes: u32,
-    /// Saturating counters.
-    pub counters: Counters,
+impl WredInputs {
+    /// The parameters on the parameter ports.
+    pub fn params(&self) -> WredParams {
+        WredParams {
+            k_min_bytes: self.cfg_k_min_bytes,
+            k_max_bytes: self.cfg_k_max_bytes,
+            k_bytes: self.cfg_k_bytes,
+            buf_max_bytes: self.cfg_buf_max_bytes,
+            p_max_raw: self.cfg_p_max,
+            seed: self.cfg_seed,
+        }
+    }
+
+    /// These inputs with `p` on the parameter ports.
+    pub fn with_params(self, p: &WredParams) -> Self {
+        WredInputs {
+            cfg_k_min_bytes: p.k_min_bytes,
+            cfg_k_max_bytes: p.k_max_bytes,
+            cfg_k_bytes: p.k_bytes,
+            cfg_buf_max_bytes: p.buf_max_bytes,
+            cfg_p_max: p.p_max_raw,
+            cfg_seed: p.seed,
+            ..self
+        }
+    }
+
+    /// An idle cycle (no packet, no drain, no reset) with `p` on the parameter ports.
+    pub fn idle(p: &WredParams) -> Self {
+        WredInputs::default().with_params(p)
+    }
+}
+
+impl WredOutputs {
+    /// The four counters.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            forwarded: self.stat_forwarded_pkts,
+            marked: self.stat_marked_pkts,
+            dropped_wred: self.stat_dropped_wred_pkts,
+            dropped_overflow: self.stat_dropped_overflow_pkts,
+        }
+    }
+}
+
+/// The output registers.
+#[derive(Clone, Copy, Debug, Default)]
+struct OutRegs {
+    valid: bool,
+    decision: u8,
+    ecn: u8,
+    counters: Counters,
 }
 
 /// One stage register of the data path (loaded every cycle, like the RTL's).
@@ -601,7 +671,7 @@ pub struct WredEcnModel {
     sf: Stage,
     sg: Stage,
     si: Stage,
-    out: WredOutputs,
+    out: OutRegs,
 }
 
 impl Default for WredEcnModel {
@@ -657,7 +727,7 @@ impl WredEcnModel {
             sf: Stage::default(),
             sg: Stage::default(),
             si: Stage::default(),
-            out: WredOutputs::default(),
+            out: OutRegs::default(),
         }
     }
 
@@ -669,10 +739,36 @@ impl WredEcnModel {
 
     /// The registered outputs.
     pub fn outputs(&self) -> WredOutputs {
+        let c = self.out.counters;
         WredOutputs {
-            occupancy_bytes: self.q,
-            ..self.out
+            out_valid: self.out.valid,
+            out_decision: self.out.decision,
+            out_ecn: self.out.ecn,
+            stat_occupancy_bytes: self.q,
+            stat_forwarded_pkts: c.forwarded,
+            stat_marked_pkts: c.marked,
+            stat_dropped_wred_pkts: c.dropped_wred,
+            stat_dropped_overflow_pkts: c.dropped_overflow,
         }
+    }
+
+    /// Packets in the decision pipeline (taken, decision not yet out).
+    pub fn in_flight(&self) -> u64 {
+        [
+            self.s0_valid,
+            self.s1_valid,
+            self.s2_valid,
+            self.sb.valid,
+            self.sc.valid,
+            self.sd.valid,
+            self.se.valid,
+            self.sf.valid,
+            self.sg.valid,
+            self.si.valid,
+        ]
+        .iter()
+        .filter(|&&v| v)
+        .count() as u64
     }
 
     /// One rising clock edge with these inputs.
@@ -690,14 +786,13 @@ impl WredEcnModel {
         };
         // counters (stage J) count what the output registers show
         let mut counters = self.out.counters;
-        if self.out.out_valid {
-            counters.count(Decision::from_bits(self.out.out_decision));
+        if self.out.valid {
+            counters.count(Decision::from_bits(self.out.decision));
         }
-        let out_next = WredOutputs {
-            out_valid: g.valid && !rst,
-            out_decision: dec as u8,
-            out_ecn: ecn_out(dec, g.ecn),
-            occupancy_bytes: 0,
+        let out_next = OutRegs {
+            valid: g.valid && !rst,
+            decision: dec as u8,
+            ecn: ecn_out(dec, g.ecn),
             counters: if rst { Counters::default() } else { counters },
         };
 
@@ -827,20 +922,20 @@ impl WredEcnModel {
         self.s1_drain = self.s0_drain;
         self.s1_lim1 = s1_lim1;
         self.s1_ldiff = s1_ldiff;
-        self.s0_valid = i.pkt_valid && !rst;
-        self.s0_len = i.pkt_len_bytes & LEN_MAX;
-        self.s0_ecn = i.pkt_ecn & 3;
-        self.s0_drain = i.drain_bytes & DRAIN_MAX;
+        self.s0_valid = i.in_valid && !rst;
+        self.s0_len = i.in_len_bytes & LEN_MAX;
+        self.s0_ecn = i.in_ecn & 3;
+        self.s0_drain = i.egress_drain_bytes & DRAIN_MAX;
         self.c_buf1 = self.c_buf + 1;
         self.c_range = c_range_next;
         self.c_shift = c_shift_next;
         self.c_rprime = c_rprime_next;
-        self.c_kmin = i.params.k_min_bytes & Q_MAX;
-        self.c_kmax = i.params.k_max_bytes & Q_MAX;
-        self.c_k = i.params.k_bytes & Q_MAX;
-        self.c_buf = i.params.buf_max_bytes & Q_MAX;
-        self.c_p = p_effective(i.params.p_max_raw);
-        self.c_seed = i.params.seed;
+        self.c_kmin = i.cfg_k_min_bytes & Q_MAX;
+        self.c_kmax = i.cfg_k_max_bytes & Q_MAX;
+        self.c_k = i.cfg_k_bytes & Q_MAX;
+        self.c_buf = i.cfg_buf_max_bytes & Q_MAX;
+        self.c_p = p_effective(i.cfg_p_max);
+        self.c_seed = i.cfg_seed;
     }
 }
 
@@ -877,14 +972,17 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = WredInputs> + Clone {
         left -= 1;
         let (params, load, max_len, max_drain) = phase;
         let r = next();
-        Some(WredInputs {
-            reset: r % 5000 == 0,
-            pkt_valid: (r >> 16) % 100 < load,
-            pkt_len_bytes: ((r >> 24) % max_len) as u32,
-            pkt_ecn: ((r >> 40) & 3) as u8,
-            drain_bytes: ((r >> 42) % max_drain) as u32,
-            params,
-        })
+        Some(
+            WredInputs {
+                reset: r % 5000 == 0,
+                in_valid: (r >> 16) % 100 < load,
+                in_len_bytes: ((r >> 24) % max_len) as u32,
+                in_ecn: ((r >> 40) & 3) as u8,
+                egress_drain_bytes: ((r >> 42) % max_drain) as u32,
+                ..Default::default()
+            }
+            .with_params(&params),
+        )
     })
 }
 
@@ -895,63 +993,29 @@ pub fn random_stimulus(seed: u64, cycles: usize) -> Vec<WredInputs> {
 
 impl crate::cosim::CosimModel for WredEcnModel {
     type Input = WredInputs;
-
-    fn input_names() -> &'static [&'static str] {
-        &[
-            "reset",
-            "pkt_valid",
-            "pkt_len_bytes",
-            "pkt_ecn",
-            "drain_bytes",
-            "k_min_bytes",
-            "k_max_bytes",
-            "k_bytes",
-            "buf_max_bytes",
-            "p_max",
-            "seed",
-        ]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "out_valid",
-            "out_decision",
-            "out_ecn",
-            "occupancy_bytes",
-            "forwarded_pkts",
-            "marked_pkts",
-            "dropped_wred_pkts",
-            "dropped_overflow_pkts",
-        ]
-    }
-
-    fn encode(i: &WredInputs, p: &mut [u64]) {
-        p[0] = i.reset as u64;
-        p[1] = i.pkt_valid as u64;
-        p[2] = i.pkt_len_bytes as u64;
-        p[3] = i.pkt_ecn as u64;
-        p[4] = i.drain_bytes as u64;
-        p[5] = i.params.k_min_bytes as u64;
-        p[6] = i.params.k_max_bytes as u64;
-        p[7] = i.params.k_bytes as u64;
-        p[8] = i.params.buf_max_bytes as u64;
-        p[9] = i.params.p_max_raw as u64;
-        p[10] = i.params.seed as u64;
-    }
+    type Output = WredOutputs;
 
     fn tick(&mut self, i: &WredInputs) {
         WredEcnModel::tick(self, i)
     }
 
-    fn outputs(&self, p: &mut [u64]) {
-        let o = WredEcnModel::outputs(self);
-        p[0] = o.out_valid as u64;
-        p[1] = o.out_decision as u64;
-        p[2] = o.out_ecn as u64;
-        p[3] = o.occupancy_bytes as u64;
-        p[4] = o.counters.forwarded as u64;
-        p[5] = o.counters.marked as u64;
-        p[6] = o.counters.dropped_wred as u64;
-        p[7] = o.counters.dropped_overflow as u64;
+    fn outputs(&self) -> WredOutputs {
+        WredEcnModel::outputs(self)
+    }
+
+    /// [`COUNTER_LATENCY_CYCLES`] idle cycles (no packet, no drain), the
+    /// last parameters kept: every decision is out and counted.
+    fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
+        let p = last.map(|i| i.params()).unwrap_or_default();
+        vec![WredInputs::idle(&p); COUNTER_LATENCY_CYCLES]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let n = WredEcnModel::in_flight(self);
+        if n == 0 {
+            vec![]
+        } else {
+            vec![("packets in the decision pipeline", n)]
+        }
     }
 }

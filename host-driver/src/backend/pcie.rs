@@ -125,7 +125,7 @@ impl PcieBar {
     }
 
     fn check(&self, offset: u32) -> Result<usize, DriverError> {
-        if offset % 4 != 0 || offset as usize + 4 > self.len {
+        if !offset.is_multiple_of(4) || offset as usize + 4 > self.len {
             return Err(DriverError::BadValue(format!(
                 "register offset {offset:#x} is not a 4-byte aligned offset below {:#x}",
                 self.len

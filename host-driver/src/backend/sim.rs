@@ -8,8 +8,10 @@
 
 use crate::{DriverError, RegAccess};
 use ldcp_regmap::model::{BusIn, BusOut};
-use ldcp_sim::cosim::{BuildSpec, CosimModel, Instance, VerilatedLib};
+use ldcp_sim::cosim::{BuildSpec, Instance, VerilatedLib};
 use ldcp_sim::nic_system::NicSystemModel;
+use ldcp_sim::nic_system::{SysIn, SysOut};
+use ldcp_sim::ports::Ports;
 
 /// A device whose bus is stepped one cycle at a time.
 pub trait BusDevice {
@@ -46,9 +48,9 @@ impl Verilated {
             ldcp_hdl::nic_system::verilog(build).map_err(|e| DriverError::Sim(e.to_string()))?;
         let spec = BuildSpec::new(
             &v,
-            "nic_system",
-            NicSystemModel::input_names(),
-            NicSystemModel::output_names(),
+            ldcp_hdl::nic_system::MODULE.name,
+            SysIn::PORTS,
+            SysOut::PORTS,
             false,
         )
         .map_err(|e| DriverError::Sim(e.to_string()))?;
@@ -69,12 +71,13 @@ impl Verilated {
 
 impl BusDevice for Verilated {
     fn cycle(&mut self, bus: &BusIn) -> BusOut {
-        NicSystemModel::encode(bus, &mut self.ins);
+        SysIn::from(*bus).to_ports(&mut self.ins);
         self.inst.step(&self.ins, &mut self.outs);
         self.cycles += 1;
+        let o = SysOut::from_ports(&self.outs);
         BusOut {
-            rdata: self.outs[0] as u32,
-            rvalid: self.outs[1] != 0,
+            rdata: o.bus_rdata,
+            rvalid: o.bus_rvalid,
         }
     }
 
@@ -120,8 +123,8 @@ impl BusDevice for Model {
         self.m.tick(bus);
         let o = self.m.outputs();
         BusOut {
-            rdata: o.rdata,
-            rvalid: o.rvalid,
+            rdata: o.bus_rdata,
+            rvalid: o.bus_rvalid,
         }
     }
 

@@ -5,48 +5,50 @@
 
 use super::*;
 
-/// One cycle of inputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AgInputs {
-    /// Synchronous reset: clears outputs and T, then sweeps the table.
-    pub reset: bool,
-    /// An event this cycle (taken when `in_ready`).
-    pub valid: bool,
-    /// 0: a data packet; 1: open the flow at `psn`.
-    pub kind: u8,
-    /// Flow id, 16 bits.
-    pub flow: u32,
-    /// PSN, 24 bits.
-    pub psn: u32,
-    /// The packet arrived with CE.
-    pub ce: bool,
-    /// The packet ends its message.
-    pub last: bool,
-    /// Delayed-ACK count m, 4 bits (0 and 1: per-packet ACKs).
-    pub m: u32,
-    /// Timeout, cycles, 16 bits.
-    pub timeout: u32,
-}
-
-/// The outputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AgOutputs {
-    /// Events are taken this cycle (combinational from registers).
-    pub in_ready: bool,
-    /// An ACK this cycle.
-    pub ack_valid: bool,
-    /// Its flow.
-    pub ack_flow: u32,
-    /// Its cumulative PSN (next expected).
-    pub ack_psn: u32,
-    /// ECN-Echo.
-    pub ack_ece: bool,
-    /// Packets covered.
-    pub ack_n: u32,
-    /// A NAK.
-    pub ack_nak: bool,
-    /// The error code of the event computed in the last cycle.
-    pub o_err: u8,
+crate::ports! {
+    callback ack_generator_ports;
+    /// One cycle of inputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct AgInputs {
+        /// Synchronous reset: clears outputs and T, then sweeps the table.
+        reset: bool = 1,
+        /// An event this cycle (taken when `in_ready`).
+        in_valid: bool = 1,
+        /// 0: a data packet; 1: open the flow, `in_psn` expected next (held packets discarded).
+        in_open: bool = 1,
+        /// Flow id (ids at or above the table size are refused, error 1).
+        in_flow: u32 = FLOW_ID_BITS as u32,
+        /// The packet's PSN, UQ24.
+        in_psn: u32 = PSN_BITS,
+        /// The packet arrived with CE.
+        in_ce: bool = 1,
+        /// The packet ends its message.
+        in_last: bool = 1,
+        /// Delayed-ACK count m, packets, 1..=15 (0 acts as 1; 1 is per-packet).
+        cfg_m_pkts: u32 = N_BITS as u32,
+        /// Timeout of a held ACK, cycles, UQ16.
+        cfg_timeout_cycles: u32 = TIMEOUT_BITS as u32,
+    }
+    /// The outputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct AgOutputs {
+        /// Events are taken this cycle (combinational from registers).
+        in_ready: bool = 1,
+        /// An ACK this cycle.
+        out_valid: bool = 1,
+        /// Its flow.
+        out_flow: u32 = FLOW_ID_BITS as u32,
+        /// Cumulative: the next expected PSN, UQ24.
+        out_psn: u32 = PSN_BITS,
+        /// ECN-Echo.
+        out_ece: bool = 1,
+        /// Packets covered, 0..=15 (0 only on a NAK with nothing held).
+        out_n_pkts: u32 = N_BITS as u32,
+        /// A NAK: go back to `out_psn`.
+        out_nak: bool = 1,
+        /// Error of the event computed last cycle: 0 none, 1 flow id beyond the table, 2 duplicate or out-of-window PSN, 3 a gap already NAKed.
+        stat_err: u8 = 2,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,18 +118,18 @@ impl AckGeneratorModel {
                 ..Default::default()
             },
             Op::Event(i) => {
-                let f = (i.flow & 0xffff) as usize;
+                let f = (i.in_flow & 0xffff) as usize;
                 if f >= flows.len() {
                     return AckOut {
                         err: err::FLOW,
                         ..Default::default()
                     };
                 }
-                if i.kind & 1 == 1 {
-                    flows[f].open(i.psn);
+                if i.in_open {
+                    flows[f].open(i.in_psn);
                     AckOut::default()
                 } else {
-                    flows[f].packet(f as u32, i.psn & PSN_MASK, i.ce, i.last, m, t)
+                    flows[f].packet(f as u32, i.in_psn & PSN_MASK, i.in_ce, i.in_last, m, t)
                 }
             }
         }
@@ -136,12 +138,18 @@ impl AckGeneratorModel {
     /// The s1 op needs two ACKs (a split): its result on a copy of its flow.
     fn split_now(&self) -> bool {
         match self.s1 {
-            Some(Op::Event(i)) if i.kind & 1 == 0 => {
-                let f = (i.flow & 0xffff) as usize;
+            Some(Op::Event(i)) if !i.in_open => {
+                let f = (i.in_flow & 0xffff) as usize;
                 self.flows.get(f).is_some_and(|&flow| {
                     let mut copy = flow;
-                    let o =
-                        copy.packet(f as u32, i.psn & PSN_MASK, i.ce, i.last, self.cf_m, self.t);
+                    let o = copy.packet(
+                        f as u32,
+                        i.in_psn & PSN_MASK,
+                        i.in_ce,
+                        i.in_last,
+                        self.cf_m,
+                        self.t,
+                    );
                     o.second.is_some()
                 })
             }
@@ -188,14 +196,14 @@ impl AckGeneratorModel {
             res.first
         };
         if let Some(a) = shown {
-            out.ack_valid = true;
-            out.ack_flow = a.flow;
-            out.ack_psn = a.psn;
-            out.ack_ece = a.ece;
-            out.ack_n = a.n;
-            out.ack_nak = a.nak;
+            out.out_valid = true;
+            out.out_flow = a.flow;
+            out.out_psn = a.psn;
+            out.out_ece = a.ece;
+            out.out_n_pkts = a.n;
+            out.out_nak = a.nak;
         }
-        out.o_err = res.err;
+        out.stat_err = res.err;
 
         self.sc_q = rd;
         if self.sweep.active() && !i.reset {
@@ -207,15 +215,15 @@ impl AckGeneratorModel {
             None
         } else if hit {
             Some(Op::Flush(self.sc_idx))
-        } else if i.valid && ready {
+        } else if i.in_valid && ready {
             Some(Op::Event(*i))
         } else {
             None
         };
 
         // ---- registers
-        self.cf_m = clamp_m(i.m);
-        self.cf_timeout = i.timeout & ((1 << TIMEOUT_BITS) - 1);
+        self.cf_m = clamp_m(i.cfg_m_pkts);
+        self.cf_timeout = i.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1);
         self.sc_idx = self.sc_ptr;
         self.sc_ptr = (self.sc_ptr + 1) % n;
         self.sc_v = !self.sweep.active() && !i.reset;
@@ -234,102 +242,121 @@ impl AckGeneratorModel {
 
 impl crate::cosim::CosimModel for AckGeneratorModel {
     type Input = AgInputs;
-
-    fn input_names() -> &'static [&'static str] {
-        &[
-            "reset",
-            "in_valid",
-            "in_kind",
-            "in_flow",
-            "in_psn",
-            "in_ce",
-            "in_last",
-            "m_pkts",
-            "timeout_cycles",
-        ]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "in_ready",
-            "ack_valid",
-            "ack_flow",
-            "ack_psn",
-            "ack_ece",
-            "ack_n",
-            "ack_nak",
-            "o_err",
-        ]
-    }
-
-    fn encode(i: &AgInputs, p: &mut [u64]) {
-        p[0] = i.reset as u64;
-        p[1] = i.valid as u64;
-        p[2] = (i.kind & 1) as u64;
-        p[3] = (i.flow & 0xffff) as u64;
-        p[4] = (i.psn & PSN_MASK) as u64;
-        p[5] = i.ce as u64;
-        p[6] = i.last as u64;
-        p[7] = (i.m & N_MAX) as u64;
-        p[8] = (i.timeout & 0xffff) as u64;
-    }
+    type Output = AgOutputs;
 
     fn tick(&mut self, i: &AgInputs) {
         AckGeneratorModel::tick(self, i)
     }
 
-    fn outputs(&self, p: &mut [u64]) {
-        let o = self.out;
-        p[0] = o.in_ready as u64;
-        p[1] = o.ack_valid as u64;
-        p[2] = o.ack_flow as u64;
-        p[3] = o.ack_psn as u64;
-        p[4] = o.ack_ece as u64;
-        p[5] = o.ack_n as u64;
-        p[6] = o.ack_nak as u64;
-        p[7] = o.o_err as u64;
+    fn outputs(&self) -> AgOutputs {
+        self.out
+    }
+
+    /// Idle cycles, the last m and timeout kept, long enough for a reset
+    /// sweep to finish and for the scanner to flush every held ACK: the
+    /// timeout, plus two passes of the scanner (one to reach a flow, one
+    /// for a flow whose stamp was taken just after its visit), plus the
+    /// pipeline.
+    fn drain(last: Option<&AgInputs>) -> Vec<AgInputs> {
+        let cfg = AgInputs {
+            cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
+            cfg_timeout_cycles: last.map_or(0, |i| i.cfg_timeout_cycles),
+            ..Default::default()
+        };
+        let timeout = (cfg.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1)) as usize;
+        vec![cfg; timeout + 3 * (1 << FPGA_FLOW_BITS) + 4]
+    }
+
+    /// The op in the pipeline, a split's second ACK waiting, a sweep under
+    /// way, and ACKs held for a delayed ACK (the timeout must flush them).
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let held = self.flows.iter().filter(|f| f.pending != 0).count() as u64;
+        [
+            ("op in the input register", self.s1.is_some() as u64),
+            ("second ACK of a split", self.hold.is_some() as u64),
+            (
+                "reset sweep entries left",
+                if self.sweep.active() {
+                    (self.flows.len() - self.sweep.ptr()) as u64
+                } else {
+                    0
+                },
+            ),
+            ("flows holding a delayed ACK", held),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect()
     }
 }
 
-/// A seeded, endless packet stream: phases with one, a few or all flows,
+/// The seeded, endless packet stream of the CLI's cosimulation and the
+/// benchmarks: [`AgStimulus`] from a seed.
+pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = AgInputs> + Clone {
+    crate::seeded(AgStimulus::new(flow_bits), seed ^ 0x3c6e_f372_fe94_f82b)
+}
+
+/// The packet stream generator: phases with one, a few or all flows,
 /// in-order packets with a CE ratio from 0 to 100%, losses (skipped PSNs)
 /// and the retransmissions that follow, duplicates, far-away PSNs, opens
 /// near the 2^24 wrap, ids beyond the table, m from 0 to 15, timeouts from
 /// 0 to 65,535 cycles, idle stretches and a rare block reset. The generator
 /// keeps its own next PSN per flow; it does not wait for `in_ready` (events
 /// presented while it is low are simply not taken, which the model mirrors).
-pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = AgInputs> + Clone {
-    let mut rng = crate::SplitMix64::new(seed ^ 0x3c6e_f372_fe94_f82b);
-    let n = 1usize << flow_bits;
-    let mut next = vec![0u32; n];
-    let mut exp = vec![0u32; n]; // the generator's guess of the receiver's expected PSN
-    let mut left = 0u32;
-    let mut phase = (1u64, 0u64, 0u64, 1u32, 0u32, 0u64);
-    std::iter::from_fn(move || {
-        let mut r = || rng.next_u64();
-        if left == 0 {
+#[derive(Clone, Debug)]
+pub struct AgStimulus {
+    n: usize,
+    next: Vec<u32>,
+    // the generator's guess of the receiver's expected PSN
+    exp: Vec<u32>,
+    left: u32,
+    phase: (u64, u64, u64, u32, u32, u64),
+}
+
+impl AgStimulus {
+    /// A generator for a table of 2^flow_bits flows.
+    pub fn new(flow_bits: u32) -> Self {
+        let n = 1usize << flow_bits;
+        AgStimulus {
+            n,
+            next: vec![0; n],
+            exp: vec![0; n],
+            left: 0,
+            phase: (1, 0, 0, 1, 0, 0),
+        }
+    }
+}
+
+impl crate::Stimulus for AgStimulus {
+    type Input = AgInputs;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> AgInputs {
+        let n = self.n;
+        let (next, exp) = (&mut self.next, &mut self.exp);
+        let mut r = || d.next_u64();
+        let a = r();
+        let b = r();
+        if self.left == 0 {
             let flows = [1u64, 3, 20, n as u64][(r() % 4) as usize];
             let first = r() % n as u64;
             let ce = [0u64, 5, 30, 100][(r() % 4) as usize];
             let m = (r() % 16) as u32;
             let timeout = [0u32, 3, 50, 400, 5000, 65_535][(r() % 6) as usize];
             let idle = [0u64, 10, 60, 95][(r() % 4) as usize];
-            phase = (flows, first, ce, m, timeout, idle);
-            left = 300 + (r() % 4000) as u32;
+            self.phase = (flows, first, ce, m, timeout, idle);
+            self.left = 300 + (r() % 4000) as u32;
         }
-        left -= 1;
-        let (flows, first, ce, m, timeout, idle) = phase;
-        let a = r();
-        let b = r();
+        self.left -= 1;
+        let (flows, first, ce, m, timeout, idle) = self.phase;
         let f = ((first + (a >> 8) % flows) % n as u64) as usize;
         let mut i = AgInputs {
             reset: a % 30_000 == 0,
-            valid: (a >> 20) % 100 >= idle,
-            flow: f as u32,
-            ce: (b % 100) < ce,
-            last: (b >> 8) % 12 == 0,
-            m,
-            timeout,
+            in_valid: (a >> 20) % 100 >= idle,
+            in_flow: f as u32,
+            in_ce: (b % 100) < ce,
+            in_last: (b >> 8) % 12 == 0,
+            cfg_m_pkts: m,
+            cfg_timeout_cycles: timeout,
             ..Default::default()
         };
         if i.reset {
@@ -337,41 +364,41 @@ pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = AgInputs> + C
         }
         match (a >> 28) % 100 {
             0..=79 => {
-                i.psn = next[f];
+                i.in_psn = next[f];
                 next[f] = (next[f] + 1) & PSN_MASK;
             }
             80..=84 => {
                 // a loss: skip a few PSNs (the receiver NAKs)
-                i.psn = (next[f] + 1 + (b >> 16) as u32 % 5) & PSN_MASK;
-                next[f] = (i.psn + 1) & PSN_MASK;
+                i.in_psn = (next[f] + 1 + (b >> 16) as u32 % 5) & PSN_MASK;
+                next[f] = (i.in_psn + 1) & PSN_MASK;
             }
             85..=89 => {
                 // go-back-N: the sender rewinds to the receiver's expected PSN
                 // (or a few before it: duplicates)
                 next[f] = exp[f].wrapping_sub((b >> 16) as u32 % 3) & PSN_MASK;
-                i.psn = next[f];
+                i.in_psn = next[f];
                 next[f] = (next[f] + 1) & PSN_MASK;
             }
             90..=92 => {
-                i.psn = (b >> 24) as u32 & PSN_MASK; // anywhere
+                i.in_psn = (b >> 24) as u32 & PSN_MASK; // anywhere
             }
             93..=95 => {
-                i.kind = 1;
-                i.psn = match (b >> 40) % 2 {
+                i.in_open = true;
+                i.in_psn = match (b >> 40) % 2 {
                     0 => PSN_MASK - (b >> 44) as u32 % 16,
                     _ => (b >> 40) as u32 & PSN_MASK,
                 };
-                next[f] = i.psn;
-                exp[f] = i.psn;
+                next[f] = i.in_psn;
+                exp[f] = i.in_psn;
             }
             _ => {
-                i.flow = (n as u64 + (b >> 32) % (0x1_0000 - n as u64).max(1)) as u32 & 0xffff;
-                i.psn = (b >> 8) as u32 & PSN_MASK;
+                i.in_flow = (n as u64 + (b >> 32) % (0x1_0000 - n as u64).max(1)) as u32 & 0xffff;
+                i.in_psn = (b >> 8) as u32 & PSN_MASK;
             }
         }
-        if i.kind == 0 && i.flow as usize == f && i.psn == exp[f] {
+        if !i.in_open && i.in_flow as usize == f && i.in_psn == exp[f] {
             exp[f] = (exp[f] + 1) & PSN_MASK;
         }
-        Some(i)
-    })
+        i
+    }
 }

@@ -96,13 +96,13 @@ fn run(m: &mut AckGeneratorModel, stim: impl Iterator<Item = AgInputs>) -> (Vec<
     for i in stim {
         m.tick(&i);
         let o = m.outputs();
-        if o.ack_valid {
+        if o.out_valid {
             acks.push(Ack {
-                flow: o.ack_flow,
-                psn: o.ack_psn,
-                ece: o.ack_ece,
-                n: o.ack_n,
-                nak: o.ack_nak,
+                flow: o.out_flow,
+                psn: o.out_psn,
+                ece: o.out_ece,
+                n: o.out_n_pkts,
+                nak: o.out_nak,
             });
         }
     }
@@ -127,30 +127,30 @@ fn ack_generator_model_back_pressure_loses_nothing() {
         let ready = m.outputs().in_ready;
         let i = if c < 3_000 {
             AgInputs {
-                valid: true,
-                psn,
-                ce: c % 3 == 0,
-                m: 4,
-                timeout: 60,
+                in_valid: true,
+                in_psn: psn,
+                in_ce: c % 3 == 0,
+                cfg_m_pkts: 4,
+                cfg_timeout_cycles: 60,
                 ..Default::default()
             }
         } else {
             AgInputs {
-                m: 4,
-                timeout: 60,
+                cfg_m_pkts: 4,
+                cfg_timeout_cycles: 60,
                 ..Default::default()
             }
         };
-        if i.valid && ready {
+        if i.in_valid && ready {
             taken += 1;
-            ce_taken += i.ce as u64;
+            ce_taken += i.in_ce as u64;
             psn += 1;
         }
         ready_low += !ready as u64;
         m.tick(&i);
         let o = m.outputs();
-        if o.ack_valid {
-            acks.push((o.ack_psn, o.ack_ece, o.ack_n));
+        if o.out_valid {
+            acks.push((o.out_psn, o.out_ece, o.out_n_pkts));
         }
     }
     let n: u64 = acks.iter().map(|a| a.2 as u64).sum();
@@ -175,19 +175,19 @@ fn ack_generator_model_timeout_flush_within_the_bound() {
     let n = 1u32 << fb;
     let mut m = AckGeneratorModel::new(fb);
     let idle = AgInputs {
-        m: 8,
-        timeout: 100,
+        cfg_m_pkts: 8,
+        cfg_timeout_cycles: 100,
         ..Default::default()
     };
     m.tick(&AgInputs {
-        valid: true,
-        flow: 5,
+        in_valid: true,
+        in_flow: 5,
         ..idle
     });
     let mut at = None;
     for c in 1..400u32 {
         m.tick(&idle);
-        if m.outputs().ack_valid {
+        if m.outputs().out_valid {
             at = Some(c);
             break;
         }

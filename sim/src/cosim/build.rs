@@ -1,6 +1,7 @@
 //! Verilating a module into a shared library, and driving its instances.
 
 use super::{parse_ports, CosimError, PortSpec};
+use crate::ports::{Port, FLOW_WIDTH};
 use std::ffi::{c_char, c_void, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,13 +22,15 @@ pub struct BuildSpec {
 }
 
 impl BuildSpec {
-    /// Checks the adapter's port names against the Verilog: every input but
-    /// `clock` driven exactly once, every output compared exactly once.
+    /// Checks the declared ports against the Verilog: every input but
+    /// `clock` and every output declared exactly once, in either order,
+    /// with the declared width (a [`FLOW_WIDTH`] port: the same width as
+    /// every other flow-id port of the module, at most 16 bits).
     pub fn new(
         verilog: &str,
         module: &str,
-        input_names: &[&str],
-        output_names: &[&str],
+        inputs: &[Port],
+        outputs: &[Port],
         trace: bool,
     ) -> Result<Self, CosimError> {
         let ports = parse_ports(verilog, module)?;
@@ -41,20 +44,39 @@ impl BuildSpec {
         {
             return Err(err("no 1-bit input `clock`".into()));
         }
-        let pick = |names: &[&str], input: bool| -> Result<Vec<PortSpec>, CosimError> {
+        let mut flow_width: Option<u32> = None;
+        let mut pick = |decl: &[Port], input: bool| -> Result<Vec<PortSpec>, CosimError> {
             let kind = if input { "input" } else { "output" };
             let mut picked = Vec::new();
-            for n in names {
+            for d in decl {
+                let n = d.name;
                 let p = ports
                     .iter()
-                    .find(|p| p.input == input && p.name == *n)
+                    .find(|p| p.input == input && p.name == n)
                     .ok_or_else(|| {
                         err(format!(
-                            "the adapter names {kind} `{n}`, which the module does not have"
+                            "the model declares {kind} `{n}`, which the module does not have"
                         ))
                     })?;
-                if picked.iter().any(|q: &PortSpec| q.name == *n) {
-                    return Err(err(format!("the adapter names {kind} `{n}` twice")));
+                if picked.iter().any(|q: &PortSpec| q.name == n) {
+                    return Err(err(format!("the model declares {kind} `{n}` twice")));
+                }
+                let want = if d.width == FLOW_WIDTH {
+                    if p.width > 16 {
+                        return Err(err(format!(
+                            "flow-id {kind} `{n}` is {} bits wide; flow ids have at most 16",
+                            p.width
+                        )));
+                    }
+                    *flow_width.get_or_insert(p.width)
+                } else {
+                    d.width
+                };
+                if p.width != want {
+                    return Err(err(format!(
+                        "{kind} `{n}` is {} bits wide in the module, {want} in the model's declaration",
+                        p.width
+                    )));
                 }
                 picked.push(p.clone());
             }
@@ -62,20 +84,22 @@ impl BuildSpec {
                 .iter()
                 .filter(|p| p.input == input && p.name != "clock")
             {
-                if !names.contains(&p.name.as_str()) {
+                if !decl.iter().any(|d| d.name == p.name) {
                     return Err(err(format!(
-                        "{kind} `{}` of the module is not in the adapter",
+                        "{kind} `{}` of the module is not in the model's declaration",
                         p.name
                     )));
                 }
             }
             Ok(picked)
         };
+        let inputs = pick(inputs, true)?;
+        let outputs = pick(outputs, false)?;
         Ok(BuildSpec {
             verilog: verilog.into(),
             module: module.to_string(),
-            inputs: pick(input_names, true)?,
-            outputs: pick(output_names, false)?,
+            inputs,
+            outputs,
             trace,
         })
     }

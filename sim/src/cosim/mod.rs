@@ -24,6 +24,8 @@ mod ports;
 pub use build::{verilator_version, BuildSpec, Instance, VerilatedLib};
 pub use ports::{parse_ports, PortSpec};
 
+use crate::ports::Ports;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,7 +37,7 @@ pub enum CosimError {
     #[error("{0}")]
     Tool(String),
     /// The model adapter and the Verilog disagree on ports.
-    #[error("port mismatch between the model adapter and module `{module}`: {detail}")]
+    #[error("port mismatch between the model's declaration and module `{module}`: {detail}")]
     Ports {
         /// The Verilog module.
         module: String,
@@ -64,28 +66,39 @@ pub enum CosimError {
     },
 }
 
-/// A golden model that can be cosimulated: its inputs and outputs map, port
-/// for port, onto the Verilog module's.
+/// A golden model that can be cosimulated: its input and output structs
+/// are the Verilog module's ports, declared once with
+/// [`ports!`](crate::ports!).
 pub trait CosimModel {
-    /// One cycle of inputs.
-    type Input: Clone + std::fmt::Debug;
-    /// Verilog input port names (the clock excluded), in `encode` order.
-    fn input_names() -> &'static [&'static str];
-    /// Verilog output port names, in `outputs` order.
-    fn output_names() -> &'static [&'static str];
-    /// The port values of one cycle of inputs.
-    fn encode(input: &Self::Input, ports: &mut [u64]);
+    /// One cycle of inputs, port for port.
+    type Input: Ports + Clone + std::fmt::Debug;
+    /// The registered outputs, port for port.
+    type Output: Ports + Clone + std::fmt::Debug;
     /// One rising clock edge.
     fn tick(&mut self, input: &Self::Input);
     /// The outputs after the last edge.
-    fn outputs(&self, ports: &mut [u64]);
+    fn outputs(&self) -> Self::Output;
+    /// The inputs that end every cosimulated stream: idle cycles, at least
+    /// the block's latency (and whatever stops its own sources, such as the
+    /// NIC core's generator), after which nothing may be in flight. `last`
+    /// is the stream's last input (`None` for an empty stream): the drain
+    /// keeps its parameters.
+    fn drain(last: Option<&Self::Input>) -> Vec<Self::Input>;
+    /// What the model still holds in flight, by place, non-zero counts
+    /// only: events in a pipeline, a FIFO, a merge window, a sweep under
+    /// way, a frame half received. Empty after [`CosimModel::drain`]; the
+    /// harness checks that it is, as every Corundum testbench ends by
+    /// checking its sinks are empty.
+    fn in_flight(&self) -> Vec<(&'static str, u64)>;
 }
 
 /// What a clean run measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct CosimStats {
-    /// Cycles simulated and compared.
+    /// Cycles simulated and compared, the drain included.
     pub cycles: u64,
+    /// Of those, the idle cycles of the drain that ended the run.
+    pub drain_cycles: u64,
     /// Output ports compared each cycle.
     pub outputs_compared: usize,
 }
@@ -130,6 +143,39 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+/// A run whose stream and drain matched, but whose model still held
+/// something in flight at the end: the drain was too short, or the block
+/// loses or strands events.
+#[derive(Debug, Clone)]
+pub struct NotDrained {
+    /// The module.
+    pub module: String,
+    /// Which run.
+    pub label: String,
+    /// Cycles compared, the drain included.
+    pub cycles: u64,
+    /// Idle cycles of the drain.
+    pub drain_cycles: u64,
+    /// What was still in flight, by place.
+    pub in_flight: Vec<(&'static str, u64)>,
+}
+
+impl std::fmt::Display for NotDrained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` ({}) still has events in flight after {} cycles, the last {} of them idle: ",
+            self.module, self.label, self.cycles, self.drain_cycles
+        )?;
+        let parts: Vec<String> = self
+            .in_flight
+            .iter()
+            .map(|(w, n)| format!("{w}: {n}"))
+            .collect();
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
 /// Why a cosimulation run failed.
 #[derive(Debug)]
 pub enum CosimFailure {
@@ -137,6 +183,20 @@ pub enum CosimFailure {
     Error(CosimError),
     /// The RTL and the model disagree.
     Mismatch(Box<Mismatch>),
+    /// Everything matched, but the model did not end empty.
+    NotDrained(Box<NotDrained>),
+}
+
+impl CosimFailure {
+    /// The first cycle that failed: the mismatching cycle, or the last
+    /// cycle of the drain that did not empty the block.
+    pub fn cycle(&self) -> Option<u64> {
+        match self {
+            CosimFailure::Error(_) => None,
+            CosimFailure::Mismatch(m) => Some(m.cycle),
+            CosimFailure::NotDrained(d) => Some(d.cycles.saturating_sub(1)),
+        }
+    }
 }
 
 impl std::fmt::Display for CosimFailure {
@@ -144,6 +204,7 @@ impl std::fmt::Display for CosimFailure {
         match self {
             CosimFailure::Error(e) => write!(f, "{e}"),
             CosimFailure::Mismatch(m) => write!(f, "{m}"),
+            CosimFailure::NotDrained(d) => write!(f, "{d}"),
         }
     }
 }
@@ -160,7 +221,7 @@ impl From<CosimError> for CosimFailure {
 pub const RECENT_INPUTS: usize = 8;
 
 /// A block ready to cosimulate against model `M`: its verilated library,
-/// with the adapter's ports checked against the Verilog.
+/// with the declared ports checked against the Verilog.
 pub struct Cosim<M: CosimModel> {
     lib: Arc<VerilatedLib>,
     spec: BuildSpec,
@@ -169,10 +230,10 @@ pub struct Cosim<M: CosimModel> {
 
 impl<M: CosimModel> Cosim<M> {
     /// Verilates (or reuses the cached library of) `verilog`'s module
-    /// `module`, after checking that the adapter drives every input and
-    /// reads existing outputs.
+    /// `module`, after checking that the model's declared ports are the
+    /// module's: the same names, directions and widths.
     pub fn new(verilog: &str, module: &str) -> Result<Self, CosimError> {
-        let spec = BuildSpec::new(verilog, module, M::input_names(), M::output_names(), false)?;
+        let spec = BuildSpec::new(verilog, module, M::Input::PORTS, M::Output::PORTS, false)?;
         let lib = VerilatedLib::build(&spec)?;
         Ok(Cosim {
             lib,
@@ -186,15 +247,16 @@ impl<M: CosimModel> Cosim<M> {
         &self.lib
     }
 
-    /// Runs `model` and the RTL over `stimulus` from power-up, comparing
-    /// every output after every edge. `label` names the run in a report.
+    /// Runs `model` and the RTL over `stimulus` from power-up, then over the
+    /// model's drain, comparing every output after every edge, and checks
+    /// that nothing is left in flight. `label` names the run in a report.
     pub fn run(
         &self,
         model: M,
         stimulus: &[M::Input],
         label: &str,
-    ) -> Result<CosimStats, CosimFailure> {
-        self.run_iter(model, || stimulus.iter().cloned(), label)
+    ) -> Result<(CosimStats, M), CosimFailure> {
+        self.run_observed(model, || stimulus.iter().cloned(), label, &mut |_, _| {})
     }
 
     /// Like [`Cosim::run`] for a stimulus too long to hold: `stimulus()`
@@ -205,30 +267,32 @@ impl<M: CosimModel> Cosim<M> {
         model: M,
         stimulus: F,
         label: &str,
-    ) -> Result<CosimStats, CosimFailure>
+    ) -> Result<(CosimStats, M), CosimFailure>
     where
         I: Iterator<Item = M::Input>,
         F: Fn() -> I,
     {
-        self.run_observed(model, stimulus, label, &mut |_| {})
+        self.run_observed(model, stimulus, label, &mut |_, _| {})
     }
 
-    /// Like [`Cosim::run_iter`], and `observe` sees every cycle's outputs
-    /// once they have been compared: a test measures what its stream
-    /// reached (marks, drops, updates) from the run itself.
+    /// Like [`Cosim::run_iter`], and `observe` sees every cycle's inputs and
+    /// outputs (typed, by port name) once they have been compared, the
+    /// drain's included: a test measures what its stream reached (marks,
+    /// drops, merges) from the run itself. Returns the model as the run
+    /// left it, so its own counts are of the cycles that were compared.
     pub fn run_observed<I, F>(
         &self,
         mut model: M,
         stimulus: F,
         label: &str,
-        observe: &mut dyn FnMut(&[u64]),
-    ) -> Result<CosimStats, CosimFailure>
+        observe: &mut dyn FnMut(&M::Input, &M::Output),
+    ) -> Result<(CosimStats, M), CosimFailure>
     where
         I: Iterator<Item = M::Input>,
         F: Fn() -> I,
     {
-        let ni = M::input_names().len();
-        let no = M::output_names().len();
+        let ni = M::Input::PORTS.len();
+        let no = M::Output::PORTS.len();
         let mut inst = self.lib.instance();
         let mut inp = vec![0u64; ni];
         let mut want = vec![0u64; no];
@@ -236,23 +300,46 @@ impl<M: CosimModel> Cosim<M> {
         let mut recent: std::collections::VecDeque<(u64, M::Input)> =
             std::collections::VecDeque::new();
         let mut cycles = 0u64;
-        for s in stimulus() {
-            M::encode(&s, &mut inp);
+        let mut last: Option<M::Input> = None;
+        let mut drain: Option<std::vec::IntoIter<M::Input>> = None;
+        let mut drain_cycles = 0u64;
+        let mut stream = stimulus();
+        loop {
+            let s = match drain.as_mut() {
+                None => match stream.next() {
+                    Some(s) => s,
+                    None => {
+                        drain = Some(M::drain(last.as_ref()).into_iter());
+                        continue;
+                    }
+                },
+                Some(d) => match d.next() {
+                    Some(s) => {
+                        drain_cycles += 1;
+                        s
+                    }
+                    None => break,
+                },
+            };
+            s.to_ports(&mut inp);
             self.check_ranges(&inp, cycles)?;
             inst.step(&inp, &mut got);
             model.tick(&s);
-            model.outputs(&mut want);
+            let out = model.outputs();
+            out.to_ports(&mut want);
             if recent.len() == RECENT_INPUTS {
                 recent.pop_front();
             }
-            recent.push_back((cycles, s));
+            recent.push_back((cycles, s.clone()));
             if want != got {
-                let outputs = M::output_names()
+                let outputs = M::Output::PORTS
                     .iter()
                     .zip(want.iter().zip(&got))
-                    .map(|(n, (w, g))| (n.to_string(), *w, *g))
+                    .map(|(p, (w, g))| (p.name.to_string(), *w, *g))
                     .collect();
-                let vcd = self.write_vcd(stimulus().take(cycles as usize + 1), label);
+                // the inputs so far: the stream, then the drain if it began
+                let replay = stimulus().chain(M::drain(last.as_ref()));
+                let vcd = self.write_vcd(replay.take(cycles as usize + 1), label);
                 return Err(CosimFailure::Mismatch(Box::new(Mismatch {
                     module: self.spec.module().to_string(),
                     label: label.to_string(),
@@ -262,15 +349,31 @@ impl<M: CosimModel> Cosim<M> {
                     vcd,
                 })));
             }
-            observe(&got);
+            observe(&s, &out);
+            if drain.is_none() {
+                last = Some(s);
+            }
             cycles += 1;
         }
-        Ok(CosimStats {
-            cycles,
-            outputs_compared: no,
-        })
+        let in_flight = model.in_flight();
+        if !in_flight.is_empty() {
+            return Err(CosimFailure::NotDrained(Box::new(NotDrained {
+                module: self.spec.module().to_string(),
+                label: label.to_string(),
+                cycles,
+                drain_cycles,
+                in_flight,
+            })));
+        }
+        Ok((
+            CosimStats {
+                cycles,
+                drain_cycles,
+                outputs_compared: no,
+            },
+            model,
+        ))
     }
-
     fn check_ranges(&self, inp: &[u64], cycle: u64) -> Result<(), CosimError> {
         for (v, p) in inp.iter().zip(self.lib.inputs()) {
             if p.width < 64 && *v >> p.width != 0 {
@@ -311,10 +414,10 @@ impl<M: CosimModel> Cosim<M> {
         let path = dir.join(format!("{}-{}.vcd", self.spec.module(), safe));
         let mut inst = lib.instance();
         inst.trace_to(&path)?;
-        let mut inp = vec![0u64; M::input_names().len()];
-        let mut out = vec![0u64; M::output_names().len()];
+        let mut inp = vec![0u64; M::Input::PORTS.len()];
+        let mut out = vec![0u64; M::Output::PORTS.len()];
         for s in stimulus {
-            M::encode(&s, &mut inp);
+            s.to_ports(&mut inp);
             inst.step(&inp, &mut out);
         }
         drop(inst); // flushes and closes the VCD

@@ -9,58 +9,60 @@
 
 use super::*;
 
-/// One cycle of inputs (the RTL's ports).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FsInputs {
-    /// Synchronous reset: clears the outputs, then sweeps the table.
-    pub reset: bool,
-    /// An event this cycle (taken when `in_ready` is high).
-    pub valid: bool,
-    /// [`kind`].
-    pub kind: u8,
-    /// Flow id, 16 bits.
-    pub flow: u32,
-    /// PSN (transmit) or the expected PSN `e` (ACK, NAK), 24 bits.
-    pub psn: u32,
-    /// The packet ends its message (transmit).
-    pub last: bool,
-    /// IPv4 header word 0 (version, IHL, DSCP, ECN).
-    pub word0: u16,
-    /// IPv4 header checksum.
-    pub csum: u16,
-    /// IW parameter, packets, 12 bits (0 acts as 1).
-    pub iw_pkts: u32,
-}
-
-/// The registered outputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FsOutputs {
-    /// Events are taken (low during the reset sweep).
-    pub in_ready: bool,
-    /// A result this cycle.
-    pub o_valid: bool,
-    /// Its event's kind.
-    pub o_kind: u8,
-    /// Its flow id.
-    pub o_flow: u32,
-    /// [`err`] code.
-    pub o_err: u8,
-    /// Transmit: the codepoint (0 otherwise).
-    pub o_ecn: u8,
-    /// Transmit: word 0 rewritten (0 otherwise).
-    pub o_word0: u16,
-    /// Transmit: the checksum updated (0 otherwise).
-    pub o_csum: u16,
-    /// ACK/NAK: hand `o_cw_pkts` to the window engine's set.
-    pub o_set: bool,
-    /// The window, packets (0 without `o_set`).
-    pub o_cw_pkts: u32,
-    /// ACK/NAK: go-back-N from `o_psn`.
-    pub o_gbn: bool,
-    /// The event's PSN (transmit) or `e` (ACK, NAK); 0 for a flow reset.
-    pub o_psn: u32,
-    /// The flow's stage after the event (0 for a refused flow id).
-    pub o_stage: u8,
+crate::ports! {
+    callback fast_start_marker_ports;
+    /// One cycle of inputs (the RTL's ports).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct FsInputs {
+        /// Synchronous reset: clears the outputs, then sweeps the table.
+        reset: bool = 1,
+        /// An event this cycle (taken when `in_ready` is high).
+        in_valid: bool = 1,
+        /// Its [`kind`]: 0 transmit, 1 ACK, 2 NAK, 3 flow reset.
+        in_kind: u8 = 2,
+        /// Flow id (ids at or above the table size are refused with error 1).
+        in_flow: u32 = FLOW_ID_BITS as u32,
+        /// Transmit: the packet's PSN; ACK/NAK: the receiver's expected PSN `e`. UQ24.
+        in_psn: u32 = PSN_BITS,
+        /// Transmit: the packet ends its message.
+        in_last: bool = 1,
+        /// Transmit: IPv4 header word 0 (version, IHL, DSCP, ECN).
+        in_word0: u16 = 16,
+        /// Transmit: IPv4 header checksum.
+        in_csum: u16 = 16,
+        /// IW, packets, UQ12 (0 acts as 1); registered.
+        cfg_iw_pkts: u32 = COUNT_BITS as u32,
+    }
+    /// The registered outputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct FsOutputs {
+        /// Events are taken (low during the reset sweep).
+        in_ready: bool = 1,
+        /// A result this cycle.
+        out_valid: bool = 1,
+        /// Its event's kind.
+        out_kind: u8 = 2,
+        /// Its flow id.
+        out_flow: u32 = FLOW_ID_BITS as u32,
+        /// [`err`] code: 0 none, 1 flow id beyond the table, 2 PSN out of window (or an ACK for an idle flow), 3 not IPv4.
+        out_err: u8 = 2,
+        /// Transmit: the ECN codepoint written (00 Not-ECT, 10 ECT(0); 0 otherwise).
+        out_ecn: u8 = 2,
+        /// Transmit: word 0 with the ECN field rewritten (0 otherwise).
+        out_word0: u16 = 16,
+        /// Transmit: the checksum updated by RFC 1624 Eq. 3 (0 otherwise).
+        out_csum: u16 = 16,
+        /// ACK/NAK: hand `out_cw_pkts` to the window engine's per-flow set.
+        out_set: bool = 1,
+        /// The window for the set, packets, UQ12 (0 without `out_set`).
+        out_cw_pkts: u32 = COUNT_BITS as u32,
+        /// ACK/NAK: go-back-N from `out_psn` (a loss during fast start).
+        out_gbn: bool = 1,
+        /// The event's PSN (transmit) or `e` (ACK, NAK); 0 for a flow reset.
+        out_psn: u32 = PSN_BITS,
+        /// The flow's stage after the event: 0 idle, 1 fast start, 2 stable (0 for a refused flow id).
+        out_stage: u8 = 2,
+    }
 }
 
 /// The RTL's registers, mirrored.
@@ -104,43 +106,43 @@ impl FastStartModel {
 
     fn result(&mut self, i: &FsInputs, iw: u32) -> FsOutputs {
         let mut o = FsOutputs {
-            o_valid: true,
-            o_kind: i.kind & 3,
-            o_flow: i.flow & 0xffff,
+            out_valid: true,
+            out_kind: i.in_kind & 3,
+            out_flow: i.in_flow & 0xffff,
             ..Default::default()
         };
-        let Some(f) = self.flows.get_mut(i.flow as usize & 0xffff) else {
-            o.o_err = err::FLOW;
-            if o.o_kind == kind::TX {
-                o.o_ecn = (i.word0 & 3) as u8;
-                o.o_word0 = i.word0;
-                o.o_csum = i.csum;
-                o.o_psn = i.psn & PSN_MASK;
-            } else if o.o_kind != kind::RESET_FLOW {
-                o.o_psn = i.psn & PSN_MASK;
+        let Some(f) = self.flows.get_mut(i.in_flow as usize & 0xffff) else {
+            o.out_err = err::FLOW;
+            if o.out_kind == kind::TX {
+                o.out_ecn = (i.in_word0 & 3) as u8;
+                o.out_word0 = i.in_word0;
+                o.out_csum = i.in_csum;
+                o.out_psn = i.in_psn & PSN_MASK;
+            } else if o.out_kind != kind::RESET_FLOW {
+                o.out_psn = i.in_psn & PSN_MASK;
             }
             return o;
         };
-        match o.o_kind {
+        match o.out_kind {
             kind::TX => {
-                let r = f.tx(i.psn, i.last, i.word0, i.csum, iw);
-                o.o_err = r.err;
-                o.o_ecn = r.ecn;
-                o.o_word0 = r.word0;
-                o.o_csum = r.csum;
-                o.o_psn = i.psn & PSN_MASK;
+                let r = f.tx(i.in_psn, i.in_last, i.in_word0, i.in_csum, iw);
+                o.out_err = r.err;
+                o.out_ecn = r.ecn;
+                o.out_word0 = r.word0;
+                o.out_csum = r.csum;
+                o.out_psn = i.in_psn & PSN_MASK;
             }
             kind::ACK | kind::NAK => {
-                let r = f.ack(i.psn, o.o_kind == kind::NAK, iw);
-                o.o_err = r.err;
-                o.o_set = r.set_cw_pkts.is_some();
-                o.o_cw_pkts = r.set_cw_pkts.unwrap_or(0);
-                o.o_gbn = r.go_back_n.is_some();
-                o.o_psn = i.psn & PSN_MASK;
+                let r = f.ack(i.in_psn, o.out_kind == kind::NAK, iw);
+                o.out_err = r.err;
+                o.out_set = r.set_cw_pkts.is_some();
+                o.out_cw_pkts = r.set_cw_pkts.unwrap_or(0);
+                o.out_gbn = r.go_back_n.is_some();
+                o.out_psn = i.in_psn & PSN_MASK;
             }
             _ => *f = FsFlow::default(),
         }
-        o.o_stage = f.stage as u8;
+        o.out_stage = f.stage as u8;
         o
     }
 
@@ -151,7 +153,7 @@ impl FastStartModel {
             Some(op) => self.result(&op, self.s1_iw),
             None => FsOutputs::default(),
         };
-        self.s1_iw = clamp_iw(i.iw_pkts);
+        self.s1_iw = clamp_iw(i.cfg_iw_pkts);
         if i.reset {
             // the sweep clears every entry before the next event can read one
             self.flows.iter_mut().for_each(|f| *f = FsFlow::default());
@@ -160,7 +162,7 @@ impl FastStartModel {
             return;
         }
         self.sweep.tick(false, self.flows.len());
-        if i.valid && ready {
+        if i.in_valid && ready {
             self.s1 = Some(*i);
         }
         out.in_ready = !self.sweep.active();
@@ -170,125 +172,127 @@ impl FastStartModel {
 
 impl crate::cosim::CosimModel for FastStartModel {
     type Input = FsInputs;
-
-    fn input_names() -> &'static [&'static str] {
-        &[
-            "reset", "in_valid", "in_kind", "in_flow", "in_psn", "in_last", "in_word0", "in_csum",
-            "iw_pkts",
-        ]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "in_ready",
-            "o_valid",
-            "o_kind",
-            "o_flow",
-            "o_err",
-            "o_ecn",
-            "o_word0",
-            "o_csum",
-            "o_set",
-            "o_cw_pkts",
-            "o_gbn",
-            "o_psn",
-            "o_stage",
-        ]
-    }
-
-    fn encode(i: &FsInputs, p: &mut [u64]) {
-        p[0] = i.reset as u64;
-        p[1] = i.valid as u64;
-        p[2] = (i.kind & 3) as u64;
-        p[3] = (i.flow & 0xffff) as u64;
-        p[4] = (i.psn & PSN_MASK) as u64;
-        p[5] = i.last as u64;
-        p[6] = i.word0 as u64;
-        p[7] = i.csum as u64;
-        p[8] = (i.iw_pkts & COUNT_MAX) as u64;
-    }
+    type Output = FsOutputs;
 
     fn tick(&mut self, i: &FsInputs) {
         FastStartModel::tick(self, i)
     }
 
-    fn outputs(&self, p: &mut [u64]) {
-        let o = self.out;
-        p[0] = o.in_ready as u64;
-        p[1] = o.o_valid as u64;
-        p[2] = o.o_kind as u64;
-        p[3] = o.o_flow as u64;
-        p[4] = o.o_err as u64;
-        p[5] = o.o_ecn as u64;
-        p[6] = o.o_word0 as u64;
-        p[7] = o.o_csum as u64;
-        p[8] = o.o_set as u64;
-        p[9] = o.o_cw_pkts as u64;
-        p[10] = o.o_gbn as u64;
-        p[11] = o.o_psn as u64;
-        p[12] = o.o_stage as u64;
+    fn outputs(&self) -> FsOutputs {
+        self.out
+    }
+
+    /// A reset sweep (one cycle per flow) plus [`LATENCY_CYCLES`] idle
+    /// cycles, the last IW kept.
+    fn drain(last: Option<&FsInputs>) -> Vec<FsInputs> {
+        let idle = FsInputs {
+            cfg_iw_pkts: last.map_or(1, |i| i.cfg_iw_pkts),
+            ..Default::default()
+        };
+        vec![idle; (1 << FPGA_FLOW_BITS) + LATENCY_CYCLES]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![];
+        if self.s1.is_some() {
+            v.push(("event in the input register", 1));
+        }
+        if self.sweep.active() {
+            v.push((
+                "reset sweep entries left",
+                (self.flows.len() - self.sweep.ptr()) as u64,
+            ));
+        }
+        v
     }
 }
 
-/// A seeded, endless event stream: phases with a few or many flows whose
-/// PSNs start near the 2^24 wrap or anywhere, mostly in-sequence transmits
+/// The seeded, endless event stream of the CLI's cosimulation and the
+/// benchmarks: [`FsStimulus`] from a seed.
+pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = FsInputs> + Clone {
+    crate::seeded(FsStimulus::new(flow_bits), seed ^ 0x6a09_e667_f3bc_c908)
+}
+
+/// The event stream generator: phases with a few or many flows whose PSNs
+/// start near the 2^24 wrap or anywhere, mostly in-sequence transmits
 /// (short and long messages), cumulative ACKs within and beyond the window,
 /// NAKs, retransmissions, flow resets, ids beyond the table, non-IPv4
 /// headers, odd IW values (0, 1, 4095), idle cycles and a rare block reset.
-pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = FsInputs> + Clone {
-    let mut rng = crate::SplitMix64::new(seed ^ 0x6a09_e667_f3bc_c908);
-    let n = 1usize << flow_bits;
+#[derive(Clone, Debug)]
+pub struct FsStimulus {
+    n: usize,
     // the generator's own view of each flow: first and next PSN
-    let mut base = vec![0u32; n];
-    let mut next = vec![0u32; n];
-    let mut left = 0u32;
-    let mut phase = (1u64, 0u64, 16u32, 0u64);
-    std::iter::from_fn(move || {
-        let mut r = || rng.next_u64();
-        if left == 0 {
+    base: Vec<u32>,
+    next: Vec<u32>,
+    left: u32,
+    phase: (u64, u64, u32, u64),
+}
+
+impl FsStimulus {
+    /// A generator for a table of 2^flow_bits flows.
+    pub fn new(flow_bits: u32) -> Self {
+        let n = 1usize << flow_bits;
+        FsStimulus {
+            n,
+            base: vec![0; n],
+            next: vec![0; n],
+            left: 0,
+            phase: (1, 0, 16, 0),
+        }
+    }
+}
+
+impl crate::Stimulus for FsStimulus {
+    type Input = FsInputs;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> FsInputs {
+        let n = self.n;
+        let (base, next) = (&mut self.base, &mut self.next);
+        let mut r = || d.next_u64();
+        let a = r();
+        let b = r();
+        if self.left == 0 {
             let flows = [1u64, 2, 5, n as u64][(r() % 4) as usize];
             let first = r() % n as u64;
             let iw = [0u32, 1, 2, 7, 40, COUNT_MAX, (r() % 4096) as u32][(r() % 7) as usize];
             let idle = [0u64, 0, 20, 70][(r() % 4) as usize];
-            phase = (flows, first, iw, idle);
-            left = 200 + (r() % 3000) as u32;
+            self.phase = (flows, first, iw, idle);
+            self.left = 200 + (r() % 3000) as u32;
         }
-        left -= 1;
-        let (flows, first, iw, idle) = phase;
-        let a = r();
-        let b = r();
+        self.left -= 1;
+        let (flows, first, iw, idle) = self.phase;
         let f = ((first + (a >> 8) % flows) % n as u64) as usize;
         let mut i = FsInputs {
             reset: a % 25_000 == 0,
-            valid: (a >> 20) % 100 >= idle,
-            flow: f as u32,
-            word0: 0x4500 | (b as u16 & 0xff),
-            csum: (b >> 8) as u16,
-            iw_pkts: iw,
+            in_valid: (a >> 20) % 100 >= idle,
+            in_flow: f as u32,
+            in_word0: 0x4500 | (b as u16 & 0xff),
+            in_csum: (b >> 8) as u16,
+            cfg_iw_pkts: iw,
             ..Default::default()
         };
         let sent = next[f].wrapping_sub(base[f]) & PSN_MASK;
         match (a >> 28) % 100 {
             0..=54 => {
-                i.kind = kind::TX;
-                i.psn = next[f];
-                i.last = (b >> 24) % 16 == 0;
+                i.in_kind = kind::TX;
+                i.in_psn = next[f];
+                i.in_last = (b >> 24) % 16 == 0;
                 next[f] = (next[f] + 1) & PSN_MASK;
             }
             55..=59 => {
-                i.kind = kind::TX; // retransmission or out of window
-                i.psn = (base[f] + (b >> 24) as u32 % (sent + 3)) & PSN_MASK;
+                i.in_kind = kind::TX; // retransmission or out of window
+                i.in_psn = (base[f] + (b >> 24) as u32 % (sent + 3)) & PSN_MASK;
             }
             60..=84 => {
-                i.kind = kind::ACK;
-                i.psn = (base[f] + (b >> 24) as u32 % (sent + 2)) & PSN_MASK;
+                i.in_kind = kind::ACK;
+                i.in_psn = (base[f] + (b >> 24) as u32 % (sent + 2)) & PSN_MASK;
             }
             85..=89 => {
-                i.kind = kind::NAK;
-                i.psn = (base[f] + (b >> 24) as u32 % (sent + 2)) & PSN_MASK;
+                i.in_kind = kind::NAK;
+                i.in_psn = (base[f] + (b >> 24) as u32 % (sent + 2)) & PSN_MASK;
             }
             90..=92 => {
-                i.kind = kind::RESET_FLOW;
+                i.in_kind = kind::RESET_FLOW;
                 base[f] = match (b >> 40) % 3 {
                     0 => PSN_MASK - (b >> 44) as u32 % 64, // near the wrap
                     _ => (b >> 40) as u32 & PSN_MASK,
@@ -296,23 +300,21 @@ pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = FsInputs> + C
                 next[f] = base[f];
             }
             93..=94 => {
-                i.kind = (b >> 50) as u8 & 3;
-                i.flow = n as u32 + (b >> 32) as u32 % (0x10000 - n as u32).max(1);
-                i.psn = (b >> 8) as u32 & PSN_MASK;
+                i.in_kind = (b >> 50) as u8 & 3;
+                i.in_flow = n as u32 + (b >> 32) as u32 % (0x10000 - n as u32).max(1);
+                i.in_psn = (b >> 8) as u32 & PSN_MASK;
             }
             95..=96 => {
-                i.kind = kind::TX;
-                i.psn = next[f];
-                i.word0 = b as u16; // mostly not IPv4
+                i.in_kind = kind::TX;
+                i.in_psn = next[f];
+                i.in_word0 = b as u16; // mostly not IPv4
             }
             _ => {
-                i.kind = (b >> 50) as u8 & 3;
-                i.psn = (b >> 8) as u32 & PSN_MASK; // anywhere
+                i.in_kind = (b >> 50) as u8 & 3;
+                i.in_psn = (b >> 8) as u32 & PSN_MASK; // anywhere
             }
         }
-        if i.flow >= n as u32 {
-            i.flow &= 0xffff;
-        }
-        Some(i)
-    })
+        i.in_flow &= 0xffff;
+        i
+    }
 }

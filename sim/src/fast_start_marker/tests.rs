@@ -229,19 +229,19 @@ fn fast_start_marker_bad_input_is_refused_and_counted() {
 fn fast_start_marker_model_latency_ready_and_sweep() {
     let mut m = FastStartModel::new(3);
     let tx = FsInputs {
-        valid: true,
-        kind: kind::TX,
-        flow: 2,
-        psn: 10,
-        word0: 0x4500,
-        iw_pkts: 4,
+        in_valid: true,
+        in_kind: kind::TX,
+        in_flow: 2,
+        in_psn: 10,
+        in_word0: 0x4500,
+        cfg_iw_pkts: 4,
         ..Default::default()
     };
     m.tick(&tx);
-    assert!(!m.outputs().o_valid);
+    assert!(!m.outputs().out_valid);
     m.tick(&FsInputs::default());
     let o = m.outputs();
-    assert!(o.o_valid && o.in_ready && o.o_flow == 2 && o.o_stage == 1);
+    assert!(o.out_valid && o.in_ready && o.out_flow == 2 && o.out_stage == 1);
     assert_eq!(LATENCY_CYCLES, 2);
     m.tick(&FsInputs {
         reset: true,
@@ -253,6 +253,9 @@ fn fast_start_marker_model_latency_ready_and_sweep() {
     }
     assert!(m.outputs().in_ready);
     m.tick(&FsInputs::default());
-    assert!(!m.outputs().o_valid, "events during the sweep are ignored");
+    assert!(
+        !m.outputs().out_valid,
+        "events during the sweep are ignored"
+    );
     assert_eq!(m.flow(2).unwrap().stage, Stage::Idle);
 }

@@ -4,35 +4,36 @@
 
 use super::*;
 
-/// One cycle of inputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PtInputs {
-    /// Synchronous reset (see the module doc).
-    pub reset: bool,
-    /// An update this cycle (taken when `in_ready`).
-    pub valid: bool,
-    /// 0: an update from the window engine; 1: a restart (a flow reset:
-    /// interval 0 leaves, any other joins afresh).
-    pub kind: u8,
-    /// Flow id, 16 bits.
-    pub flow: u32,
-    /// The flow's pacing interval, cycles, 24 bits; 0 when cw >= 1.
-    pub interval: u32,
-}
-
-/// The registered outputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PtOutputs {
-    /// Updates are taken (low during the reset sweep).
-    pub in_ready: bool,
-    /// A send credit for `grant_flow`.
-    pub grant_valid: bool,
-    /// The granted flow.
-    pub grant_flow: u32,
-    /// How late the grant is: `T - due` at the visit, cycles (low 16 bits).
-    pub grant_late: u32,
-    /// The update taken two cycles ago named a flow beyond the table.
-    pub err_flow: bool,
+crate::ports! {
+    callback pacing_timer_ports;
+    /// One cycle of inputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct PtInputs {
+        /// Synchronous reset (see the module doc).
+        reset: bool = 1,
+        /// An update this cycle (taken when `in_ready`).
+        in_valid: bool = 1,
+        /// 0: an update from the window engine; 1: a restart (a flow reset: interval 0 leaves, any other joins afresh, its first grant one interval from now).
+        in_restart: bool = 1,
+        /// Flow id (ids at or above the table size are refused, `stat_err_flow_strobe`).
+        in_flow: u32 = FLOW_ID_BITS as u32,
+        /// The flow's pacing interval, cycles, UQ24; 0 when cw >= 1 (the flow leaves).
+        in_interval_cycles: u32 = INTERVAL_BITS as u32,
+    }
+    /// The registered outputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct PtOutputs {
+        /// Updates are taken (low during the reset sweep).
+        in_ready: bool = 1,
+        /// A send credit for `out_flow`.
+        out_valid: bool = 1,
+        /// The granted flow.
+        out_flow: u32 = FLOW_ID_BITS as u32,
+        /// How late the grant is: `T - due` at the visit, cycles (low 16 bits).
+        out_late_cycles: u32 = LATE_BITS as u32,
+        /// The update taken two cycles ago named a flow beyond the table.
+        stat_err_flow_strobe: bool = 1,
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -187,12 +188,12 @@ impl PacingTimerModel {
         // ---- the update path
         let mut a_write = None;
         if let Some(op) = self.s1 {
-            let f = (op.flow & 0xffff) as usize;
+            let f = (op.in_flow & 0xffff) as usize;
             if f >= n {
-                out.err_flow = true;
+                out.stat_err_flow_strobe = true;
             } else {
                 let a = self.a[f];
-                let interval = op.interval & ((1 << INTERVAL_BITS) - 1);
+                let interval = op.in_interval_cycles & ((1 << INTERVAL_BITS) - 1);
                 if interval == 0 {
                     a_write = Some((
                         f,
@@ -208,7 +209,7 @@ impl PacingTimerModel {
                     ));
                 } else {
                     // a restart (kind 1) joins afresh even if the flow is a member
-                    let join = if a.active && op.kind & 1 == 0 {
+                    let join = if a.active && !op.in_restart {
                         a.join
                     } else {
                         t
@@ -254,16 +255,16 @@ impl PacingTimerModel {
             ..
         }) = self.y
         {
-            out.grant_valid = true;
-            out.grant_flow = idx as u32;
-            out.grant_late = late;
+            out.out_valid = true;
+            out.out_flow = idx as u32;
+            out.out_late_cycles = late;
         }
         self.sc_idx = self.sc_ptr;
         self.sc_ptr = (self.sc_ptr + 1) % n;
         self.sc_v = !self.sweep.active() && !i.reset;
         self.t = (t + 1) & T_MASK;
         self.sweep.tick(i.reset, n);
-        self.s1 = (i.valid && ready && !i.reset).then_some(*i);
+        self.s1 = (i.in_valid && ready && !i.reset).then_some(*i);
         if i.reset {
             self.t = 0;
             self.sc_ptr = 0;
@@ -276,67 +277,85 @@ impl PacingTimerModel {
 
 impl crate::cosim::CosimModel for PacingTimerModel {
     type Input = PtInputs;
-
-    fn input_names() -> &'static [&'static str] {
-        &["reset", "in_valid", "in_kind", "in_flow", "in_interval"]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "in_ready",
-            "grant_valid",
-            "grant_flow",
-            "grant_late",
-            "o_err_flow",
-        ]
-    }
-
-    fn encode(i: &PtInputs, p: &mut [u64]) {
-        p[0] = i.reset as u64;
-        p[1] = i.valid as u64;
-        p[2] = (i.kind & 1) as u64;
-        p[3] = (i.flow & 0xffff) as u64;
-        p[4] = (i.interval & ((1 << INTERVAL_BITS) - 1)) as u64;
-    }
+    type Output = PtOutputs;
 
     fn tick(&mut self, i: &PtInputs) {
         PacingTimerModel::tick(self, i)
     }
 
-    fn outputs(&self, p: &mut [u64]) {
-        let o = self.out;
-        p[0] = o.in_ready as u64;
-        p[1] = o.grant_valid as u64;
-        p[2] = o.grant_flow as u64;
-        p[3] = o.grant_late as u64;
-        p[4] = o.err_flow as u64;
+    fn outputs(&self) -> PtOutputs {
+        self.out
+    }
+
+    /// Idle cycles for a reset sweep (one per flow) to finish, plus the
+    /// update path's two: the scanner keeps granting (grants are the
+    /// block's output, not something in flight).
+    fn drain(_last: Option<&PtInputs>) -> Vec<PtInputs> {
+        vec![PtInputs::default(); (1 << FPGA_FLOW_BITS) + 2]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![];
+        if self.s1.is_some() {
+            v.push(("update in the input register", 1));
+        }
+        if self.sweep.active() {
+            v.push((
+                "reset sweep entries left",
+                (self.a.len() - self.sweep.ptr()) as u64,
+            ));
+        }
+        v
     }
 }
 
-/// A seeded, endless update stream: phases with one, a few or all flows,
+/// The seeded, endless update stream of the CLI's cosimulation and the
+/// benchmarks: [`PtStimulus`] from a seed.
+pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = PtInputs> + Clone {
+    crate::seeded(PtStimulus::new(flow_bits), seed ^ 0xbb67_ae85_84ca_a73b)
+}
+
+/// The update stream generator: phases with one, a few or all flows,
 /// intervals short (below a sweep), typical, long and the 24-bit maximum,
 /// leaves (interval 0), flow resets, ids beyond the table, bursts of joins
 /// in one cycle range (many flows due at once), idle stretches and a rare
 /// block reset.
-pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = PtInputs> + Clone {
-    let mut rng = crate::SplitMix64::new(seed ^ 0xbb67_ae85_84ca_a73b);
-    let n = 1u64 << flow_bits;
-    let mut left = 0u32;
-    let mut phase = (1u64, 0u64, 0u64, 0u64);
-    std::iter::from_fn(move || {
-        let mut r = || rng.next_u64();
-        if left == 0 {
+#[derive(Clone, Debug)]
+pub struct PtStimulus {
+    n: u64,
+    left: u32,
+    phase: (u64, u64, u64, u64),
+}
+
+impl PtStimulus {
+    /// A generator for a table of 2^flow_bits flows.
+    pub fn new(flow_bits: u32) -> Self {
+        PtStimulus {
+            n: 1 << flow_bits,
+            left: 0,
+            phase: (1, 0, 0, 0),
+        }
+    }
+}
+
+impl crate::Stimulus for PtStimulus {
+    type Input = PtInputs;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> PtInputs {
+        let n = self.n;
+        let mut r = || d.next_u64();
+        let a = r();
+        let b = r();
+        if self.left == 0 {
             let flows = [1u64, 4, 32, n][(r() % 4) as usize];
             let first = r() % n;
             let ikind = r() % 5;
             let busy = [2u64, 10, 50, 100][(r() % 4) as usize]; // percent of cycles with an update
-            phase = (flows, first, ikind, busy);
-            left = 300 + (r() % 5000) as u32;
+            self.phase = (flows, first, ikind, busy);
+            self.left = 300 + (r() % 5000) as u32;
         }
-        left -= 1;
-        let (flows, first, ikind, busy) = phase;
-        let a = r();
-        let b = r();
+        self.left -= 1;
+        let (flows, first, ikind, busy) = self.phase;
         let interval = match ikind {
             0 => 1 + (b % 200) as u32,
             1 => 200 + (b % 3000) as u32,
@@ -346,14 +365,14 @@ pub fn stimulus(seed: u64, flow_bits: u32) -> impl Iterator<Item = PtInputs> + C
         };
         let mut i = PtInputs {
             reset: a % 40_000 == 0,
-            valid: a % 100 < busy,
-            kind: ((a >> 8) % 50 == 0) as u8,
-            flow: ((first + (a >> 16) % flows) % n) as u32,
-            interval: if (a >> 32) % 8 == 0 { 0 } else { interval },
+            in_valid: a % 100 < busy,
+            in_restart: (a >> 8) % 50 == 0,
+            in_flow: ((first + (a >> 16) % flows) % n) as u32,
+            in_interval_cycles: if (a >> 32) % 8 == 0 { 0 } else { interval },
         };
         if (a >> 40) % 200 == 0 {
-            i.flow = (n + (b >> 32) % (0x1_0000 - n).max(1)) as u32 & 0xffff;
+            i.in_flow = (n + (b >> 32) % (0x1_0000 - n).max(1)) as u32 & 0xffff;
         }
-        Some(i)
-    })
+        i
+    }
 }

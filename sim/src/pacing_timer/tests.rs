@@ -2,9 +2,9 @@ use super::*;
 
 fn update(flow: u32, interval: u32) -> PtInputs {
     PtInputs {
-        valid: true,
-        flow,
-        interval,
+        in_valid: true,
+        in_flow: flow,
+        in_interval_cycles: interval,
         ..Default::default()
     }
 }
@@ -15,8 +15,8 @@ fn run_idle(m: &mut PacingTimerModel, cycles: u64, from: u64) -> Vec<(u64, u32, 
     for c in 0..cycles {
         m.tick(&PtInputs::default());
         let o = m.outputs();
-        if o.grant_valid {
-            g.push((from + c, o.grant_flow, o.grant_late));
+        if o.out_valid {
+            g.push((from + c, o.out_flow, o.out_late_cycles));
         }
     }
     g
@@ -69,7 +69,7 @@ fn pacing_timer_grants_follow_the_ideal_schedule_within_the_bound() {
     let (mut rtl_g, mut ideal_g, mut changes) = (vec![0i64; 16], vec![0i64; 16], vec![1i64; 16]);
     let mut rng = crate::SplitMix64::new(11);
     for now in 0..300_000u64 {
-        let i = if rng.next_u64() % 200 == 0 {
+        let i = if rng.next_u64().is_multiple_of(200) {
             let f = (rng.next_u64() % n as u64) as u32;
             let iv = [0u32, 40, 300, 1234][(rng.next_u64() % 4) as usize];
             update(f, iv)
@@ -77,18 +77,22 @@ fn pacing_timer_grants_follow_the_ideal_schedule_within_the_bound() {
             PtInputs::default()
         };
         m.tick(&i);
-        if i.valid {
+        if i.in_valid {
             // the RTL stamps a join in the cycle after the update is taken
-            ideal[i.flow as usize].update(now + 1, i.interval);
-            changes[i.flow as usize] += 1;
+            ideal[i.in_flow as usize].update(now + 1, i.in_interval_cycles);
+            changes[i.in_flow as usize] += 1;
         }
         for (f, p) in ideal.iter_mut().enumerate() {
             ideal_g[f] += p.grant(now) as i64;
         }
         let o = m.outputs();
-        if o.grant_valid {
-            assert!(o.grant_late < n, "cycle {now}: late {}", o.grant_late);
-            rtl_g[o.grant_flow as usize] += 1;
+        if o.out_valid {
+            assert!(
+                o.out_late_cycles < n,
+                "cycle {now}: late {}",
+                o.out_late_cycles
+            );
+            rtl_g[o.out_flow as usize] += 1;
         }
     }
     for f in 0..n as usize {
@@ -122,10 +126,10 @@ fn pacing_timer_join_leave_and_flow_reset() {
     let g = run_idle(&mut m, 120, 0);
     assert_eq!(g.len(), 2);
     let restart = |interval| PtInputs {
-        valid: true,
-        kind: 1,
-        flow: 2,
-        interval,
+        in_valid: true,
+        in_restart: true,
+        in_flow: 2,
+        in_interval_cycles: interval,
         ..Default::default()
     };
     m.tick(&restart(0));
@@ -155,7 +159,7 @@ fn pacing_timer_join_leave_and_flow_reset() {
     // a flow id beyond the table is refused, visibly
     m.tick(&update(8, 50));
     m.tick(&PtInputs::default());
-    assert!(m.outputs().err_flow);
+    assert!(m.outputs().stat_err_flow_strobe);
     assert!(run_idle(&mut m, 300, 0).is_empty());
 }
 

@@ -4,6 +4,7 @@
 //! register boundaries, so a test can check that the two agree.
 
 use super::*;
+use crate::ports::FLOW_WIDTH;
 
 /// Slots of the merge window: an event waits here [`WINDOW`] cycles, and a
 /// later event of the same flow merges into it (Eq. 2). The arithmetic
@@ -15,44 +16,104 @@ pub const WINDOW: usize = 16;
 pub const WRITE_LATENCY: usize = 15;
 const _: () = assert!(WRITE_LATENCY < WINDOW && WINDOW * (N_MAX as usize) <= 255);
 
-/// One cycle of inputs, port for port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WeInputs {
-    /// Synchronous reset: empties the window and the pipelines (the events in
-    /// them are dropped); the flow table keeps its values.
-    pub reset: bool,
-    /// An event arrives.
-    pub ev_valid: bool,
-    /// Its flow.
-    pub ev_flow: u32,
-    /// SET (true): cw := ev_value (clamped to [gamma, cw_max]); ACK (false).
-    pub ev_set: bool,
-    /// ACK: ECN-Echo.
-    pub ev_ece: bool,
-    /// ACK: packets acknowledged, 0..=15 (0: no change, the update still
-    /// reports the flow's cw: a read).
-    pub ev_n: u32,
-    /// SET: the new cw, UQ12.20.
-    pub ev_value: u32,
-    /// The parameters on the ports.
-    pub params: WindowParams,
+crate::ports! {
+    callback window_engine_ports;
+    /// One cycle of inputs, port for port.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct WeInputs {
+        /// Synchronous reset: the events that have not reached the table write are dropped (see the RTL's doc); the flow table keeps its values.
+        reset: bool = 1,
+        /// An event arrives (never refused).
+        in_valid: bool = 1,
+        /// Its flow (the build's flow bits).
+        in_flow: u32 = FLOW_WIDTH,
+        /// SET (1): cw := `in_cw` clamped to [gamma, cw_max]; ACK (0).
+        in_set: bool = 1,
+        /// ACK: ECN-Echo.
+        in_ece: bool = 1,
+        /// ACK: packets acknowledged, 0..=15 (0: no change, the update still reports the flow's cw: a read).
+        in_n_pkts: u32 = N_BITS as u32,
+        /// SET: the new cw, packets, UQ12.20.
+        in_cw: u32 = CW_BITS as u32,
+        /// alpha, UQ1.8 raw (1..=256; 0 acts as 1, above 256 as 256).
+        cfg_alpha: u16 = AB_BITS as u32,
+        /// beta, UQ1.8 raw (1..=256; clamped like alpha).
+        cfg_beta: u16 = AB_BITS as u32,
+        /// gamma = 2^-cfg_gamma_shift (1..=8; clamped).
+        cfg_gamma_shift: u8 = GAMMA_SHIFT_BITS as u32,
+        /// cw cap, packets, UQ12.20 (below 1.0 acts as 1.0).
+        cfg_cw_max: u32 = CW_BITS as u32,
+        /// RTT in pacing-timer ticks.
+        cfg_rtt_ticks: u32 = RTT_BITS as u32,
+    }
+    /// The registered outputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct WeOutputs {
+        /// An update completed.
+        out_valid: bool = 1,
+        /// Its flow.
+        out_flow: u32 = FLOW_WIDTH,
+        /// The flow's new cw, packets, UQ12.20.
+        out_cw: u32 = CW_BITS as u32,
+        /// RTT / cw in ticks if cw < 1, else 0.
+        out_interval_ticks: u32 = INTERVAL_BITS as u32,
+        /// Unmarked packets this update applied.
+        out_n_u_pkts: u32 = NSUM_BITS as u32,
+        /// Marked packets this update applied.
+        out_n_m_pkts: u32 = NSUM_BITS as u32,
+    }
 }
 
-/// The registered outputs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WeOutputs {
-    /// An update completed.
-    pub out_valid: bool,
-    /// Its flow.
-    pub out_flow: u32,
-    /// The flow's new cw, UQ12.20.
-    pub out_cw: u32,
-    /// RTT / cw in ticks if cw < 1, else 0.
-    pub out_interval: u32,
-    /// Unmarked packets this update applied.
-    pub out_n_u: u32,
-    /// Marked packets this update applied.
-    pub out_n_m: u32,
+impl WeInputs {
+    /// The parameters on the parameter ports.
+    pub fn params(&self) -> WindowParams {
+        WindowParams {
+            alpha_raw: self.cfg_alpha,
+            beta_raw: self.cfg_beta,
+            gamma_shift: self.cfg_gamma_shift,
+            cw_max_raw: self.cfg_cw_max,
+            rtt_ticks: self.cfg_rtt_ticks,
+        }
+    }
+
+    /// These inputs with `p` on the parameter ports.
+    pub fn with_params(self, p: &WindowParams) -> Self {
+        WeInputs {
+            cfg_alpha: p.alpha_raw,
+            cfg_beta: p.beta_raw,
+            cfg_gamma_shift: p.gamma_shift,
+            cfg_cw_max: p.cw_max_raw,
+            cfg_rtt_ticks: p.rtt_ticks,
+            ..self
+        }
+    }
+
+    /// An idle cycle (no event, no reset) with `p` on the parameter ports.
+    pub fn idle(p: &WindowParams) -> Self {
+        WeInputs::default().with_params(p)
+    }
+
+    /// An ACK of `n` packets of `flow`.
+    pub fn ack(p: &WindowParams, flow: u32, ece: bool, n: u32) -> Self {
+        WeInputs {
+            in_valid: true,
+            in_flow: flow,
+            in_ece: ece,
+            in_n_pkts: n,
+            ..WeInputs::idle(p)
+        }
+    }
+
+    /// A SET of `flow`'s cw to `cw` (UQ12.20).
+    pub fn set(p: &WindowParams, flow: u32, cw: u32) -> Self {
+        WeInputs {
+            in_valid: true,
+            in_flow: flow,
+            in_set: true,
+            in_cw: cw,
+            ..WeInputs::idle(p)
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,6 +126,27 @@ struct Slot {
     hi: bool,
     nu: u32,
     nm: u32,
+    /// The ACK events whose packets the slot carries (a SET starts at 0
+    /// and discards what came before it). Bookkeeping of the model for
+    /// [`WeStats`], not a register of the RTL.
+    acks: u32,
+}
+
+/// What the engine did, counted by the model as it mirrors the RTL: a
+/// cosimulation test reads these off the model it ran in lock step, so
+/// they count what the compared run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct WeStats {
+    /// Events taken (ACKs and SETs).
+    pub events: u64,
+    /// Updates that left the merge window for the pipeline.
+    pub updates: u64,
+    /// Of those, updates that merged two or more ACK events.
+    pub merged_updates: u64,
+    /// Of the merged, those that carried unmarked and marked packets.
+    pub mixed_updates: u64,
+    /// ACK events that merged into an earlier event's slot.
+    pub merged_events: u64,
 }
 
 /// One stage register of the pipelines (a superset of what each stage holds).
@@ -136,6 +218,7 @@ pub struct WindowEngineModel {
     rom_q: u32,
     rom2_q: u32,
     out: WeOutputs,
+    stats: WeStats,
 }
 
 /// Cycles from an event on the inputs to its update on the outputs (when it
@@ -175,7 +258,35 @@ impl WindowEngineModel {
             rom_q: 0,
             rom2_q: 0,
             out: WeOutputs::default(),
+            stats: WeStats::default(),
         }
+    }
+
+    /// What the engine did so far.
+    pub fn stats(&self) -> WeStats {
+        self.stats
+    }
+
+    /// Events in flight, by place: the input register, the merge window,
+    /// its exit register, the arithmetic and the interval pipelines.
+    pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let count = |it: &mut dyn Iterator<Item = bool>| it.filter(|&v| v).count() as u64;
+        [
+            ("input register", self.i.v as u64),
+            ("merge window", count(&mut self.slots.iter().map(|s| s.v))),
+            ("window exit X", self.x.v as u64),
+            (
+                "arithmetic pipeline",
+                count(&mut self.arith.iter().map(|l| l.v)),
+            ),
+            (
+                "interval pipeline",
+                count(&mut self.ival.iter().map(|l| l.v)),
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect()
     }
 
     /// A flow's cw in the table (updates still in the pipeline not included).
@@ -208,9 +319,9 @@ impl WindowEngineModel {
             out_valid: t.v && !rst,
             out_flow: t.flow,
             out_cw: t.c,
-            out_interval: interval,
-            out_n_u: t.nu,
-            out_n_m: t.nm,
+            out_interval_ticks: interval,
+            out_n_u_pkts: t.nu,
+            out_n_m_pkts: t.nm,
         };
 
         // ---- interval pipeline P..T
@@ -413,12 +524,17 @@ impl WindowEngineModel {
                     s = Slot {
                         nu: 0,
                         nm: 0,
+                        acks: 0,
                         ..self.i
                     };
-                } else if self.i_ece {
-                    s.nm += self.i_n;
                 } else {
-                    s.nu += self.i_n;
+                    if self.i_ece {
+                        s.nm += self.i_n;
+                    } else {
+                        s.nu += self.i_n;
+                    }
+                    s.acks += 1;
+                    self.stats.merged_events += 1;
                 }
             }
             s.v &= !rst;
@@ -432,22 +548,31 @@ impl WindowEngineModel {
             v: self.slots[WINDOW - 1].v && !rst,
             ..self.slots[WINDOW - 1]
         };
+        if x_next.v {
+            self.stats.updates += 1;
+            if x_next.acks > 1 {
+                self.stats.merged_updates += 1;
+                self.stats.mixed_updates += (x_next.nu > 0 && x_next.nm > 0) as u64;
+            }
+        }
         let ram_q = self.mem[self.slots[WINDOW - 1].flow as usize];
 
         // ---- the input register (its value compared with the config registers)
-        let flow = inp.ev_flow & self.flow_mask;
-        let value = inp.ev_value;
-        let n = inp.ev_n & N_MAX;
+        let flow = inp.in_flow & self.flow_mask;
+        let value = inp.in_cw;
+        let n = inp.in_n_pkts & N_MAX;
         let i_next = Slot {
-            v: inp.ev_valid && !rst,
+            v: inp.in_valid && !rst,
             flow,
-            set: inp.ev_set,
+            set: inp.in_set,
             value,
             lo: false,
             hi: false,
-            nu: if !inp.ev_set && !inp.ev_ece { n } else { 0 },
-            nm: if !inp.ev_set && inp.ev_ece { n } else { 0 },
+            nu: if !inp.in_set && !inp.in_ece { n } else { 0 },
+            nm: if !inp.in_set && inp.in_ece { n } else { 0 },
+            acks: !inp.in_set as u32,
         };
+        self.stats.events += i_next.v as u64;
 
         // ---- config: the raw registers, then the clamped ones
         let pr = &self.raw;
@@ -484,76 +609,40 @@ impl WindowEngineModel {
             hi: i_next.value > cfg.cw_max,
             ..i_next
         };
-        self.i_ece = inp.ev_ece;
+        self.i_ece = inp.in_ece;
         self.i_n = n;
         self.cfg = cfg_next;
         self.raw = WindowParams {
-            alpha_raw: inp.params.alpha_raw & 0x1ff,
-            beta_raw: inp.params.beta_raw & 0x1ff,
-            gamma_shift: inp.params.gamma_shift & 0xf,
-            cw_max_raw: inp.params.cw_max_raw,
-            rtt_ticks: inp.params.rtt_ticks & 0xffff,
+            alpha_raw: inp.cfg_alpha & 0x1ff,
+            beta_raw: inp.cfg_beta & 0x1ff,
+            gamma_shift: inp.cfg_gamma_shift & 0xf,
+            cw_max_raw: inp.cfg_cw_max,
+            rtt_ticks: inp.cfg_rtt_ticks & 0xffff,
         };
     }
 }
 
 impl crate::cosim::CosimModel for WindowEngineModel {
     type Input = WeInputs;
-
-    fn input_names() -> &'static [&'static str] {
-        &[
-            "reset",
-            "ev_valid",
-            "ev_flow",
-            "ev_set",
-            "ev_ece",
-            "ev_n",
-            "ev_value",
-            "alpha_raw",
-            "beta_raw",
-            "gamma_shift",
-            "cw_max",
-            "rtt_ticks",
-        ]
-    }
-
-    fn output_names() -> &'static [&'static str] {
-        &[
-            "out_valid",
-            "out_flow",
-            "out_cw",
-            "out_interval",
-            "out_n_u",
-            "out_n_m",
-        ]
-    }
-
-    fn encode(i: &WeInputs, p: &mut [u64]) {
-        p[0] = i.reset as u64;
-        p[1] = i.ev_valid as u64;
-        p[2] = i.ev_flow as u64;
-        p[3] = i.ev_set as u64;
-        p[4] = i.ev_ece as u64;
-        p[5] = i.ev_n as u64;
-        p[6] = i.ev_value as u64;
-        p[7] = i.params.alpha_raw as u64;
-        p[8] = i.params.beta_raw as u64;
-        p[9] = i.params.gamma_shift as u64;
-        p[10] = i.params.cw_max_raw as u64;
-        p[11] = i.params.rtt_ticks as u64;
-    }
+    type Output = WeOutputs;
 
     fn tick(&mut self, i: &WeInputs) {
         WindowEngineModel::tick(self, i)
     }
 
-    fn outputs(&self, p: &mut [u64]) {
-        let o = self.out;
-        p[0] = o.out_valid as u64;
-        p[1] = o.out_flow as u64;
-        p[2] = o.out_cw as u64;
-        p[3] = o.out_interval as u64;
-        p[4] = o.out_n_u as u64;
-        p[5] = o.out_n_m as u64;
+    fn outputs(&self) -> WeOutputs {
+        self.out
+    }
+
+    /// [`LATENCY_CYCLES`] + 1 idle cycles, the last parameters kept: the
+    /// last event's update is out, and nothing is left in the window or the
+    /// pipelines.
+    fn drain(last: Option<&WeInputs>) -> Vec<WeInputs> {
+        let p = last.map(|i| i.params()).unwrap_or_default();
+        vec![WeInputs::idle(&p); LATENCY_CYCLES + 1]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        WindowEngineModel::in_flight(self)
     }
 }

@@ -303,7 +303,7 @@ fn wred_ecn_realized_probability_formula_matches_brute_force() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha, ..ProptestConfig::default() })]
+    #![proptest_config(crate::testing::proptest_config(env!("CARGO_MANIFEST_DIR"), "wred_ecn_model", 0x5EED_1002, 20_000))]
 
     #[test]
     fn wred_ecn_mark_probability_error_is_bounded(
@@ -400,8 +400,7 @@ fn wred_ecn_cycle_model_matches_functional_model() {
     for _ in 0..4 {
         model.tick(&WredInputs {
             reset: true,
-            params: p,
-            ..Default::default()
+            ..WredInputs::idle(&p)
         });
     }
     // a packet presented before edge t is on the outputs after edge t + LATENCY - 1
@@ -420,11 +419,11 @@ fn wred_ecn_cycle_model_matches_functional_model() {
         let drain = (rng >> 18) % 3500;
         let inp = WredInputs {
             reset: false,
-            pkt_valid: valid,
-            pkt_len_bytes: len,
-            pkt_ecn: e,
-            drain_bytes: drain,
-            params: p,
+            in_valid: valid,
+            in_len_bytes: len,
+            in_ecn: e,
+            egress_drain_bytes: drain,
+            ..WredInputs::idle(&p)
         };
         expected.push_back(port.cycle(valid.then_some((len, e)), drain));
         occupancy.push_back(port.occupancy_bytes());
@@ -436,7 +435,7 @@ fn wred_ecn_cycle_model_matches_functional_model() {
             .then(|| (Decision::from_bits(out.out_decision), out.out_ecn));
         assert_eq!(got, want, "cycle {cycle}");
         assert_eq!(
-            out.occupancy_bytes,
+            out.stat_occupancy_bytes,
             occupancy.pop_front().unwrap(),
             "cycle {cycle}"
         );
@@ -449,7 +448,7 @@ fn wred_ecn_cycle_model_matches_functional_model() {
         "the stream should exercise the ramp (marked {marked})"
     );
     assert_eq!(
-        model.outputs().counters.forwarded,
+        model.outputs().stat_forwarded_pkts,
         port.counters().forwarded
             - expected
                 .iter()

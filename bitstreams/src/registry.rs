@@ -1,0 +1,595 @@
+//! The blocks the flow knows, each once: its module (name and doc, from the
+//! block's file in `ldcp-hdl`), where it is meant to run, how its clock is
+//! held, how its Verilog is made, and its adapter (the golden model, the
+//! seeded stimulus, RustHDL's stepper, the full-rate run, the functional
+//! model) through which `ldcp cosim` ([`crate::cosim`]) and `ldcp bench`
+//! ([`crate::bench`]) run it.
+
+use crate::bench::{self, BenchReport, EngineResult, Figures, Stepper};
+use crate::cosim::{self, CosimReport};
+use crate::FlowError;
+use ldcp_hdl::generate::Module;
+use ldcp_hdl::nic_core::BuildId;
+use ldcp_sim::cosim::{Cosim, CosimModel};
+use ldcp_sim::ports::{Port, Ports};
+
+/// How CI and `ldcp run` treat a block's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// Held to the target: a missed target fails the run (100 MHz for a
+    /// block alone, the PLL clock for a board).
+    Held,
+    /// Measured and reported, not held; the reason, for `ldcp blocks`.
+    Reported(&'static str),
+}
+
+/// A block of the flow.
+pub struct Block {
+    /// Its module: the `--block` name, the Verilog module name, the stem
+    /// of its report, and its one-line doc.
+    pub module: &'static Module,
+    /// Whether it is meant for the iCE40-HX8K (false: a simulation size).
+    pub fpga: bool,
+    /// How its clock is treated.
+    pub clock: Clock,
+    /// The board whose build synthesizes it (`ldcp synth --board`).
+    pub board: Option<&'static str>,
+    verilog: fn() -> Result<String, ldcp_hdl::verilog::VerilogError>,
+    adapter: fn() -> Box<dyn FlowBlock>,
+}
+
+impl Block {
+    /// The block's name.
+    pub fn name(&self) -> &'static str {
+        self.module.name
+    }
+
+    /// What it is, one line.
+    pub fn doc(&self) -> &'static str {
+        self.module.doc
+    }
+
+    /// Whether a missed clock target fails the run.
+    pub fn timing_held(&self) -> bool {
+        self.clock == Clock::Held
+    }
+
+    /// The block's finalized Verilog (module [`Block::name`], lint-clean).
+    pub fn verilog(&self) -> Result<String, ldcp_hdl::verilog::VerilogError> {
+        (self.verilog)()
+    }
+
+    /// Its adapter.
+    pub fn adapter(&self) -> Box<dyn FlowBlock> {
+        (self.adapter)()
+    }
+}
+
+/// Why the packet-path blocks' clock is reported, not held.
+const PACKET_PATH_CLOCK: &str =
+    "its one-cycle table read-modify-write closes at 35-50 MHz on the HX8K";
+/// Why the NIC core's clock is reported, not held.
+const NIC_CORE_CLOCK: &str =
+    "77-86 MHz at 94% of the HX8K alone; the board runs it at the PLL's 60 MHz";
+
+/// Every block, in data-path order.
+pub const BLOCKS: &[Block] = &[
+    Block {
+        module: &ldcp_hdl::window_engine::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: || ldcp_hdl::window_engine::verilog::<8>(&ldcp_hdl::window_engine::MODULE),
+        adapter: || Box::new(window_engine(8)),
+    },
+    Block {
+        module: &ldcp_hdl::window_engine::MODULE_4K,
+        fpga: false,
+        clock: Clock::Held,
+        board: None,
+        verilog: || ldcp_hdl::window_engine::verilog::<12>(&ldcp_hdl::window_engine::MODULE_4K),
+        adapter: || Box::new(window_engine(12)),
+    },
+    Block {
+        module: &ldcp_hdl::fast_start_marker::MODULE,
+        fpga: true,
+        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        board: None,
+        verilog: ldcp_hdl::fast_start_marker::verilog,
+        adapter: || Box::new(fast_start_marker()),
+    },
+    Block {
+        module: &ldcp_hdl::pacing_timer::MODULE,
+        fpga: true,
+        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        board: None,
+        verilog: ldcp_hdl::pacing_timer::verilog,
+        adapter: || Box::new(pacing_timer()),
+    },
+    Block {
+        module: &ldcp_hdl::ack_generator::MODULE,
+        fpga: true,
+        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        board: None,
+        verilog: ldcp_hdl::ack_generator::verilog,
+        adapter: || Box::new(ack_generator()),
+    },
+    Block {
+        module: &ldcp_hdl::nic_core::MODULE,
+        fpga: true,
+        clock: Clock::Reported(NIC_CORE_CLOCK),
+        board: None,
+        verilog: || ldcp_hdl::nic_core::verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(nic_core()),
+    },
+    Block {
+        module: &ldcp_hdl::nic_system::MODULE,
+        fpga: false,
+        clock: Clock::Reported("more than the HX8K holds: simulation size"),
+        board: None,
+        verilog: || ldcp_hdl::nic_system::verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(nic_system()),
+    },
+    Block {
+        module: &ldcp_hdl::board::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: Some("alchitry-cu"),
+        verilog: || ldcp_hdl::board::core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(board_core()),
+    },
+    Block {
+        module: &ldcp_hdl::wred_ecn::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::wred_ecn::verilog,
+        adapter: || Box::new(wred_ecn()),
+    },
+];
+
+/// Looks a block up by name.
+pub fn find(name: &str) -> Option<&'static Block> {
+    BLOCKS.iter().find(|b| b.name() == name)
+}
+
+/// The block names, for error messages and `--help`.
+pub fn names() -> Vec<&'static str> {
+    BLOCKS.iter().map(|b| b.name()).collect()
+}
+
+/// What `ldcp` needs of a block beyond its Verilog.
+pub trait FlowBlock {
+    /// The model's declared ports (inputs, outputs).
+    fn ports(&self) -> (&'static [Port], &'static [Port]);
+    /// Cosimulates `cycles` cycles of the seeded stimulus, then the drain.
+    fn cosim(
+        &self,
+        verilog: &str,
+        name: &str,
+        cycles: u64,
+        seed: u64,
+    ) -> Result<CosimReport, FlowError>;
+    /// Measures every engine and the full-rate run.
+    fn bench(
+        &self,
+        verilog: &str,
+        name: &str,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<BenchReport, FlowError>;
+}
+
+/// The network simulator's functional model of a block, timed apart: a
+/// setup (untimed) that returns the timed loop of `n` operations.
+pub struct Functional {
+    /// What the engine is and what an operation is.
+    pub what: &'static str,
+    /// Builds the loop.
+    pub setup: fn() -> Box<dyn FnMut(u64)>,
+}
+
+/// A block's adapter: its golden model, its seeded stimulus, RustHDL's
+/// stepper, its full-rate run and its functional model.
+pub struct Adapter<M: CosimModel> {
+    /// The model at power-up.
+    pub model: fn() -> M,
+    /// The seeded stimulus of `ldcp cosim` and of the engines' timing.
+    pub stimulus: fn(u64) -> Box<dyn Iterator<Item = M::Input>>,
+    /// RustHDL's simulation of the block, stepped by hand.
+    pub rusthdl: fn() -> Stepper<M::Input>,
+    /// The block at full rate on its RTL: measured figures and design
+    /// constants.
+    pub throughput: fn(&Cosim<M>) -> Result<Figures, FlowError>,
+    /// The functional model, where the block has one.
+    pub functional: Option<Functional>,
+    /// RustHDL runs this fraction of the cycles (it is slow).
+    pub rusthdl_divisor: u64,
+}
+
+/// Stimulus chunk shared by the engines (repeated up to `cycles`).
+const CHUNK: usize = 1 << 16;
+
+impl<M> FlowBlock for Adapter<M>
+where
+    M: CosimModel + Clone + 'static,
+    M::Input: 'static,
+{
+    fn ports(&self) -> (&'static [Port], &'static [Port]) {
+        (M::Input::PORTS, M::Output::PORTS)
+    }
+
+    fn cosim(
+        &self,
+        verilog: &str,
+        name: &str,
+        cycles: u64,
+        seed: u64,
+    ) -> Result<CosimReport, FlowError> {
+        let c = cosim::verilated::<M>(verilog, name)?;
+        cosim::run(
+            name,
+            &c,
+            (self.model)(),
+            || (self.stimulus)(seed),
+            cycles,
+            seed,
+        )
+    }
+
+    fn bench(
+        &self,
+        verilog: &str,
+        name: &str,
+        cycles: u64,
+        runs: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<BenchReport, FlowError> {
+        let c = cosim::verilated::<M>(verilog, name)?;
+        progress("full rate on the RTL (lock step with the model, then the drain)");
+        let figures = (self.throughput)(&c)?;
+        let stim: Vec<M::Input> = (self.stimulus)(1).take(CHUNK).collect();
+        let mut engines: Vec<EngineResult> =
+            bench::bench_verilated(&c, &(self.model)(), &stim, cycles, runs, progress)?;
+        let rc = (cycles / self.rusthdl_divisor).clamp(1_000, 200_000);
+        engines.push(bench::bench_rusthdl(
+            name,
+            &stim,
+            rc,
+            runs,
+            progress,
+            self.rusthdl,
+        )?);
+        if let Some(f) = &self.functional {
+            progress(&format!("model-functional ({})", f.what));
+            let mut run = (f.setup)();
+            engines.push(bench::measure(
+                "model-functional",
+                f.what,
+                cycles,
+                runs,
+                || run(cycles),
+            ));
+        }
+        Ok(BenchReport {
+            block: name.to_string(),
+            runs,
+            ratios: bench::ratios(&engines),
+            engines,
+            measured: figures.measured,
+            design: figures.design,
+        })
+    }
+}
+
+/// The full-rate runs' length, cycles.
+const THROUGHPUT_CYCLES: u64 = 200_000;
+
+/// Flows of the functional models' benchmarks: the network simulator's
+/// scale (10,000 flows and more).
+const FUNCTIONAL_FLOWS: usize = 16_384;
+
+fn wred_ecn() -> Adapter<ldcp_sim::wred_ecn::WredEcnModel> {
+    use ldcp_sim::wred_ecn::*;
+    Adapter {
+        model: WredEcnModel::new,
+        stimulus: |seed| Box::new(stimulus(seed)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::wred_ecn::WredEcnRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| crate::throughput::wred_ecn(c, THROUGHPUT_CYCLES),
+        functional: Some(Functional {
+            what: "WredEcnPort::cycle, the network simulator's switch port: decisions at once, no pipeline; cycles per second",
+            setup: || {
+                let stim = random_stimulus(1, CHUNK);
+                let mut port =
+                    WredEcnPort::new(WredParams::default()).expect("default parameters are legal");
+                Box::new(move |n| {
+                    for s in stim.iter().cycle().take(n as usize) {
+                        std::hint::black_box(port.cycle(
+                            s.in_valid.then_some((s.in_len_bytes, s.in_ecn)),
+                            s.egress_drain_bytes,
+                        ));
+                    }
+                })
+            },
+        }),
+        rusthdl_divisor: 200,
+    }
+}
+
+fn window_engine(flow_bits: u32) -> Adapter<ldcp_sim::window_engine::WindowEngineModel> {
+    use ldcp_sim::window_engine::*;
+    let functional = Functional {
+        what: "FlowTable::ack over 4,096 flows, the network simulator's congestion control: ACK updates per second",
+        setup: || {
+            let acks: Vec<(usize, bool, u32)> = stimulus(1, 12, WindowParams::default())
+                .take(CHUNK)
+                .map(|s| (s.in_flow as usize, s.in_ece, s.in_n_pkts.max(1)))
+                .collect();
+            let mut t = FlowTable::new(4096, WindowParams::default(), 10 * CW_ONE)
+                .expect("default parameters are legal");
+            Box::new(move |n| {
+                for &(f, e, k) in acks.iter().cycle().take(n as usize) {
+                    std::hint::black_box(t.ack(f, e, k));
+                }
+            })
+        },
+    };
+    if flow_bits == 8 {
+        Adapter {
+            model: || WindowEngineModel::new(8),
+            stimulus: |seed| Box::new(stimulus(seed, 8, WindowParams::default())),
+            rusthdl: || {
+                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<8>::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+            throughput: |c| crate::throughput::window_engine(c, 8, THROUGHPUT_CYCLES),
+            functional: Some(functional),
+            rusthdl_divisor: 400,
+        }
+    } else {
+        Adapter {
+            model: || WindowEngineModel::new(12),
+            stimulus: |seed| Box::new(stimulus(seed, 12, WindowParams::default())),
+            rusthdl: || {
+                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<12>::new();
+                Box::new(move |s| sim.step(s).is_some())
+            },
+            throughput: |c| crate::throughput::window_engine(c, 12, THROUGHPUT_CYCLES),
+            functional: Some(functional),
+            rusthdl_divisor: 400,
+        }
+    }
+}
+
+fn fast_start_marker() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
+    use ldcp_sim::fast_start_marker::*;
+    Adapter {
+        model: || FastStartModel::new(FPGA_FLOW_BITS as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::fast_start_marker::FastStartMarkerRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| crate::throughput::fast_start_marker(c, THROUGHPUT_CYCLES),
+        functional: Some(Functional {
+            what: "FastStartTable: transmits, ACKs, NAKs and resets over 16,384 flows, events per second",
+            setup: || {
+                let ev: Vec<FsInputs> = stimulus(2, 14).take(CHUNK).collect();
+                let mut t = FastStartTable::new(FUNCTIONAL_FLOWS, 64).expect("IW 64 is legal");
+                Box::new(move |n| {
+                    for i in ev.iter().cycle().take(n as usize) {
+                        let f = i.in_flow as usize;
+                        match i.in_kind {
+                            kind::TX => {
+                                std::hint::black_box(t.tx(
+                                    f, i.in_psn, i.in_last, i.in_word0, i.in_csum,
+                                ));
+                            }
+                            kind::ACK | kind::NAK => {
+                                std::hint::black_box(t.ack(
+                                    f,
+                                    i.in_psn,
+                                    i.in_kind == kind::NAK,
+                                ));
+                            }
+                            _ => {
+                                t.reset_flow(f);
+                            }
+                        }
+                    }
+                })
+            },
+        }),
+        rusthdl_divisor: 200,
+    }
+}
+
+fn pacing_timer() -> Adapter<ldcp_sim::pacing_timer::PacingTimerModel> {
+    use ldcp_sim::pacing_timer::*;
+    Adapter {
+        model: || PacingTimerModel::new(FPGA_FLOW_BITS as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::pacing_timer::PacingTimerRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| crate::throughput::pacing_timer(c, THROUGHPUT_CYCLES),
+        functional: Some(Functional {
+            what: "PacedFlow over 16,384 flows: updates and grant checks, events per second",
+            setup: || {
+                let ev: Vec<PtInputs> = stimulus(2, 14).take(CHUNK).collect();
+                let mut flows = vec![PacedFlow::default(); FUNCTIONAL_FLOWS];
+                Box::new(move |n| {
+                    for (now, i) in ev.iter().cycle().take(n as usize).enumerate() {
+                        let f = &mut flows[i.in_flow as usize % FUNCTIONAL_FLOWS];
+                        if i.in_valid {
+                            let iv = if i.in_restart {
+                                0
+                            } else {
+                                i.in_interval_cycles
+                            };
+                            f.update(now as u64, iv);
+                        } else {
+                            std::hint::black_box(f.grant(now as u64));
+                        }
+                    }
+                })
+            },
+        }),
+        rusthdl_divisor: 200,
+    }
+}
+
+fn ack_generator() -> Adapter<ldcp_sim::ack_generator::AckGeneratorModel> {
+    use ldcp_sim::ack_generator::*;
+    Adapter {
+        model: || AckGeneratorModel::new(FPGA_FLOW_BITS as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::ack_generator::AckGeneratorRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| crate::throughput::ack_generator(c, THROUGHPUT_CYCLES),
+        functional: Some(Functional {
+            what: "AckFlow::packet over 16,384 flows, packets per second",
+            setup: || {
+                let ev: Vec<AgInputs> = stimulus(2, 14).take(CHUNK).collect();
+                let mut flows = vec![AckFlow::default(); FUNCTIONAL_FLOWS];
+                Box::new(move |n| {
+                    for (now, i) in ev.iter().cycle().take(n as usize).enumerate() {
+                        let f = i.in_flow as usize % FUNCTIONAL_FLOWS;
+                        std::hint::black_box(flows[f].packet(
+                            f as u32,
+                            i.in_psn,
+                            i.in_ce,
+                            i.in_last,
+                            i.cfg_m_pkts,
+                            now as u32,
+                        ));
+                    }
+                })
+            },
+        }),
+        rusthdl_divisor: 200,
+    }
+}
+
+/// Generator events of the bus blocks' full-rate runs.
+const GENERATOR_EVENTS: u32 = 200_000;
+
+fn nic_core() -> Adapter<ldcp_sim::nic_core::NicCoreModel> {
+    use ldcp_sim::nic_core::*;
+    Adapter {
+        model: || NicCoreModel::new(0, true),
+        stimulus: |seed| Box::new(stimulus(seed).map(NicCoreIn::from)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::nic_core::NicCoreRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| {
+            crate::throughput::generator_run(c, NicCoreModel::new(0, true), GENERATOR_EVENTS)
+        },
+        functional: None,
+        rusthdl_divisor: 200,
+    }
+}
+
+fn nic_system() -> Adapter<ldcp_sim::nic_system::NicSystemModel> {
+    use ldcp_sim::nic_system::*;
+    Adapter {
+        model: || NicSystemModel::new(0, true),
+        stimulus: |seed| Box::new(stimulus(seed).map(SysIn::from)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::nic_system::NicSystemRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| {
+            crate::throughput::generator_run(c, NicSystemModel::new(0, true), GENERATOR_EVENTS)
+        },
+        functional: None,
+        rusthdl_divisor: 200,
+    }
+}
+
+/// Clocks per UART bit of the board core's cosimulation and bench streams
+/// (the board itself uses 60; the divider is a port, so the Verilog is the
+/// same).
+pub const BOARD_SIM_DIV: u32 = 4;
+
+fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
+    use ldcp_sim::board::*;
+    Adapter {
+        model: || BoardModel::new(0, true),
+        stimulus: |seed| Box::new(stimulus(seed, BOARD_SIM_DIV)),
+        rusthdl: || {
+            let mut sim = ldcp_hdl::board::BoardCoreRustHdl::new();
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| crate::throughput::board_core(c, BOARD_SIM_DIV, 400),
+        functional: None,
+        rusthdl_divisor: 200,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every block has an adapter whose model declares exactly the ports
+    /// of the block's Verilog (names, directions, widths), its Verilog
+    /// names the module after the block, passes `verilator --lint-only
+    /// -Wall` and elaborates in yosys, and the names are unique.
+    #[test]
+    fn registry_every_block_has_its_adapter_and_lint_clean_verilog() {
+        let dir = ldcp_sim::work_dir().join("registry-test");
+        std::fs::create_dir_all(&dir).unwrap();
+        for b in BLOCKS {
+            let v = b.verilog().unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+            assert!(
+                v.contains(&format!("module {}(", b.name())) && !v.contains("module top("),
+                "{}",
+                b.name()
+            );
+            let (ins, outs) = b.adapter().ports();
+            ldcp_sim::cosim::BuildSpec::new(&v, b.name(), ins, outs, false)
+                .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+            let file = dir.join(format!("{}.v", b.name()));
+            std::fs::write(&file, &v).unwrap();
+            ldcp_sim::tools::verilator_lint(&file, b.name())
+                .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+            ldcp_sim::tools::yosys_check(&file, b.name())
+                .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+        }
+        let mut unique = names();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), BLOCKS.len(), "block names are unique");
+    }
+
+    /// The port check refuses a model whose declaration differs from the
+    /// Verilog: a renamed port, a wrong width.
+    #[test]
+    fn registry_port_check_refuses_a_wrong_declaration() {
+        let b = find("wred_ecn").unwrap();
+        let v = b.verilog().unwrap();
+        let (ins, outs) = b.adapter().ports();
+        let mut wrong: Vec<Port> = ins.to_vec();
+        wrong[2].width += 1;
+        let e = ldcp_sim::cosim::BuildSpec::new(&v, "wred_ecn", &wrong, outs, false)
+            .expect_err("a wrong width is refused");
+        assert!(
+            e.to_string()
+                .contains("`in_len_bytes` is 14 bits wide in the module, 15"),
+            "{e}"
+        );
+        let mut wrong: Vec<Port> = outs.to_vec();
+        wrong[0].name = "out_vld";
+        let e = ldcp_sim::cosim::BuildSpec::new(&v, "wred_ecn", ins, &wrong, false)
+            .expect_err("a wrong name is refused");
+        assert!(e.to_string().contains("out_vld"), "{e}");
+    }
+}

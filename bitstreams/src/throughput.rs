@@ -1,0 +1,589 @@
+//! What each block's RTL does at full rate, measured by one lock-step run
+//! of its Verilog against its model (so a figure is also bit-exact with the
+//! model): events the block accepted, counted at its ready/valid ports;
+//! results it emitted; and conservation (what went in came out, nothing in
+//! flight after the drain). Design properties the figures are read against
+//! (a latency, the absence of a ready signal, a bound) go in `design`,
+//! never among the measured figures.
+
+use crate::bench::Figures;
+use crate::FlowError;
+use ldcp_regmap::model::BusIn;
+use ldcp_sim::cosim::{Cosim, CosimModel};
+use ldcp_sim::SplitMix64;
+
+/// Runs `stim` then the drain in lock step; `observe` sees every compared
+/// cycle. Returns the model as the run left it and the drain's length.
+fn lockstep<M: CosimModel>(
+    cosim: &Cosim<M>,
+    model: M,
+    stim: &[M::Input],
+    observe: &mut dyn FnMut(&M::Input, &M::Output),
+) -> Result<(M, u64), FlowError> {
+    cosim
+        .run_observed(model, || stim.iter().cloned(), "throughput", observe)
+        .map(|(st, m)| (m, st.drain_cycles))
+        .map_err(|e| FlowError::Mismatch(e.to_string()))
+}
+
+/// Fails unless `a == b` (a conservation law of the run).
+fn conserved(what: &str, a: u64, b: u64) -> Result<(), FlowError> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(FlowError::Mismatch(format!(
+            "conservation broken: {what}: {a} in, {b} out"
+        )))
+    }
+}
+
+fn per_cycle(n: u64, cycles: u64) -> f64 {
+    n as f64 / cycles.max(1) as f64
+}
+
+/// WRED/ECN: a packet presented every cycle (64..1,500 bytes, every
+/// codepoint), an egress drain below the mean length so the queue builds,
+/// hovers and overflows.
+pub fn wred_ecn(
+    cosim: &Cosim<ldcp_sim::wred_ecn::WredEcnModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::wred_ecn::*;
+    let p = WredParams {
+        k_min_bytes: 30_000,
+        k_max_bytes: 90_000,
+        k_bytes: 60_000,
+        buf_max_bytes: 120_000,
+        p_max_raw: 0x2000,
+        seed: 7,
+    };
+    let mut rng = SplitMix64::new(1);
+    let stim: Vec<WredInputs> = (0..cycles)
+        .map(|_| {
+            let r = rng.next_u64();
+            WredInputs {
+                in_valid: true,
+                in_len_bytes: 64 + (r % 1437) as u32,
+                in_ecn: (r >> 32) as u8 & 3,
+                egress_drain_bytes: 700,
+                ..WredInputs::idle(&p)
+            }
+        })
+        .collect();
+    let (mut pkts_in, mut out, mut by, mut occ_max) = (0u64, 0u64, [0u64; 4], 0u32);
+    let (_, drain) = lockstep(cosim, WredEcnModel::new(), &stim, &mut |i, o| {
+        pkts_in += i.in_valid as u64;
+        if o.out_valid {
+            out += 1;
+            by[o.out_decision as usize & 3] += 1;
+        }
+        occ_max = occ_max.max(o.stat_occupancy_bytes);
+    })?;
+    conserved("packets presented vs decisions", pkts_in, out)?;
+    let mut f = Figures::default();
+    f.measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("packets_in", pkts_in)
+        .measured("decisions_out", out)
+        .measured("packets_in_flight_after_drain", pkts_in - out)
+        .measured("decisions_per_cycle", per_cycle(out, cycles))
+        .measured("forwarded", by[0] + by[1])
+        .measured("marked", by[1])
+        .measured("dropped_eq3", by[2])
+        .measured("dropped_overflow", by[3])
+        .measured("occupancy_max_bytes", occ_max)
+        .design("in_ready", "none: a packet presented is a packet taken")
+        .design("decision_latency_cycles", LATENCY_CYCLES)
+        .design("occupancy_latency_cycles", OCCUPANCY_LATENCY_CYCLES)
+        .design("counter_latency_cycles", COUNTER_LATENCY_CYCLES)
+        .design("buf_max_bytes", p.buf_max_bytes);
+    if occ_max > p.buf_max_bytes {
+        return Err(FlowError::Mismatch(format!(
+            "occupancy reached {occ_max} bytes, above buf_max {}",
+            p.buf_max_bytes
+        )));
+    }
+    Ok(f)
+}
+
+/// The window engine: an ACK every cycle (hot flows, so events merge),
+/// marked and not, n up to 15, no SET and no reset (a SET rightly discards
+/// what its flow had gathered, which would break the count).
+pub fn window_engine(
+    cosim: &Cosim<ldcp_sim::window_engine::WindowEngineModel>,
+    flow_bits: u32,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::window_engine::*;
+    let p = WindowParams::default();
+    let stim: Vec<WeInputs> = stimulus(1, flow_bits, p)
+        .map(|i| WeInputs {
+            reset: false,
+            in_valid: true,
+            in_set: false,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let (mut events, mut pkts_in, mut pkts_out, mut updates) = (0u64, 0u64, 0u64, 0u64);
+    let (model, drain) = lockstep(
+        cosim,
+        WindowEngineModel::new(flow_bits),
+        &stim,
+        &mut |i, o| {
+            if i.in_valid {
+                events += 1;
+                pkts_in += i.in_n_pkts as u64;
+            }
+            if o.out_valid {
+                updates += 1;
+                pkts_out += (o.out_n_u_pkts + o.out_n_m_pkts) as u64;
+            }
+        },
+    )?;
+    conserved("acknowledged packets vs packets applied", pkts_in, pkts_out)?;
+    let st = model.stats();
+    conserved(
+        "events vs updates plus merged events",
+        events,
+        updates + st.merged_events,
+    )?;
+    let mut f = Figures::default();
+    f.measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("events_in", events)
+        .measured("events_in_per_cycle", per_cycle(events, cycles))
+        .measured("updates_out", updates)
+        .measured("updates_out_per_cycle", per_cycle(updates, cycles))
+        .measured("merged_updates", st.merged_updates)
+        .measured("mixed_updates", st.mixed_updates)
+        .measured("merged_events", st.merged_events)
+        .measured("packets_in", pkts_in)
+        .measured("packets_out", pkts_out)
+        .measured("packets_in_flight_after_drain", pkts_in - pkts_out)
+        .measured("packets_out_per_cycle", per_cycle(pkts_out, cycles))
+        .design(
+            "in_ready",
+            "none: an event presented is an event taken, every cycle",
+        )
+        .design("latency_cycles", LATENCY_CYCLES)
+        .design("merge_window_cycles", WINDOW)
+        .design("flows", 1u64 << flow_bits);
+    Ok(f)
+}
+
+/// Acceptance at a ready/valid port: the input of cycle t is taken when
+/// `in_ready`, as the outputs after edge t - 1 show it, is high.
+struct ReadyValid {
+    ready: bool,
+    presented: u64,
+    accepted: u64,
+    ready_low: u64,
+}
+
+impl ReadyValid {
+    fn new(ready_at_power_up: bool) -> Self {
+        ReadyValid {
+            ready: ready_at_power_up,
+            presented: 0,
+            accepted: 0,
+            ready_low: 0,
+        }
+    }
+
+    /// Counts this cycle's input, then takes the `in_ready` shown after the edge.
+    fn cycle(&mut self, valid: bool, ready_after: bool) {
+        self.presented += valid as u64;
+        self.accepted += (valid && self.ready) as u64;
+        self.ready_low += !self.ready as u64;
+        self.ready = ready_after;
+    }
+}
+
+/// The fast-start marker: an event every cycle (transmits, ACKs, NAKs,
+/// flow resets, bad ids and headers), no block reset.
+pub fn fast_start_marker(
+    cosim: &Cosim<ldcp_sim::fast_start_marker::FastStartModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::fast_start_marker::*;
+    let fb = FPGA_FLOW_BITS as u32;
+    let stim: Vec<FsInputs> = stimulus(1, fb)
+        .map(|i| FsInputs {
+            reset: false,
+            in_valid: true,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let model = FastStartModel::new(fb);
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut results, mut ect, mut not_ect, mut errors) = (0u64, 0u64, 0u64, 0u64);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        port.cycle(i.in_valid, o.in_ready);
+        if o.out_valid {
+            results += 1;
+            errors += (o.out_err != 0) as u64;
+            if o.out_kind == kind::TX && o.out_err == 0 {
+                ect += (o.out_ecn == ECN_ECT0) as u64;
+                not_ect += (o.out_ecn == ECN_NOT_ECT) as u64;
+            }
+        }
+    })?;
+    conserved("events accepted vs results", port.accepted, results)?;
+    let mut f = Figures::default();
+    f.measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("events_presented", port.presented)
+        .measured("events_accepted", port.accepted)
+        .measured(
+            "events_accepted_per_cycle",
+            per_cycle(port.accepted, cycles),
+        )
+        .measured("cycles_in_ready_low", port.ready_low)
+        .measured("results_out", results)
+        .measured("events_in_flight_after_drain", port.accepted - results)
+        .measured("transmits_ect", ect)
+        .measured("transmits_not_ect", not_ect)
+        .measured("results_with_error", errors)
+        .design("latency_cycles", LATENCY_CYCLES)
+        .design(
+            "in_ready",
+            "low only during a reset sweep, one cycle per flow",
+        )
+        .design("flows", 1u64 << fb);
+    Ok(f)
+}
+
+/// The pacing timer: an update every cycle (joins, leaves, restarts, all
+/// intervals), no block reset.
+pub fn pacing_timer(
+    cosim: &Cosim<ldcp_sim::pacing_timer::PacingTimerModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::pacing_timer::*;
+    let fb = FPGA_FLOW_BITS as u32;
+    let n = 1u32 << fb;
+    let stim: Vec<PtInputs> = stimulus(1, fb)
+        .map(|i| PtInputs {
+            reset: false,
+            in_valid: true,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let model = PacingTimerModel::new(fb);
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut grants, mut late_max, mut refused) = (0u64, 0u32, 0u64);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        port.cycle(i.in_valid, o.in_ready);
+        if o.out_valid {
+            grants += 1;
+            late_max = late_max.max(o.out_late_cycles);
+        }
+        refused += o.stat_err_flow_strobe as u64;
+    })?;
+    let bound = lateness_bound_cycles(n, 1);
+    if late_max > bound {
+        return Err(FlowError::Mismatch(format!(
+            "a grant {late_max} cycles late, beyond the bound of {bound}"
+        )));
+    }
+    let mut f = Figures::default();
+    f.measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("updates_presented", port.presented)
+        .measured("updates_accepted", port.accepted)
+        .measured(
+            "updates_accepted_per_cycle",
+            per_cycle(port.accepted, cycles),
+        )
+        .measured("updates_refused_flow_id", refused)
+        .measured("grants_out", grants)
+        .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
+        .measured("grant_late_max_cycles", late_max)
+        .design(
+            "grants_per_cycle_max",
+            "1: one grant port, one flow visited per clock",
+        )
+        .design("lateness_bound_cycles", lateness_bound_cycles(n, n))
+        .design("lateness_bound_cycles_short_intervals", bound)
+        .design("flows", n);
+    Ok(f)
+}
+
+/// The ACK generator: a data packet every cycle, in order on every flow
+/// (each flow opened at PSN 0 first), 10% CE, delayed ACKs of m = 4 and a
+/// 400-cycle timeout, so splits and timeout flushes stall the input: every
+/// packet taken must be acknowledged exactly once, every CE echoed.
+pub fn ack_generator(
+    cosim: &Cosim<ldcp_sim::ack_generator::AckGeneratorModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::ack_generator::*;
+    let fb = FPGA_FLOW_BITS as u32;
+    let n = 1usize << fb;
+    let model = AckGeneratorModel::new(fb);
+    let mut rng = SplitMix64::new(1);
+    let cfg = AgInputs {
+        cfg_m_pkts: 4,
+        cfg_timeout_cycles: 400,
+        ..Default::default()
+    };
+    // each flow is opened at PSN 0, then packets of random flows follow;
+    // an event not taken (in_ready low, learnt from a copy of the model,
+    // which the run checks against the RTL) is presented again, so every
+    // flow's PSNs stay in order
+    let mut opens = (0..n as u32).map(|f| AgInputs {
+        in_valid: true,
+        in_open: true,
+        in_flow: f,
+        ..cfg
+    });
+    let mut next_psn = vec![0u32; n];
+    let mut shadow = model.clone();
+    let mut pending: Option<AgInputs> = None;
+    let mut stim = Vec::with_capacity(cycles as usize);
+    while (stim.len() as u64) < cycles {
+        let i = pending.take().or_else(|| opens.next()).unwrap_or_else(|| {
+            let r = rng.next_u64();
+            let f = (r % n as u64) as usize;
+            AgInputs {
+                in_valid: true,
+                in_flow: f as u32,
+                in_psn: next_psn[f],
+                in_ce: (r >> 32).is_multiple_of(10),
+                in_last: (r >> 40).is_multiple_of(12),
+                ..cfg
+            }
+        });
+        let taken = shadow.outputs().in_ready;
+        shadow.tick(&i);
+        if !taken {
+            pending = Some(i);
+        } else if !i.in_open {
+            let f = i.in_flow as usize;
+            next_psn[f] = (next_psn[f] + 1) & PSN_MASK;
+        }
+        stim.push(i);
+    }
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut data_taken, mut ce_taken, mut acks, mut naks, mut acked, mut echoed, mut errs) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        let was_ready = port.ready;
+        port.cycle(i.in_valid, o.in_ready);
+        if i.in_valid && was_ready && !i.in_open {
+            data_taken += 1;
+            ce_taken += i.in_ce as u64;
+        }
+        if o.out_valid {
+            acks += 1;
+            naks += o.out_nak as u64;
+            acked += o.out_n_pkts as u64;
+            echoed += (o.out_ece as u64) * o.out_n_pkts as u64;
+        }
+        errs += (o.stat_err != 0) as u64;
+    })?;
+    conserved(
+        "in-order packets taken vs packets acknowledged",
+        data_taken,
+        acked,
+    )?;
+    conserved("CE packets taken vs packets echoed", ce_taken, echoed)?;
+    conserved("errors (an in-order stream has none)", 0, errs)?;
+    let mut f = Figures::default();
+    f.measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("packets_presented", port.presented)
+        .measured("packets_accepted", port.accepted)
+        .measured(
+            "packets_accepted_per_cycle",
+            per_cycle(port.accepted, cycles),
+        )
+        .measured("cycles_in_ready_low", port.ready_low)
+        .measured("acks_out", acks)
+        .measured("naks_out", naks)
+        .measured("acks_per_cycle", per_cycle(acks, cycles + drain))
+        .measured("packets_acknowledged", acked)
+        .measured("ce_packets_taken", ce_taken)
+        .measured("ce_packets_echoed", echoed)
+        .measured("packets_in_flight_after_drain", data_taken - acked)
+        .design(
+            "acks_per_cycle_max",
+            "1: one ACK port; in_ready drops for the cycle a packet needs two",
+        )
+        .design(
+            "ack_latency_cycles",
+            "2 from the packet, 3 for a split's second ACK",
+        )
+        .design("m_pkts", cfg.cfg_m_pkts)
+        .design("timeout_cycles", cfg.cfg_timeout_cycles)
+        .design("flows", n as u64);
+    Ok(f)
+}
+
+/// A register write.
+fn wr(name: &str, wdata: u32) -> BusIn {
+    BusIn {
+        addr: ldcp_regmap::register(name).map_or(0, |r| r.offset),
+        wdata,
+        we: true,
+        re: false,
+    }
+}
+
+/// A register read.
+fn rd(name: &str) -> BusIn {
+    BusIn {
+        addr: ldcp_regmap::register(name).map_or(0, |r| r.offset),
+        wdata: 0,
+        we: false,
+        re: true,
+    }
+}
+
+/// The counters a generator run is measured by, in read order.
+const GEN_READS: [&str; 5] = [
+    "CNT_EVENTS",
+    "GEN_CYCLES",
+    "CNT_UPDATES",
+    "CNT_PACKETS",
+    "CNT_MARKED",
+];
+
+/// A run of the on-chip generator through the register bus, as `ldcpctl
+/// bench` does on hardware: `events` ACK events, one per clock, then enough
+/// idle cycles for the engine to empty, then the counters read back.
+pub fn generator_run<M>(cosim: &Cosim<M>, model: M, events: u32) -> Result<Figures, FlowError>
+where
+    M: CosimModel,
+    M::Input: From<BusIn>,
+    M::Output: BusOutputs,
+{
+    let seed = 1u32;
+    let mut bus = vec![
+        wr("CNT_CLEAR", 1),
+        wr("GEN_COUNT", events),
+        wr("GEN_SEED", seed),
+        wr("GEN_CTRL", 1),
+    ];
+    let idle = events as usize + 2 * ldcp_sim::window_engine::LATENCY_CYCLES + 8;
+    bus.extend(std::iter::repeat_n(BusIn::default(), idle));
+    bus.extend(GEN_READS.iter().map(|n| rd(n)));
+    bus.push(BusIn::default());
+    let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
+    let mut reads = Vec::new();
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
+        if let Some(d) = o.read_data() {
+            reads.push(d as u64);
+        }
+    })?;
+    if reads.len() != GEN_READS.len() {
+        return Err(FlowError::Mismatch(format!(
+            "{} counter reads answered, {} asked",
+            reads.len(),
+            GEN_READS.len()
+        )));
+    }
+    let [ev, cyc, upd, pkts, marked] = [reads[0], reads[1], reads[2], reads[3], reads[4]];
+    // the generator's stream, replayed on the host: the packets it acknowledged
+    let (mut x, mut pkts_in, mut marked_in) = (ldcp_sim::xorshift::seed_state(seed), 0u64, 0u64);
+    for _ in 0..events {
+        let (_, n, ece) = ldcp_sim::nic_core::gen_event(x);
+        pkts_in += n as u64;
+        marked_in += ece as u64;
+        x = ldcp_sim::xorshift::step(x);
+    }
+    conserved("generator events vs CNT_EVENTS", events as u64, ev)?;
+    conserved("packets generated vs CNT_PACKETS", pkts_in, pkts)?;
+    conserved("marked events generated vs CNT_MARKED", marked_in, marked)?;
+    let mut f = Figures::default();
+    f.measured("generator_events", ev)
+        .measured("generator_cycles", cyc)
+        .measured("events_per_cycle", per_cycle(ev, cyc))
+        .measured("updates", upd)
+        .measured("packets_applied", pkts)
+        .measured("packets_generated", pkts_in)
+        .measured("cycles", stim.len() as u64)
+        .measured("drain_cycles", drain)
+        .design("flows", 1u64 << ldcp_regmap::FLOW_BITS)
+        .design("fifo_depth", 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2)
+        .design("engine_latency_cycles", ldcp_regmap::ENGINE_LATENCY);
+    Ok(f)
+}
+
+/// Outputs of a block behind the register bus.
+pub trait BusOutputs {
+    /// The data of a read answered this cycle.
+    fn read_data(&self) -> Option<u32>;
+}
+
+impl BusOutputs for ldcp_sim::nic_core::NicCoreOut {
+    fn read_data(&self) -> Option<u32> {
+        self.bus_rvalid.then_some(self.bus_rdata)
+    }
+}
+
+impl BusOutputs for ldcp_sim::nic_system::SysOut {
+    fn read_data(&self) -> Option<u32> {
+        self.bus_rvalid.then_some(self.bus_rdata)
+    }
+}
+
+/// The board core: bridge frames at `div` clocks per bit, writes and reads
+/// of the NIC core's registers back to back after power-up; every frame must
+/// be answered and executed once.
+pub fn board_core(
+    cosim: &Cosim<ldcp_sim::board::BoardModel>,
+    div: u32,
+    frames: u32,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::board::*;
+    use ldcp_sim::uart_bridge::{request, serialize, LineDecoder, RESP_LEN};
+    let line = |rx: bool| BoardIn {
+        uart_rx: rx,
+        cfg_bit_cycles: div,
+        reset_hold: false,
+    };
+    let mut stim: Vec<BoardIn> = vec![line(true); POR_DONE as usize + 8];
+    let mut bits = Vec::new();
+    let mut rng = SplitMix64::new(1);
+    let regs = ["ALPHA", "BETA", "RTT", "FLOW_ID", "GEN_SEED"];
+    for k in 0..frames {
+        let r = rng.next_u64();
+        let reg =
+            ldcp_regmap::register(regs[(r % regs.len() as u64) as usize]).expect("a register");
+        bits.clear();
+        serialize(
+            &request(k % 2 == 0, reg.offset, 1 + (r >> 8) as u32 % 200),
+            div,
+            &mut bits,
+        );
+        stim.extend(bits.iter().map(|&b| line(b)));
+        // the host waits for the 7-byte response before the next frame
+        stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
+    }
+    let cycles = stim.len() as u64;
+    let mut dec = LineDecoder::new(div);
+    let (mut bytes, mut accesses) = (0u64, 0u64);
+    let (_, drain) = lockstep(cosim, BoardModel::new(0, true), &stim, &mut |_, o| {
+        bytes += dec.push(o.uart_tx).is_some() as u64;
+        accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
+    })?;
+    let responses = bytes / RESP_LEN as u64;
+    // the power-on sequence writes CORE_RESET once on the core's bus
+    conserved("frames sent vs responses", frames as u64, responses)?;
+    conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
+    let mut f = Figures::default();
+    f.measured("frames_sent", frames)
+        .measured("responses", responses)
+        .measured("bus_accesses", accesses)
+        .measured("cycles", cycles)
+        .measured("drain_cycles", drain)
+        .measured("cycles_per_frame", per_cycle(cycles, frames as u64))
+        .design("uart_clocks_per_bit", div)
+        .design("request_bytes", ldcp_sim::uart_bridge::REQ_LEN)
+        .design("response_bytes", RESP_LEN);
+    Ok(f)
+}

@@ -1,0 +1,36 @@
+//! A block's Verilog: RustHDL's own checks, then the finalization that
+//! names the module after the block ([`crate::verilog::finalize`]).
+//!
+//! Each block file names its module once ([`Module`]: the name every tool
+//! sees, and the line that heads its Verilog) and offers `verilog()`. The
+//! list of blocks the flow knows, with what it needs of each, is
+//! `ldcp_flow::registry`: the one registry.
+
+use rust_hdl::prelude::*;
+
+/// A block's Verilog module: its name (the `--block` name, the module name
+/// and the file stem of its report) and what it is, one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The module name.
+    pub name: &'static str,
+    /// What it is, one line (the Verilog file's header comment).
+    pub doc: &'static str,
+}
+
+/// RustHDL's Verilog of a block, after RustHDL's own checks (every signal
+/// connected, no combinational loop, no write to an input).
+pub(crate) fn raw_verilog<T: Block>(mut uut: T) -> Result<String, String> {
+    uut.connect_all();
+    check_all(&uut).map_err(|e| format!("RustHDL rejects the block: {e:?}"))?;
+    Ok(generate_verilog_unchecked(&uut))
+}
+
+/// The finalized Verilog of `uut` as module `m`.
+pub(crate) fn finalized<T: Block>(
+    m: &Module,
+    uut: T,
+) -> Result<String, crate::verilog::VerilogError> {
+    let raw = raw_verilog(uut).map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize(&raw, m.name, m.doc)
+}
