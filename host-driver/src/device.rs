@@ -1,6 +1,6 @@
 //! The NIC core as software sees it, on any [`RegAccess`] backend.
 
-use crate::regs;
+use crate::regs::{self, Param};
 use crate::{DriverError, Field, RegAccess};
 
 /// What `probe` finds.
@@ -26,230 +26,101 @@ pub struct DeviceInfo {
     pub backend: String,
 }
 
-/// A parameter `config get|set` knows: (name, field, what it is).
-pub struct ConfigParam {
-    /// The name on the command line.
-    pub name: &'static str,
-    /// Its field.
-    pub field: Field,
-    /// Its register's offset.
-    pub offset: u32,
-    /// Fraction bits of its fixed-point format (0: an integer).
-    pub frac: u32,
-    /// One line.
-    pub doc: &'static str,
-    /// It belongs to an extension block (needs CAPS.EXT).
-    pub ext: bool,
+/// A parameter's value as the device holds it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ParamValue {
+    /// The parameter.
+    pub param: Param,
+    /// The register field's raw value.
+    pub raw: u32,
+    /// The value in the parameter's unit (fixed point: raw / 2^frac).
+    pub value: f64,
 }
 
-const fn ext(
-    name: &'static str,
-    field: Field,
-    offset: u32,
-    frac: u32,
-    doc: &'static str,
-) -> ConfigParam {
-    ConfigParam {
-        name,
-        field,
-        offset,
-        frac,
-        doc,
-        ext: true,
-    }
-}
-
-/// The parameters, by name.
-pub const CONFIG: &[ConfigParam] = &[
-    ConfigParam {
-        name: "alpha",
-        field: regs::alpha::RAW,
-        offset: regs::alpha::OFFSET,
-        frac: 8,
-        doc: "PAWA increase factor, (0, 1] in steps of 1/256",
-        ext: false,
-    },
-    ConfigParam {
-        name: "beta",
-        field: regs::beta::RAW,
-        offset: regs::beta::OFFSET,
-        frac: 8,
-        doc: "PAWA decrease factor, (0, 1] in steps of 1/256",
-        ext: false,
-    },
-    ConfigParam {
-        name: "gamma_shift",
-        field: regs::gamma::SHIFT,
-        offset: regs::gamma::OFFSET,
-        frac: 0,
-        doc: "gamma = 2^-gamma_shift, 1..=8",
-        ext: false,
-    },
-    ConfigParam {
-        name: "cw_max",
-        field: regs::cw_max::CW,
-        offset: regs::cw_max::OFFSET,
-        frac: 20,
-        doc: "largest cw, packets, [1, 4096)",
-        ext: false,
-    },
-    ConfigParam {
-        name: "rtt_ticks",
-        field: regs::rtt::TICKS,
-        offset: regs::rtt::OFFSET,
-        frac: 0,
-        doc: "RTT in pacing ticks, 1..=65535",
-        ext: false,
-    },
-    ConfigParam {
-        name: "init_cw",
-        field: regs::init_cw::CW,
-        offset: regs::init_cw::OFFSET,
-        frac: 20,
-        doc: "cw a flow reset sets, packets, [1/256, 4096)",
-        ext: false,
-    },
-    ext(
-        "fs_iw",
-        regs::fs_iw::PKTS,
-        regs::fs_iw::OFFSET,
-        0,
-        "fast-start IW, packets, 1..=4095",
-    ),
-    ext(
-        "ag_m",
-        regs::ag_m::PKTS,
-        regs::ag_m::OFFSET,
-        0,
-        "packets per delayed ACK, 1..=15",
-    ),
-    ext(
-        "ag_timeout",
-        regs::ag_timeout::CYCLES,
-        regs::ag_timeout::OFFSET,
-        0,
-        "held-ACK timeout, cycles, 1..=65535",
-    ),
-    ext(
-        "wred_k_min",
-        regs::wred_k_min::BYTES,
-        regs::wred_k_min::OFFSET,
-        0,
-        "start of the marking ramp, bytes, 0..=16777215",
-    ),
-    ext(
-        "wred_k_max",
-        regs::wred_k_max::BYTES,
-        regs::wred_k_max::OFFSET,
-        0,
-        "end of the marking ramp, bytes, 0..=16777215",
-    ),
-    ext(
-        "wred_k",
-        regs::wred_k::BYTES,
-        regs::wred_k::OFFSET,
-        0,
-        "Not-ECT drop threshold K (Eq. 3), bytes, 0..=16777215",
-    ),
-    ext(
-        "wred_buf_max",
-        regs::wred_buf_max::BYTES,
-        regs::wred_buf_max::OFFSET,
-        0,
-        "the queue's buffer, bytes, 0..=16777215",
-    ),
-    ext(
-        "wred_p_max",
-        regs::wred_p_max::P,
-        regs::wred_p_max::OFFSET,
-        15,
-        "marking probability at K_max, [0, 1] in steps of 2^-15",
-    ),
-    ext(
-        "wred_seed",
-        regs::wred_seed::SEED,
-        regs::wred_seed::OFFSET,
-        0,
-        "seed of the marking draws (loaded at a core reset)",
-    ),
-    ext(
-        "wred_drain",
-        regs::wred_drain::BYTES,
-        regs::wred_drain::OFFSET,
-        0,
-        "egress bytes per cycle, 0..=16383",
-    ),
-];
-
-impl ConfigParam {
-    /// A parameter by name.
-    pub fn find(name: &str) -> Result<&'static ConfigParam, DriverError> {
-        CONFIG
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                DriverError::BadValue(format!(
-                    "no parameter {name:?}; the parameters are: {}",
-                    CONFIG.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
-                ))
-            })
-    }
-
-    /// A raw value in the parameter's unit.
-    pub fn value(&self, raw: u32) -> f64 {
-        raw as f64 / (1u64 << self.frac) as f64
-    }
-
-    /// Parses a value in the parameter's unit (`0.5`), or a raw value
-    /// (`raw:128`, `0x80`), and checks its legal range.
-    pub fn parse(&self, s: &str) -> Result<u32, DriverError> {
-        let s = s.trim();
-        let bad = || {
-            DriverError::BadValue(format!(
-                "{} = {s:?} is not a number (give a value like 0.5, or a raw register value as raw:128 or 0x80)",
-                self.name
-            ))
-        };
-        let raw: u64 = if let Some(r) = s.strip_prefix("raw:") {
-            r.parse().map_err(|_| bad())?
-        } else if let Some(h) = s.strip_prefix("0x") {
-            u64::from_str_radix(h, 16).map_err(|_| bad())?
-        } else {
-            let v: f64 = s.parse().map_err(|_| bad())?;
-            if !v.is_finite() || v < 0.0 {
-                return Err(DriverError::BadValue(format!(
-                    "{} = {s} is out of range: {}",
-                    self.name, self.doc
-                )));
-            }
-            let scaled = v * (1u64 << self.frac) as f64;
-            let r = scaled.round();
-            if (scaled - r).abs() > 1e-9 * scaled.max(1.0) {
-                return Err(DriverError::BadValue(format!(
-                    "{} = {s} is not representable in steps of 2^-{} (nearest: {})",
-                    self.name,
-                    self.frac,
-                    r / (1u64 << self.frac) as f64
-                )));
-            }
-            if r > u32::MAX as f64 {
-                u64::MAX
-            } else {
-                r as u64
-            }
-        };
-        if raw < self.field.min as u64 || raw > self.field.max as u64 {
-            return Err(DriverError::BadValue(format!(
-                "{} = {s} is out of range: it must be in [{}, {}] ({}; raw {}..={})",
-                self.name,
-                self.value(self.field.min),
-                self.value(self.field.max),
-                self.doc,
-                self.field.min,
-                self.field.max
-            )));
+impl ParamValue {
+    fn of(param: Param, raw: u32) -> Self {
+        ParamValue {
+            param,
+            raw,
+            value: param.field().to_value(raw),
         }
-        Ok(raw as u32)
+    }
+}
+
+/// The legal range of `p`, for messages: in its unit and raw.
+fn range_text(p: Param) -> String {
+    let f = p.field();
+    format!(
+        "{}: [{}, {}] ({}; raw {}..={})",
+        p.name(),
+        f.to_value(f.min),
+        f.to_value(f.max),
+        f.format.describe(),
+        f.min,
+        f.max
+    )
+}
+
+/// The counters and status flags of the device, enumerated from the
+/// register map's counters ([`regs::CoreCounters`], [`regs::ExtCounters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// The free-running cycle counter (CYCLES_HI:CYCLES_LO).
+    pub cycles: u64,
+    /// Events waiting in the FIFO (STATUS.FIFO_LEVEL).
+    pub fifo_level: u32,
+    /// ERRORS.FIFO_OVERFLOW.
+    pub err_fifo_overflow: bool,
+    /// ERRORS.FLOW_CMD_BUSY.
+    pub err_flow_cmd_busy: bool,
+    /// The core's counters.
+    pub core: regs::CoreCounters,
+    /// The extension blocks' counters and flags, with CAPS.EXT.
+    pub ext: Option<ExtStats>,
+}
+
+/// The extension blocks' counters and status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExtStats {
+    /// The counters.
+    pub counters: regs::ExtCounters,
+    /// PT_MAX_LATE: the worst grant lateness since the last clear, cycles.
+    pub pt_max_late_cycles: u32,
+    /// WRED_OCC: the port's queue, bytes.
+    pub wred_occupancy_bytes: u32,
+    /// XERRORS.FS_OVERRUN.
+    pub err_fs_overrun: bool,
+    /// XERRORS.AG_OVERRUN.
+    pub err_ag_overrun: bool,
+}
+
+impl Stats {
+    /// (name, value) of every figure, in register order: the map's
+    /// register names, and `<REGISTER>.<FIELD>` for flags and levels.
+    pub fn entries(&self) -> Vec<(String, u64)> {
+        let mut v = vec![("CYCLES".to_string(), self.cycles)];
+        v.extend(
+            self.core
+                .entries()
+                .into_iter()
+                .map(|(n, c)| (n.to_string(), c)),
+        );
+        v.push(("STATUS.FIFO_LEVEL".into(), self.fifo_level as u64));
+        v.push(("ERRORS.FIFO_OVERFLOW".into(), self.err_fifo_overflow as u64));
+        v.push(("ERRORS.FLOW_CMD_BUSY".into(), self.err_flow_cmd_busy as u64));
+        if let Some(x) = &self.ext {
+            v.extend(
+                x.counters
+                    .entries()
+                    .into_iter()
+                    .map(|(n, c)| (n.to_string(), c)),
+            );
+            v.push((regs::pt_max_late::NAME.into(), x.pt_max_late_cycles as u64));
+            v.push((regs::wred_occ::NAME.into(), x.wred_occupancy_bytes as u64));
+            v.push(("XERRORS.FS_OVERRUN".into(), x.err_fs_overrun as u64));
+            v.push(("XERRORS.AG_OVERRUN".into(), x.err_ag_overrun as u64));
+        }
+        v
     }
 }
 
@@ -370,26 +241,43 @@ impl<A: RegAccess> Device<A> {
         }
     }
 
-    /// A parameter's raw value.
-    pub fn config_get(&mut self, name: &str) -> Result<(u32, f64), DriverError> {
-        let p = ConfigParam::find(name)?;
-        if p.ext {
-            self.need_ext(&format!("parameter {}", p.name))?;
+    fn need_param(&self, p: Param) -> Result<(), DriverError> {
+        if p.ext() {
+            self.need_ext(&format!("parameter {}", p.name()))?;
         }
-        let raw = p.field.get(self.io.read32(p.offset)?);
-        Ok((raw, p.value(raw)))
+        Ok(())
     }
 
-    /// Sets a parameter from text in its unit (validated first: an illegal
-    /// value writes nothing).
-    pub fn config_set(&mut self, name: &str, value: &str) -> Result<(u32, f64), DriverError> {
-        let p = ConfigParam::find(name)?;
-        if p.ext {
-            self.need_ext(&format!("parameter {}", p.name))?;
-        }
-        let raw = p.parse(value)?;
-        self.io.write32(p.offset, p.field.put(raw))?;
-        self.config_get(name)
+    /// A parameter's value.
+    pub fn param(&mut self, p: Param) -> Result<ParamValue, DriverError> {
+        self.need_param(p)?;
+        let raw = p.field().get(self.io.read32(p.register().offset)?);
+        Ok(ParamValue::of(p, raw))
+    }
+
+    /// Sets a parameter to a raw register value, checked against the map's
+    /// legal range first (an illegal value writes nothing); returns what
+    /// the device then holds.
+    pub fn set_param_raw(&mut self, p: Param, raw: u64) -> Result<ParamValue, DriverError> {
+        self.need_param(p)?;
+        let raw = p
+            .field()
+            .check_raw(raw)
+            .map_err(|e| DriverError::BadValue(format!("{} = {e}; {}", p.name(), range_text(p))))?;
+        self.io.write32(p.register().offset, p.field().put(raw))?;
+        self.param(p)
+    }
+
+    /// Sets a parameter to a value in its unit (0.5 for alpha, 30000
+    /// bytes for wred_k_min), which must be a whole number of the format's
+    /// steps and in the legal range (an illegal value writes nothing).
+    pub fn set_param(&mut self, p: Param, value: f64) -> Result<ParamValue, DriverError> {
+        self.need_param(p)?;
+        let raw = p
+            .field()
+            .from_value(value)
+            .map_err(|e| DriverError::BadValue(format!("{} = {e}; {}", p.name(), range_text(p))))?;
+        self.set_param_raw(p, raw as u64)
     }
 
     fn check_flow(&self, flow: u32) -> Result<(), DriverError> {
@@ -447,7 +335,7 @@ impl<A: RegAccess> Device<A> {
                 return Ok(FlowState {
                     flow,
                     cw_raw,
-                    cw: cw_raw as f64 / (1u64 << 20) as f64,
+                    cw: regs::flow_cw::CW.to_value(cw_raw),
                     interval_ticks,
                 });
             }
@@ -463,18 +351,19 @@ impl<A: RegAccess> Device<A> {
         self.flow_cmd(flow, FlowOp::Read, 0)
     }
 
-    /// Sets flow `flow`'s cw (packets; the engine clamps to [gamma, cw_max]).
-    pub fn flow_set(&mut self, flow: u32, cw: &str) -> Result<FlowState, DriverError> {
-        let p = ConfigParam {
-            name: "cw",
-            field: regs::flow_wdata::CW,
-            offset: regs::flow_wdata::OFFSET,
-            frac: 20,
-            doc: "cw in packets, [0, 4096)",
-            ext: false,
-        };
-        let raw = p.parse(cw)?;
-        self.flow_cmd(flow, FlowOp::Write, raw)
+    /// Sets flow `flow`'s cw to `cw_raw` (UQ12.20 packets; the engine
+    /// clamps it to [gamma, cw_max]).
+    pub fn flow_set_raw(&mut self, flow: u32, cw_raw: u32) -> Result<FlowState, DriverError> {
+        self.flow_cmd(flow, FlowOp::Write, cw_raw)
+    }
+
+    /// Sets flow `flow`'s cw to `cw` packets, a whole number of UQ12.20
+    /// steps in [0, 4096) (the engine clamps it to [gamma, cw_max]).
+    pub fn flow_set(&mut self, flow: u32, cw: f64) -> Result<FlowState, DriverError> {
+        let raw = regs::flow_wdata::CW
+            .from_value(cw)
+            .map_err(|e| DriverError::BadValue(format!("flow cw = {e} (packets, UQ12.20)")))?;
+        self.flow_set_raw(flow, raw)
     }
 
     /// Resets flow `flow` to INIT_CW.
@@ -499,62 +388,33 @@ impl<A: RegAccess> Device<A> {
         ))
     }
 
-    /// The counters, by register name.
-    pub fn stats(&mut self) -> Result<Vec<(&'static str, u64)>, DriverError> {
-        let lo = self.io.read32(regs::cycles_lo::OFFSET)? as u64;
-        let hi = self.io.read32(regs::cycles_hi::OFFSET)? as u64;
-        let mut v = vec![("CYCLES", hi << 32 | lo)];
-        for (name, off) in [
-            (regs::cnt_events::NAME, regs::cnt_events::OFFSET),
-            (regs::cnt_pushed::NAME, regs::cnt_pushed::OFFSET),
-            (regs::cnt_dropped::NAME, regs::cnt_dropped::OFFSET),
-            (regs::cnt_updates::NAME, regs::cnt_updates::OFFSET),
-            (regs::cnt_marked::NAME, regs::cnt_marked::OFFSET),
-            (regs::cnt_packets::NAME, regs::cnt_packets::OFFSET),
-            (regs::gen_cycles::NAME, regs::gen_cycles::OFFSET),
-            (regs::gen_remaining::NAME, regs::gen_remaining::OFFSET),
-        ] {
-            v.push((name, self.io.read32(off)? as u64));
-        }
+    /// The counters and status flags.
+    pub fn stats(&mut self) -> Result<Stats, DriverError> {
+        let cycles = self.cycles()?;
+        let core = regs::CoreCounters::read(|off| self.io.read32(off))?;
         let st = self.io.read32(regs::status::OFFSET)?;
-        v.push(("FIFO_LEVEL", regs::status::FIFO_LEVEL.get(st) as u64));
         let err = self.io.read32(regs::errors::OFFSET)?;
-        v.push((
-            "ERR_FIFO_OVERFLOW",
-            regs::errors::FIFO_OVERFLOW.get(err) as u64,
-        ));
-        v.push((
-            "ERR_FLOW_CMD_BUSY",
-            regs::errors::FLOW_CMD_BUSY.get(err) as u64,
-        ));
-        if self.info.ext {
-            for (name, off) in [
-                (regs::pt_grants::NAME, regs::pt_grants::OFFSET),
-                (regs::pt_max_late::NAME, regs::pt_max_late::OFFSET),
-                (regs::fs_events::NAME, regs::fs_events::OFFSET),
-                (regs::fs_errors::NAME, regs::fs_errors::OFFSET),
-                (regs::ag_acks::NAME, regs::ag_acks::OFFSET),
-                (regs::ag_naks::NAME, regs::ag_naks::OFFSET),
-                (regs::ag_errors::NAME, regs::ag_errors::OFFSET),
-                (regs::wred_forwarded::NAME, regs::wred_forwarded::OFFSET),
-                (regs::wred_marked::NAME, regs::wred_marked::OFFSET),
-                (
-                    regs::wred_dropped_wred::NAME,
-                    regs::wred_dropped_wred::OFFSET,
-                ),
-                (
-                    regs::wred_dropped_full::NAME,
-                    regs::wred_dropped_full::OFFSET,
-                ),
-                (regs::wred_occ::NAME, regs::wred_occ::OFFSET),
-            ] {
-                v.push((name, self.io.read32(off)? as u64));
-            }
+        let ext = if self.info.ext {
+            let counters = regs::ExtCounters::read(|off| self.io.read32(off))?;
             let x = self.io.read32(regs::xerrors::OFFSET)?;
-            v.push(("ERR_FS_OVERRUN", regs::xerrors::FS_OVERRUN.get(x) as u64));
-            v.push(("ERR_AG_OVERRUN", regs::xerrors::AG_OVERRUN.get(x) as u64));
-        }
-        Ok(v)
+            Some(ExtStats {
+                counters,
+                pt_max_late_cycles: self.io.read32(regs::pt_max_late::OFFSET)?,
+                wred_occupancy_bytes: self.io.read32(regs::wred_occ::OFFSET)?,
+                err_fs_overrun: regs::xerrors::FS_OVERRUN.get(x) != 0,
+                err_ag_overrun: regs::xerrors::AG_OVERRUN.get(x) != 0,
+            })
+        } else {
+            None
+        };
+        Ok(Stats {
+            cycles,
+            fifo_level: regs::status::FIFO_LEVEL.get(st),
+            err_fifo_overflow: regs::errors::FIFO_OVERFLOW.get(err) != 0,
+            err_flow_cmd_busy: regs::errors::FLOW_CMD_BUSY.get(err) != 0,
+            core,
+            ext,
+        })
     }
 
     /// Zeroes the event counters and the error flags.
@@ -721,13 +581,28 @@ pub struct FsOutcome {
     pub csum: u32,
 }
 
+/// An ACK (or NAK) the ACK generator sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct AckInfo {
+    /// The flow.
+    pub flow: u32,
+    /// Cumulative: the next PSN expected.
+    pub psn: u32,
+    /// Packets it acknowledges.
+    pub n: u32,
+    /// ECN-Echo.
+    pub ece: bool,
+    /// A NAK: go back to `psn`.
+    pub nak: bool,
+}
+
 /// What the ACK generator did with one packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct AgOutcome {
     /// ACKs (and NAKs) it sent meanwhile (0: held for a delayed ACK).
     pub acks: u32,
-    /// The last of them: (flow, PSN, n, ECE, NAK).
-    pub last_ack: Option<(u32, u32, u32, bool, bool)>,
+    /// The last of them.
+    pub last_ack: Option<AckInfo>,
     /// The error code if the packet was refused (1 flow, 2 duplicate or
     /// out of window, 3 a gap already NAKed), else 0.
     pub err: u32,
@@ -900,13 +775,13 @@ impl<A: RegAccess> Device<A> {
         };
         let last_ack = if acks > 0 {
             let a = self.io.read32(regs::ag_ack::OFFSET)?;
-            Some((
-                self.io.read32(regs::ag_ack_flow::OFFSET)?,
-                regs::ag_ack::PSN.get(a),
-                regs::ag_ack::N.get(a),
-                regs::ag_ack::ECE.get(a) != 0,
-                regs::ag_ack::NAK.get(a) != 0,
-            ))
+            Some(AckInfo {
+                flow: self.io.read32(regs::ag_ack_flow::OFFSET)?,
+                psn: regs::ag_ack::PSN.get(a),
+                n: regs::ag_ack::N.get(a),
+                ece: regs::ag_ack::ECE.get(a) != 0,
+                nak: regs::ag_ack::NAK.get(a) != 0,
+            })
         } else {
             None
         };

@@ -18,9 +18,10 @@ pub mod device;
 pub mod regs;
 
 pub use device::{
-    AgOutcome, Device, DeviceInfo, FsKind, FsOutcome, GenRun, PacingState, PushRun, WredOutcome,
-    CONFIG,
+    AckInfo, AgOutcome, Device, DeviceInfo, ExtStats, FsKind, FsOutcome, GenRun, PacingState,
+    ParamValue, PushRun, Stats, WredOutcome,
 };
+pub use regs::Param;
 
 /// A field of a register: the map's own definition (the generated
 /// accessors in [`regs`] are constants of it).

@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ldcp_host::backend::{self, Kind, Target};
-use ldcp_host::{Device, DriverError};
+use ldcp_host::{Device, DriverError, Param};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -42,9 +42,8 @@ struct Cli {
 enum Cmd {
     /// Identify the device: magic, register-map version, build, sizes.
     Probe,
-    /// Read or set parameters by name (alpha, beta, gamma_shift, cw_max, rtt_ticks, init_cw;
-    /// with the extension blocks also fs_iw, ag_m, ag_timeout, wred_k_min, wred_k_max, wred_k,
-    /// wred_buf_max, wred_p_max, wred_seed, wred_drain).
+    /// Read or set parameters by name (the parameter registers of docs/regmap.md; `config get`
+    /// lists them, with their units and legal ranges).
     Config {
         #[command(subcommand)]
         op: ConfigOp,
@@ -134,16 +133,20 @@ enum Cmd {
 
 #[derive(Subcommand, Debug)]
 enum ConfigOp {
-    /// Print one parameter, or all.
+    /// Print one parameter, or all that the device has.
     Get {
-        /// Parameter name (all when omitted).
-        name: Option<String>,
+        /// Parameter (all when omitted).
+        #[arg(value_enum)]
+        name: Option<Param>,
     },
-    /// Set a parameter: a value in its unit (0.5), or raw:N / 0xN.
+    /// Set a parameter: a value in its unit (alpha 0.5, wred_k_min 30000), or a raw register
+    /// value as raw:N or 0xN. An illegal value is refused, naming its legal range, and writes
+    /// nothing.
     Set {
-        /// Parameter name.
-        name: String,
-        /// Value.
+        /// Parameter.
+        #[arg(value_enum)]
+        name: Param,
+        /// Value: in the parameter's unit, or raw:N / 0xN.
         value: String,
     },
 }
@@ -177,6 +180,33 @@ enum BenchMode {
     Fifo,
     /// Both.
     Both,
+}
+
+/// A value typed by the user: in the unit of the field, or raw.
+enum Typed {
+    /// In the unit (fixed point: raw / 2^frac).
+    Value(f64),
+    /// A raw register value.
+    Raw(u64),
+}
+
+/// Parses `raw:N`, `0xN`, or a number in the unit; `what` names it in errors.
+fn parse_typed(what: &str, s: &str) -> Result<Typed, DriverError> {
+    let s = s.trim();
+    let bad = || {
+        DriverError::BadValue(format!(
+            "{what} = {s:?} is not a number (give a value like 0.5, or a raw register value as raw:128 or 0x80)"
+        ))
+    };
+    if let Some(r) = s.strip_prefix("raw:") {
+        r.parse().map(Typed::Raw).map_err(|_| bad())
+    } else if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+            .map(Typed::Raw)
+            .map_err(|_| bad())
+    } else {
+        s.parse().map(Typed::Value).map_err(|_| bad())
+    }
 }
 
 fn parse_hex16(s: &str) -> Result<u16, String> {
@@ -259,32 +289,57 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             serde_json::to_value(&i).unwrap_or_default()
         }
         Cmd::Config { op } => {
-            let names: Vec<String> = match op {
-                ConfigOp::Get { name: Some(n) } => vec![n.clone()],
-                ConfigOp::Get { name: None } => ldcp_host::CONFIG
+            let params: Vec<Param> = match op {
+                ConfigOp::Get { name: Some(p) } => vec![*p],
+                ConfigOp::Get { name: None } => Param::ALL
                     .iter()
-                    .filter(|c| !c.ext || dev.info().ext)
-                    .map(|c| c.name.to_string())
+                    .copied()
+                    .filter(|p| !p.ext() || dev.info().ext)
                     .collect(),
                 ConfigOp::Set { name, value } => {
-                    dev.config_set(name, value)?;
-                    vec![name.clone()]
+                    match parse_typed(name.name(), value)? {
+                        Typed::Value(v) => dev.set_param(*name, v)?,
+                        Typed::Raw(r) => dev.set_param_raw(*name, r)?,
+                    };
+                    vec![*name]
                 }
             };
             let mut obj = serde_json::Map::new();
-            for n in names {
-                let (raw, v) = dev.config_get(&n)?;
+            for p in params {
+                let v = dev.param(p)?;
                 if !json {
-                    println!("{n:<12} {v:<14} (raw {raw:#x})");
+                    let f = p.field();
+                    println!(
+                        "{:<13} {:<14} (raw {:#x}; {} .. {}, {})",
+                        p.name(),
+                        v.value,
+                        v.raw,
+                        f.to_value(f.min),
+                        f.to_value(f.max),
+                        f.format.describe()
+                    );
                 }
-                obj.insert(n, serde_json::json!({"value": v, "raw": raw}));
+                obj.insert(
+                    p.name().into(),
+                    serde_json::json!({"value": v.value, "raw": v.raw}),
+                );
             }
             serde_json::Value::Object(obj)
         }
         Cmd::Flow { op } => {
             let s = match op {
                 FlowCmd::Show { flow } => dev.flow_show(*flow)?,
-                FlowCmd::Set { flow, cw } => dev.flow_set(*flow, cw)?,
+                FlowCmd::Set { flow, cw } => match parse_typed("flow cw", cw)? {
+                    Typed::Value(v) => dev.flow_set(*flow, v)?,
+                    Typed::Raw(r) => {
+                        let raw = u32::try_from(r).map_err(|_| {
+                            DriverError::BadValue(format!(
+                                "flow cw = raw {r} is out of range: it must be in [0, 4294967295] (UQ12.20)"
+                            ))
+                        })?;
+                        dev.flow_set_raw(*flow, raw)?
+                    }
+                },
                 FlowCmd::Reset { flow } => dev.flow_reset(*flow)?,
             };
             if !json {
@@ -301,11 +356,11 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 dev.clear_counters()?;
             }
             let mut obj = serde_json::Map::new();
-            for (n, c) in v {
+            for (n, c) in v.entries() {
                 if !json {
-                    println!("{n:<18} {c}");
+                    println!("{n:<22} {c}");
                 }
-                obj.insert(n.to_string(), c.into());
+                obj.insert(n, c.into());
             }
             serde_json::Value::Object(obj)
         }
@@ -351,11 +406,14 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             let r = dev.ag_packet(*open, *flow, *psn, *ce, *last)?;
             if !json {
                 match r.last_ack {
-                    Some((f, p, n, ece, nak)) => println!(
-                        "{} ACK(s); last: flow {f}, {} psn {p}, n {n}, ECE {}",
+                    Some(a) => println!(
+                        "{} ACK(s); last: flow {}, {} psn {}, n {}, ECE {}",
                         r.acks,
-                        if nak { "NAK" } else { "ACK" },
-                        ece as u8
+                        a.flow,
+                        if a.nak { "NAK" } else { "ACK" },
+                        a.psn,
+                        a.n,
+                        a.ece as u8
                     ),
                     None => println!("no ACK (held for a delayed ACK, or refused)"),
                 }

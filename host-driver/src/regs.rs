@@ -811,3 +811,240 @@ pub mod wred_dropped_full {
     pub const COUNT: Field = REGISTERS[72].fields[0];
 }
 
+/// The parameters a host sets by name: one per parameter register of the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+pub enum Param {
+    /// alpha (draft Eq. 1): PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
+    #[value(name = "alpha")]
+    #[serde(rename = "alpha")]
+    Alpha,
+    /// beta (draft Eq. 1): PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
+    #[value(name = "beta")]
+    #[serde(rename = "beta")]
+    Beta,
+    /// gamma, the floor of cw below one packet: gamma = 2^-SHIFT, the window floor; 0 acts as 1, above 8 as 8
+    #[value(name = "gamma_shift")]
+    #[serde(rename = "gamma_shift")]
+    GammaShift,
+    /// the largest cw: cw cap in packets; below 1.0 acts as 1.0
+    #[value(name = "cw_max")]
+    #[serde(rename = "cw_max")]
+    CwMax,
+    /// the RTT the pacing interval RTT/cw is computed from: RTT in pacing-timer ticks; 0 acts as 1
+    #[value(name = "rtt_ticks")]
+    #[serde(rename = "rtt_ticks")]
+    RttTicks,
+    /// the initial window of a flow: cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]
+    #[value(name = "init_cw")]
+    #[serde(rename = "init_cw")]
+    InitCw,
+    /// the initial window of fast start: IW, packets: the fast-start burst; 0 acts as 1
+    #[value(name = "fs_iw")]
+    #[serde(rename = "fs_iw")]
+    FsIw,
+    /// packets per delayed ACK: delayed-ACK count m (1: an ACK per packet); 0 acts as 1
+    #[value(name = "ag_m")]
+    #[serde(rename = "ag_m")]
+    AgM,
+    /// timeout of a held ACK: a held ACK leaves after this many cycles; 0 flushes at the next visit
+    #[value(name = "ag_timeout")]
+    #[serde(rename = "ag_timeout")]
+    AgTimeout,
+    /// K_min (draft §2.1): start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
+    #[value(name = "wred_k_min")]
+    #[serde(rename = "wred_k_min")]
+    WredKMin,
+    /// K_max (draft §2.1): end of the ramp: p = 1 from here
+    #[value(name = "wred_k_max")]
+    #[serde(rename = "wred_k_max")]
+    WredKMax,
+    /// K of Eq. 3: Not-ECT packets are dropped when q >= K (Eq. 3)
+    #[value(name = "wred_k")]
+    #[serde(rename = "wred_k")]
+    WredK,
+    /// the queue's buffer: buffer size: a packet that does not fit is dropped
+    #[value(name = "wred_buf_max")]
+    #[serde(rename = "wred_buf_max")]
+    WredBufMax,
+    /// P_max (draft §2.1): marking probability at K_MAX; above 1.0 acts as 1.0
+    #[value(name = "wred_p_max")]
+    #[serde(rename = "wred_p_max")]
+    WredPMax,
+    /// seed of the marking draws: xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up
+    #[value(name = "wred_seed")]
+    #[serde(rename = "wred_seed")]
+    WredSeed,
+    /// egress rate: bytes the egress link sends per cycle (the port's line rate)
+    #[value(name = "wred_drain")]
+    #[serde(rename = "wred_drain")]
+    WredDrain,
+}
+
+impl Param {
+    /// Every parameter, in address order.
+    pub const ALL: &'static [Param] = &[
+        Param::Alpha,
+        Param::Beta,
+        Param::GammaShift,
+        Param::CwMax,
+        Param::RttTicks,
+        Param::InitCw,
+        Param::FsIw,
+        Param::AgM,
+        Param::AgTimeout,
+        Param::WredKMin,
+        Param::WredKMax,
+        Param::WredK,
+        Param::WredBufMax,
+        Param::WredPMax,
+        Param::WredSeed,
+        Param::WredDrain,
+    ];
+
+    /// Its register in the map.
+    pub const fn register(self) -> &'static ldcp_regmap::Register {
+        match self {
+            Param::Alpha => &REGISTERS[7],
+            Param::Beta => &REGISTERS[8],
+            Param::GammaShift => &REGISTERS[9],
+            Param::CwMax => &REGISTERS[10],
+            Param::RttTicks => &REGISTERS[11],
+            Param::InitCw => &REGISTERS[12],
+            Param::FsIw => &REGISTERS[39],
+            Param::AgM => &REGISTERS[49],
+            Param::AgTimeout => &REGISTERS[50],
+            Param::WredKMin => &REGISTERS[59],
+            Param::WredKMax => &REGISTERS[60],
+            Param::WredK => &REGISTERS[61],
+            Param::WredBufMax => &REGISTERS[62],
+            Param::WredPMax => &REGISTERS[63],
+            Param::WredSeed => &REGISTERS[64],
+            Param::WredDrain => &REGISTERS[65],
+        }
+    }
+
+    /// Its name (the map's).
+    pub const fn name(self) -> &'static str {
+        match self.register().param {
+            Some(n) => n,
+            None => "",
+        }
+    }
+
+    /// Its field: format, legal range, reset value and doc.
+    pub const fn field(self) -> Field {
+        self.register().fields[0]
+    }
+
+    /// It belongs to an extension block (the device must report CAPS.EXT).
+    pub const fn ext(self) -> bool {
+        self.register().offset >= ldcp_regmap::EXT_BASE
+    }
+}
+
+/// The counters of the NIC core's registers, as the map lists them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CoreCounters {
+    /// ACK events that entered the window engine (FIFO and generator) (wraps at 2^32)
+    pub cnt_events: u32,
+    /// EV_PUSH writes the FIFO accepted (wraps at 2^32)
+    pub cnt_pushed: u32,
+    /// EV_PUSH writes dropped: FIFO full (wraps at 2^32)
+    pub cnt_dropped: u32,
+    /// updates the window engine wrote (merged events share one) (wraps at 2^32)
+    pub cnt_updates: u32,
+    /// ACK events with ECE that entered the engine (wraps at 2^32)
+    pub cnt_marked: u32,
+    /// cycles the generator has been running (events/cycle = CNT_EVENTS / GEN_CYCLES in a generator run) (wraps at 2^32)
+    pub gen_cycles: u32,
+    /// packets (n) the window engine's updates applied, marked or not (wraps at 2^32)
+    pub cnt_packets: u32,
+}
+
+impl CoreCounters {
+    /// Reads every counter with `read32` (a byte offset in, a value out).
+    pub fn read<E>(mut read32: impl FnMut(u32) -> Result<u32, E>) -> Result<Self, E> {
+        Ok(CoreCounters {
+            cnt_events: read32(cnt_events::OFFSET)?,
+            cnt_pushed: read32(cnt_pushed::OFFSET)?,
+            cnt_dropped: read32(cnt_dropped::OFFSET)?,
+            cnt_updates: read32(cnt_updates::OFFSET)?,
+            cnt_marked: read32(cnt_marked::OFFSET)?,
+            gen_cycles: read32(gen_cycles::OFFSET)?,
+            cnt_packets: read32(cnt_packets::OFFSET)?,
+        })
+    }
+
+    /// (register name, value) for each counter, in address order.
+    pub fn entries(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            (cnt_events::NAME, self.cnt_events as u64),
+            (cnt_pushed::NAME, self.cnt_pushed as u64),
+            (cnt_dropped::NAME, self.cnt_dropped as u64),
+            (cnt_updates::NAME, self.cnt_updates as u64),
+            (cnt_marked::NAME, self.cnt_marked as u64),
+            (gen_cycles::NAME, self.gen_cycles as u64),
+            (cnt_packets::NAME, self.cnt_packets as u64),
+        ]
+    }
+}
+
+/// The counters of the extension blocks' registers, as the map lists them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ExtCounters {
+    /// send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub pt_grants: u32,
+    /// fast-start results (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub fs_events: u32,
+    /// fast-start results with an error (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub fs_errors: u32,
+    /// ACKs and NAKs sent (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub ag_acks: u32,
+    /// NAKs sent (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub ag_naks: u32,
+    /// packets refused: bad flow, duplicate or out of window, repeated gap (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub ag_errors: u32,
+    /// packets forwarded, marked or not (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub wred_forwarded: u32,
+    /// packets marked CE (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub wred_marked: u32,
+    /// Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub wred_dropped_wred: u32,
+    /// packets dropped: no room in the buffer (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub wred_dropped_full: u32,
+}
+
+impl ExtCounters {
+    /// Reads every counter with `read32` (a byte offset in, a value out).
+    pub fn read<E>(mut read32: impl FnMut(u32) -> Result<u32, E>) -> Result<Self, E> {
+        Ok(ExtCounters {
+            pt_grants: read32(pt_grants::OFFSET)?,
+            fs_events: read32(fs_events::OFFSET)?,
+            fs_errors: read32(fs_errors::OFFSET)?,
+            ag_acks: read32(ag_acks::OFFSET)?,
+            ag_naks: read32(ag_naks::OFFSET)?,
+            ag_errors: read32(ag_errors::OFFSET)?,
+            wred_forwarded: read32(wred_forwarded::OFFSET)?,
+            wred_marked: read32(wred_marked::OFFSET)?,
+            wred_dropped_wred: read32(wred_dropped_wred::OFFSET)?,
+            wred_dropped_full: read32(wred_dropped_full::OFFSET)?,
+        })
+    }
+
+    /// (register name, value) for each counter, in address order.
+    pub fn entries(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            (pt_grants::NAME, self.pt_grants as u64),
+            (fs_events::NAME, self.fs_events as u64),
+            (fs_errors::NAME, self.fs_errors as u64),
+            (ag_acks::NAME, self.ag_acks as u64),
+            (ag_naks::NAME, self.ag_naks as u64),
+            (ag_errors::NAME, self.ag_errors as u64),
+            (wred_forwarded::NAME, self.wred_forwarded as u64),
+            (wred_marked::NAME, self.wred_marked as u64),
+            (wred_dropped_wred::NAME, self.wred_dropped_wred as u64),
+            (wred_dropped_full::NAME, self.wred_dropped_full as u64),
+        ]
+    }
+}
+

@@ -24,11 +24,19 @@ fn bad_input_is_refused_with_the_legal_range() {
         ),
         (
             &["config", "set", "beta", "0.3"][..],
-            "not representable in steps of 2^-8",
+            "beta = 0.3 is not a whole number of steps of 2^-8 (nearest: 0.30078125)",
         ),
         (
-            &["config", "set", "nope", "1"][..],
-            "no parameter \"nope\"; the parameters are: alpha, beta",
+            &["config", "set", "wred_p_max", "1.5"][..],
+            "wred_p_max = 1.5 is out of range: it must be in [0, 1]",
+        ),
+        (
+            &["config", "set", "alpha", "raw:300"][..],
+            "alpha = raw 300 is out of range: it must be in [1, 256] (raw)",
+        ),
+        (
+            &["config", "set", "alpha", "half"][..],
+            "alpha = \"half\" is not a number",
         ),
         (
             &["config", "set", "rtt_ticks", "70000"][..],
@@ -56,6 +64,14 @@ fn bad_input_is_refused_with_the_legal_range() {
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    // an unknown parameter is a usage error: clap lists the map's names
+    let (code, _, err) = ldcpctl(&["config", "set", "nope", "1"]);
+    assert_eq!(code, 2, "{err}");
+    let names: Vec<&str> = ldcp_host::Param::ALL.iter().map(|p| p.name()).collect();
+    assert!(
+        err.contains("invalid value 'nope'") && err.contains(&names.join(", ")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -104,12 +104,16 @@ pub fn markdown(regs: &[Register]) -> String {
         );
         let _ = writeln!(
             s,
-            "{}{}\n",
+            "{}{}{}\n",
             r.doc,
             if r.read_strobe {
                 ". Reading it has a side effect (see above)"
             } else {
                 ""
+            },
+            match r.param {
+                Some(p) => format!(". Parameter `{p}` (`ldcpctl config set {p} <value>`)"),
+                None => String::new(),
             }
         );
         let _ = writeln!(s, "| bits | field | format | legal | reset | description |");
@@ -223,7 +227,154 @@ pub fn rust_accessors(regs: &[Register]) -> String {
         }
         let _ = writeln!(s, "}}\n");
     }
+    rust_params(regs, &mut s);
+    rust_counters(regs, false, "CoreCounters", "the NIC core's", &mut s);
+    rust_counters(regs, true, "ExtCounters", "the extension blocks'", &mut s);
     s
+}
+
+/// `gamma_shift` -> `GammaShift`.
+fn camel(s: &str) -> String {
+    s.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The `Param` enum: one variant per parameter register, with its
+/// register and field taken from the map (so names, formats, ranges and
+/// docs are the map's), and `clap::ValueEnum` for the command line.
+fn rust_params(regs: &[Register], s: &mut String) {
+    let ps: Vec<(usize, &Register)> = regs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.param.is_some())
+        .collect();
+    let _ = writeln!(
+        s,
+        "/// The parameters a host sets by name: one per parameter register of the map."
+    );
+    let _ = writeln!(
+        s,
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]"
+    );
+    let _ = writeln!(s, "pub enum Param {{");
+    for (_, r) in &ps {
+        let name = r.param.unwrap_or_default();
+        let f = &r.fields[0];
+        let _ = writeln!(s, "    /// {}: {}", r.doc, f.doc);
+        let _ = writeln!(s, "    #[value(name = {name:?})]");
+        let _ = writeln!(s, "    #[serde(rename = {name:?})]");
+        let _ = writeln!(s, "    {},", camel(name));
+    }
+    let _ = writeln!(s, "}}\n");
+    let _ = writeln!(s, "impl Param {{");
+    let _ = writeln!(s, "    /// Every parameter, in address order.");
+    let _ = writeln!(s, "    pub const ALL: &'static [Param] = &[");
+    for (_, r) in &ps {
+        let _ = writeln!(s, "        Param::{},", camel(r.param.unwrap_or_default()));
+    }
+    let _ = writeln!(s, "    ];\n");
+    let _ = writeln!(s, "    /// Its register in the map.");
+    let _ = writeln!(
+        s,
+        "    pub const fn register(self) -> &'static ldcp_regmap::Register {{"
+    );
+    let _ = writeln!(s, "        match self {{");
+    for (i, r) in &ps {
+        let _ = writeln!(
+            s,
+            "            Param::{} => &REGISTERS[{i}],",
+            camel(r.param.unwrap_or_default())
+        );
+    }
+    let _ = writeln!(s, "        }}\n    }}\n");
+    let _ = writeln!(s, "    /// Its name (the map's).");
+    let _ = writeln!(s, "    pub const fn name(self) -> &'static str {{");
+    let _ = writeln!(s, "        match self.register().param {{");
+    let _ = writeln!(s, "            Some(n) => n,");
+    let _ = writeln!(s, "            None => \"\",");
+    let _ = writeln!(s, "        }}\n    }}\n");
+    let _ = writeln!(
+        s,
+        "    /// Its field: format, legal range, reset value and doc."
+    );
+    let _ = writeln!(s, "    pub const fn field(self) -> Field {{");
+    let _ = writeln!(s, "        self.register().fields[0]");
+    let _ = writeln!(s, "    }}\n");
+    let _ = writeln!(
+        s,
+        "    /// It belongs to an extension block (the device must report CAPS.EXT)."
+    );
+    let _ = writeln!(s, "    pub const fn ext(self) -> bool {{");
+    let _ = writeln!(s, "        self.register().offset >= ldcp_regmap::EXT_BASE");
+    let _ = writeln!(s, "    }}");
+    let _ = writeln!(s, "}}\n");
+}
+
+/// A struct of the counters (RO registers of one COUNT field) of the core
+/// (`ext` false) or of the extension blocks, read in one call.
+fn rust_counters(regs: &[Register], ext: bool, name: &str, whose: &str, s: &mut String) {
+    let cs: Vec<&Register> = regs
+        .iter()
+        .filter(|r| r.is_counter() && r.is_ext() == ext)
+        .collect();
+    let _ = writeln!(
+        s,
+        "/// The counters of {whose} registers, as the map lists them."
+    );
+    let _ = writeln!(
+        s,
+        "#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]"
+    );
+    let _ = writeln!(s, "pub struct {name} {{");
+    for r in &cs {
+        let _ = writeln!(s, "    /// {} ({})", r.doc, r.fields[0].doc);
+        let _ = writeln!(s, "    pub {}: u32,", lower(r.name));
+    }
+    let _ = writeln!(s, "}}\n");
+    let _ = writeln!(s, "impl {name} {{");
+    let _ = writeln!(
+        s,
+        "    /// Reads every counter with `read32` (a byte offset in, a value out)."
+    );
+    let _ = writeln!(
+        s,
+        "    pub fn read<E>(mut read32: impl FnMut(u32) -> Result<u32, E>) -> Result<Self, E> {{"
+    );
+    let _ = writeln!(s, "        Ok({name} {{");
+    for r in &cs {
+        let _ = writeln!(
+            s,
+            "            {}: read32({}::OFFSET)?,",
+            lower(r.name),
+            lower(r.name)
+        );
+    }
+    let _ = writeln!(s, "        }})\n    }}\n");
+    let _ = writeln!(
+        s,
+        "    /// (register name, value) for each counter, in address order."
+    );
+    let _ = writeln!(
+        s,
+        "    pub fn entries(&self) -> Vec<(&'static str, u64)> {{"
+    );
+    let _ = writeln!(s, "        vec![");
+    for r in &cs {
+        let _ = writeln!(
+            s,
+            "            ({}::NAME, self.{} as u64),",
+            lower(r.name),
+            lower(r.name)
+        );
+    }
+    let _ = writeln!(s, "        ]\n    }}");
+    let _ = writeln!(s, "}}\n");
 }
 
 /// The RustHDL register decoder `RegFile`.

@@ -178,6 +178,63 @@ impl Field {
         Ok(raw as u32)
     }
 
+    /// Fraction bits of the field's format (0 unless fixed point).
+    pub const fn frac(&self) -> u32 {
+        match self.format {
+            Format::Fixed { frac, .. } => frac,
+            _ => 0,
+        }
+    }
+
+    /// A raw value in the field's unit (fixed point: raw / 2^frac).
+    pub fn to_value(&self, raw: u32) -> f64 {
+        raw as f64 / (1u64 << self.frac()) as f64
+    }
+
+    /// The raw value of `value` in the field's unit, if it is in the legal
+    /// range and a whole number of steps of 2^-frac; else the reason,
+    /// naming the value and the range.
+    pub fn from_value(&self, value: f64) -> Result<u32, String> {
+        let range = || {
+            format!(
+                "it must be in [{}, {}]",
+                self.to_value(self.min),
+                self.to_value(self.max)
+            )
+        };
+        if !value.is_finite() {
+            return Err(format!("{value} is not a number: {}", range()));
+        }
+        let scaled = value * (1u64 << self.frac()) as f64;
+        let r = scaled.round();
+        if (scaled - r).abs() > 1e-9 * scaled.abs().max(1.0) {
+            return Err(format!(
+                "{value} is not a whole number of steps of 2^-{} (nearest: {})",
+                self.frac(),
+                r / (1u64 << self.frac()) as f64
+            ));
+        }
+        if r < self.min as f64 || r > self.max as f64 {
+            return Err(format!("{value} is out of range: {}", range()));
+        }
+        Ok(r as u32)
+    }
+
+    /// `raw` if it is in the legal range; else the reason, naming the
+    /// value and the range.
+    pub fn check_raw(&self, raw: u64) -> Result<u32, String> {
+        if raw < self.min as u64 || raw > self.max as u64 {
+            return Err(format!(
+                "raw {raw} is out of range: it must be in [{}, {}] (raw), [{}, {}] in its unit",
+                self.min,
+                self.max,
+                self.to_value(self.min),
+                self.to_value(self.max)
+            ));
+        }
+        Ok(raw as u32)
+    }
+
     /// A raw value in the field's format (fixed point as a decimal number
     /// with its raw value).
     pub fn show(&self, raw: u64) -> String {
@@ -210,6 +267,10 @@ pub struct Register {
     pub fields: &'static [Field],
     /// One line: what it is.
     pub doc: &'static str,
+    /// For a parameter (an RW register of one field that the host sets by
+    /// name): the name, as `ldcpctl config` and the driver's `Param` know
+    /// it. Its format, legal range and reset value are the field's.
+    pub param: Option<&'static str>,
 }
 
 impl Register {
@@ -221,6 +282,22 @@ impl Register {
     /// The bits that belong to a field.
     pub fn mask(&self) -> u32 {
         self.fields.iter().fold(0, |m, f| m | f.mask())
+    }
+
+    /// Whether it is a 32-bit event counter: read-only without a read side
+    /// effect, one 32-bit field named COUNT (the 48-bit cycle counter's
+    /// two words are not: reading the low one latches the high one).
+    pub fn is_counter(&self) -> bool {
+        self.access == Access::Ro
+            && !self.read_strobe
+            && self.fields.len() == 1
+            && self.fields[0].name == "COUNT"
+            && self.fields[0].width == 32
+    }
+
+    /// Whether it belongs to an extension block (decoded from [`EXT_BASE`]).
+    pub fn is_ext(&self) -> bool {
+        self.offset >= EXT_BASE
     }
 
     /// A field by name (case-insensitive).
@@ -274,6 +351,7 @@ const fn ro(
         read_strobe: false,
         fields,
         doc,
+        param: None,
     }
 }
 
@@ -294,6 +372,15 @@ const fn reg(
         read_strobe: false,
         fields,
         doc,
+        param: None,
+    }
+}
+
+/// `r` as the parameter `name` (see [`Register::param`]).
+const fn param(name: &'static str, r: Register) -> Register {
+    Register {
+        param: Some(name),
+        ..r
     }
 }
 
@@ -424,78 +511,96 @@ pub const REGISTERS: &[Register] = &[
         "sticky error flags; write 1 to clear",
     ),
     // ---- params
-    reg(
-        "params",
-        "ALPHA",
-        0x020,
-        Access::Rw,
-        &[Field {
-            format: AB,
-            min: 1,
-            max: 256,
-            ..uint("RAW", 0, 9, 256, "PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1")
-        }],
-        "alpha (draft Eq. 1)",
+    param(
+        "alpha",
+        reg(
+            "params",
+            "ALPHA",
+            0x020,
+            Access::Rw,
+            &[Field {
+                format: AB,
+                min: 1,
+                max: 256,
+                ..uint("RAW", 0, 9, 256, "PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1")
+            }],
+            "alpha (draft Eq. 1)",
+        ),
     ),
-    reg(
-        "params",
-        "BETA",
-        0x024,
-        Access::Rw,
-        &[Field {
-            format: AB,
-            min: 1,
-            max: 256,
-            ..uint("RAW", 0, 9, 128, "PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1")
-        }],
-        "beta (draft Eq. 1)",
+    param(
+        "beta",
+        reg(
+            "params",
+            "BETA",
+            0x024,
+            Access::Rw,
+            &[Field {
+                format: AB,
+                min: 1,
+                max: 256,
+                ..uint("RAW", 0, 9, 128, "PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1")
+            }],
+            "beta (draft Eq. 1)",
+        ),
     ),
-    reg(
-        "params",
-        "GAMMA",
-        0x028,
-        Access::Rw,
-        &[Field {
-            min: 1,
-            max: 8,
-            ..uint("SHIFT", 0, 4, 3, "gamma = 2^-SHIFT, the window floor; 0 acts as 1, above 8 as 8")
-        }],
-        "gamma, the floor of cw below one packet",
+    param(
+        "gamma_shift",
+        reg(
+            "params",
+            "GAMMA",
+            0x028,
+            Access::Rw,
+            &[Field {
+                min: 1,
+                max: 8,
+                ..uint("SHIFT", 0, 4, 3, "gamma = 2^-SHIFT, the window floor; 0 acts as 1, above 8 as 8")
+            }],
+            "gamma, the floor of cw below one packet",
+        ),
     ),
-    reg(
-        "params",
-        "CW_MAX",
-        0x02C,
-        Access::Rw,
-        &[Field {
-            format: CW,
-            min: 1 << 20,
-            ..uint("CW", 0, 32, 1024 << 20, "cw cap in packets; below 1.0 acts as 1.0")
-        }],
-        "the largest cw",
+    param(
+        "cw_max",
+        reg(
+            "params",
+            "CW_MAX",
+            0x02C,
+            Access::Rw,
+            &[Field {
+                format: CW,
+                min: 1 << 20,
+                ..uint("CW", 0, 32, 1024 << 20, "cw cap in packets; below 1.0 acts as 1.0")
+            }],
+            "the largest cw",
+        ),
     ),
-    reg(
-        "params",
-        "RTT",
-        0x030,
-        Access::Rw,
-        &[Field {
-            min: 1,
-            ..uint("TICKS", 0, 16, 1000, "RTT in pacing-timer ticks; 0 acts as 1")
-        }],
-        "the RTT the pacing interval RTT/cw is computed from",
+    param(
+        "rtt_ticks",
+        reg(
+            "params",
+            "RTT",
+            0x030,
+            Access::Rw,
+            &[Field {
+                min: 1,
+                ..uint("TICKS", 0, 16, 1000, "RTT in pacing-timer ticks; 0 acts as 1")
+            }],
+            "the RTT the pacing interval RTT/cw is computed from",
+        ),
     ),
-    reg(
-        "params",
-        "INIT_CW",
-        0x034,
-        Access::Rw,
-        &[Field {
-            format: CW,
-            min: 1 << 12,
-            ..uint("CW", 0, 32, 1 << 20, "cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]")
-        }],
-        "the initial window of a flow",
+    param(
+        "init_cw",
+        reg(
+            "params",
+            "INIT_CW",
+            0x034,
+            Access::Rw,
+            &[Field {
+                format: CW,
+                min: 1 << 12,
+                ..uint("CW", 0, 32, 1 << 20, "cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]")
+            }],
+            "the initial window of a flow",
+        ),
     ),
     // ---- flow window
     reg(
@@ -699,16 +804,19 @@ pub const REGISTERS: &[Register] = &[
         "worst pacing lateness seen",
     ),
     // ---- fast-start marker
-    reg(
-        "fast_start",
-        "FS_IW",
-        0x120,
-        Access::Rw,
-        &[Field {
-            min: 1,
-            ..uint("PKTS", 0, 12, 64, "IW, packets: the fast-start burst; 0 acts as 1")
-        }],
-        "the initial window of fast start",
+    param(
+        "fs_iw",
+        reg(
+            "fast_start",
+            "FS_IW",
+            0x120,
+            Access::Rw,
+            &[Field {
+                min: 1,
+                ..uint("PKTS", 0, 12, 64, "IW, packets: the fast-start burst; 0 acts as 1")
+            }],
+            "the initial window of fast start",
+        ),
     ),
     reg(
         "fast_start",
@@ -803,28 +911,34 @@ pub const REGISTERS: &[Register] = &[
     ro("fast_start", "FS_EVENTS", 0x140, Source::Hw, &COUNT32, "fast-start results (cleared by CNT_CLEAR)"),
     ro("fast_start", "FS_ERRORS", 0x144, Source::Hw, &COUNT32, "fast-start results with an error (cleared by CNT_CLEAR)"),
     // ---- ACK generator
-    reg(
-        "ack_gen",
-        "AG_M",
-        0x150,
-        Access::Rw,
-        &[Field {
-            min: 1,
-            max: 15,
-            ..uint("PKTS", 0, 4, 1, "delayed-ACK count m (1: an ACK per packet); 0 acts as 1")
-        }],
-        "packets per delayed ACK",
+    param(
+        "ag_m",
+        reg(
+            "ack_gen",
+            "AG_M",
+            0x150,
+            Access::Rw,
+            &[Field {
+                min: 1,
+                max: 15,
+                ..uint("PKTS", 0, 4, 1, "delayed-ACK count m (1: an ACK per packet); 0 acts as 1")
+            }],
+            "packets per delayed ACK",
+        ),
     ),
-    reg(
-        "ack_gen",
-        "AG_TIMEOUT",
-        0x154,
-        Access::Rw,
-        &[Field {
-            min: 1,
-            ..uint("CYCLES", 0, 16, 1000, "a held ACK leaves after this many cycles; 0 flushes at the next visit")
-        }],
-        "timeout of a held ACK",
+    param(
+        "ag_timeout",
+        reg(
+            "ack_gen",
+            "AG_TIMEOUT",
+            0x154,
+            Access::Rw,
+            &[Field {
+                min: 1,
+                ..uint("CYCLES", 0, 16, 1000, "a held ACK leaves after this many cycles; 0 flushes at the next visit")
+            }],
+            "timeout of a held ACK",
+        ),
     ),
     reg(
         "ack_gen",
@@ -884,68 +998,89 @@ pub const REGISTERS: &[Register] = &[
         "error code of the last refused packet",
     ),
     // ---- WRED/ECN switch port
-    reg(
-        "wred",
-        "WRED_K_MIN",
-        0x180,
-        Access::Rw,
-        &[uint("BYTES", 0, 24, 20_000, "start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)")],
-        "K_min (draft §2.1)",
+    param(
+        "wred_k_min",
+        reg(
+            "wred",
+            "WRED_K_MIN",
+            0x180,
+            Access::Rw,
+            &[uint("BYTES", 0, 24, 20_000, "start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)")],
+            "K_min (draft §2.1)",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_K_MAX",
-        0x184,
-        Access::Rw,
-        &[uint("BYTES", 0, 24, 200_000, "end of the ramp: p = 1 from here")],
-        "K_max (draft §2.1)",
+    param(
+        "wred_k_max",
+        reg(
+            "wred",
+            "WRED_K_MAX",
+            0x184,
+            Access::Rw,
+            &[uint("BYTES", 0, 24, 200_000, "end of the ramp: p = 1 from here")],
+            "K_max (draft §2.1)",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_K",
-        0x188,
-        Access::Rw,
-        &[uint("BYTES", 0, 24, 100_000, "Not-ECT packets are dropped when q >= K (Eq. 3)")],
-        "K of Eq. 3",
+    param(
+        "wred_k",
+        reg(
+            "wred",
+            "WRED_K",
+            0x188,
+            Access::Rw,
+            &[uint("BYTES", 0, 24, 100_000, "Not-ECT packets are dropped when q >= K (Eq. 3)")],
+            "K of Eq. 3",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_BUF_MAX",
-        0x18C,
-        Access::Rw,
-        &[uint("BYTES", 0, 24, 1 << 20, "buffer size: a packet that does not fit is dropped")],
-        "the queue's buffer",
+    param(
+        "wred_buf_max",
+        reg(
+            "wred",
+            "WRED_BUF_MAX",
+            0x18C,
+            Access::Rw,
+            &[uint("BYTES", 0, 24, 1 << 20, "buffer size: a packet that does not fit is dropped")],
+            "the queue's buffer",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_P_MAX",
-        0x190,
-        Access::Rw,
-        &[Field {
-            format: Format::Fixed { int: 1, frac: 15 },
-            max: 0x8000,
-            ..uint("P", 0, 16, 6554, "marking probability at K_MAX; above 1.0 acts as 1.0")
-        }],
-        "P_max (draft §2.1)",
+    param(
+        "wred_p_max",
+        reg(
+            "wred",
+            "WRED_P_MAX",
+            0x190,
+            Access::Rw,
+            &[Field {
+                format: Format::Fixed { int: 1, frac: 15 },
+                max: 0x8000,
+                ..uint("P", 0, 16, 6554, "marking probability at K_MAX; above 1.0 acts as 1.0")
+            }],
+            "P_max (draft §2.1)",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_SEED",
-        0x194,
-        Access::Rw,
-        &[Field {
-            format: Format::Hex,
-            ..uint("SEED", 0, 32, 1, "xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up")
-        }],
-        "seed of the marking draws",
+    param(
+        "wred_seed",
+        reg(
+            "wred",
+            "WRED_SEED",
+            0x194,
+            Access::Rw,
+            &[Field {
+                format: Format::Hex,
+                ..uint("SEED", 0, 32, 1, "xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up")
+            }],
+            "seed of the marking draws",
+        ),
     ),
-    reg(
-        "wred",
-        "WRED_DRAIN",
-        0x198,
-        Access::Rw,
-        &[uint("BYTES", 0, 14, 16, "bytes the egress link sends per cycle (the port's line rate)")],
-        "egress rate",
+    param(
+        "wred_drain",
+        reg(
+            "wred",
+            "WRED_DRAIN",
+            0x198,
+            Access::Rw,
+            &[uint("BYTES", 0, 14, 16, "bytes the egress link sends per cycle (the port's line rate)")],
+            "egress rate",
+        ),
     ),
     reg(
         "wred",
@@ -992,6 +1127,11 @@ pub fn core_registers() -> &'static [Register] {
 /// The registers of the extension decoder (from [`EXT_BASE`] on).
 pub fn ext_registers() -> &'static [Register] {
     &REGISTERS[core_registers().len()..]
+}
+
+/// The parameters: the registers a host sets by name, in address order.
+pub fn params() -> impl Iterator<Item = &'static Register> {
+    REGISTERS.iter().filter(|r| r.param.is_some())
 }
 
 /// A register by name (case-insensitive).
@@ -1043,6 +1183,23 @@ pub fn check(regs: &[Register]) -> Vec<String> {
         }
         if r.fields.is_empty() {
             errs.push(format!("{} has no field", r.name));
+        }
+        if let Some(p) = r.param {
+            if r.access != Access::Rw || r.fields.len() != 1 {
+                errs.push(format!(
+                    "{}: parameter {p} must be an RW register of one field",
+                    r.name
+                ));
+            }
+            if regs[..i].iter().any(|q| q.param == Some(p)) {
+                errs.push(format!("two registers are parameter {p}"));
+            }
+            if p.is_empty() || !p.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+                errs.push(format!(
+                    "{}: parameter name {p:?} is not lower_snake_case",
+                    r.name
+                ));
+            }
         }
         if (r.access == Access::Ro) != (r.source != Source::NotRo) {
             errs.push(format!("{}: only RO registers have a source", r.name));

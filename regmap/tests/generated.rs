@@ -46,6 +46,7 @@ fn reg(name: &'static str, offset: u32, fields: &'static [Field]) -> Register {
         read_strobe: false,
         fields,
         doc: "",
+        param: None,
     }
 }
 
@@ -103,4 +104,66 @@ fn fields_check_their_legal_range_and_name_it() {
     assert!(e.contains("[0.00390625 (raw 0x1), 1 (raw 0x100)]"), "{e}");
     assert_eq!(f.set(0xffff_ffff, 3), 0xffff_fe03);
     assert_eq!(f.get(0xffff_fe03), 3);
+}
+
+#[test]
+fn parameters_are_rw_registers_of_one_field_with_unique_names() {
+    let p = |name: &'static str, r: Register| Register {
+        param: Some(name),
+        ..r
+    };
+    static TWO: [Field; 2] = [
+        F8,
+        Field {
+            name: "Y",
+            lsb: 8,
+            ..F8
+        },
+    ];
+    let errs = check(&[p("a", reg("A", 0, &[F8])), p("a", reg("B", 4, &[F8]))]);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("two registers are parameter a")),
+        "{errs:?}"
+    );
+    let errs = check(&[p("a", reg("A", 0, &TWO))]);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("must be an RW register of one field")),
+        "{errs:?}"
+    );
+    let errs = check(&[p("Alpha", reg("A", 0, &[F8]))]);
+    assert!(
+        errs.iter().any(|e| e.contains("not lower_snake_case")),
+        "{errs:?}"
+    );
+    // the real map: every parameter is one, with its name
+    let names: Vec<&str> = ldcp_regmap::params().filter_map(|r| r.param).collect();
+    assert!(
+        names.contains(&"alpha") && names.contains(&"wred_p_max"),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn parameter_values_convert_in_the_field_unit_and_name_the_range() {
+    let f = ldcp_regmap::register("ALPHA").unwrap().fields[0];
+    assert_eq!(f.from_value(0.5), Ok(128));
+    assert_eq!(f.to_value(128), 0.5);
+    let e = f.from_value(1.5).unwrap_err();
+    assert!(
+        e.contains("1.5 is out of range: it must be in [0.00390625, 1]"),
+        "{e}"
+    );
+    let e = f.from_value(0.3).unwrap_err();
+    assert!(
+        e.contains("not a whole number of steps of 2^-8 (nearest: 0.30078125)"),
+        "{e}"
+    );
+    assert!(f.from_value(f64::NAN).is_err());
+    assert_eq!(f.check_raw(256), Ok(256));
+    assert!(f.check_raw(0).unwrap_err().contains("[1, 256] (raw)"));
+    let bytes = ldcp_regmap::register("WRED_K_MIN").unwrap().fields[0];
+    assert_eq!(bytes.from_value(30000.0), Ok(30000));
+    assert!(bytes.from_value(30000.5).is_err());
 }

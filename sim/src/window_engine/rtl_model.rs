@@ -224,6 +224,9 @@ pub struct WindowEngineModel {
 /// Cycles from an event on the inputs to its update on the outputs (when it
 /// is not merged into an earlier event of its flow).
 pub const LATENCY_CYCLES: usize = 38;
+// the register map reports it in CAPS.LATENCY and the driver waits on it:
+// one value, checked here (the map's crate cannot depend on this one)
+const _: () = assert!(ldcp_regmap::ENGINE_LATENCY as usize == LATENCY_CYCLES);
 
 impl WindowEngineModel {
     /// A table of 2^flow_bits flows at power-up: every cw is 1.0.
