@@ -13,13 +13,15 @@
 //! op select   split pending? nothing : scanner hit? flush(sc_idx) : input (if valid)
 //!             -> s1_* registers; table M read at the op's flow
 //! s1          state = M word or the bypass of the last write; the rules;
-//!             edge: M and its copy C written, ACK -> ack_* (or from the hold
+//!             edge: M and its copy C written, ACK -> out_* (or from the hold
 //!             register when it holds a split's second ACK)
 //! scanner     C read at sc_ptr every edge (C = pending | held-since, written
 //!             with M); next cycle: pending != 0 and T - since >= timeout?
 //! ```
 //! M = expected (24) | pending (4) | gap NAKed (1) | held since (20) = 49
-//! bits; C = pending | held since = 24 bits.
+//! bits; C = pending | held since = 24 bits. M's sweep, write port, bypass
+//! and refusal of ids beyond the table are the shared [`TableSweep`] (C is
+//! written with M; a flush is an op from inside, never refused).
 //!
 //! # Timing
 //! - An ACK leaves 2 cycles after its packet is taken (3 for the second ACK
@@ -27,9 +29,11 @@
 //! - `in_ready` is combinational from registers and table reads: low during
 //!   the reset sweep, in the cycle a split's first ACK is computed, and in
 //!   the cycle a flush enters the pipeline.
-//! - `reset` (synchronous): outputs, hold and T cleared, then the tables
-//!   are swept (256 cycles, `in_ready` low).
+//! - `reset` (synchronous): outputs, hold and T cleared, the op taken the
+//!   cycle before dropped (a reset cycle writes nothing, see
+//!   [`TableSweep`]), then the tables are swept (256 cycles, `in_ready` low).
 
+use crate::table_sweep::TableSweep;
 use ldcp_sim::ack_generator::{
     FLOW_ID_BITS, FPGA_FLOW_BITS, GAP_MAX, N_BITS, PSN_BITS, TIMEOUT_BITS, T_BITS,
 };
@@ -47,6 +51,7 @@ const _: () = assert!(M_BITS == 49 && C_BITS == 24 && TIMEOUT_BITS == 16);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "ack_generator",
     doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
+    open: &["ts$sweep_ptr"],
 };
 
 /// The block's Verilog (module [`MODULE`]).
@@ -103,14 +108,9 @@ pub struct AckGenerator {
     s1_v: DFF<Bit>,
     s1_flush: DFF<Bit>,
     s1_kind: DFF<Bit>,
-    s1_idx: DFF<Bits<FB>>,
-    s1_oor: DFF<Bit>,
     s1_psn: DFF<Bits<PB>>,
     s1_ce: DFF<Bit>,
     s1_last: DFF<Bit>,
-    wb_v: DFF<Bit>,
-    wb_idx: DFF<Bits<FB>>,
-    wb_st: DFF<Bits<M_BITS>>,
     hold_v: DFF<Bit>,
     hold_idx: DFF<Bits<FB>>,
     hold_psn: DFF<Bits<PB>>,
@@ -124,9 +124,8 @@ pub struct AckGenerator {
     sc_ptr: DFF<Bits<FB>>,
     sc_idx: DFF<Bits<FB>>,
     sc_v: DFF<Bit>,
-    sweeping: DFF<Bit>,
-    sweep_ptr: DFF<Bits<FB>>,
-    // ---- tables
+    // ---- tables: M's sweep, write port (C's too) and bypass
+    ts: TableSweep<FB, M_BITS>,
     t_m: RAM<Bits<M_BITS>, FB>,
     t_c: RAM<Bits<C_BITS>, FB>,
     // ---- combinational
@@ -167,8 +166,6 @@ pub struct AckGenerator {
     o_nak: Signal<Local, Bit>,
     // ---- constants
     nak_bit: Constant<Bits<M_BITS>>,
-    flow_max: Constant<Bits<FLOW_ID_BITS>>,
-    last_idx: Constant<Bits<FB>>,
     one_fb: Constant<Bits<FB>>,
     one_tb: Constant<Bits<TB>>,
     one_pb: Constant<Bits<PB>>,
@@ -206,14 +203,9 @@ impl Default for AckGenerator {
             s1_v: Default::default(),
             s1_flush: Default::default(),
             s1_kind: Default::default(),
-            s1_idx: Default::default(),
-            s1_oor: Default::default(),
             s1_psn: Default::default(),
             s1_ce: Default::default(),
             s1_last: Default::default(),
-            wb_v: Default::default(),
-            wb_idx: Default::default(),
-            wb_st: Default::default(),
             hold_v: Default::default(),
             hold_idx: Default::default(),
             hold_psn: Default::default(),
@@ -227,8 +219,7 @@ impl Default for AckGenerator {
             sc_ptr: Default::default(),
             sc_idx: Default::default(),
             sc_v: Default::default(),
-            sweeping: Default::default(),
-            sweep_ptr: Default::default(),
+            ts: Default::default(),
             t_m: RAM::from((0..1usize << FB).map(|_| Bits::<M_BITS>::from(0u64))),
             t_c: RAM::from((0..1usize << FB).map(|_| Bits::<C_BITS>::from(0u64))),
             st: Default::default(),
@@ -267,8 +258,6 @@ impl Default for AckGenerator {
             o_n: Default::default(),
             o_nak: Default::default(),
             nak_bit: Constant::new(Bits::<M_BITS>::from(1u64 << TB)),
-            flow_max: Constant::new(Bits::<FLOW_ID_BITS>::from((1u64 << FB) - 1)),
-            last_idx: Constant::new(Bits::<FB>::from((1u64 << FB) - 1)),
             one_fb: Constant::new(Bits::<FB>::from(1u64)),
             one_tb: Constant::new(Bits::<TB>::from(1u64)),
             one_pb: Constant::new(Bits::<PB>::from(1u64)),
@@ -284,14 +273,16 @@ impl Logic for AckGenerator {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, cf_m, cf_to, t_now, s1_v, s1_flush, s1_kind, s1_idx, s1_oor, s1_psn,
-            s1_ce, s1_last, wb_v, wb_idx, wb_st, hold_v, hold_idx, hold_psn, q_v, q_idx, q_psn,
-            q_ece, q_n, q_nak, q_err, sc_ptr, sc_idx, sc_v, sweeping, sweep_ptr
+            self, clock, cf_m, cf_to, t_now, s1_v, s1_flush, s1_kind, s1_psn, s1_ce, s1_last,
+            hold_v, hold_idx, hold_psn, q_v, q_idx, q_psn, q_ece, q_n, q_nak, q_err, sc_ptr,
+            sc_idx, sc_v
         );
         self.t_m.read_clock.next = self.clock.val();
         self.t_m.write_clock.next = self.clock.val();
         self.t_c.read_clock.next = self.clock.val();
         self.t_c.write_clock.next = self.clock.val();
+        self.ts.clock.next = self.clock.val();
+        self.ts.reset.next = self.reset.val();
 
         // ---- parameters and time
         self.cf_m.d.next = self.cfg_m_pkts.val();
@@ -303,10 +294,8 @@ impl Logic for AckGenerator {
         self.to20.next = bit_cast::<TB, TIMEOUT_BITS>(self.cf_to.q.val());
 
         // ---- s1: the flow's state, the bypass of the last write
-        self.st.next = self.t_m.read_data.val();
-        if self.wb_v.q.val() & (self.wb_idx.q.val() == self.s1_idx.q.val()) {
-            self.st.next = self.wb_st.q.val();
-        }
+        self.ts.rd_state.next = self.t_m.read_data.val();
+        self.st.next = self.ts.state.val();
         self.e_cur.next = self.st.val().get_bits::<PB>(25);
         self.pend.next = self.st.val().get_bits::<N_BITS>(21);
         self.nak_cur.next = self.st.val().get_bit(20);
@@ -377,7 +366,7 @@ impl Logic for AckGenerator {
         } else {
             self.err_code.next = self.e_seq.val();
         }
-        if self.s1_oor.q.val() {
+        if self.ts.s1_oor.val() {
             self.a1_v.next = false;
             self.split.next = false;
             self.err_code.next = self.e_flow.val();
@@ -401,7 +390,7 @@ impl Logic for AckGenerator {
         self.t_c.read_address.next = self.sc_ptr.q.val();
         self.sc_ptr.d.next = self.sc_ptr.q.val() + self.one_fb.val();
         self.sc_idx.d.next = self.sc_ptr.q.val();
-        self.sc_v.d.next = !self.sweeping.q.val() & !self.reset.val();
+        self.sc_v.d.next = !self.ts.sweeping.val() & !self.reset.val();
         self.c_pend.next = self.t_c.read_data.val().get_bits::<N_BITS>(20);
         self.c_since.next = self.t_c.read_data.val().get_bits::<TB>(0);
         self.c_age.next = self.t_now.q.val() - self.c_since.val();
@@ -409,9 +398,9 @@ impl Logic for AckGenerator {
             self.sc_v.q.val() & self.c_pend.val().any() & (self.c_age.val() >= self.to20.val());
 
         // ---- the next op: nothing after a split, else a flush, else the input
-        self.in_ready.next = !self.sweeping.q.val() & !self.split.val() & !self.hit.val();
+        self.in_ready.next = !self.ts.sweeping.val() & !self.split.val() & !self.hit.val();
         self.s1_v.d.next = !self.reset.val()
-            & !self.sweeping.q.val()
+            & !self.ts.sweeping.val()
             & !self.split.val()
             & (self.hit.val() | self.in_valid.val());
         self.s1_flush.d.next = self.hit.val();
@@ -419,49 +408,36 @@ impl Logic for AckGenerator {
         self.s1_psn.d.next = self.in_psn.val();
         self.s1_ce.d.next = self.in_ce.val();
         self.s1_last.d.next = self.in_last.val();
-        self.s1_idx.d.next = self.in_flow.val().get_bits::<FB>(0);
-        self.s1_oor.d.next = self.in_flow.val() > self.flow_max.val();
-        self.t_m.read_address.next = self.in_flow.val().get_bits::<FB>(0);
-        if self.hit.val() {
-            self.s1_idx.d.next = self.sc_idx.q.val();
-            self.s1_oor.d.next = false;
-            self.t_m.read_address.next = self.sc_idx.q.val();
-        }
+        // the op: the input's flow, or the scanner's flush (always in the table)
+        self.ts.op_flow.next = self.in_flow.val();
+        self.ts.op_internal.next = self.hit.val();
+        self.ts.op_entry.next = self.sc_idx.q.val();
+        self.t_m.read_address.next = self.ts.rd_addr.val();
 
         // ---- the writes (the op's new state, or the sweep) and the bypass
-        self.t_m.write_address.next = self.s1_idx.q.val();
-        self.t_c.write_address.next = self.s1_idx.q.val();
-        self.t_m.write_data.next = self.n_st.val();
+        self.ts.wr_valid.next = self.s1_v.q.val();
+        self.ts.wr_state.next = self.n_st.val();
+        self.t_m.write_address.next = self.ts.wr_addr.val();
+        self.t_m.write_data.next = self.ts.wr_data.val();
+        self.t_m.write_enable.next = self.ts.wr_en.val();
+        // C, the scanner's copy, is written with M (the sweep zeroes it too)
+        self.t_c.write_address.next = self.ts.wr_addr.val();
         self.t_c.write_data.next = (bit_cast::<C_BITS, N_BITS>(self.n_pend.val()) << 20)
             | bit_cast::<C_BITS, TB>(self.n_since.val());
-        self.t_m.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.t_c.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.sweep_ptr.d.next = self.sweep_ptr.q.val();
-        if self.sweeping.q.val() {
-            self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one_fb.val();
-            self.t_m.write_address.next = self.sweep_ptr.q.val();
-            self.t_c.write_address.next = self.sweep_ptr.q.val();
-            self.t_m.write_data.next = bits::<M_BITS>(0);
+        if self.ts.sweeping.val() {
             self.t_c.write_data.next = bits::<C_BITS>(0);
-            self.t_m.write_enable.next = !self.reset.val();
-            self.t_c.write_enable.next = !self.reset.val();
-            if self.sweep_ptr.q.val() == self.last_idx.val() {
-                self.sweeping.d.next = false;
-            }
         }
-        self.wb_v.d.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.wb_idx.d.next = self.s1_idx.q.val();
-        self.wb_st.d.next = self.n_st.val();
+        self.t_c.write_enable.next = self.ts.wr_en.val();
 
         // ---- the ACK registers: the held second ACK first, else this op's
         self.o_v.next = self.a1_v.val();
-        self.o_idx.next = self.s1_idx.q.val();
+        self.o_idx.next = self.ts.s1_idx.val();
         self.o_psn.next = self.a1_psn.val();
         self.o_ece.next = self.a1_ece.val();
         self.o_n.next = self.a1_n.val();
         self.o_nak.next = self.a1_nak.val();
         self.hold_v.d.next = self.split.val();
-        self.hold_idx.d.next = self.s1_idx.q.val();
+        self.hold_idx.d.next = self.ts.s1_idx.val();
         self.hold_psn.d.next = self.e1.val();
         if self.hold_v.q.val() {
             self.o_v.next = true;
@@ -497,8 +473,6 @@ impl Logic for AckGenerator {
             self.hold_v.d.next = false;
             self.t_now.d.next = bits::<TB>(0);
             self.sc_ptr.d.next = bits::<FB>(0);
-            self.sweeping.d.next = true;
-            self.sweep_ptr.d.next = bits::<FB>(0);
         }
         self.out_valid.next = self.q_v.q.val();
         self.out_flow.next = bit_cast::<FLOW_ID_BITS, FB>(self.q_idx.q.val());

@@ -209,6 +209,7 @@ impl Logic for BoardCore {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
     doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
+    open: &[],
 };
 
 /// The board core's finalized Verilog (module [`MODULE`]), stamped.

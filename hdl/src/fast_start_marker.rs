@@ -20,14 +20,18 @@
 //! # Pipeline
 //! ```text
 //! edge t     in_* -> s1_* registers; the table RAMs read entry in_flow[7:0]
-//! cycle t+1  state = the RAM word, or the bypass of the last write (wb_*) if
+//! cycle t+1  state = the RAM word, or the bypass of the last write if
 //!            it is the same flow; the rules; Eq. 3: ~HC + ~m + m' (UQ18),
 //!            two folds (UQ17, UQ16), complement
-//! edge t+1   the new state -> RAM and wb_*; the result -> o_* registers
+//! edge t+1   the new state -> RAM and the bypass; the result -> out_* registers
 //! ```
 //! The table is three RAMs per flow: `base` (24 bits), `next` (24) and
-//! `misc` = stage (2) | fs_len (12) | acked (12).
+//! `misc` = stage (2) | fs_len (12) | acked (12), written together; their
+//! sweep, write port, bypass and the refusal of ids beyond the table are
+//! the shared [`TableSweep`] (its doc says what a reset cycle writes:
+//! nothing).
 
+use crate::table_sweep::TableSweep;
 use ldcp_sim::fast_start_marker::{
     kind, COUNT_BITS, COUNT_MAX, FLOW_ID_BITS, FPGA_FLOW_BITS, PSN_BITS,
 };
@@ -38,12 +42,18 @@ const PB: usize = PSN_BITS as usize;
 const CB: usize = COUNT_BITS;
 /// Bits of the `misc` word: stage | fs_len | acked.
 const MISC_BITS: usize = 2 + 2 * CB;
-const _: () = assert!(FB == 8 && PB == 24 && CB == 12 && MISC_BITS == 26);
+/// Bits of a flow's state: base | next | misc.
+const STATE_BITS: usize = 2 * PB + MISC_BITS;
+// the state word is base (bits 73..50) | next (49..26) | misc (25..0): the
+// shifts below are literals (RustHDL's HDL has no named shift constants)
+const _: () = assert!(FB == 8 && PB == 24 && CB == 12 && MISC_BITS == 26 && STATE_BITS == 74);
+const _: () = assert!(MISC_BITS == 26 && MISC_BITS + PB == 50);
 
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "fast_start_marker",
     doc: "sender fast-start ECN marker with the IPv4 ECN rewrite and RFC 1624 checksum update, 256 flows, one event per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1)",
+    open: &["ts$s1_idx", "ts$sweep_ptr"],
 };
 
 /// The block's Verilog (module [`MODULE`]).
@@ -108,19 +118,10 @@ pub struct FastStartMarker {
     s1_v: DFF<Bit>,
     s1_kind: DFF<Bits<2>>,
     s1_flow: DFF<Bits<FLOW_ID_BITS>>,
-    s1_idx: DFF<Bits<FB>>,
-    s1_oor: DFF<Bit>,
     s1_psn: DFF<Bits<PB>>,
     s1_last: DFF<Bit>,
     s1_word0: DFF<Bits<16>>,
     s1_csum: DFF<Bits<16>>,
-    wb_v: DFF<Bit>,
-    wb_idx: DFF<Bits<FB>>,
-    wb_base: DFF<Bits<PB>>,
-    wb_next: DFF<Bits<PB>>,
-    wb_misc: DFF<Bits<MISC_BITS>>,
-    sweeping: DFF<Bit>,
-    sweep_ptr: DFF<Bits<FB>>,
     q_valid: DFF<Bit>,
     q_kind: DFF<Bits<2>>,
     q_flow: DFF<Bits<FLOW_ID_BITS>>,
@@ -133,7 +134,8 @@ pub struct FastStartMarker {
     q_gbn: DFF<Bit>,
     q_psn: DFF<Bits<PB>>,
     q_stage: DFF<Bits<2>>,
-    // ---- the table
+    // ---- the table: its sweep, write port and bypass, and three RAMs
+    ts: TableSweep<FB, STATE_BITS>,
     t_base: RAM<Bits<PB>, FB>,
     t_next: RAM<Bits<PB>, FB>,
     t_misc: RAM<Bits<MISC_BITS>, FB>,
@@ -169,8 +171,6 @@ pub struct FastStartMarker {
     hi1: Signal<Local, Bits<1>>,
     fold16: Signal<Local, Bits<16>>,
     // ---- constants
-    flow_max: Constant<Bits<FLOW_ID_BITS>>,
-    last_idx: Constant<Bits<FB>>,
     k_tx: Constant<Bits<2>>,
     k_ack: Constant<Bits<2>>,
     k_nak: Constant<Bits<2>>,
@@ -183,7 +183,6 @@ pub struct FastStartMarker {
     count_max: Constant<Bits<CB>>,
     one_pb: Constant<Bits<PB>>,
     four: Constant<Bits<4>>,
-    one_fb: Constant<Bits<FB>>,
     ecn_mask: Constant<Bits<16>>,
     ect_bits: Constant<Bits<16>>,
     five: Constant<Bits<4>>,
@@ -223,19 +222,10 @@ impl Default for FastStartMarker {
             s1_v: Default::default(),
             s1_kind: Default::default(),
             s1_flow: Default::default(),
-            s1_idx: Default::default(),
-            s1_oor: Default::default(),
             s1_psn: Default::default(),
             s1_last: Default::default(),
             s1_word0: Default::default(),
             s1_csum: Default::default(),
-            wb_v: Default::default(),
-            wb_idx: Default::default(),
-            wb_base: Default::default(),
-            wb_next: Default::default(),
-            wb_misc: Default::default(),
-            sweeping: Default::default(),
-            sweep_ptr: Default::default(),
             q_valid: Default::default(),
             q_kind: Default::default(),
             q_flow: Default::default(),
@@ -248,6 +238,7 @@ impl Default for FastStartMarker {
             q_gbn: Default::default(),
             q_psn: Default::default(),
             q_stage: Default::default(),
+            ts: Default::default(),
             t_base: RAM::from((0..1usize << FB).map(|_| Bits::<PB>::from(0u64))),
             t_next: RAM::from((0..1usize << FB).map(|_| Bits::<PB>::from(0u64))),
             t_misc: RAM::from((0..1usize << FB).map(|_| Bits::<MISC_BITS>::from(0u64))),
@@ -281,8 +272,6 @@ impl Default for FastStartMarker {
             lo16b: Default::default(),
             hi1: Default::default(),
             fold16: Default::default(),
-            flow_max: Constant::new(Bits::<FLOW_ID_BITS>::from((1u64 << FB) - 1)),
-            last_idx: Constant::new(Bits::<FB>::from((1u64 << FB) - 1)),
             k_tx: c2(kind::TX as u64),
             k_ack: c2(kind::ACK as u64),
             k_nak: c2(kind::NAK as u64),
@@ -295,7 +284,6 @@ impl Default for FastStartMarker {
             count_max: Constant::new(Bits::<CB>::from(COUNT_MAX as u64)),
             one_pb: Constant::new(Bits::<PB>::from(1u64)),
             four: Constant::new(Bits::<4>::from(4u64)),
-            one_fb: Constant::new(Bits::<FB>::from(1u64)),
             ecn_mask: Constant::new(Bits::<16>::from(0xFFFCu64)),
             ect_bits: Constant::new(Bits::<16>::from(0x0002u64)),
             five: Constant::new(Bits::<4>::from(5u64)),
@@ -310,9 +298,9 @@ impl Logic for FastStartMarker {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, cf_iw, s1_v, s1_kind, s1_flow, s1_idx, s1_oor, s1_psn, s1_last, s1_word0,
-            s1_csum, wb_v, wb_idx, wb_base, wb_next, wb_misc, sweeping, sweep_ptr, q_valid, q_kind,
-            q_flow, q_err, q_ecn, q_word0, q_csum, q_set, q_cw, q_gbn, q_psn, q_stage
+            self, clock, cf_iw, s1_v, s1_kind, s1_flow, s1_psn, s1_last, s1_word0, s1_csum,
+            q_valid, q_kind, q_flow, q_err, q_ecn, q_word0, q_csum, q_set, q_cw, q_gbn, q_psn,
+            q_stage
         );
         self.t_base.read_clock.next = self.clock.val();
         self.t_base.write_clock.next = self.clock.val();
@@ -320,6 +308,8 @@ impl Logic for FastStartMarker {
         self.t_next.write_clock.next = self.clock.val();
         self.t_misc.read_clock.next = self.clock.val();
         self.t_misc.write_clock.next = self.clock.val();
+        self.ts.clock.next = self.clock.val();
+        self.ts.reset.next = self.reset.val();
 
         // ---- IW, registered and clamped to >= 1
         self.cf_iw.d.next = self.cfg_iw_pkts.val();
@@ -328,29 +318,28 @@ impl Logic for FastStartMarker {
         }
 
         // ---- the input register and the table read (one edge ahead)
-        self.in_ready.next = !self.sweeping.q.val();
-        self.s1_v.d.next = self.in_valid.val() & !self.sweeping.q.val() & !self.reset.val();
+        self.in_ready.next = !self.ts.sweeping.val();
+        self.s1_v.d.next = self.in_valid.val() & !self.ts.sweeping.val() & !self.reset.val();
         self.s1_kind.d.next = self.in_kind.val();
         self.s1_flow.d.next = self.in_flow.val();
-        self.s1_idx.d.next = self.in_flow.val().get_bits::<FB>(0);
-        self.s1_oor.d.next = self.in_flow.val() > self.flow_max.val();
+        self.ts.op_flow.next = self.in_flow.val();
+        self.ts.op_internal.next = false;
+        self.ts.op_entry.next = bits::<FB>(0);
         self.s1_psn.d.next = self.in_psn.val();
         self.s1_last.d.next = self.in_last.val();
         self.s1_word0.d.next = self.in_word0.val();
         self.s1_csum.d.next = self.in_csum.val();
-        self.t_base.read_address.next = self.in_flow.val().get_bits::<FB>(0);
-        self.t_next.read_address.next = self.in_flow.val().get_bits::<FB>(0);
-        self.t_misc.read_address.next = self.in_flow.val().get_bits::<FB>(0);
+        self.t_base.read_address.next = self.ts.rd_addr.val();
+        self.t_next.read_address.next = self.ts.rd_addr.val();
+        self.t_misc.read_address.next = self.ts.rd_addr.val();
 
         // ---- the flow's state: the RAM word, or the bypass of the last write
-        self.c_base.next = self.t_base.read_data.val();
-        self.c_next.next = self.t_next.read_data.val();
-        self.c_misc.next = self.t_misc.read_data.val();
-        if self.wb_v.q.val() & (self.wb_idx.q.val() == self.s1_idx.q.val()) {
-            self.c_base.next = self.wb_base.q.val();
-            self.c_next.next = self.wb_next.q.val();
-            self.c_misc.next = self.wb_misc.q.val();
-        }
+        self.ts.rd_state.next = (bit_cast::<STATE_BITS, PB>(self.t_base.read_data.val()) << 50)
+            | (bit_cast::<STATE_BITS, PB>(self.t_next.read_data.val()) << 26)
+            | bit_cast::<STATE_BITS, MISC_BITS>(self.t_misc.read_data.val());
+        self.c_base.next = self.ts.state.val().get_bits::<PB>(50);
+        self.c_next.next = self.ts.state.val().get_bits::<PB>(26);
+        self.c_misc.next = self.ts.state.val().get_bits::<MISC_BITS>(0);
         self.c_stage.next = self.c_misc.val().get_bits::<2>(24);
         self.c_fs.next = self.c_misc.val().get_bits::<CB>(12);
         self.c_acked.next = self.c_misc.val().get_bits::<CB>(0);
@@ -460,44 +449,19 @@ impl Logic for FastStartMarker {
         self.fold16.next = self.lo16b.val() + bit_cast::<16, 1>(self.hi1.val());
 
         // ---- the write (the event's new state, or the sweep) and the bypass
-        self.t_base.write_address.next = self.s1_idx.q.val();
-        self.t_next.write_address.next = self.s1_idx.q.val();
-        self.t_misc.write_address.next = self.s1_idx.q.val();
-        self.t_base.write_data.next = self.n_base.val();
-        self.t_next.write_data.next = self.n_next.val();
-        self.t_misc.write_data.next = self.n_misc.val();
-        self.t_base.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
-        self.t_next.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
-        self.t_misc.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val();
-        if self.sweeping.q.val() {
-            self.t_base.write_address.next = self.sweep_ptr.q.val();
-            self.t_next.write_address.next = self.sweep_ptr.q.val();
-            self.t_misc.write_address.next = self.sweep_ptr.q.val();
-            self.t_base.write_data.next = bits::<PB>(0);
-            self.t_next.write_data.next = bits::<PB>(0);
-            self.t_misc.write_data.next = bits::<MISC_BITS>(0);
-            self.t_base.write_enable.next = true;
-            self.t_next.write_enable.next = true;
-            self.t_misc.write_enable.next = true;
-        }
-        self.wb_v.d.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.wb_idx.d.next = self.s1_idx.q.val();
-        self.wb_base.d.next = self.n_base.val();
-        self.wb_next.d.next = self.n_next.val();
-        self.wb_misc.d.next = self.n_misc.val();
-
-        // ---- the sweep
-        self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one_fb.val();
-        if self.sweeping.q.val() & (self.sweep_ptr.q.val() == self.last_idx.val()) {
-            self.sweeping.d.next = false;
-        }
-        if !self.sweeping.q.val() {
-            self.sweep_ptr.d.next = self.sweep_ptr.q.val();
-        }
-        if self.reset.val() {
-            self.sweeping.d.next = true;
-            self.sweep_ptr.d.next = bits::<FB>(0);
-        }
+        self.ts.wr_valid.next = self.s1_v.q.val();
+        self.ts.wr_state.next = (bit_cast::<STATE_BITS, PB>(self.n_base.val()) << 50)
+            | (bit_cast::<STATE_BITS, PB>(self.n_next.val()) << 26)
+            | bit_cast::<STATE_BITS, MISC_BITS>(self.n_misc.val());
+        self.t_base.write_address.next = self.ts.wr_addr.val();
+        self.t_next.write_address.next = self.ts.wr_addr.val();
+        self.t_misc.write_address.next = self.ts.wr_addr.val();
+        self.t_base.write_data.next = self.ts.wr_data.val().get_bits::<PB>(50);
+        self.t_next.write_data.next = self.ts.wr_data.val().get_bits::<PB>(26);
+        self.t_misc.write_data.next = self.ts.wr_data.val().get_bits::<MISC_BITS>(0);
+        self.t_base.write_enable.next = self.ts.wr_en.val();
+        self.t_next.write_enable.next = self.ts.wr_en.val();
+        self.t_misc.write_enable.next = self.ts.wr_en.val();
 
         // ---- the result registers
         self.q_valid.d.next = self.s1_v.q.val() & !self.reset.val();
@@ -513,7 +477,7 @@ impl Logic for FastStartMarker {
             self.q_ecn.d.next = self.s1_word0.q.val().get_bits::<2>(0);
             self.q_word0.d.next = self.s1_word0.q.val();
             self.q_csum.d.next = self.s1_csum.q.val();
-            if self.ipv4.val() & !self.s1_oor.q.val() {
+            if self.ipv4.val() & !self.ts.s1_oor.val() {
                 self.q_ecn.d.next = self.ecn_not_ect.val();
                 if self.ect.val() {
                     self.q_ecn.d.next = self.ecn_ect0.val();
@@ -526,7 +490,7 @@ impl Logic for FastStartMarker {
         {
             self.q_psn.d.next = bits::<PB>(0);
         }
-        if self.s1_oor.q.val() {
+        if self.ts.s1_oor.val() {
             self.q_err.d.next = self.e_flow.val();
             self.q_stage.d.next = self.st_idle.val();
             self.q_set.d.next = false;

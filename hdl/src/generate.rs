@@ -16,6 +16,10 @@ pub struct Module {
     pub name: &'static str,
     /// What it is, one line (the Verilog file's header comment).
     pub doc: &'static str,
+    /// Outputs of shared sub-blocks it leaves open on purpose (wire names
+    /// such as `ts$sweep_ptr`): waived from Verilator's UNUSEDSIGNAL by
+    /// name ([`crate::verilog::finalize_open`]).
+    pub open: &'static [&'static str],
 }
 
 /// RustHDL's Verilog of a block, after RustHDL's own checks (every signal
@@ -32,5 +36,5 @@ pub(crate) fn finalized<T: Block>(
     uut: T,
 ) -> Result<String, crate::verilog::VerilogError> {
     let raw = raw_verilog(uut).map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize(&raw, m.name, m.doc)
+    crate::verilog::finalize_open(&raw, m.name, m.doc, m.open)
 }

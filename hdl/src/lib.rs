@@ -18,6 +18,7 @@ pub mod ext_regfile;
 #[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;
+pub mod table_sweep;
 pub mod uart_bridge;
 pub mod verilog;
 pub mod window_engine;

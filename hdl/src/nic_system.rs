@@ -276,6 +276,9 @@ impl Default for NicSystem {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_system",
     doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
+    // the fast-start marker's, pacing timer's and ACK generator's tables
+    // leave these outputs of their shared `TableSweep` open (see each block)
+    open: &["ts$s1_idx", "ts$sweep_ptr"],
 };
 
 /// The system's finalized Verilog (module [`MODULE`]), stamped with
@@ -285,7 +288,7 @@ pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let raw = crate::generate::raw_verilog(NicSystem::new(build))
         .map(|v| crate::verilog::isolate_sub_inputs(&v))
         .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize(&raw, MODULE.name, MODULE.doc)
+    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, MODULE.open)
 }
 
 impl Logic for NicSystem {

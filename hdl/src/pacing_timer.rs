@@ -15,20 +15,24 @@
 //! scanner      every edge: U and S read entry sc_ptr, sc_ptr += 1
 //!              X (next cycle): fresh join? due = T - next >= 0? next += interval
 //!                      (or T + interval when a whole interval behind)
-//!              edge: y_* registers; Y (next edge): S written, grant_* out
+//!              edge: y_* registers; Y (next edge): S written, out_* (the grant)
 //! ```
 //! Tables (block RAM, 256 entries): A = active | join (26 bits, the update
 //! path's own), U = active | interval | join (50, update path -> scanner),
 //! S = active seen | join seen | next due (51, the scanner's own). Each table
-//! has one writer, so updates and the scan never compete for a port.
+//! has one writer, so updates and the scan never compete for a port. A's
+//! sweep, write port, bypass and refusal of ids beyond the table are the
+//! shared [`TableSweep`] (U is written with A; S is swept with them).
 //!
 //! # Timing
 //! - One update per clock (`in_ready` high except during the reset sweep).
-//! - A visit whose table read is at edge r has its grant on `grant_*` after
+//! - A visit whose table read is at edge r has its grant on `out_*` after
 //!   edge r + 1; a flow is visited every 256 cycles.
-//! - `reset` (synchronous): T = 0, pointers 0, outputs cleared, then the
-//!   three tables are swept idle (256 cycles).
+//! - `reset` (synchronous): T = 0, pointers 0, outputs cleared, the update
+//!   taken the cycle before dropped (a reset cycle writes nothing, see
+//!   [`TableSweep`]), then the three tables are swept idle (256 cycles).
 
+use crate::table_sweep::TableSweep;
 use ldcp_sim::pacing_timer::{FLOW_ID_BITS, FPGA_FLOW_BITS, INTERVAL_BITS, LATE_BITS, T_BITS};
 use rust_hdl::prelude::*;
 
@@ -45,6 +49,7 @@ const _: () = assert!(A_BITS == 26 && U_BITS == 50 && S_BITS == 51);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "pacing_timer",
     doc: "pacing timer of the gamma floor: one send credit per clock to flows with cw < 1 every RTT/cw, 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+    open: &["ts$s1_idx"],
 };
 
 /// The block's Verilog (module [`MODULE`]).
@@ -84,12 +89,7 @@ pub struct PacingTimer {
     t_now: DFF<Bits<TB>>,
     s1_v: DFF<Bit>,
     s1_kind: DFF<Bit>,
-    s1_idx: DFF<Bits<FB>>,
-    s1_oor: DFF<Bit>,
     s1_iv: DFF<Bits<IB>>,
-    wb_v: DFF<Bit>,
-    wb_idx: DFF<Bits<FB>>,
-    wb_a: DFF<Bits<A_BITS>>,
     sc_ptr: DFF<Bits<FB>>,
     sc_idx: DFF<Bits<FB>>,
     sc_v: DFF<Bit>,
@@ -98,10 +98,9 @@ pub struct PacingTimer {
     y_s: DFF<Bits<S_BITS>>,
     y_grant: DFF<Bit>,
     y_late: DFF<Bits<LATE_BITS>>,
-    sweeping: DFF<Bit>,
-    sweep_ptr: DFF<Bits<FB>>,
     q_err: DFF<Bit>,
-    // ---- tables
+    // ---- tables: A's sweep, write port (U's too) and bypass; S swept with them
+    ts: TableSweep<FB, A_BITS>,
     t_a: RAM<Bits<A_BITS>, FB>,
     t_u: RAM<Bits<U_BITS>, FB>,
     t_s: RAM<Bits<S_BITS>, FB>,
@@ -110,6 +109,7 @@ pub struct PacingTimer {
     a_join: Signal<Local, Bits<TB>>,
     u_join_new: Signal<Local, Bits<TB>>,
     leave: Signal<Local, Bit>,
+    u_wdata: Signal<Local, Bits<U_BITS>>,
     // ---- combinational: scanner X
     u_active: Signal<Local, Bit>,
     u_iv: Signal<Local, Bits<IB>>,
@@ -126,8 +126,6 @@ pub struct PacingTimer {
     diff_lo: Signal<Local, Bits<IB>>,
     nxt_w: Signal<Local, Bits<TB>>,
     // ---- constants
-    flow_max: Constant<Bits<FLOW_ID_BITS>>,
-    last_idx: Constant<Bits<FB>>,
     one_fb: Constant<Bits<FB>>,
     one_tb: Constant<Bits<TB>>,
     a_active_bit: Constant<Bits<A_BITS>>,
@@ -152,12 +150,7 @@ impl Default for PacingTimer {
             t_now: Default::default(),
             s1_v: Default::default(),
             s1_kind: Default::default(),
-            s1_idx: Default::default(),
-            s1_oor: Default::default(),
             s1_iv: Default::default(),
-            wb_v: Default::default(),
-            wb_idx: Default::default(),
-            wb_a: Default::default(),
             sc_ptr: Default::default(),
             sc_idx: Default::default(),
             sc_v: Default::default(),
@@ -166,9 +159,8 @@ impl Default for PacingTimer {
             y_s: Default::default(),
             y_grant: Default::default(),
             y_late: Default::default(),
-            sweeping: Default::default(),
-            sweep_ptr: Default::default(),
             q_err: Default::default(),
+            ts: Default::default(),
             t_a: RAM::from((0..1usize << FB).map(|_| Bits::<A_BITS>::from(0u64))),
             t_u: RAM::from((0..1usize << FB).map(|_| Bits::<U_BITS>::from(0u64))),
             t_s: RAM::from((0..1usize << FB).map(|_| Bits::<S_BITS>::from(0u64))),
@@ -176,6 +168,7 @@ impl Default for PacingTimer {
             a_join: Default::default(),
             u_join_new: Default::default(),
             leave: Default::default(),
+            u_wdata: Default::default(),
             u_active: Default::default(),
             u_iv: Default::default(),
             u_iv25: Default::default(),
@@ -190,8 +183,6 @@ impl Default for PacingTimer {
             tn: Default::default(),
             diff_lo: Default::default(),
             nxt_w: Default::default(),
-            flow_max: Constant::new(Bits::<FLOW_ID_BITS>::from((1u64 << FB) - 1)),
-            last_idx: Constant::new(Bits::<FB>::from((1u64 << FB) - 1)),
             one_fb: Constant::new(Bits::<FB>::from(1u64)),
             one_tb: Constant::new(Bits::<TB>::from(1u64)),
             a_active_bit: Constant::new(Bits::<A_BITS>::from(1u64 << TB)),
@@ -205,8 +196,8 @@ impl Logic for PacingTimer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, t_now, s1_v, s1_kind, s1_idx, s1_oor, s1_iv, wb_v, wb_idx, wb_a, sc_ptr,
-            sc_idx, sc_v, y_v, y_idx, y_s, y_grant, y_late, sweeping, sweep_ptr, q_err
+            self, clock, t_now, s1_v, s1_kind, s1_iv, sc_ptr, sc_idx, sc_v, y_v, y_idx, y_s,
+            y_grant, y_late, q_err
         );
         self.t_a.read_clock.next = self.clock.val();
         self.t_a.write_clock.next = self.clock.val();
@@ -214,24 +205,25 @@ impl Logic for PacingTimer {
         self.t_u.write_clock.next = self.clock.val();
         self.t_s.read_clock.next = self.clock.val();
         self.t_s.write_clock.next = self.clock.val();
+        self.ts.clock.next = self.clock.val();
+        self.ts.reset.next = self.reset.val();
 
         // ---- time
         self.t_now.d.next = self.t_now.q.val() + self.one_tb.val();
 
         // ---- update path: input register, A read one edge ahead
-        self.in_ready.next = !self.sweeping.q.val();
-        self.s1_v.d.next = self.in_valid.val() & !self.sweeping.q.val() & !self.reset.val();
+        self.in_ready.next = !self.ts.sweeping.val();
+        self.s1_v.d.next = self.in_valid.val() & !self.ts.sweeping.val() & !self.reset.val();
         self.s1_kind.d.next = self.in_restart.val();
-        self.s1_idx.d.next = self.in_flow.val().get_bits::<FB>(0);
-        self.s1_oor.d.next = self.in_flow.val() > self.flow_max.val();
+        self.ts.op_flow.next = self.in_flow.val();
+        self.ts.op_internal.next = false;
+        self.ts.op_entry.next = bits::<FB>(0);
         self.s1_iv.d.next = self.in_interval_cycles.val();
-        self.t_a.read_address.next = self.in_flow.val().get_bits::<FB>(0);
+        self.t_a.read_address.next = self.ts.rd_addr.val();
 
         // ---- update path: join or leave
-        self.a_cur.next = self.t_a.read_data.val();
-        if self.wb_v.q.val() & (self.wb_idx.q.val() == self.s1_idx.q.val()) {
-            self.a_cur.next = self.wb_a.q.val();
-        }
+        self.ts.rd_state.next = self.t_a.read_data.val();
+        self.a_cur.next = self.ts.state.val();
         self.a_join.next = self.a_cur.val().get_bits::<TB>(0);
         self.leave.next = !self.s1_iv.q.val().any();
         self.u_join_new.next = self.a_join.val();
@@ -239,24 +231,28 @@ impl Logic for PacingTimer {
         if !self.a_cur.val().get_bit(25) | self.s1_kind.q.val() {
             self.u_join_new.next = self.t_now.q.val();
         }
-        self.t_a.write_address.next = self.s1_idx.q.val();
-        self.t_u.write_address.next = self.s1_idx.q.val();
-        self.t_a.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.t_u.write_enable.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
         if self.leave.val() {
-            self.t_a.write_data.next = bit_cast::<A_BITS, TB>(self.a_join.val());
-            self.t_u.write_data.next = bit_cast::<U_BITS, TB>(self.a_join.val());
+            self.ts.wr_state.next = bit_cast::<A_BITS, TB>(self.a_join.val());
+            self.u_wdata.next = bit_cast::<U_BITS, TB>(self.a_join.val());
         } else {
-            self.t_a.write_data.next =
+            self.ts.wr_state.next =
                 self.a_active_bit.val() | bit_cast::<A_BITS, TB>(self.u_join_new.val());
-            self.t_u.write_data.next = self.u_active_bit.val()
+            self.u_wdata.next = self.u_active_bit.val()
                 | (bit_cast::<U_BITS, IB>(self.s1_iv.q.val()) << 25)
                 | bit_cast::<U_BITS, TB>(self.u_join_new.val());
         }
-        self.wb_v.d.next = self.s1_v.q.val() & !self.s1_oor.q.val() & !self.reset.val();
-        self.wb_idx.d.next = self.s1_idx.q.val();
-        self.wb_a.d.next = self.t_a.write_data.val();
-        self.q_err.d.next = self.s1_v.q.val() & self.s1_oor.q.val() & !self.reset.val();
+        self.ts.wr_valid.next = self.s1_v.q.val();
+        self.t_a.write_address.next = self.ts.wr_addr.val();
+        self.t_a.write_data.next = self.ts.wr_data.val();
+        self.t_a.write_enable.next = self.ts.wr_en.val();
+        // U is written with A (the sweep zeroes it too)
+        self.t_u.write_address.next = self.ts.wr_addr.val();
+        self.t_u.write_data.next = self.u_wdata.val();
+        if self.ts.sweeping.val() {
+            self.t_u.write_data.next = bits::<U_BITS>(0);
+        }
+        self.t_u.write_enable.next = self.ts.wr_en.val();
+        self.q_err.d.next = self.s1_v.q.val() & self.ts.s1_oor.val() & !self.reset.val();
         self.stat_err_flow_strobe.next = self.q_err.q.val();
 
         // ---- scanner: U and S read at sc_ptr, one flow per clock
@@ -264,7 +260,7 @@ impl Logic for PacingTimer {
         self.t_s.read_address.next = self.sc_ptr.q.val();
         self.sc_ptr.d.next = self.sc_ptr.q.val() + self.one_fb.val();
         self.sc_idx.d.next = self.sc_ptr.q.val();
-        self.sc_v.d.next = !self.sweeping.q.val() & !self.reset.val();
+        self.sc_v.d.next = !self.ts.sweeping.val() & !self.reset.val();
 
         // ---- scanner X
         self.u_active.next = self.t_u.read_data.val().get_bit(49);
@@ -316,28 +312,15 @@ impl Logic for PacingTimer {
             self.out_late_cycles.next = self.y_late.q.val();
         }
 
-        // ---- the sweep
-        self.sweep_ptr.d.next = self.sweep_ptr.q.val();
-        if self.sweeping.q.val() {
-            self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one_fb.val();
-            self.t_a.write_address.next = self.sweep_ptr.q.val();
-            self.t_u.write_address.next = self.sweep_ptr.q.val();
-            self.t_s.write_address.next = self.sweep_ptr.q.val();
-            self.t_a.write_data.next = bits::<A_BITS>(0);
-            self.t_u.write_data.next = bits::<U_BITS>(0);
+        // ---- S is swept with A and U (the scanner is off meanwhile)
+        if self.ts.sweeping.val() {
+            self.t_s.write_address.next = self.ts.sweep_ptr.val();
             self.t_s.write_data.next = bits::<S_BITS>(0);
-            self.t_a.write_enable.next = !self.reset.val();
-            self.t_u.write_enable.next = !self.reset.val();
             self.t_s.write_enable.next = !self.reset.val();
-            if self.sweep_ptr.q.val() == self.last_idx.val() {
-                self.sweeping.d.next = false;
-            }
         }
         if self.reset.val() {
             self.t_now.d.next = bits::<TB>(0);
             self.sc_ptr.d.next = bits::<FB>(0);
-            self.sweeping.d.next = true;
-            self.sweep_ptr.d.next = bits::<FB>(0);
         }
     }
 }

@@ -151,6 +151,47 @@ pub fn isolate_sub_inputs(raw: &str) -> String {
 /// The Verilog a user gets: `raw` (RustHDL's output) with module `name` and
 /// width-exact casts, under a header saying where it came from.
 pub fn finalize(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError> {
+    finalize_open(raw, name, doc, &[])
+}
+
+/// [`finalize`], and the outputs of sub-blocks that the block leaves open
+/// on purpose (`open`, by their wire names such as `ts$sweep_ptr`) are
+/// waived from Verilator's UNUSEDSIGNAL, each by name and only it: their
+/// declarations are wrapped in `lint_off`/`lint_on`. A name that is not a
+/// wire of the module is an error (the waiver would be stale).
+pub fn finalize_open(
+    raw: &str,
+    name: &str,
+    doc: &str,
+    open: &[&str],
+) -> Result<String, VerilogError> {
+    let mut raw = raw.to_string();
+    for w in open {
+        let re = Regex::new(&format!(
+            r"(?m)^(\s*wire\s+(\[[0-9:]+\]\s*)?{};\n)",
+            regex::escape(w)
+        ))
+        .expect("a valid pattern");
+        if !re.is_match(&raw) {
+            return Err(VerilogError::RustHdl(format!(
+                "`{w}` is listed as a sub-block output left open, but the module has no such wire"
+            )));
+        }
+        // every module of the file that declares it (a block embedded in a
+        // system keeps its own name for the wire)
+        raw = re
+            .replace_all(&raw, |c: &regex::Captures| {
+                format!(
+                    "    // an output of a shared sub-block this module does not need\n    /* verilator lint_off UNUSEDSIGNAL */\n{}    /* verilator lint_on UNUSEDSIGNAL */\n",
+                    &c[1]
+                )
+            })
+            .into_owned();
+    }
+    finalize_named(&raw, name, doc)
+}
+
+fn finalize_named(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError> {
     let ok_name = !name.is_empty()
         && name
             .chars()
@@ -216,5 +257,25 @@ mod tests {
             rename_top("module x();", "y"),
             Err(VerilogError::NoTop)
         ));
+    }
+
+    /// A waiver names the wire it waives; a stale one is an error.
+    #[test]
+    fn verilog_waives_open_outputs_by_name_only() {
+        let raw = "module top(clock);\n    input wire  clock;\n    wire  [7:0] ts$sweep_ptr;\n    wire  ts$used;\nendmodule // top\n";
+        let v = finalize_open(raw, "blk", "a block", &["ts$sweep_ptr"]).unwrap();
+        let at = v.find("wire  [7:0] ts$sweep_ptr;").unwrap();
+        assert!(
+            v[..at].ends_with("/* verilator lint_off UNUSEDSIGNAL */\n    "),
+            "{v}"
+        );
+        assert!(v[at..].contains("lint_on UNUSEDSIGNAL"));
+        assert_eq!(
+            v.matches("lint_off UNUSEDSIGNAL").count(),
+            1,
+            "only that wire: {v}"
+        );
+        let e = finalize_open(raw, "blk", "a block", &["ts$gone"]).unwrap_err();
+        assert!(e.to_string().contains("ts$gone"), "{e}");
     }
 }

@@ -170,12 +170,14 @@ impl<const FLOW_BITS: usize> Logic for MergeSlot<FLOW_BITS> {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "window_engine",
     doc: "NIC window engine, PAWA and the gamma floor, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+    open: &[],
 };
 
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "window_engine_4k",
     doc: "the window engine with 4,096 flows (simulation size)",
+    open: &[],
 };
 
 /// The Verilog of the engine with 2^`FLOW_BITS` flows, as module `m`.

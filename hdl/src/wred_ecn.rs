@@ -61,6 +61,7 @@ const SHIFT_BITS: usize = 4;
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "wred_ecn",
     doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
+    open: &[],
 };
 
 /// The block's Verilog (module [`MODULE`]).
