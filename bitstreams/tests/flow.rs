@@ -269,7 +269,6 @@ fn ldcp_bench_window_engine_measures_what_it_prints() {
     assert!(pkts_in > 100_000, "{m}");
     assert_eq!(m["packets_out"].as_u64().unwrap(), pkts_in, "{m}");
     assert_eq!(m["packets_in_flight_after_drain"], 0, "{m}");
-    assert_eq!(m["events_in"], m["cycles"], "an event every cycle: {m}");
     let (updates, merged) = (
         m["updates_out"].as_u64().unwrap(),
         m["merged_events"].as_u64().unwrap(),

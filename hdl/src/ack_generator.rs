@@ -52,6 +52,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "ack_generator",
     doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
     open: &["ts$sweep_ptr"],
+    subs: &[],
 };
 
 /// The block's Verilog (module [`MODULE`]).

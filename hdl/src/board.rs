@@ -4,9 +4,9 @@
 //! `ldcp synth --board alchitry-cu` wraps around it.
 //!
 //! # Clock: a 60 MHz PLL clock from the 100 MHz oscillator
-//! The NIC core places at 94% of the HX8K and closes at 77-86 MHz with a
-//! 100 MHz target (its engine-port priority mux is the critical path), so
-//! the board clock is a PLL-derived 60 MHz: 100 MHz x 48 / (5 x 16) with
+//! The NIC core fills most of the HX8K and closes below 100 MHz
+//! (`bitstreams/reports/nic_core.ice40-hx8k.json`), so the board clock is
+//! a PLL-derived 60 MHz: 100 MHz x 48 / (5 x 16) with
 //! `SB_PLL40_CORE` (DIVR 4, DIVF 47, DIVQ 4, FILTER_RANGE 2: PFD 20 MHz,
 //! VCO 960 MHz; `icepll -i 100 -o 60` gives the same). At one ACK event per
 //! clock that is 60 M events/s, about five times the per-packet ACK rate
@@ -210,6 +210,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
     doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
     open: &[],
+    subs: &[&crate::nic_core::MODULE],
 };
 
 /// The board core's finalized Verilog (module [`MODULE`]), stamped.

@@ -20,6 +20,25 @@ pub struct Module {
     /// such as `ts$sweep_ptr`): waived from Verilator's UNUSEDSIGNAL by
     /// name ([`crate::verilog::finalize_open`]).
     pub open: &'static [&'static str],
+    /// The blocks it embeds: their open outputs are waived in its Verilog
+    /// too, named where each block is defined.
+    pub subs: &'static [&'static Module],
+}
+
+impl Module {
+    /// The open outputs of this module and of every block it embeds, each
+    /// name once.
+    pub fn open_all(&self) -> Vec<&'static str> {
+        let mut all: Vec<&'static str> = self.open.to_vec();
+        for s in self.subs {
+            for w in s.open_all() {
+                if !all.contains(&w) {
+                    all.push(w);
+                }
+            }
+        }
+        all
+    }
 }
 
 /// RustHDL's Verilog of a block, after RustHDL's own checks (every signal
@@ -36,5 +55,5 @@ pub(crate) fn finalized<T: Block>(
     uut: T,
 ) -> Result<String, crate::verilog::VerilogError> {
     let raw = raw_verilog(uut).map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, m.name, m.doc, m.open)
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
 }

@@ -324,6 +324,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_core",
     doc: "the LDCP NIC core: window engine (256 flows), event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
     open: &[],
+    subs: &[&crate::window_engine::MODULE],
 };
 
 /// The core's finalized Verilog (module [`MODULE`]), stamped with `build`.

@@ -13,8 +13,9 @@
 //!
 //! `ldcp_sim::nic_system::NicSystemModel` mirrors every register of this
 //! file; cosimulation compares the bus and the blocks' outputs each cycle.
-//! It does not fit the iCE40-HX8K (the core alone fills 94% of it): it is
-//! the simulated device's top and the core for a larger FPGA.
+//! It does not fit the iCE40-HX8K (the core alone fills most of it, see
+//! its report): it is the simulated device's top and the core for a larger
+//! FPGA.
 //!
 //! # Slots
 //! An FS_EV / AG_EV write, or a flow reset, loads the block's slot (the
@@ -276,9 +277,14 @@ impl Default for NicSystem {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_system",
     doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
-    // the fast-start marker's, pacing timer's and ACK generator's tables
-    // leave these outputs of their shared `TableSweep` open (see each block)
-    open: &["ts$s1_idx", "ts$sweep_ptr"],
+    open: &[],
+    subs: &[
+        &crate::nic_core::MODULE,
+        &crate::fast_start_marker::MODULE,
+        &crate::pacing_timer::MODULE,
+        &crate::ack_generator::MODULE,
+        &crate::wred_ecn::MODULE,
+    ],
 };
 
 /// The system's finalized Verilog (module [`MODULE`]), stamped with
@@ -288,7 +294,7 @@ pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let raw = crate::generate::raw_verilog(NicSystem::new(build))
         .map(|v| crate::verilog::isolate_sub_inputs(&v))
         .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, MODULE.open)
+    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
 }
 
 impl Logic for NicSystem {

@@ -50,6 +50,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "pacing_timer",
     doc: "pacing timer of the gamma floor: one send credit per clock to flows with cw < 1 every RTT/cw, 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
     open: &["ts$s1_idx"],
+    subs: &[],
 };
 
 /// The block's Verilog (module [`MODULE`]).

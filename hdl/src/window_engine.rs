@@ -3,35 +3,35 @@
 //! control-01 §2.2, Eq. 1 and Eq. 2, and the cw < 1 rules).
 //!
 //! The rules, the boundary at cw = 1 (a step ends on it, never crosses it),
-//! the fixed-point formats and the error bounds are documented once, with
-//! the golden models, in `ldcp_sim::window_engine`; `WindowEngineModel`
-//! there mirrors every register of this file and cosimulation compares them
+//! the fixed-point formats, the merge rule and the error bounds are
+//! documented once, with the golden models, in `ldcp_sim::window_engine`;
+//! `WindowEngineModel` there mirrors every register of this file, stage by
+//! stage under the same names ([`stage`]), and cosimulation compares them
 //! every cycle.
 //!
 //! # One event per clock at 100 MHz: merging
 //! The update (normalise, reciprocal table, multiply, shift, add, cap, then
 //! the decrease) takes 15 clocks from reading a flow's cw to writing it back:
 //! far too long to close as a one-clock loop. Instead every event first
-//! spends `WINDOW` = 16 cycles in a merge window (`MergeSlot` x 15 after the
-//! entry slot): an event whose flow already has a slot in the window is
-//! merged into it, unmarked and marked packets counted apart (`n_u`, `n_m`)
-//! and applied in that order, exactly as Eq. 2 applies a delayed ACK. So two
-//! updates of one flow leave the window at least 16 cycles apart, and the
-//! second reads the table after the first has written it (15 < 16): the
-//! pipeline needs no forwarding and no stall. The input never stalls; a
-//! merged event simply produces no update of its own. Merged counts cannot
-//! overflow: at most 16 events of n <= 15 meet in a slot (240 < 256).
-//! `ldcp_sim::window_engine` bounds the drift of merging against one-by-one
-//! processing and the ideal reference.
+//! spends [`WINDOW`] = 16 cycles in a merge window of slots: an event whose
+//! flow already has a slot in the window is merged into it, unmarked and
+//! marked packets counted apart (`n_u`, `n_m`) and applied in that order,
+//! as Eq. 2 applies a delayed ACK (how far that drifts from one by one,
+//! and when it can happen at line rate: `ldcp_sim::window_engine`,
+//! Merging). So two updates of one flow leave the
+//! window at least 16 cycles apart, and the second reads the table after
+//! the first has written it (15 < 16): no forwarding, no stall. The input
+//! never stalls; a merged event produces no update of its own. Merged counts
+//! cannot overflow: at most 16 events of n <= 15 meet in a slot (240 < 256).
 //!
 //! # Events
-//! - ACK (`ev_set` = 0): `ev_n` (0..=15) packets acknowledged, `ev_ece`. An
-//!   ACK with n = 0 changes nothing but still produces an update: a read.
-//! - SET (`ev_set` = 1): cw := `ev_value` clamped to [gamma, cw_max]; it
+//! - ACK (`in_set` = 0): `in_n_pkts` (0..=15) packets acknowledged,
+//!   `in_ece`. An ACK with n = 0 changes nothing but still produces an
+//!   update: a read.
+//! - SET (`in_set` = 1): cw := `in_cw` clamped to [gamma, cw_max]; it
 //!   replaces what its flow's slot had gathered (it came later), and ACKs
 //!   that follow merge after it. The driver's set, reset-to-initial and read
-//!   of a flow are events like the others: each costs one input cycle, and
-//!   the ACK stream is never stopped.
+//!   of a flow are events like the others.
 //!
 //! # Latency and outputs
 //! An event presented in cycle t that starts a slot shows its update on the
@@ -39,145 +39,86 @@
 //! packets applied, and the pacing interval RTT / cw (ticks) when cw < 1.
 //!
 //! # Reset and power-up
-//! `reset` (synchronous) empties the window and the pipelines: the events in
-//! them are dropped. The flow table is block RAM and keeps its values; at
-//! configuration every flow holds cw = 1.0. Illegal parameter values are
-//! clamped: alpha and beta to [1, 256], gamma_shift to [1, 8], cw_max to at
-//! least 1.0.
+//! `reset` (synchronous) writes the update at the table write (stage O) at
+//! its edge, as without the reset, and drops every other event in flight:
+//! those in the input register, the window and stages B..N never reach the
+//! table; those at O..T (at most six, already in the table) lose their
+//! outputs. So the table holds exactly the updates that reached the write,
+//! in order; no output appears for any event in flight at the reset
+//! (`window_engine_reset_keeps_what_reached_the_table` in `ldcp-sim` checks
+//! it). The table is block RAM and keeps its values; at configuration every
+//! flow holds cw = 1.0. Illegal parameter values are clamped: alpha and beta
+//! to [1, 256], gamma_shift to [1, 8], cw_max to at least 1.0.
+//!
+//! # Ports
+//! One flat port per field of the model's declaration (`WeInputs`,
+//! `WeOutputs`), not `LogicInterface` bundles: RustHDL names a bundle's
+//! ports `bundle$field`, and these names are the ones users connect.
 
-use crate::mul::PipelinedMul16;
+use crate::mul::{PipelinedMul16, PipelinedMul16Bram};
+use ldcp_sim::window_engine::stage;
 use ldcp_sim::window_engine::{
-    AB_BITS, AB_ONE, CW_BITS, CW_FRAC_BITS, CW_ONE, GAMMA_SHIFT_MAX, GAMMA_SHIFT_MIN,
-    INTERVAL_BITS, LATENCY_CYCLES, NSUM_BITS, N_BITS, RECIP_TABLE, RTT_BITS, WINDOW,
+    AB_BITS, AB_ONE, CW_BITS, CW_FRAC_BITS, CW_ONE, GAMMA_SHIFT_BITS, GAMMA_SHIFT_MAX,
+    GAMMA_SHIFT_MIN, INTERVAL_BITS, LATENCY_CYCLES, NSUM_BITS, N_BITS, RECIP_TABLE, RTT_BITS,
+    WINDOW,
 };
 use rust_hdl::prelude::*;
 
 const _: () = assert!(WINDOW == 16 && LATENCY_CYCLES == 38 && CW_BITS == 32 && CW_FRAC_BITS == 20);
 const _: () = assert!(NSUM_BITS == 8 && N_BITS == 4 && INTERVAL_BITS == 24);
+// the stages' shifts below are literals (RustHDL's HDL has no named shift
+// constants): the exponent is split as e = (e & 12) + (e & 3), and the
+// reciprocal ROM's index sits 12 = CW_FRAC_BITS - 8 bits above e
+const _: () = assert!(CW_FRAC_BITS - 8 == 12 && GAMMA_SHIFT_BITS == 4);
 
+/// Bits of a merged count with one more for the 33-bit sums and headrooms.
+const W33: usize = CW_BITS + 1;
+/// Bits of n alpha and n beta: a count of NSUM_BITS times alpha or beta
+/// as the configuration registers hold them (clamped to <= 256) fits, so
+/// the product's upper bits are always 0 and are not looked at.
+const NAB_BITS: usize = 16;
+const _: () = assert!(((1 << NSUM_BITS) - 1) * (AB_ONE as usize) < 1 << NAB_BITS);
+/// Bits of the halvings count (at most 8 matter: gamma >= 2^-8).
+const HS_BITS: usize = 4;
+/// Bits of the exponent e = floor(log2 int(cw)), 0..=11.
+const E_BITS: usize = 4;
+/// Bits of the interval's normalisation shift k, 0..=7.
+const K_BITS: usize = 3;
+
+/// Stages the halvings count is carried through: B ..= M.
+const HS_STAGES: usize = stage::M + 1;
+/// Stages the regime bit is carried through: C ..= K.
+const SUB_STAGES: usize = stage::K - stage::C + 1;
+/// Stages the exponent is carried through: C ..= I.
+const E_STAGES: usize = stage::I - stage::C + 1;
+/// Stages n_m beta is carried through: E ..= L.
+const NB_STAGES: usize = stage::L - stage::E + 1;
+/// The interval's stages: P ..= T.
+const IVAL_STAGES: usize = stage::T - stage::P + 1;
+
+/// The reciprocal ROM, from the one table the models use.
 fn recip_rom() -> SyncROM<Bits<16>, 8> {
     SyncROM::from(RECIP_TABLE.iter().map(|&r| Bits::<16>::from(r as u64)))
-}
-
-/// One slot of the merge window after the entry slot: takes the previous
-/// slot's content, merges the input event into it when their flows match,
-/// and registers it.
-#[derive(LogicBlock, Default)]
-pub struct MergeSlot<const FLOW_BITS: usize> {
-    /// The clock.
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the slot empties.
-    pub reset: Signal<In, Bit>,
-    /// Previous slot: occupied.
-    pub p_v: Signal<In, Bit>,
-    /// Previous slot: flow.
-    pub p_flow: Signal<In, Bits<FLOW_BITS>>,
-    /// Previous slot: holds a SET.
-    pub p_set: Signal<In, Bit>,
-    /// Previous slot: SET value, UQ12.20.
-    pub p_value: Signal<In, Bits<CW_BITS>>,
-    /// Previous slot: SET value below gamma.
-    pub p_lo: Signal<In, Bit>,
-    /// Previous slot: SET value above cw_max.
-    pub p_hi: Signal<In, Bit>,
-    /// Previous slot: unmarked packets gathered.
-    pub p_nu: Signal<In, Bits<NSUM_BITS>>,
-    /// Previous slot: marked packets gathered.
-    pub p_nm: Signal<In, Bits<NSUM_BITS>>,
-    /// Input event: valid.
-    pub i_v: Signal<In, Bit>,
-    /// Input event: flow.
-    pub i_flow: Signal<In, Bits<FLOW_BITS>>,
-    /// Input event: SET.
-    pub i_set: Signal<In, Bit>,
-    /// Input event: SET value.
-    pub i_value: Signal<In, Bits<CW_BITS>>,
-    /// Input event: SET value below gamma.
-    pub i_lo: Signal<In, Bit>,
-    /// Input event: SET value above cw_max.
-    pub i_hi: Signal<In, Bit>,
-    /// Input event: unmarked packets.
-    pub i_nu: Signal<In, Bits<NSUM_BITS>>,
-    /// Input event: marked packets.
-    pub i_nm: Signal<In, Bits<NSUM_BITS>>,
-    /// The input event belongs to the previous slot's flow.
-    pub hit: Signal<Out, Bit>,
-    /// This slot: occupied.
-    pub q_v: Signal<Out, Bit>,
-    /// This slot: flow.
-    pub q_flow: Signal<Out, Bits<FLOW_BITS>>,
-    /// This slot: holds a SET.
-    pub q_set: Signal<Out, Bit>,
-    /// This slot: SET value.
-    pub q_value: Signal<Out, Bits<CW_BITS>>,
-    /// This slot: SET value below gamma.
-    pub q_lo: Signal<Out, Bit>,
-    /// This slot: SET value above cw_max.
-    pub q_hi: Signal<Out, Bit>,
-    /// This slot: unmarked packets.
-    pub q_nu: Signal<Out, Bits<NSUM_BITS>>,
-    /// This slot: marked packets.
-    pub q_nm: Signal<Out, Bits<NSUM_BITS>>,
-    v: DFF<Bit>,
-    flow: DFF<Bits<FLOW_BITS>>,
-    set: DFF<Bit>,
-    value: DFF<Bits<CW_BITS>>,
-    lo: DFF<Bit>,
-    hi: DFF<Bit>,
-    nu: DFF<Bits<NSUM_BITS>>,
-    nm: DFF<Bits<NSUM_BITS>>,
-}
-
-impl<const FLOW_BITS: usize> Logic for MergeSlot<FLOW_BITS> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, v, flow, set, value, lo, hi, nu, nm);
-        self.hit.next = self.p_v.val() & self.i_v.val() & (self.p_flow.val() == self.i_flow.val());
-        self.v.d.next = self.p_v.val() & !self.reset.val();
-        self.flow.d.next = self.p_flow.val();
-        self.set.d.next = self.p_set.val();
-        self.value.d.next = self.p_value.val();
-        self.lo.d.next = self.p_lo.val();
-        self.hi.d.next = self.p_hi.val();
-        self.nu.d.next = self.p_nu.val();
-        self.nm.d.next = self.p_nm.val();
-        if self.hit.val() {
-            if self.i_set.val() {
-                // a SET replaces what the slot gathered (its counts are 0)
-                self.set.d.next = true;
-                self.value.d.next = self.i_value.val();
-                self.lo.d.next = self.i_lo.val();
-                self.hi.d.next = self.i_hi.val();
-                self.nu.d.next = self.i_nu.val();
-                self.nm.d.next = self.i_nm.val();
-            } else {
-                self.nu.d.next = self.p_nu.val() + self.i_nu.val();
-                self.nm.d.next = self.p_nm.val() + self.i_nm.val();
-            }
-        }
-        self.q_v.next = self.v.q.val();
-        self.q_flow.next = self.flow.q.val();
-        self.q_set.next = self.set.q.val();
-        self.q_value.next = self.value.q.val();
-        self.q_lo.next = self.lo.q.val();
-        self.q_hi.next = self.hi.q.val();
-        self.q_nu.next = self.nu.q.val();
-        self.q_nm.next = self.nm.q.val();
-    }
 }
 
 /// The module of the iCE40 build, 256 flows.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "window_engine",
     doc: "NIC window engine, PAWA and the gamma floor, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
-    open: &[],
+    open: OPEN,
+    subs: &[],
 };
+
+/// Sub-block outputs left open: the upper half of n alpha and n beta, 0 by
+/// construction (`NAB_BITS`).
+const OPEN: &[&str] = &["mul_na$p", "mul_nb$p"];
 
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "window_engine_4k",
     doc: "the window engine with 4,096 flows (simulation size)",
-    open: &[],
+    open: OPEN,
+    subs: &[],
 };
 
 /// The Verilog of the engine with 2^`FLOW_BITS` flows, as module `m`.
@@ -193,7 +134,7 @@ pub fn verilog<const FLOW_BITS: usize>(
 pub struct WindowEngine<const FLOW_BITS: usize> {
     /// The clock; every register is rising-edge.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: empties the window and pipelines (see the module doc).
+    /// Synchronous reset (see the module doc).
     pub reset: Signal<In, Bit>,
     /// An event arrives (never refused).
     pub in_valid: Signal<In, Bit>,
@@ -205,15 +146,15 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     pub in_ece: Signal<In, Bit>,
     /// ACK: packets acknowledged, 0..=15.
     pub in_n_pkts: Signal<In, Bits<N_BITS>>,
-    /// SET: the new cw, UQ12.20.
+    /// SET: the new cw, packets, UQ12.20.
     pub in_cw: Signal<In, Bits<CW_BITS>>,
     /// alpha, UQ1.8 raw (1..=256; clamped).
     pub cfg_alpha: Signal<In, Bits<AB_BITS>>,
     /// beta, UQ1.8 raw (1..=256; clamped).
     pub cfg_beta: Signal<In, Bits<AB_BITS>>,
-    /// gamma = 2^-gamma_shift (1..=8; clamped).
-    pub cfg_gamma_shift: Signal<In, Bits<4>>,
-    /// cw cap, UQ12.20 (at least 1.0; clamped).
+    /// gamma = 2^-cfg_gamma_shift (1..=8; clamped).
+    pub cfg_gamma_shift: Signal<In, Bits<GAMMA_SHIFT_BITS>>,
+    /// cw cap, packets, UQ12.20 (at least 1.0; clamped).
     pub cfg_cw_max: Signal<In, Bits<CW_BITS>>,
     /// RTT in pacing-timer ticks.
     pub cfg_rtt_ticks: Signal<In, Bits<RTT_BITS>>,
@@ -221,7 +162,7 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     pub out_valid: Signal<Out, Bit>,
     /// Its flow.
     pub out_flow: Signal<Out, Bits<FLOW_BITS>>,
-    /// The new cw, UQ12.20.
+    /// The new cw, packets, UQ12.20.
     pub out_cw: Signal<Out, Bits<CW_BITS>>,
     /// RTT / cw in ticks when cw < 1, else 0.
     pub out_interval_ticks: Signal<Out, Bits<INTERVAL_BITS>>,
@@ -229,18 +170,22 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     pub out_n_u_pkts: Signal<Out, Bits<NSUM_BITS>>,
     /// Marked packets applied.
     pub out_n_m_pkts: Signal<Out, Bits<NSUM_BITS>>,
+    // ---- configuration: registered as given, then clamped
     cr_alpha: DFF<Bits<AB_BITS>>,
     cr_beta: DFF<Bits<AB_BITS>>,
-    cr_g: DFF<Bits<4>>,
+    cr_g: DFF<Bits<GAMMA_SHIFT_BITS>>,
     cr_cwmax: DFF<Bits<CW_BITS>>,
     cr_rtt: DFF<Bits<RTT_BITS>>,
     cf_alpha: DFF<Bits<AB_BITS>>,
     cf_beta: DFF<Bits<AB_BITS>>,
-    cf_g: DFF<Bits<4>>,
+    cf_g: DFF<Bits<GAMMA_SHIFT_BITS>>,
     cf_gsh: DFF<Bits<5>>,
     cf_cwmax: DFF<Bits<CW_BITS>>,
     cf_rtt: DFF<Bits<RTT_BITS>>,
     cf_gamma: DFF<Bits<CW_BITS>>,
+    // ---- I, the input register, then the window's slots 0..15, then X
+    // (a slot: occupied, flow, SET and its value, the value below gamma /
+    // above cw_max, unmarked and marked packets gathered)
     ir_v: DFF<Bit>,
     ir_flow: DFF<Bits<FLOW_BITS>>,
     ir_set: DFF<Bit>,
@@ -249,14 +194,16 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     ir_hi: DFF<Bit>,
     ir_nu: DFF<Bits<NSUM_BITS>>,
     ir_nm: DFF<Bits<NSUM_BITS>>,
-    s0_v: DFF<Bit>,
-    s0_flow: DFF<Bits<FLOW_BITS>>,
-    s0_set: DFF<Bit>,
-    s0_value: DFF<Bits<CW_BITS>>,
-    s0_lo: DFF<Bit>,
-    s0_hi: DFF<Bit>,
-    s0_nu: DFF<Bits<NSUM_BITS>>,
-    s0_nm: DFF<Bits<NSUM_BITS>>,
+    sl_v: [DFF<Bit>; WINDOW],
+    sl_flow: [DFF<Bits<FLOW_BITS>>; WINDOW],
+    sl_set: [DFF<Bit>; WINDOW],
+    sl_value: [DFF<Bits<CW_BITS>>; WINDOW],
+    sl_lo: [DFF<Bit>; WINDOW],
+    sl_hi: [DFF<Bit>; WINDOW],
+    sl_nu: [DFF<Bits<NSUM_BITS>>; WINDOW],
+    sl_nm: [DFF<Bits<NSUM_BITS>>; WINDOW],
+    hit: [Signal<Local, Bit>; WINDOW - 1],
+    merged: Signal<Local, Bit>,
     x_v: DFF<Bit>,
     x_flow: DFF<Bits<FLOW_BITS>>,
     x_set: DFF<Bit>,
@@ -265,527 +212,198 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     x_hi: DFF<Bit>,
     x_nu: DFF<Bits<NSUM_BITS>>,
     x_nm: DFF<Bits<NSUM_BITS>>,
-    b_v: DFF<Bit>,
-    b_flow: DFF<Bits<FLOW_BITS>>,
-    b_nu: DFF<Bits<NSUM_BITS>>,
-    b_nm: DFF<Bits<NSUM_BITS>>,
-    b_hs: DFF<Bits<4>>,
-    b_c: DFF<Bits<CW_BITS>>,
-    c_v: DFF<Bit>,
-    c_flow: DFF<Bits<FLOW_BITS>>,
-    c_nu: DFF<Bits<NSUM_BITS>>,
-    c_nm: DFF<Bits<NSUM_BITS>>,
-    c_hs: DFF<Bits<4>>,
-    c_c: DFF<Bits<CW_BITS>>,
-    c_sub: DFF<Bit>,
-    c_e: DFF<Bits<4>>,
-    d_v: DFF<Bit>,
-    d_flow: DFF<Bits<FLOW_BITS>>,
-    d_nu: DFF<Bits<NSUM_BITS>>,
-    d_nm: DFF<Bits<NSUM_BITS>>,
-    d_hs: DFF<Bits<4>>,
-    d_c: DFF<Bits<CW_BITS>>,
-    d_sub: DFF<Bit>,
-    d_e: DFF<Bits<4>>,
+    // ---- the update's stages B..T: what each stage carries. The lanes of
+    // every stage are indexed by stage; the others from their first stage
+    // (ld_sub, ld_e from C; ld_nb from E; ld_isub, ld_tiny, ld_k from P)
+    ld_v: [DFF<Bit>; stage::LANES],
+    ld_flow: [DFF<Bits<FLOW_BITS>>; stage::LANES],
+    ld_nu: [DFF<Bits<NSUM_BITS>>; stage::LANES],
+    ld_nm: [DFF<Bits<NSUM_BITS>>; stage::LANES],
+    ld_c: [DFF<Bits<CW_BITS>>; stage::LANES],
+    ld_hs: [DFF<Bits<HS_BITS>>; HS_STAGES],
+    ld_sub: [DFF<Bit>; SUB_STAGES],
+    ld_e: [DFF<Bits<E_BITS>>; E_STAGES],
+    ld_nb: [DFF<Bits<NAB_BITS>>; NB_STAGES],
+    ld_isub: [DFF<Bit>; IVAL_STAGES],
+    ld_tiny: [DFF<Bit>; IVAL_STAGES],
+    ld_k: [DFF<Bits<K_BITS>>; IVAL_STAGES],
+    // ---- what one stage computes for the next (named stage_value)
     d_t: DFF<Bits<CW_BITS>>,
-    e_v: DFF<Bit>,
-    e_flow: DFF<Bits<FLOW_BITS>>,
-    e_nu: DFF<Bits<NSUM_BITS>>,
-    e_nm: DFF<Bits<NSUM_BITS>>,
-    e_hs: DFF<Bits<4>>,
-    e_c: DFF<Bits<CW_BITS>>,
-    e_sub: DFF<Bit>,
-    e_e: DFF<Bits<4>>,
-    e_na: DFF<Bits<16>>,
-    e_nb: DFF<Bits<16>>,
-    f_v: DFF<Bit>,
-    f_flow: DFF<Bits<FLOW_BITS>>,
-    f_nu: DFF<Bits<NSUM_BITS>>,
-    f_nm: DFF<Bits<NSUM_BITS>>,
-    f_hs: DFF<Bits<4>>,
-    f_c: DFF<Bits<CW_BITS>>,
-    f_sub: DFF<Bit>,
-    f_e: DFF<Bits<4>>,
-    f_nb: DFF<Bits<16>>,
-    g_v: DFF<Bit>,
-    g_flow: DFF<Bits<FLOW_BITS>>,
-    g_nu: DFF<Bits<NSUM_BITS>>,
-    g_nm: DFF<Bits<NSUM_BITS>>,
-    g_hs: DFF<Bits<4>>,
-    g_c: DFF<Bits<CW_BITS>>,
-    g_sub: DFF<Bit>,
-    g_e: DFF<Bits<4>>,
-    g_nb: DFF<Bits<16>>,
-    h_v: DFF<Bit>,
-    h_flow: DFF<Bits<FLOW_BITS>>,
-    h_nu: DFF<Bits<NSUM_BITS>>,
-    h_nm: DFF<Bits<NSUM_BITS>>,
-    h_hs: DFF<Bits<4>>,
-    h_c: DFF<Bits<CW_BITS>>,
-    h_sub: DFF<Bit>,
-    h_e: DFF<Bits<4>>,
-    h_nb: DFF<Bits<16>>,
-    i_v: DFF<Bit>,
-    i_flow: DFF<Bits<FLOW_BITS>>,
-    i_nu: DFF<Bits<NSUM_BITS>>,
-    i_nm: DFF<Bits<NSUM_BITS>>,
-    i_hs: DFF<Bits<4>>,
-    i_c: DFF<Bits<CW_BITS>>,
-    i_sub: DFF<Bit>,
-    i_e: DFF<Bits<4>>,
-    i_nb: DFF<Bits<16>>,
-    i_t: DFF<Bits<CW_BITS>>,
-    j_v: DFF<Bit>,
-    j_flow: DFF<Bits<FLOW_BITS>>,
-    j_nu: DFF<Bits<NSUM_BITS>>,
-    j_nm: DFF<Bits<NSUM_BITS>>,
-    j_hs: DFF<Bits<4>>,
-    j_c: DFF<Bits<CW_BITS>>,
+    e_na: DFF<Bits<NAB_BITS>>,
+    i_u: DFF<Bits<CW_BITS>>,
+    j_inc: DFF<Bits<CW_BITS>>,
     j_gstep: DFF<Bits<CW_BITS>>,
-    j_sub: DFF<Bit>,
-    j_nb: DFF<Bits<16>>,
-    j_t: DFF<Bits<CW_BITS>>,
-    j_h: DFF<Bits<33>>,
-    j_hg: DFF<Bits<33>>,
-    k_v: DFF<Bit>,
-    k_flow: DFF<Bits<FLOW_BITS>>,
-    k_nu: DFF<Bits<NSUM_BITS>>,
-    k_nm: DFF<Bits<NSUM_BITS>>,
-    k_hs: DFF<Bits<4>>,
-    k_c: DFF<Bits<CW_BITS>>,
-    k_sub: DFF<Bit>,
-    k_nb: DFF<Bits<16>>,
-    k_x: DFF<Bits<33>>,
-    k_y: DFF<Bits<33>>,
+    j_h: DFF<Bits<W33>>,
+    j_hg: DFF<Bits<W33>>,
+    k_x: DFF<Bits<W33>>,
+    k_y: DFF<Bits<W33>>,
     k_over: DFF<Bit>,
     k_yover: DFF<Bit>,
-    l_v: DFF<Bit>,
-    l_flow: DFF<Bits<FLOW_BITS>>,
-    l_nu: DFF<Bits<NSUM_BITS>>,
-    l_nm: DFF<Bits<NSUM_BITS>>,
-    l_hs: DFF<Bits<4>>,
-    l_c: DFF<Bits<CW_BITS>>,
-    l_nb: DFF<Bits<16>>,
-    m_v: DFF<Bit>,
-    m_flow: DFF<Bits<FLOW_BITS>>,
-    m_nu: DFF<Bits<NSUM_BITS>>,
-    m_nm: DFF<Bits<NSUM_BITS>>,
-    m_hs: DFF<Bits<4>>,
-    m_c: DFF<Bits<CW_BITS>>,
     m_big: DFF<Bit>,
     m_lt: DFF<Bit>,
-    m_x: DFF<Bits<33>>,
-    m_y: DFF<Bits<33>>,
+    m_x: DFF<Bits<W33>>,
+    m_y: DFF<Bits<W33>>,
     m_gthr: DFF<Bits<CW_BITS>>,
-    n_v: DFF<Bit>,
-    n_flow: DFF<Bits<FLOW_BITS>>,
-    n_nu: DFF<Bits<NSUM_BITS>>,
-    n_nm: DFF<Bits<NSUM_BITS>>,
-    n_c: DFF<Bits<CW_BITS>>,
     n_big: DFF<Bit>,
-    n_x: DFF<Bits<33>>,
-    n_y: DFF<Bits<33>>,
+    n_x: DFF<Bits<W33>>,
+    n_y: DFF<Bits<W33>>,
     n_ltg: DFF<Bit>,
-    o_v: DFF<Bit>,
-    o_flow: DFF<Bits<FLOW_BITS>>,
-    o_nu: DFF<Bits<NSUM_BITS>>,
-    o_nm: DFF<Bits<NSUM_BITS>>,
-    o_c: DFF<Bits<CW_BITS>>,
-    p_v: DFF<Bit>,
-    p_flow: DFF<Bits<FLOW_BITS>>,
-    p_nu: DFF<Bits<NSUM_BITS>>,
-    p_nm: DFF<Bits<NSUM_BITS>>,
-    p_c: DFF<Bits<CW_BITS>>,
-    p_sub: DFF<Bit>,
-    p_tiny: DFF<Bit>,
-    p_k: DFF<Bits<3>>,
-    q_v: DFF<Bit>,
-    q_flow: DFF<Bits<FLOW_BITS>>,
-    q_nu: DFF<Bits<NSUM_BITS>>,
-    q_nm: DFF<Bits<NSUM_BITS>>,
-    q_c: DFF<Bits<CW_BITS>>,
-    q_sub: DFF<Bit>,
-    q_tiny: DFF<Bit>,
-    q_k: DFF<Bits<3>>,
-    r_v: DFF<Bit>,
-    r_flow: DFF<Bits<FLOW_BITS>>,
-    r_nu: DFF<Bits<NSUM_BITS>>,
-    r_nm: DFF<Bits<NSUM_BITS>>,
-    r_c: DFF<Bits<CW_BITS>>,
-    r_sub: DFF<Bit>,
-    r_tiny: DFF<Bit>,
-    r_k: DFF<Bits<3>>,
-    s_v: DFF<Bit>,
-    s_flow: DFF<Bits<FLOW_BITS>>,
-    s_nu: DFF<Bits<NSUM_BITS>>,
-    s_nm: DFF<Bits<NSUM_BITS>>,
-    s_c: DFF<Bits<CW_BITS>>,
-    s_sub: DFF<Bit>,
-    s_tiny: DFF<Bit>,
-    s_k: DFF<Bits<3>>,
-    t_v: DFF<Bit>,
-    t_flow: DFF<Bits<FLOW_BITS>>,
-    t_nu: DFF<Bits<NSUM_BITS>>,
-    t_nm: DFF<Bits<NSUM_BITS>>,
-    t_c: DFF<Bits<CW_BITS>>,
-    t_sub: DFF<Bit>,
-    t_tiny: DFF<Bit>,
-    t_k: DFF<Bits<3>>,
+    // ---- the output registers
     z_valid: DFF<Bit>,
     z_flow: DFF<Bits<FLOW_BITS>>,
     z_cw: DFF<Bits<CW_BITS>>,
     z_interval: DFF<Bits<INTERVAL_BITS>>,
     z_nu: DFF<Bits<NSUM_BITS>>,
     z_nm: DFF<Bits<NSUM_BITS>>,
-    any_hit: Signal<Local, Bit>,
-    e_low: Signal<Local, Bits<4>>,
+    // ---- combinational (what a stage reads from an indexed register, where
+    // it is cast: RustHDL's HDL evaluates a cast's width outside the stage)
+    d_e_lo: Signal<Local, Bits<E_BITS>>,
+    j_nu: Signal<Local, Bits<NSUM_BITS>>,
+    j_c: Signal<Local, Bits<CW_BITS>>,
+    k_c: Signal<Local, Bits<CW_BITS>>,
+    m_c: Signal<Local, Bits<CW_BITS>>,
+    m_nb: Signal<Local, Bits<NAB_BITS>>,
+    p_c: Signal<Local, Bits<CW_BITS>>,
+    p_k: Signal<Local, Bits<K_BITS>>,
+    t_k: Signal<Local, Bits<K_BITS>>,
     rom_shift: Signal<Local, Bits<5>>,
     half: Signal<Local, Bits<CW_BITS>>,
     ival_shift: Signal<Local, Bits<4>>,
-    one32: Constant<Bits<CW_BITS>>,
-    one33: Constant<Bits<33>>,
-    ab_max: Constant<Bits<AB_BITS>>,
+    // ---- constants, by meaning
+    cw_one: Constant<Bits<CW_BITS>>,
+    cw_one33: Constant<Bits<W33>>,
+    ab_one: Constant<Bits<AB_BITS>>,
     ab_min: Constant<Bits<AB_BITS>>,
-    g_min: Constant<Bits<4>>,
-    g_max: Constant<Bits<4>>,
-    frac: Constant<Bits<5>>,
-    hs_max: Constant<Bits<NSUM_BITS>>,
-    twelve: Constant<Bits<5>>,
-    fifteen: Constant<Bits<4>>,
-    mask12: Constant<Bits<4>>,
-    mask3: Constant<Bits<4>>,
+    g_min: Constant<Bits<GAMMA_SHIFT_BITS>>,
+    g_max: Constant<Bits<GAMMA_SHIFT_BITS>>,
+    cw_frac: Constant<Bits<5>>,
+    halvings_max: Constant<Bits<NSUM_BITS>>,
+    halvings_cap: Constant<Bits<HS_BITS>>,
+    rom_index_at: Constant<Bits<5>>,
+    ival_shift_at: Constant<Bits<4>>,
+    e_hi: Constant<Bits<E_BITS>>,
+    e_lo: Constant<Bits<E_BITS>>,
     interval_max: Constant<Bits<INTERVAL_BITS>>,
-    sat16: Constant<Bits<16>>,
-    m1: MergeSlot<FLOW_BITS>,
-    m2: MergeSlot<FLOW_BITS>,
-    m3: MergeSlot<FLOW_BITS>,
-    m4: MergeSlot<FLOW_BITS>,
-    m5: MergeSlot<FLOW_BITS>,
-    m6: MergeSlot<FLOW_BITS>,
-    m7: MergeSlot<FLOW_BITS>,
-    m8: MergeSlot<FLOW_BITS>,
-    m9: MergeSlot<FLOW_BITS>,
-    m10: MergeSlot<FLOW_BITS>,
-    m11: MergeSlot<FLOW_BITS>,
-    m12: MergeSlot<FLOW_BITS>,
-    m13: MergeSlot<FLOW_BITS>,
-    m14: MergeSlot<FLOW_BITS>,
-    m15: MergeSlot<FLOW_BITS>,
+    /// e for cw's integer bit 21 + b (the priority encoder of stage C).
+    e_code: [Constant<Bits<E_BITS>>; 11],
+    /// k for cw's fraction bit 12 + b (the priority encoder of stage P).
+    k_code: [Constant<Bits<K_BITS>>; 8],
+    // ---- the multipliers, ROMs and the flow table
     mul_na: PipelinedMul16,
     mul_nb: PipelinedMul16,
-    mul_p: PipelinedMul16,
-    mul_i: PipelinedMul16,
-    cw_table: RAM<Bits<CW_BITS>, FLOW_BITS>,
+    mul_p: PipelinedMul16Bram,
+    mul_i: PipelinedMul16Bram,
     rom: SyncROM<Bits<16>, 8>,
     rom2: SyncROM<Bits<16>, 8>,
+    cw_table: RAM<Bits<CW_BITS>, FLOW_BITS>,
+}
+
+/// `Self { <the fields given>, <every field listed>: Default::default() }`:
+/// the registers, signals and sub-blocks start at their defaults; only the
+/// constants, the ROMs and the flow table are given.
+macro_rules! with_defaults {
+    ($($f:ident: $v:expr,)* ; $($d:ident),* $(,)?) => {
+        Self { $($f: $v,)* $($d: Default::default(),)* }
+    };
 }
 
 impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
     fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            in_valid: Default::default(),
-            in_flow: Default::default(),
-            in_set: Default::default(),
-            in_ece: Default::default(),
-            in_n_pkts: Default::default(),
-            in_cw: Default::default(),
-            cfg_alpha: Default::default(),
-            cfg_beta: Default::default(),
-            cfg_gamma_shift: Default::default(),
-            cfg_cw_max: Default::default(),
-            cfg_rtt_ticks: Default::default(),
-            out_valid: Default::default(),
-            out_flow: Default::default(),
-            out_cw: Default::default(),
-            out_interval_ticks: Default::default(),
-            out_n_u_pkts: Default::default(),
-            out_n_m_pkts: Default::default(),
-            cr_alpha: Default::default(),
-            cr_beta: Default::default(),
-            cr_g: Default::default(),
-            cr_cwmax: Default::default(),
-            cr_rtt: Default::default(),
-            cf_alpha: Default::default(),
-            cf_beta: Default::default(),
-            cf_g: Default::default(),
-            cf_gsh: Default::default(),
-            cf_cwmax: Default::default(),
-            cf_rtt: Default::default(),
-            cf_gamma: Default::default(),
-            ir_v: Default::default(),
-            ir_flow: Default::default(),
-            ir_set: Default::default(),
-            ir_value: Default::default(),
-            ir_lo: Default::default(),
-            ir_hi: Default::default(),
-            ir_nu: Default::default(),
-            ir_nm: Default::default(),
-            s0_v: Default::default(),
-            s0_flow: Default::default(),
-            s0_set: Default::default(),
-            s0_value: Default::default(),
-            s0_lo: Default::default(),
-            s0_hi: Default::default(),
-            s0_nu: Default::default(),
-            s0_nm: Default::default(),
-            x_v: Default::default(),
-            x_flow: Default::default(),
-            x_set: Default::default(),
-            x_value: Default::default(),
-            x_lo: Default::default(),
-            x_hi: Default::default(),
-            x_nu: Default::default(),
-            x_nm: Default::default(),
-            b_v: Default::default(),
-            b_flow: Default::default(),
-            b_nu: Default::default(),
-            b_nm: Default::default(),
-            b_hs: Default::default(),
-            b_c: Default::default(),
-            c_v: Default::default(),
-            c_flow: Default::default(),
-            c_nu: Default::default(),
-            c_nm: Default::default(),
-            c_hs: Default::default(),
-            c_c: Default::default(),
-            c_sub: Default::default(),
-            c_e: Default::default(),
-            d_v: Default::default(),
-            d_flow: Default::default(),
-            d_nu: Default::default(),
-            d_nm: Default::default(),
-            d_hs: Default::default(),
-            d_c: Default::default(),
-            d_sub: Default::default(),
-            d_e: Default::default(),
-            d_t: Default::default(),
-            e_v: Default::default(),
-            e_flow: Default::default(),
-            e_nu: Default::default(),
-            e_nm: Default::default(),
-            e_hs: Default::default(),
-            e_c: Default::default(),
-            e_sub: Default::default(),
-            e_e: Default::default(),
-            e_na: Default::default(),
-            e_nb: Default::default(),
-            f_v: Default::default(),
-            f_flow: Default::default(),
-            f_nu: Default::default(),
-            f_nm: Default::default(),
-            f_hs: Default::default(),
-            f_c: Default::default(),
-            f_sub: Default::default(),
-            f_e: Default::default(),
-            f_nb: Default::default(),
-            g_v: Default::default(),
-            g_flow: Default::default(),
-            g_nu: Default::default(),
-            g_nm: Default::default(),
-            g_hs: Default::default(),
-            g_c: Default::default(),
-            g_sub: Default::default(),
-            g_e: Default::default(),
-            g_nb: Default::default(),
-            h_v: Default::default(),
-            h_flow: Default::default(),
-            h_nu: Default::default(),
-            h_nm: Default::default(),
-            h_hs: Default::default(),
-            h_c: Default::default(),
-            h_sub: Default::default(),
-            h_e: Default::default(),
-            h_nb: Default::default(),
-            i_v: Default::default(),
-            i_flow: Default::default(),
-            i_nu: Default::default(),
-            i_nm: Default::default(),
-            i_hs: Default::default(),
-            i_c: Default::default(),
-            i_sub: Default::default(),
-            i_e: Default::default(),
-            i_nb: Default::default(),
-            i_t: Default::default(),
-            j_v: Default::default(),
-            j_flow: Default::default(),
-            j_nu: Default::default(),
-            j_nm: Default::default(),
-            j_hs: Default::default(),
-            j_c: Default::default(),
-            j_gstep: Default::default(),
-            j_sub: Default::default(),
-            j_nb: Default::default(),
-            j_t: Default::default(),
-            j_h: Default::default(),
-            j_hg: Default::default(),
-            k_v: Default::default(),
-            k_flow: Default::default(),
-            k_nu: Default::default(),
-            k_nm: Default::default(),
-            k_hs: Default::default(),
-            k_c: Default::default(),
-            k_sub: Default::default(),
-            k_nb: Default::default(),
-            k_x: Default::default(),
-            k_y: Default::default(),
-            k_over: Default::default(),
-            k_yover: Default::default(),
-            l_v: Default::default(),
-            l_flow: Default::default(),
-            l_nu: Default::default(),
-            l_nm: Default::default(),
-            l_hs: Default::default(),
-            l_c: Default::default(),
-            l_nb: Default::default(),
-            m_v: Default::default(),
-            m_flow: Default::default(),
-            m_nu: Default::default(),
-            m_nm: Default::default(),
-            m_hs: Default::default(),
-            m_c: Default::default(),
-            m_big: Default::default(),
-            m_lt: Default::default(),
-            m_x: Default::default(),
-            m_y: Default::default(),
-            m_gthr: Default::default(),
-            n_v: Default::default(),
-            n_flow: Default::default(),
-            n_nu: Default::default(),
-            n_nm: Default::default(),
-            n_c: Default::default(),
-            n_big: Default::default(),
-            n_x: Default::default(),
-            n_y: Default::default(),
-            n_ltg: Default::default(),
-            o_v: Default::default(),
-            o_flow: Default::default(),
-            o_nu: Default::default(),
-            o_nm: Default::default(),
-            o_c: Default::default(),
-            p_v: Default::default(),
-            p_flow: Default::default(),
-            p_nu: Default::default(),
-            p_nm: Default::default(),
-            p_c: Default::default(),
-            p_sub: Default::default(),
-            p_tiny: Default::default(),
-            p_k: Default::default(),
-            q_v: Default::default(),
-            q_flow: Default::default(),
-            q_nu: Default::default(),
-            q_nm: Default::default(),
-            q_c: Default::default(),
-            q_sub: Default::default(),
-            q_tiny: Default::default(),
-            q_k: Default::default(),
-            r_v: Default::default(),
-            r_flow: Default::default(),
-            r_nu: Default::default(),
-            r_nm: Default::default(),
-            r_c: Default::default(),
-            r_sub: Default::default(),
-            r_tiny: Default::default(),
-            r_k: Default::default(),
-            s_v: Default::default(),
-            s_flow: Default::default(),
-            s_nu: Default::default(),
-            s_nm: Default::default(),
-            s_c: Default::default(),
-            s_sub: Default::default(),
-            s_tiny: Default::default(),
-            s_k: Default::default(),
-            t_v: Default::default(),
-            t_flow: Default::default(),
-            t_nu: Default::default(),
-            t_nm: Default::default(),
-            t_c: Default::default(),
-            t_sub: Default::default(),
-            t_tiny: Default::default(),
-            t_k: Default::default(),
-            z_valid: Default::default(),
-            z_flow: Default::default(),
-            z_cw: Default::default(),
-            z_interval: Default::default(),
-            z_nu: Default::default(),
-            z_nm: Default::default(),
-            any_hit: Default::default(),
-            e_low: Default::default(),
-            rom_shift: Default::default(),
-            half: Default::default(),
-            ival_shift: Default::default(),
-            one32: Constant::new((CW_ONE as u64).into()),
-            one33: Constant::new((CW_ONE as u64).into()),
-            ab_max: Constant::new((AB_ONE as u64).into()),
-            ab_min: Constant::new((1).into()),
+        with_defaults!(
+            cw_one: Constant::new((CW_ONE as u64).into()),
+            cw_one33: Constant::new((CW_ONE as u64).into()),
+            ab_one: Constant::new((AB_ONE as u64).into()),
+            ab_min: Constant::new(1.into()),
             g_min: Constant::new((GAMMA_SHIFT_MIN as u64).into()),
             g_max: Constant::new((GAMMA_SHIFT_MAX as u64).into()),
-            frac: Constant::new((CW_FRAC_BITS as u64).into()),
-            hs_max: Constant::new((8).into()),
-            twelve: Constant::new((12).into()),
-            fifteen: Constant::new((15).into()),
-            mask12: Constant::new((12).into()),
-            mask3: Constant::new((3).into()),
+            cw_frac: Constant::new((CW_FRAC_BITS as u64).into()),
+            halvings_max: Constant::new((GAMMA_SHIFT_MAX as u64).into()),
+            halvings_cap: Constant::new((GAMMA_SHIFT_MAX as u64).into()),
+            rom_index_at: Constant::new(((CW_FRAC_BITS - 8) as u64).into()),
+            ival_shift_at: Constant::new(15.into()),
+            e_hi: Constant::new(0b1100.into()),
+            e_lo: Constant::new(0b0011.into()),
             interval_max: Constant::new(((1u64 << INTERVAL_BITS) - 1).into()),
-            sat16: Constant::new((0xffff).into()),
-            m1: Default::default(),
-            m2: Default::default(),
-            m3: Default::default(),
-            m4: Default::default(),
-            m5: Default::default(),
-            m6: Default::default(),
-            m7: Default::default(),
-            m8: Default::default(),
-            m9: Default::default(),
-            m10: Default::default(),
-            m11: Default::default(),
-            m12: Default::default(),
-            m13: Default::default(),
-            m14: Default::default(),
-            m15: Default::default(),
-            mul_na: Default::default(),
-            mul_nb: Default::default(),
-            mul_p: Default::default(),
-            mul_i: Default::default(),
+            e_code: std::array::from_fn(|b| Constant::new((b as u64 + 1).into())),
+            k_code: std::array::from_fn(|b| Constant::new((7 - b as u64).into())),
+            rom: recip_rom(),
+            rom2: recip_rom(),
             cw_table: RAM::from(
                 (0..1usize << FLOW_BITS).map(|_| Bits::<CW_BITS>::from(CW_ONE as u64)),
             ),
-            rom: recip_rom(),
-            rom2: recip_rom(),
-        }
+            ;
+            clock, reset, in_valid, in_flow, in_set, in_ece, in_n_pkts, in_cw, cfg_alpha,
+            cfg_beta, cfg_gamma_shift, cfg_cw_max, cfg_rtt_ticks, out_valid, out_flow, out_cw,
+            out_interval_ticks, out_n_u_pkts, out_n_m_pkts, cr_alpha, cr_beta, cr_g, cr_cwmax,
+            cr_rtt, cf_alpha, cf_beta, cf_g, cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow,
+            ir_set, ir_value, ir_lo, ir_hi, ir_nu, ir_nm, sl_v, sl_flow, sl_set, sl_value, sl_lo,
+            sl_hi, sl_nu, sl_nm, hit, merged, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu,
+            x_nm, ld_v, ld_flow, ld_nu, ld_nm, ld_c, ld_hs, ld_sub, ld_e, ld_nb, ld_isub,
+            ld_tiny, ld_k, d_t, e_na, i_u, j_inc, j_gstep, j_h, j_hg, k_x, k_y, k_over, k_yover,
+            m_big, m_lt, m_x, m_y, m_gthr, n_big, n_x, n_y, n_ltg, z_valid, z_flow, z_cw,
+            z_interval, z_nu, z_nm, d_e_lo, j_nu, j_c, k_c, m_c, m_nb, p_c, p_k, t_k,
+            rom_shift, half, ival_shift, mul_na, mul_nb, mul_p, mul_i,
+        )
     }
 }
 
+// the stages' loop variables are the model's stage names
+#[allow(non_snake_case)]
 impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
+    // RustHDL's HDL resolves an array index only through loop variables: a
+    // stage's logic is written in a one-pass loop whose variable is the
+    // stage's name (`for L in stage::L..stage::L + 1`), and the first
+    // stages of the partial lanes (C, E, P) are bound around them all. A
+    // stage reads the registers of the stage before it (`L - 1`, K).
+    // not formatted: the stages sit at one indentation inside the loops
+    // that bind C, E and P
+    #[rustfmt::skip]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
             self, clock, cr_alpha, cr_beta, cr_g, cr_cwmax, cr_rtt, cf_alpha, cf_beta, cf_g,
             cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow, ir_set, ir_value, ir_lo, ir_hi,
-            ir_nu, ir_nm, s0_v, s0_flow, s0_set, s0_value, s0_lo, s0_hi, s0_nu, s0_nm, x_v, x_flow,
-            x_set, x_value, x_lo, x_hi, x_nu, x_nm, b_v, b_flow, b_nu, b_nm, b_hs, b_c, c_v,
-            c_flow, c_nu, c_nm, c_hs, c_c, c_sub, c_e, d_v, d_flow, d_nu, d_nm, d_hs, d_c, d_sub,
-            d_e, d_t, e_v, e_flow, e_nu, e_nm, e_hs, e_c, e_sub, e_e, e_na, e_nb, f_v, f_flow,
-            f_nu, f_nm, f_hs, f_c, f_sub, f_e, f_nb, g_v, g_flow, g_nu, g_nm, g_hs, g_c, g_sub,
-            g_e, g_nb, h_v, h_flow, h_nu, h_nm, h_hs, h_c, h_sub, h_e, h_nb, i_v, i_flow, i_nu,
-            i_nm, i_hs, i_c, i_sub, i_e, i_nb, i_t, j_v, j_flow, j_nu, j_nm, j_hs, j_c, j_gstep,
-            j_sub, j_nb, j_t, j_h, j_hg, k_v, k_flow, k_nu, k_nm, k_hs, k_c, k_sub, k_nb, k_x, k_y,
-            k_over, k_yover, l_v, l_flow, l_nu, l_nm, l_hs, l_c, l_nb, m_v, m_flow, m_nu, m_nm,
-            m_hs, m_c, m_big, m_lt, m_x, m_y, m_gthr, n_v, n_flow, n_nu, n_nm, n_c, n_big, n_x,
-            n_y, n_ltg, o_v, o_flow, o_nu, o_nm, o_c, p_v, p_flow, p_nu, p_nm, p_c, p_sub, p_tiny,
-            p_k, q_v, q_flow, q_nu, q_nm, q_c, q_sub, q_tiny, q_k, r_v, r_flow, r_nu, r_nm, r_c,
-            r_sub, r_tiny, r_k, s_v, s_flow, s_nu, s_nm, s_c, s_sub, s_tiny, s_k, t_v, t_flow,
-            t_nu, t_nm, t_c, t_sub, t_tiny, t_k, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            ir_nu, ir_nm, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, d_t, e_na, i_u,
+            j_inc, j_gstep, j_h, j_hg, k_x, k_y, k_over, k_yover, m_big, m_lt, m_x, m_y, m_gthr,
+            n_big, n_x, n_y, n_ltg, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
-        self.mul_na.clock.next = self.clock.val();
-        self.mul_nb.clock.next = self.clock.val();
-        self.mul_p.clock.next = self.clock.val();
-        self.mul_i.clock.next = self.clock.val();
+        clock!(self, clock, mul_na, mul_nb, mul_p, mul_i, rom, rom2);
         self.cw_table.read_clock.next = self.clock.val();
         self.cw_table.write_clock.next = self.clock.val();
-        self.rom.clock.next = self.clock.val();
-        self.rom2.clock.next = self.clock.val();
+        for j in 0..WINDOW {
+            self.sl_v[j].clock.next = self.clock.val();
+            self.sl_flow[j].clock.next = self.clock.val();
+            self.sl_set[j].clock.next = self.clock.val();
+            self.sl_value[j].clock.next = self.clock.val();
+            self.sl_lo[j].clock.next = self.clock.val();
+            self.sl_hi[j].clock.next = self.clock.val();
+            self.sl_nu[j].clock.next = self.clock.val();
+            self.sl_nm[j].clock.next = self.clock.val();
+        }
+        for s in 0..stage::LANES {
+            self.ld_v[s].clock.next = self.clock.val();
+            self.ld_flow[s].clock.next = self.clock.val();
+            self.ld_nu[s].clock.next = self.clock.val();
+            self.ld_nm[s].clock.next = self.clock.val();
+            self.ld_c[s].clock.next = self.clock.val();
+        }
+        for s in 0..HS_STAGES {
+            self.ld_hs[s].clock.next = self.clock.val();
+        }
+        for s in 0..SUB_STAGES {
+            self.ld_sub[s].clock.next = self.clock.val();
+        }
+        for s in 0..E_STAGES {
+            self.ld_e[s].clock.next = self.clock.val();
+        }
+        for s in 0..NB_STAGES {
+            self.ld_nb[s].clock.next = self.clock.val();
+        }
+        for s in 0..IVAL_STAGES {
+            self.ld_isub[s].clock.next = self.clock.val();
+            self.ld_tiny[s].clock.next = self.clock.val();
+            self.ld_k[s].clock.next = self.clock.val();
+        }
 
         // ---- configuration: registered as given, then clamped to the legal ranges
         self.cr_alpha.d.next = self.cfg_alpha.val();
@@ -794,38 +412,38 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.cr_cwmax.d.next = self.cfg_cw_max.val();
         self.cr_rtt.d.next = self.cfg_rtt_ticks.val();
         self.cf_alpha.d.next = self.cr_alpha.q.val();
-        if self.cr_alpha.q.val() > self.ab_max.val() {
-            self.cf_alpha.d.next = self.ab_max.val();
+        if self.cr_alpha.q.val() > self.ab_one.val() {
+            self.cf_alpha.d.next = self.ab_one.val();
         }
         if !self.cr_alpha.q.val().any() {
             self.cf_alpha.d.next = self.ab_min.val();
         }
         self.cf_beta.d.next = self.cr_beta.q.val();
-        if self.cr_beta.q.val() > self.ab_max.val() {
-            self.cf_beta.d.next = self.ab_max.val();
+        if self.cr_beta.q.val() > self.ab_one.val() {
+            self.cf_beta.d.next = self.ab_one.val();
         }
         if !self.cr_beta.q.val().any() {
             self.cf_beta.d.next = self.ab_min.val();
         }
         self.cf_g.d.next = self.cr_g.q.val();
-        self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.cr_g.q.val());
+        self.cf_gsh.d.next = self.cw_frac.val() - bit_cast::<5, 4>(self.cr_g.q.val());
         if self.cr_g.q.val() > self.g_max.val() {
             self.cf_g.d.next = self.g_max.val();
-            self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.g_max.val());
+            self.cf_gsh.d.next = self.cw_frac.val() - bit_cast::<5, 4>(self.g_max.val());
         }
         if self.cr_g.q.val() < self.g_min.val() {
             self.cf_g.d.next = self.g_min.val();
-            self.cf_gsh.d.next = self.frac.val() - bit_cast::<5, 4>(self.g_min.val());
+            self.cf_gsh.d.next = self.cw_frac.val() - bit_cast::<5, 4>(self.g_min.val());
         }
         self.cf_cwmax.d.next = self.cr_cwmax.q.val();
         // below 1.0 <=> no integer bit set (a 12-input NOR, not a comparator)
         if !self.cr_cwmax.q.val().get_bits::<12>(20).any() {
-            self.cf_cwmax.d.next = self.one32.val();
+            self.cf_cwmax.d.next = self.cw_one.val();
         }
         self.cf_rtt.d.next = self.cr_rtt.q.val();
-        self.cf_gamma.d.next = self.one32.val() >> self.cf_g.q.val();
+        self.cf_gamma.d.next = self.cw_one.val() >> self.cf_g.q.val();
 
-        // ---- the input register: counts by kind, SET value against the limits
+        // ---- I: counts by kind, the SET value against the limits
         self.ir_v.d.next = self.in_valid.val() & !self.reset.val();
         self.ir_flow.d.next = self.in_flow.val();
         self.ir_set.d.next = self.in_set.val();
@@ -842,653 +460,286 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             }
         }
 
-        // ---- the merge window: entry slot s0, then m1..m15
-        self.m1.p_v.next = self.s0_v.q.val();
-        self.m1.i_v.next = self.ir_v.q.val();
-        self.m1.p_flow.next = self.s0_flow.q.val();
-        self.m1.i_flow.next = self.ir_flow.q.val();
-        self.m1.p_set.next = self.s0_set.q.val();
-        self.m1.i_set.next = self.ir_set.q.val();
-        self.m1.p_value.next = self.s0_value.q.val();
-        self.m1.i_value.next = self.ir_value.q.val();
-        self.m1.p_lo.next = self.s0_lo.q.val();
-        self.m1.i_lo.next = self.ir_lo.q.val();
-        self.m1.p_hi.next = self.s0_hi.q.val();
-        self.m1.i_hi.next = self.ir_hi.q.val();
-        self.m1.p_nu.next = self.s0_nu.q.val();
-        self.m1.i_nu.next = self.ir_nu.q.val();
-        self.m1.p_nm.next = self.s0_nm.q.val();
-        self.m1.i_nm.next = self.ir_nm.q.val();
-        self.m1.clock.next = self.clock.val();
-        self.m1.reset.next = self.reset.val();
-        self.m2.p_v.next = self.m1.q_v.val();
-        self.m2.i_v.next = self.ir_v.q.val();
-        self.m2.p_flow.next = self.m1.q_flow.val();
-        self.m2.i_flow.next = self.ir_flow.q.val();
-        self.m2.p_set.next = self.m1.q_set.val();
-        self.m2.i_set.next = self.ir_set.q.val();
-        self.m2.p_value.next = self.m1.q_value.val();
-        self.m2.i_value.next = self.ir_value.q.val();
-        self.m2.p_lo.next = self.m1.q_lo.val();
-        self.m2.i_lo.next = self.ir_lo.q.val();
-        self.m2.p_hi.next = self.m1.q_hi.val();
-        self.m2.i_hi.next = self.ir_hi.q.val();
-        self.m2.p_nu.next = self.m1.q_nu.val();
-        self.m2.i_nu.next = self.ir_nu.q.val();
-        self.m2.p_nm.next = self.m1.q_nm.val();
-        self.m2.i_nm.next = self.ir_nm.q.val();
-        self.m2.clock.next = self.clock.val();
-        self.m2.reset.next = self.reset.val();
-        self.m3.p_v.next = self.m2.q_v.val();
-        self.m3.i_v.next = self.ir_v.q.val();
-        self.m3.p_flow.next = self.m2.q_flow.val();
-        self.m3.i_flow.next = self.ir_flow.q.val();
-        self.m3.p_set.next = self.m2.q_set.val();
-        self.m3.i_set.next = self.ir_set.q.val();
-        self.m3.p_value.next = self.m2.q_value.val();
-        self.m3.i_value.next = self.ir_value.q.val();
-        self.m3.p_lo.next = self.m2.q_lo.val();
-        self.m3.i_lo.next = self.ir_lo.q.val();
-        self.m3.p_hi.next = self.m2.q_hi.val();
-        self.m3.i_hi.next = self.ir_hi.q.val();
-        self.m3.p_nu.next = self.m2.q_nu.val();
-        self.m3.i_nu.next = self.ir_nu.q.val();
-        self.m3.p_nm.next = self.m2.q_nm.val();
-        self.m3.i_nm.next = self.ir_nm.q.val();
-        self.m3.clock.next = self.clock.val();
-        self.m3.reset.next = self.reset.val();
-        self.m4.p_v.next = self.m3.q_v.val();
-        self.m4.i_v.next = self.ir_v.q.val();
-        self.m4.p_flow.next = self.m3.q_flow.val();
-        self.m4.i_flow.next = self.ir_flow.q.val();
-        self.m4.p_set.next = self.m3.q_set.val();
-        self.m4.i_set.next = self.ir_set.q.val();
-        self.m4.p_value.next = self.m3.q_value.val();
-        self.m4.i_value.next = self.ir_value.q.val();
-        self.m4.p_lo.next = self.m3.q_lo.val();
-        self.m4.i_lo.next = self.ir_lo.q.val();
-        self.m4.p_hi.next = self.m3.q_hi.val();
-        self.m4.i_hi.next = self.ir_hi.q.val();
-        self.m4.p_nu.next = self.m3.q_nu.val();
-        self.m4.i_nu.next = self.ir_nu.q.val();
-        self.m4.p_nm.next = self.m3.q_nm.val();
-        self.m4.i_nm.next = self.ir_nm.q.val();
-        self.m4.clock.next = self.clock.val();
-        self.m4.reset.next = self.reset.val();
-        self.m5.p_v.next = self.m4.q_v.val();
-        self.m5.i_v.next = self.ir_v.q.val();
-        self.m5.p_flow.next = self.m4.q_flow.val();
-        self.m5.i_flow.next = self.ir_flow.q.val();
-        self.m5.p_set.next = self.m4.q_set.val();
-        self.m5.i_set.next = self.ir_set.q.val();
-        self.m5.p_value.next = self.m4.q_value.val();
-        self.m5.i_value.next = self.ir_value.q.val();
-        self.m5.p_lo.next = self.m4.q_lo.val();
-        self.m5.i_lo.next = self.ir_lo.q.val();
-        self.m5.p_hi.next = self.m4.q_hi.val();
-        self.m5.i_hi.next = self.ir_hi.q.val();
-        self.m5.p_nu.next = self.m4.q_nu.val();
-        self.m5.i_nu.next = self.ir_nu.q.val();
-        self.m5.p_nm.next = self.m4.q_nm.val();
-        self.m5.i_nm.next = self.ir_nm.q.val();
-        self.m5.clock.next = self.clock.val();
-        self.m5.reset.next = self.reset.val();
-        self.m6.p_v.next = self.m5.q_v.val();
-        self.m6.i_v.next = self.ir_v.q.val();
-        self.m6.p_flow.next = self.m5.q_flow.val();
-        self.m6.i_flow.next = self.ir_flow.q.val();
-        self.m6.p_set.next = self.m5.q_set.val();
-        self.m6.i_set.next = self.ir_set.q.val();
-        self.m6.p_value.next = self.m5.q_value.val();
-        self.m6.i_value.next = self.ir_value.q.val();
-        self.m6.p_lo.next = self.m5.q_lo.val();
-        self.m6.i_lo.next = self.ir_lo.q.val();
-        self.m6.p_hi.next = self.m5.q_hi.val();
-        self.m6.i_hi.next = self.ir_hi.q.val();
-        self.m6.p_nu.next = self.m5.q_nu.val();
-        self.m6.i_nu.next = self.ir_nu.q.val();
-        self.m6.p_nm.next = self.m5.q_nm.val();
-        self.m6.i_nm.next = self.ir_nm.q.val();
-        self.m6.clock.next = self.clock.val();
-        self.m6.reset.next = self.reset.val();
-        self.m7.p_v.next = self.m6.q_v.val();
-        self.m7.i_v.next = self.ir_v.q.val();
-        self.m7.p_flow.next = self.m6.q_flow.val();
-        self.m7.i_flow.next = self.ir_flow.q.val();
-        self.m7.p_set.next = self.m6.q_set.val();
-        self.m7.i_set.next = self.ir_set.q.val();
-        self.m7.p_value.next = self.m6.q_value.val();
-        self.m7.i_value.next = self.ir_value.q.val();
-        self.m7.p_lo.next = self.m6.q_lo.val();
-        self.m7.i_lo.next = self.ir_lo.q.val();
-        self.m7.p_hi.next = self.m6.q_hi.val();
-        self.m7.i_hi.next = self.ir_hi.q.val();
-        self.m7.p_nu.next = self.m6.q_nu.val();
-        self.m7.i_nu.next = self.ir_nu.q.val();
-        self.m7.p_nm.next = self.m6.q_nm.val();
-        self.m7.i_nm.next = self.ir_nm.q.val();
-        self.m7.clock.next = self.clock.val();
-        self.m7.reset.next = self.reset.val();
-        self.m8.p_v.next = self.m7.q_v.val();
-        self.m8.i_v.next = self.ir_v.q.val();
-        self.m8.p_flow.next = self.m7.q_flow.val();
-        self.m8.i_flow.next = self.ir_flow.q.val();
-        self.m8.p_set.next = self.m7.q_set.val();
-        self.m8.i_set.next = self.ir_set.q.val();
-        self.m8.p_value.next = self.m7.q_value.val();
-        self.m8.i_value.next = self.ir_value.q.val();
-        self.m8.p_lo.next = self.m7.q_lo.val();
-        self.m8.i_lo.next = self.ir_lo.q.val();
-        self.m8.p_hi.next = self.m7.q_hi.val();
-        self.m8.i_hi.next = self.ir_hi.q.val();
-        self.m8.p_nu.next = self.m7.q_nu.val();
-        self.m8.i_nu.next = self.ir_nu.q.val();
-        self.m8.p_nm.next = self.m7.q_nm.val();
-        self.m8.i_nm.next = self.ir_nm.q.val();
-        self.m8.clock.next = self.clock.val();
-        self.m8.reset.next = self.reset.val();
-        self.m9.p_v.next = self.m8.q_v.val();
-        self.m9.i_v.next = self.ir_v.q.val();
-        self.m9.p_flow.next = self.m8.q_flow.val();
-        self.m9.i_flow.next = self.ir_flow.q.val();
-        self.m9.p_set.next = self.m8.q_set.val();
-        self.m9.i_set.next = self.ir_set.q.val();
-        self.m9.p_value.next = self.m8.q_value.val();
-        self.m9.i_value.next = self.ir_value.q.val();
-        self.m9.p_lo.next = self.m8.q_lo.val();
-        self.m9.i_lo.next = self.ir_lo.q.val();
-        self.m9.p_hi.next = self.m8.q_hi.val();
-        self.m9.i_hi.next = self.ir_hi.q.val();
-        self.m9.p_nu.next = self.m8.q_nu.val();
-        self.m9.i_nu.next = self.ir_nu.q.val();
-        self.m9.p_nm.next = self.m8.q_nm.val();
-        self.m9.i_nm.next = self.ir_nm.q.val();
-        self.m9.clock.next = self.clock.val();
-        self.m9.reset.next = self.reset.val();
-        self.m10.p_v.next = self.m9.q_v.val();
-        self.m10.i_v.next = self.ir_v.q.val();
-        self.m10.p_flow.next = self.m9.q_flow.val();
-        self.m10.i_flow.next = self.ir_flow.q.val();
-        self.m10.p_set.next = self.m9.q_set.val();
-        self.m10.i_set.next = self.ir_set.q.val();
-        self.m10.p_value.next = self.m9.q_value.val();
-        self.m10.i_value.next = self.ir_value.q.val();
-        self.m10.p_lo.next = self.m9.q_lo.val();
-        self.m10.i_lo.next = self.ir_lo.q.val();
-        self.m10.p_hi.next = self.m9.q_hi.val();
-        self.m10.i_hi.next = self.ir_hi.q.val();
-        self.m10.p_nu.next = self.m9.q_nu.val();
-        self.m10.i_nu.next = self.ir_nu.q.val();
-        self.m10.p_nm.next = self.m9.q_nm.val();
-        self.m10.i_nm.next = self.ir_nm.q.val();
-        self.m10.clock.next = self.clock.val();
-        self.m10.reset.next = self.reset.val();
-        self.m11.p_v.next = self.m10.q_v.val();
-        self.m11.i_v.next = self.ir_v.q.val();
-        self.m11.p_flow.next = self.m10.q_flow.val();
-        self.m11.i_flow.next = self.ir_flow.q.val();
-        self.m11.p_set.next = self.m10.q_set.val();
-        self.m11.i_set.next = self.ir_set.q.val();
-        self.m11.p_value.next = self.m10.q_value.val();
-        self.m11.i_value.next = self.ir_value.q.val();
-        self.m11.p_lo.next = self.m10.q_lo.val();
-        self.m11.i_lo.next = self.ir_lo.q.val();
-        self.m11.p_hi.next = self.m10.q_hi.val();
-        self.m11.i_hi.next = self.ir_hi.q.val();
-        self.m11.p_nu.next = self.m10.q_nu.val();
-        self.m11.i_nu.next = self.ir_nu.q.val();
-        self.m11.p_nm.next = self.m10.q_nm.val();
-        self.m11.i_nm.next = self.ir_nm.q.val();
-        self.m11.clock.next = self.clock.val();
-        self.m11.reset.next = self.reset.val();
-        self.m12.p_v.next = self.m11.q_v.val();
-        self.m12.i_v.next = self.ir_v.q.val();
-        self.m12.p_flow.next = self.m11.q_flow.val();
-        self.m12.i_flow.next = self.ir_flow.q.val();
-        self.m12.p_set.next = self.m11.q_set.val();
-        self.m12.i_set.next = self.ir_set.q.val();
-        self.m12.p_value.next = self.m11.q_value.val();
-        self.m12.i_value.next = self.ir_value.q.val();
-        self.m12.p_lo.next = self.m11.q_lo.val();
-        self.m12.i_lo.next = self.ir_lo.q.val();
-        self.m12.p_hi.next = self.m11.q_hi.val();
-        self.m12.i_hi.next = self.ir_hi.q.val();
-        self.m12.p_nu.next = self.m11.q_nu.val();
-        self.m12.i_nu.next = self.ir_nu.q.val();
-        self.m12.p_nm.next = self.m11.q_nm.val();
-        self.m12.i_nm.next = self.ir_nm.q.val();
-        self.m12.clock.next = self.clock.val();
-        self.m12.reset.next = self.reset.val();
-        self.m13.p_v.next = self.m12.q_v.val();
-        self.m13.i_v.next = self.ir_v.q.val();
-        self.m13.p_flow.next = self.m12.q_flow.val();
-        self.m13.i_flow.next = self.ir_flow.q.val();
-        self.m13.p_set.next = self.m12.q_set.val();
-        self.m13.i_set.next = self.ir_set.q.val();
-        self.m13.p_value.next = self.m12.q_value.val();
-        self.m13.i_value.next = self.ir_value.q.val();
-        self.m13.p_lo.next = self.m12.q_lo.val();
-        self.m13.i_lo.next = self.ir_lo.q.val();
-        self.m13.p_hi.next = self.m12.q_hi.val();
-        self.m13.i_hi.next = self.ir_hi.q.val();
-        self.m13.p_nu.next = self.m12.q_nu.val();
-        self.m13.i_nu.next = self.ir_nu.q.val();
-        self.m13.p_nm.next = self.m12.q_nm.val();
-        self.m13.i_nm.next = self.ir_nm.q.val();
-        self.m13.clock.next = self.clock.val();
-        self.m13.reset.next = self.reset.val();
-        self.m14.p_v.next = self.m13.q_v.val();
-        self.m14.i_v.next = self.ir_v.q.val();
-        self.m14.p_flow.next = self.m13.q_flow.val();
-        self.m14.i_flow.next = self.ir_flow.q.val();
-        self.m14.p_set.next = self.m13.q_set.val();
-        self.m14.i_set.next = self.ir_set.q.val();
-        self.m14.p_value.next = self.m13.q_value.val();
-        self.m14.i_value.next = self.ir_value.q.val();
-        self.m14.p_lo.next = self.m13.q_lo.val();
-        self.m14.i_lo.next = self.ir_lo.q.val();
-        self.m14.p_hi.next = self.m13.q_hi.val();
-        self.m14.i_hi.next = self.ir_hi.q.val();
-        self.m14.p_nu.next = self.m13.q_nu.val();
-        self.m14.i_nu.next = self.ir_nu.q.val();
-        self.m14.p_nm.next = self.m13.q_nm.val();
-        self.m14.i_nm.next = self.ir_nm.q.val();
-        self.m14.clock.next = self.clock.val();
-        self.m14.reset.next = self.reset.val();
-        self.m15.p_v.next = self.m14.q_v.val();
-        self.m15.i_v.next = self.ir_v.q.val();
-        self.m15.p_flow.next = self.m14.q_flow.val();
-        self.m15.i_flow.next = self.ir_flow.q.val();
-        self.m15.p_set.next = self.m14.q_set.val();
-        self.m15.i_set.next = self.ir_set.q.val();
-        self.m15.p_value.next = self.m14.q_value.val();
-        self.m15.i_value.next = self.ir_value.q.val();
-        self.m15.p_lo.next = self.m14.q_lo.val();
-        self.m15.i_lo.next = self.ir_lo.q.val();
-        self.m15.p_hi.next = self.m14.q_hi.val();
-        self.m15.i_hi.next = self.ir_hi.q.val();
-        self.m15.p_nu.next = self.m14.q_nu.val();
-        self.m15.i_nu.next = self.ir_nu.q.val();
-        self.m15.p_nm.next = self.m14.q_nm.val();
-        self.m15.i_nm.next = self.ir_nm.q.val();
-        self.m15.clock.next = self.clock.val();
-        self.m15.reset.next = self.reset.val();
-        self.any_hit.next = self.m1.hit.val()
-            | self.m2.hit.val()
-            | self.m3.hit.val()
-            | self.m4.hit.val()
-            | self.m5.hit.val()
-            | self.m6.hit.val()
-            | self.m7.hit.val()
-            | self.m8.hit.val()
-            | self.m9.hit.val()
-            | self.m10.hit.val()
-            | self.m11.hit.val()
-            | self.m12.hit.val()
-            | self.m13.hit.val()
-            | self.m14.hit.val()
-            | self.m15.hit.val();
-        self.s0_v.d.next = self.ir_v.q.val() & !self.any_hit.val() & !self.reset.val();
-        self.s0_flow.d.next = self.ir_flow.q.val();
-        self.s0_set.d.next = self.ir_set.q.val();
-        self.s0_value.d.next = self.ir_value.q.val();
-        self.s0_lo.d.next = self.ir_lo.q.val();
-        self.s0_hi.d.next = self.ir_hi.q.val();
-        self.s0_nu.d.next = self.ir_nu.q.val();
-        self.s0_nm.d.next = self.ir_nm.q.val();
-        // X: out of the window; the table is read at the same edge
-        self.x_v.d.next = self.m15.q_v.val() & !self.reset.val();
-        self.x_flow.d.next = self.m15.q_flow.val();
-        self.x_set.d.next = self.m15.q_set.val();
-        self.x_value.d.next = self.m15.q_value.val();
-        self.x_lo.d.next = self.m15.q_lo.val();
-        self.x_hi.d.next = self.m15.q_hi.val();
-        self.x_nu.d.next = self.m15.q_nu.val();
-        self.x_nm.d.next = self.m15.q_nm.val();
-        self.cw_table.read_address.next = self.m15.q_flow.val();
+        // ---- the window: slot j moves to slot j + 1, and I merges into the
+        // slot of its flow (a SET replaces what the slot gathered)
+        self.merged.next = false;
+        for j in 0..(WINDOW - 1) {
+            self.hit[j].next = self.sl_v[j].q.val()
+                & self.ir_v.q.val()
+                & (self.sl_flow[j].q.val() == self.ir_flow.q.val());
+            if self.hit[j].val() {
+                self.merged.next = true;
+            }
+            self.sl_v[j + 1].d.next = self.sl_v[j].q.val() & !self.reset.val();
+            self.sl_flow[j + 1].d.next = self.sl_flow[j].q.val();
+            self.sl_set[j + 1].d.next = self.sl_set[j].q.val();
+            self.sl_value[j + 1].d.next = self.sl_value[j].q.val();
+            self.sl_lo[j + 1].d.next = self.sl_lo[j].q.val();
+            self.sl_hi[j + 1].d.next = self.sl_hi[j].q.val();
+            self.sl_nu[j + 1].d.next = self.sl_nu[j].q.val();
+            self.sl_nm[j + 1].d.next = self.sl_nm[j].q.val();
+            if self.hit[j].val() {
+                if self.ir_set.q.val() {
+                    self.sl_set[j + 1].d.next = true;
+                    self.sl_value[j + 1].d.next = self.ir_value.q.val();
+                    self.sl_lo[j + 1].d.next = self.ir_lo.q.val();
+                    self.sl_hi[j + 1].d.next = self.ir_hi.q.val();
+                    self.sl_nu[j + 1].d.next = self.ir_nu.q.val();
+                    self.sl_nm[j + 1].d.next = self.ir_nm.q.val();
+                } else {
+                    self.sl_nu[j + 1].d.next = self.sl_nu[j].q.val() + self.ir_nu.q.val();
+                    self.sl_nm[j + 1].d.next = self.sl_nm[j].q.val() + self.ir_nm.q.val();
+                }
+            }
+        }
+        // slot 0 takes I unless I merged
+        self.sl_v[0].d.next = self.ir_v.q.val() & !self.merged.val() & !self.reset.val();
+        self.sl_flow[0].d.next = self.ir_flow.q.val();
+        self.sl_set[0].d.next = self.ir_set.q.val();
+        self.sl_value[0].d.next = self.ir_value.q.val();
+        self.sl_lo[0].d.next = self.ir_lo.q.val();
+        self.sl_hi[0].d.next = self.ir_hi.q.val();
+        self.sl_nu[0].d.next = self.ir_nu.q.val();
+        self.sl_nm[0].d.next = self.ir_nm.q.val();
+        // X: out of the last slot; the table is read at the same edge
+        for last in (WINDOW - 1)..WINDOW {
+            self.x_v.d.next = self.sl_v[last].q.val() & !self.reset.val();
+            self.x_flow.d.next = self.sl_flow[last].q.val();
+            self.x_set.d.next = self.sl_set[last].q.val();
+            self.x_value.d.next = self.sl_value[last].q.val();
+            self.x_lo.d.next = self.sl_lo[last].q.val();
+            self.x_hi.d.next = self.sl_hi[last].q.val();
+            self.x_nu.d.next = self.sl_nu[last].q.val();
+            self.x_nm.d.next = self.sl_nm[last].q.val();
+            self.cw_table.read_address.next = self.sl_flow[last].q.val();
+        }
 
-        // ---- pass-through of every stage register (overridden below)
-        self.c_v.d.next = self.b_v.q.val() & !self.reset.val();
-        self.c_flow.d.next = self.b_flow.q.val();
-        self.c_nu.d.next = self.b_nu.q.val();
-        self.c_nm.d.next = self.b_nm.q.val();
-        self.c_hs.d.next = self.b_hs.q.val();
-        self.c_c.d.next = self.b_c.q.val();
-        self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
-        self.d_flow.d.next = self.c_flow.q.val();
-        self.d_nu.d.next = self.c_nu.q.val();
-        self.d_nm.d.next = self.c_nm.q.val();
-        self.d_hs.d.next = self.c_hs.q.val();
-        self.d_c.d.next = self.c_c.q.val();
-        self.d_sub.d.next = self.c_sub.q.val();
-        self.d_e.d.next = self.c_e.q.val();
-        self.e_v.d.next = self.d_v.q.val() & !self.reset.val();
-        self.e_flow.d.next = self.d_flow.q.val();
-        self.e_nu.d.next = self.d_nu.q.val();
-        self.e_nm.d.next = self.d_nm.q.val();
-        self.e_hs.d.next = self.d_hs.q.val();
-        self.e_c.d.next = self.d_c.q.val();
-        self.e_sub.d.next = self.d_sub.q.val();
-        self.e_e.d.next = self.d_e.q.val();
-        self.f_v.d.next = self.e_v.q.val() & !self.reset.val();
-        self.f_flow.d.next = self.e_flow.q.val();
-        self.f_nu.d.next = self.e_nu.q.val();
-        self.f_nm.d.next = self.e_nm.q.val();
-        self.f_hs.d.next = self.e_hs.q.val();
-        self.f_c.d.next = self.e_c.q.val();
-        self.f_sub.d.next = self.e_sub.q.val();
-        self.f_e.d.next = self.e_e.q.val();
-        self.f_nb.d.next = self.e_nb.q.val();
-        self.g_v.d.next = self.f_v.q.val() & !self.reset.val();
-        self.g_flow.d.next = self.f_flow.q.val();
-        self.g_nu.d.next = self.f_nu.q.val();
-        self.g_nm.d.next = self.f_nm.q.val();
-        self.g_hs.d.next = self.f_hs.q.val();
-        self.g_c.d.next = self.f_c.q.val();
-        self.g_sub.d.next = self.f_sub.q.val();
-        self.g_e.d.next = self.f_e.q.val();
-        self.g_nb.d.next = self.f_nb.q.val();
-        self.h_v.d.next = self.g_v.q.val() & !self.reset.val();
-        self.h_flow.d.next = self.g_flow.q.val();
-        self.h_nu.d.next = self.g_nu.q.val();
-        self.h_nm.d.next = self.g_nm.q.val();
-        self.h_hs.d.next = self.g_hs.q.val();
-        self.h_c.d.next = self.g_c.q.val();
-        self.h_sub.d.next = self.g_sub.q.val();
-        self.h_e.d.next = self.g_e.q.val();
-        self.h_nb.d.next = self.g_nb.q.val();
-        self.i_v.d.next = self.h_v.q.val() & !self.reset.val();
-        self.i_flow.d.next = self.h_flow.q.val();
-        self.i_nu.d.next = self.h_nu.q.val();
-        self.i_nm.d.next = self.h_nm.q.val();
-        self.i_hs.d.next = self.h_hs.q.val();
-        self.i_c.d.next = self.h_c.q.val();
-        self.i_sub.d.next = self.h_sub.q.val();
-        self.i_e.d.next = self.h_e.q.val();
-        self.i_nb.d.next = self.h_nb.q.val();
-        self.j_v.d.next = self.i_v.q.val() & !self.reset.val();
-        self.j_flow.d.next = self.i_flow.q.val();
-        self.j_nu.d.next = self.i_nu.q.val();
-        self.j_nm.d.next = self.i_nm.q.val();
-        self.j_hs.d.next = self.i_hs.q.val();
-        self.j_c.d.next = self.i_c.q.val();
-        self.j_sub.d.next = self.i_sub.q.val();
-        self.j_nb.d.next = self.i_nb.q.val();
-        self.j_t.d.next = self.i_t.q.val();
-        self.k_v.d.next = self.j_v.q.val() & !self.reset.val();
-        self.k_flow.d.next = self.j_flow.q.val();
-        self.k_nu.d.next = self.j_nu.q.val();
-        self.k_nm.d.next = self.j_nm.q.val();
-        self.k_hs.d.next = self.j_hs.q.val();
-        self.k_c.d.next = self.j_c.q.val();
-        self.k_sub.d.next = self.j_sub.q.val();
-        self.k_nb.d.next = self.j_nb.q.val();
-        self.l_v.d.next = self.k_v.q.val() & !self.reset.val();
-        self.l_flow.d.next = self.k_flow.q.val();
-        self.l_nu.d.next = self.k_nu.q.val();
-        self.l_nm.d.next = self.k_nm.q.val();
-        self.l_hs.d.next = self.k_hs.q.val();
-        self.l_c.d.next = self.k_c.q.val();
-        self.l_nb.d.next = self.k_nb.q.val();
-        self.m_v.d.next = self.l_v.q.val() & !self.reset.val();
-        self.m_flow.d.next = self.l_flow.q.val();
-        self.m_nu.d.next = self.l_nu.q.val();
-        self.m_nm.d.next = self.l_nm.q.val();
-        self.m_hs.d.next = self.l_hs.q.val();
-        self.m_c.d.next = self.l_c.q.val();
-        self.n_v.d.next = self.m_v.q.val() & !self.reset.val();
-        self.n_flow.d.next = self.m_flow.q.val();
-        self.n_nu.d.next = self.m_nu.q.val();
-        self.n_nm.d.next = self.m_nm.q.val();
-        self.n_c.d.next = self.m_c.q.val();
-        self.n_big.d.next = self.m_big.q.val();
-        self.n_x.d.next = self.m_x.q.val();
-        self.n_y.d.next = self.m_y.q.val();
-        self.o_v.d.next = self.n_v.q.val() & !self.reset.val();
-        self.o_flow.d.next = self.n_flow.q.val();
-        self.o_nu.d.next = self.n_nu.q.val();
-        self.o_nm.d.next = self.n_nm.q.val();
-        self.o_c.d.next = self.n_c.q.val();
-        self.p_v.d.next = self.o_v.q.val() & !self.reset.val();
-        self.p_flow.d.next = self.o_flow.q.val();
-        self.p_nu.d.next = self.o_nu.q.val();
-        self.p_nm.d.next = self.o_nm.q.val();
-        self.p_c.d.next = self.o_c.q.val();
-        self.q_v.d.next = self.p_v.q.val() & !self.reset.val();
-        self.q_flow.d.next = self.p_flow.q.val();
-        self.q_nu.d.next = self.p_nu.q.val();
-        self.q_nm.d.next = self.p_nm.q.val();
-        self.q_c.d.next = self.p_c.q.val();
-        self.q_sub.d.next = self.p_sub.q.val();
-        self.q_tiny.d.next = self.p_tiny.q.val();
-        self.q_k.d.next = self.p_k.q.val();
-        self.r_v.d.next = self.q_v.q.val() & !self.reset.val();
-        self.r_flow.d.next = self.q_flow.q.val();
-        self.r_nu.d.next = self.q_nu.q.val();
-        self.r_nm.d.next = self.q_nm.q.val();
-        self.r_c.d.next = self.q_c.q.val();
-        self.r_sub.d.next = self.q_sub.q.val();
-        self.r_tiny.d.next = self.q_tiny.q.val();
-        self.r_k.d.next = self.q_k.q.val();
-        self.s_v.d.next = self.r_v.q.val() & !self.reset.val();
-        self.s_flow.d.next = self.r_flow.q.val();
-        self.s_nu.d.next = self.r_nu.q.val();
-        self.s_nm.d.next = self.r_nm.q.val();
-        self.s_c.d.next = self.r_c.q.val();
-        self.s_sub.d.next = self.r_sub.q.val();
-        self.s_tiny.d.next = self.r_tiny.q.val();
-        self.s_k.d.next = self.r_k.q.val();
-        self.t_v.d.next = self.s_v.q.val() & !self.reset.val();
-        self.t_flow.d.next = self.s_flow.q.val();
-        self.t_nu.d.next = self.s_nu.q.val();
-        self.t_nm.d.next = self.s_nm.q.val();
-        self.t_c.d.next = self.s_c.q.val();
-        self.t_sub.d.next = self.s_sub.q.val();
-        self.t_tiny.d.next = self.s_tiny.q.val();
-        self.t_k.d.next = self.s_k.q.val();
+        // ---- what every stage carries to the next (a stage below overrides
+        // what it computes)
+        for s in 1..stage::LANES {
+            self.ld_v[s].d.next = self.ld_v[s - 1].q.val() & !self.reset.val();
+            self.ld_flow[s].d.next = self.ld_flow[s - 1].q.val();
+            self.ld_nu[s].d.next = self.ld_nu[s - 1].q.val();
+            self.ld_nm[s].d.next = self.ld_nm[s - 1].q.val();
+            self.ld_c[s].d.next = self.ld_c[s - 1].q.val();
+        }
+        for s in 1..HS_STAGES {
+            self.ld_hs[s].d.next = self.ld_hs[s - 1].q.val();
+        }
+        for s in 1..SUB_STAGES {
+            self.ld_sub[s].d.next = self.ld_sub[s - 1].q.val();
+        }
+        for s in 1..E_STAGES {
+            self.ld_e[s].d.next = self.ld_e[s - 1].q.val();
+        }
+        for s in 1..NB_STAGES {
+            self.ld_nb[s].d.next = self.ld_nb[s - 1].q.val();
+        }
+        for s in 1..IVAL_STAGES {
+            self.ld_isub[s].d.next = self.ld_isub[s - 1].q.val();
+            self.ld_tiny[s].d.next = self.ld_tiny[s - 1].q.val();
+            self.ld_k[s].d.next = self.ld_k[s - 1].q.val();
+        }
 
+        for C in stage::C..(stage::C + 1) { for E in stage::E..(stage::E + 1) { for P in stage::P..(stage::P + 1) {
         // ---- B: the starting cw (the table's, or a clamped SET value)
-        self.b_v.d.next = self.x_v.q.val() & !self.reset.val();
-        self.b_flow.d.next = self.x_flow.q.val();
-        self.b_nu.d.next = self.x_nu.q.val();
-        self.b_nm.d.next = self.x_nm.q.val();
-        self.b_hs.d.next = self.x_nm.q.val().get_bits::<4>(0);
-        if self.x_nm.q.val() > self.hs_max.val() {
-            self.b_hs.d.next = bits::<4>(8);
-        }
-        self.b_c.d.next = self.cw_table.read_data.val();
-        if self.x_set.q.val() {
-            self.b_c.d.next = self.x_value.q.val();
-            if self.x_hi.q.val() {
-                self.b_c.d.next = self.cf_cwmax.q.val();
+        for B in stage::B..(stage::B + 1) {
+            self.ld_v[B].d.next = self.x_v.q.val() & !self.reset.val();
+            self.ld_flow[B].d.next = self.x_flow.q.val();
+            self.ld_nu[B].d.next = self.x_nu.q.val();
+            self.ld_nm[B].d.next = self.x_nm.q.val();
+            self.ld_hs[B].d.next = self.x_nm.q.val().get_bits::<HS_BITS>(0);
+            if self.x_nm.q.val() > self.halvings_max.val() {
+                self.ld_hs[B].d.next = self.halvings_cap.val();
             }
-            if self.x_lo.q.val() {
-                self.b_c.d.next = self.cf_gamma.q.val();
+            self.ld_c[B].d.next = self.cw_table.read_data.val();
+            if self.x_set.q.val() {
+                self.ld_c[B].d.next = self.x_value.q.val();
+                if self.x_hi.q.val() {
+                    self.ld_c[B].d.next = self.cf_cwmax.q.val();
+                }
+                if self.x_lo.q.val() {
+                    self.ld_c[B].d.next = self.cf_gamma.q.val();
+                }
+            }
+            // the 8-bit count as the sliced operand: two nibbles, so the
+            // upper partial products and the last adder are trimmed away
+            self.mul_na.a.next = bit_cast::<16, AB_BITS>(self.cf_alpha.q.val());
+            self.mul_na.b.next = bit_cast::<16, NSUM_BITS>(self.x_nu.q.val());
+            self.mul_nb.a.next = bit_cast::<16, AB_BITS>(self.cf_beta.q.val());
+            self.mul_nb.b.next = bit_cast::<16, NSUM_BITS>(self.x_nm.q.val());
+        }
+
+        // ---- C: regime (cw < 1) and exponent e = floor(log2(int(cw))), a
+        // priority encoder of cw's integer bits 21..31
+        self.ld_sub[C - C].d.next = !self.ld_c[C - 1].q.val().get_bits::<12>(20).any();
+        self.ld_e[C - C].d.next = bits::<E_BITS>(0);
+        for b in 0..11 {
+            if self.ld_c[C - 1].q.val().get_bit(21 + b) {
+                self.ld_e[C - C].d.next = self.e_code[b].val();
             }
         }
-        self.mul_na.a.next = bit_cast::<16, NSUM_BITS>(self.x_nu.q.val());
-        self.mul_na.b.next = bit_cast::<16, AB_BITS>(self.cf_alpha.q.val());
-        self.mul_nb.a.next = bit_cast::<16, NSUM_BITS>(self.x_nm.q.val());
-        self.mul_nb.b.next = bit_cast::<16, AB_BITS>(self.cf_beta.q.val());
 
-        // ---- C: regime and exponent e = floor(log2(int(c)))
-        self.c_sub.d.next = !self.b_c.q.val().get_bits::<12>(20).any();
-        self.c_e.d.next = bits::<4>(0);
-        if self.b_c.q.val().get_bit(21) {
-            self.c_e.d.next = bits::<4>(1);
-        }
-        if self.b_c.q.val().get_bit(22) {
-            self.c_e.d.next = bits::<4>(2);
-        }
-        if self.b_c.q.val().get_bit(23) {
-            self.c_e.d.next = bits::<4>(3);
-        }
-        if self.b_c.q.val().get_bit(24) {
-            self.c_e.d.next = bits::<4>(4);
-        }
-        if self.b_c.q.val().get_bit(25) {
-            self.c_e.d.next = bits::<4>(5);
-        }
-        if self.b_c.q.val().get_bit(26) {
-            self.c_e.d.next = bits::<4>(6);
-        }
-        if self.b_c.q.val().get_bit(27) {
-            self.c_e.d.next = bits::<4>(7);
-        }
-        if self.b_c.q.val().get_bit(28) {
-            self.c_e.d.next = bits::<4>(8);
-        }
-        if self.b_c.q.val().get_bit(29) {
-            self.c_e.d.next = bits::<4>(9);
-        }
-        if self.b_c.q.val().get_bit(30) {
-            self.c_e.d.next = bits::<4>(10);
-        }
-        if self.b_c.q.val().get_bit(31) {
-            self.c_e.d.next = bits::<4>(11);
+        // ---- D: t = c >> (e & 12); its cycle addresses the ROM with the
+        // 8 bits below the leading one, t >> (12 + (e & 3))
+        for D in stage::D..(stage::D + 1) {
+            self.d_t.d.next = self.ld_c[D - 1].q.val()
+                >> (self.ld_e[D - 1 - C].q.val() & self.e_hi.val());
+            self.d_e_lo.next = self.ld_e[D - C].q.val() & self.e_lo.val();
+            self.rom_shift.next =
+                self.rom_index_at.val() + bit_cast::<5, 4>(self.d_e_lo.val());
+            self.rom.address.next =
+                bit_cast::<8, CW_BITS>(self.d_t.q.val() >> self.rom_shift.val());
         }
 
-        // ---- D: first half of the normalising shift; its cycle addresses the ROM
-        self.d_t.d.next = self.c_c.q.val() >> (self.c_e.q.val() & self.mask12.val());
-        self.e_low.next = self.d_e.q.val() & self.mask3.val();
-        self.rom_shift.next = self.twelve.val() + bit_cast::<5, 4>(self.e_low.val());
-        self.rom.address.next = bit_cast::<8, CW_BITS>(self.d_t.q.val() >> self.rom_shift.val());
-
-        // ---- E: n_u * alpha and n_m * beta arrive; the multiplier takes na * R
-        // n <= 255 and alpha, beta <= 256 keep the products below 2^16; the
-        // saturation costs a few LUTs and makes that a property of the RTL
-        self.e_na.d.next = bit_cast::<16, 32>(self.mul_na.p.val());
-        if self.mul_na.p.val().get_bits::<16>(16).any() {
-            self.e_na.d.next = self.sat16.val();
-        }
-        self.e_nb.d.next = bit_cast::<16, 32>(self.mul_nb.p.val());
-        if self.mul_nb.p.val().get_bits::<16>(16).any() {
-            self.e_nb.d.next = self.sat16.val();
-        }
+        // ---- E: n_u alpha and n_m beta arrive, in 16 bits (the counts are 8
+        // bits and the configuration registers hold alpha, beta <= 256: see
+        // NAB_BITS); the multiplier takes n_u alpha * R
+        self.e_na.d.next = bit_cast::<NAB_BITS, 32>(self.mul_na.p.val());
+        self.ld_nb[E - E].d.next = bit_cast::<NAB_BITS, 32>(self.mul_nb.p.val());
         self.mul_p.a.next = self.e_na.q.val();
         self.mul_p.b.next = self.rom.data.val();
 
-        // ---- I, J: inc = p >> (4 + e), in two steps
-        self.i_t.d.next =
-            self.mul_p.p.val() >> (bits::<4>(4) + (self.h_e.q.val() & self.mask12.val()));
-        self.j_t.d.next = self.i_t.q.val() >> (self.i_e.q.val() & self.mask3.val());
-        self.j_gstep.d.next =
-            bit_cast::<CW_BITS, NSUM_BITS>(self.i_nu.q.val()) << self.cf_gsh.q.val();
-        // headrooms to the caps, so that K compares beside its adds
-        self.j_h.d.next = bit_cast::<33, CW_BITS>(self.cf_cwmax.q.val())
-            - bit_cast::<33, CW_BITS>(self.i_c.q.val());
-        self.j_hg.d.next = self.one33.val() - bit_cast::<33, CW_BITS>(self.i_c.q.val());
+        // ---- F, G, H: beside the multiplier; I: u = p >> (4 + (e & 12))
+        for I in stage::I..(stage::I + 1) {
+            self.i_u.d.next = self.mul_p.p.val()
+                >> (bits::<4>(4) + (self.ld_e[I - 1 - C].q.val() & self.e_hi.val()));
+        }
 
-        // ---- K: both sums, 33 bits
-        self.k_x.d.next =
-            bit_cast::<33, CW_BITS>(self.j_c.q.val()) + bit_cast::<33, CW_BITS>(self.j_t.q.val());
-        self.k_y.d.next = bit_cast::<33, CW_BITS>(self.j_c.q.val())
-            + bit_cast::<33, CW_BITS>(self.j_gstep.q.val());
+        // ---- J: inc = u >> (e & 3); n_u gamma; the headrooms to the caps,
+        // so that K compares beside its adds
+        for J in stage::J..(stage::J + 1) {
+            self.j_inc.d.next =
+                self.i_u.q.val() >> (self.ld_e[J - 1 - C].q.val() & self.e_lo.val());
+            self.j_nu.next = self.ld_nu[J - 1].q.val();
+            self.j_c.next = self.ld_c[J - 1].q.val();
+            self.j_gstep.d.next =
+                bit_cast::<CW_BITS, NSUM_BITS>(self.j_nu.val()) << self.cf_gsh.q.val();
+            self.j_h.d.next = bit_cast::<W33, CW_BITS>(self.cf_cwmax.q.val())
+                - bit_cast::<W33, CW_BITS>(self.j_c.val());
+            self.j_hg.d.next =
+                self.cw_one33.val() - bit_cast::<W33, CW_BITS>(self.j_c.val());
+        }
+
+        // ---- K: both sums, and whether each passes its cap
+        for K in stage::K..(stage::K + 1) {
+            self.k_c.next = self.ld_c[K - 1].q.val();
+            self.k_x.d.next = bit_cast::<W33, CW_BITS>(self.k_c.val())
+                + bit_cast::<W33, CW_BITS>(self.j_inc.q.val());
+            self.k_y.d.next = bit_cast::<W33, CW_BITS>(self.k_c.val())
+                + bit_cast::<W33, CW_BITS>(self.j_gstep.q.val());
+        }
         self.k_over.d.next = self.j_h.q.val().get_bit(32)
-            | (self.j_t.q.val() > self.j_h.q.val().get_bits::<CW_BITS>(0));
+            | (self.j_inc.q.val() > self.j_h.q.val().get_bits::<CW_BITS>(0));
         self.k_yover.d.next = self.j_hg.q.val().get_bit(32)
             | (self.j_gstep.q.val() > self.j_hg.q.val().get_bits::<CW_BITS>(0));
 
         // ---- L: the increase, capped (at 1 below 1, at cw_max above)
-        if self.k_nu.q.val().any() {
-            if self.k_sub.q.val() {
-                self.l_c.d.next = self.k_y.q.val().get_bits::<CW_BITS>(0);
-                if self.k_yover.q.val() {
-                    self.l_c.d.next = self.one32.val();
-                }
-            } else {
-                self.l_c.d.next = self.k_x.q.val().get_bits::<CW_BITS>(0);
-                if self.k_over.q.val() {
-                    self.l_c.d.next = self.cf_cwmax.q.val();
+        for L in stage::L..(stage::L + 1) {
+            if self.ld_nu[L - 1].q.val().any() {
+                if self.ld_sub[L - 1 - C].q.val() {
+                    self.ld_c[L].d.next = self.k_y.q.val().get_bits::<CW_BITS>(0);
+                    if self.k_yover.q.val() {
+                        self.ld_c[L].d.next = self.cw_one.val();
+                    }
+                } else {
+                    self.ld_c[L].d.next = self.k_x.q.val().get_bits::<CW_BITS>(0);
+                    if self.k_over.q.val() {
+                        self.ld_c[L].d.next = self.cf_cwmax.q.val();
+                    }
                 }
             }
         }
 
-        // ---- M: both decreases: linear (above 1) and the first halvings
-        self.m_big.d.next = self.l_c.q.val() > self.one32.val();
-        // whether the linear decrease would end below 1, decided beside it
-        self.m_lt.d.next = bit_cast::<33, CW_BITS>(self.l_c.q.val())
-            < (bit_cast::<33, 16>(self.l_nb.q.val()) << 12) + self.one33.val();
-        self.m_x.d.next = bit_cast::<33, CW_BITS>(self.l_c.q.val())
-            - (bit_cast::<33, 16>(self.l_nb.q.val()) << 12);
-        self.half.next = self.l_c.q.val() >> (self.l_hs.q.val() & self.mask3.val());
-        // gamma << (remaining halvings): compared with m_y in N, so that O only selects
-        self.m_gthr.d.next = self.cf_gamma.q.val() << (self.l_hs.q.val() & self.mask12.val());
-        self.m_y.d.next = bit_cast::<33, CW_BITS>(self.half.val());
+        // ---- M: both decreases: linear (above 1, and whether it ends below
+        // 1, decided beside it) and the first halvings; gamma << (the
+        // remaining halvings), compared in N so that O only selects
+        for M in stage::M..(stage::M + 1) {
+            self.m_c.next = self.ld_c[M - 1].q.val();
+            self.m_nb.next = self.ld_nb[M - 1 - E].q.val();
+            self.m_big.d.next = self.m_c.val() > self.cw_one.val();
+            self.m_lt.d.next = bit_cast::<W33, CW_BITS>(self.m_c.val())
+                < (bit_cast::<W33, NAB_BITS>(self.m_nb.val()) << 12)
+                    + self.cw_one33.val();
+            self.m_x.d.next = bit_cast::<W33, CW_BITS>(self.m_c.val())
+                - (bit_cast::<W33, NAB_BITS>(self.m_nb.val()) << 12);
+            self.half.next = self.ld_c[M - 1].q.val()
+                >> (self.ld_hs[M - 1].q.val() & self.e_lo.val());
+            self.m_gthr.d.next =
+                self.cf_gamma.q.val() << (self.ld_hs[M - 1].q.val() & self.e_hi.val());
+            self.m_y.d.next = bit_cast::<W33, CW_BITS>(self.half.val());
+        }
 
         // ---- N: the linear decrease stops at 1; the remaining halvings
-        if self.m_lt.q.val() {
-            self.n_x.d.next = self.one33.val();
+        for N in stage::N..(stage::N + 1) {
+            self.n_big.d.next = self.m_big.q.val();
+            self.n_x.d.next = self.m_x.q.val();
+            if self.m_lt.q.val() {
+                self.n_x.d.next = self.cw_one33.val();
+            }
+            self.n_y.d.next =
+                self.m_y.q.val() >> (self.ld_hs[N - 1].q.val() & self.e_hi.val());
+            self.n_ltg.d.next =
+                self.m_y.q.val() < bit_cast::<W33, CW_BITS>(self.m_gthr.q.val());
         }
-        self.n_y.d.next = self.m_y.q.val() >> (self.m_hs.q.val() & self.mask12.val());
-        self.n_ltg.d.next = self.m_y.q.val() < bit_cast::<33, CW_BITS>(self.m_gthr.q.val());
 
         // ---- O: the final cw, written to the table at the next edge
-        if self.n_nm.q.val().any() {
-            if self.n_big.q.val() {
-                self.o_c.d.next = self.n_x.q.val().get_bits::<CW_BITS>(0);
-            } else {
-                self.o_c.d.next = self.n_y.q.val().get_bits::<CW_BITS>(0);
-                if self.n_ltg.q.val() {
-                    self.o_c.d.next = self.cf_gamma.q.val();
+        for O in stage::O..(stage::O + 1) {
+            if self.ld_nm[O - 1].q.val().any() {
+                if self.n_big.q.val() {
+                    self.ld_c[O].d.next = self.n_x.q.val().get_bits::<CW_BITS>(0);
+                } else {
+                    self.ld_c[O].d.next = self.n_y.q.val().get_bits::<CW_BITS>(0);
+                    if self.n_ltg.q.val() {
+                        self.ld_c[O].d.next = self.cf_gamma.q.val();
+                    }
                 }
             }
+            self.cw_table.write_address.next = self.ld_flow[O].q.val();
+            self.cw_table.write_data.next = self.ld_c[O].q.val();
+            self.cw_table.write_enable.next = self.ld_v[O].q.val();
         }
-        self.cw_table.write_address.next = self.o_flow.q.val();
-        self.cw_table.write_data.next = self.o_c.q.val();
-        self.cw_table.write_enable.next = self.o_v.q.val();
 
-        // ---- P: the pacing interval's normalisation (cw < 1: cw << k has bit 19 set)
-        self.p_sub.d.next = self.o_c.q.val() < self.one32.val();
-        self.p_tiny.d.next =
-            (self.o_c.q.val() < self.one32.val()) & !self.o_c.q.val().get_bits::<8>(12).any();
-        self.p_k.d.next = bits::<3>(0);
-        if self.o_c.q.val().get_bit(12) {
-            self.p_k.d.next = bits::<3>(7);
+        // ---- P: the interval's regime and normalisation (cw < 1: cw << k
+        // has bit 19 set), a priority encoder of cw's bits 12..19; its cycle
+        // addresses ROM2, Q's feeds the RTT multiplier
+        self.ld_isub[P - P].d.next = self.ld_c[P - 1].q.val() < self.cw_one.val();
+        self.ld_tiny[P - P].d.next = (self.ld_c[P - 1].q.val() < self.cw_one.val())
+            & !self.ld_c[P - 1].q.val().get_bits::<8>(12).any();
+        self.ld_k[P - P].d.next = bits::<K_BITS>(0);
+        for b in 0..8 {
+            if self.ld_c[P - 1].q.val().get_bit(12 + b) {
+                self.ld_k[P - P].d.next = self.k_code[b].val();
+            }
         }
-        if self.o_c.q.val().get_bit(13) {
-            self.p_k.d.next = bits::<3>(6);
-        }
-        if self.o_c.q.val().get_bit(14) {
-            self.p_k.d.next = bits::<3>(5);
-        }
-        if self.o_c.q.val().get_bit(15) {
-            self.p_k.d.next = bits::<3>(4);
-        }
-        if self.o_c.q.val().get_bit(16) {
-            self.p_k.d.next = bits::<3>(3);
-        }
-        if self.o_c.q.val().get_bit(17) {
-            self.p_k.d.next = bits::<3>(2);
-        }
-        if self.o_c.q.val().get_bit(18) {
-            self.p_k.d.next = bits::<3>(1);
-        }
-        if self.o_c.q.val().get_bit(19) {
-            self.p_k.d.next = bits::<3>(0);
-        }
-        // P's cycle addresses ROM2; Q's cycle feeds the RTT multiplier
+        self.p_c.next = self.ld_c[P].q.val();
+        self.p_k.next = self.ld_k[P - P].q.val();
         self.rom2.address.next =
-            bit_cast::<8, CW_BITS>((self.p_c.q.val() << self.p_k.q.val()) >> 11);
+            bit_cast::<8, CW_BITS>((self.p_c.val() << self.p_k.val()) >> 11);
         self.mul_i.a.next = self.cf_rtt.q.val();
         self.mul_i.b.next = self.rom2.data.val();
 
-        // ---- outputs, from T: interval = (RTT * R) >> (15 - k)
-        self.ival_shift.next = self.fifteen.val() - bit_cast::<4, 3>(self.t_k.q.val());
-        self.z_interval.d.next =
-            bit_cast::<INTERVAL_BITS, 32>(self.mul_i.p.val() >> self.ival_shift.val());
-        if self.t_tiny.q.val() {
-            self.z_interval.d.next = self.interval_max.val();
+        // ---- the outputs, from T: interval = (RTT * R) >> (15 - k)
+        for T in stage::T..(stage::T + 1) {
+            self.t_k.next = self.ld_k[T - P].q.val();
+            self.ival_shift.next =
+                self.ival_shift_at.val() - bit_cast::<4, K_BITS>(self.t_k.val());
+            self.z_interval.d.next = bit_cast::<INTERVAL_BITS, 32>(
+                self.mul_i.p.val() >> self.ival_shift.val(),
+            );
+            if self.ld_tiny[T - P].q.val() {
+                self.z_interval.d.next = self.interval_max.val();
+            }
+            if !self.ld_isub[T - P].q.val() {
+                self.z_interval.d.next = bits::<INTERVAL_BITS>(0);
+            }
+            self.z_valid.d.next = self.ld_v[T].q.val() & !self.reset.val();
+            self.z_flow.d.next = self.ld_flow[T].q.val();
+            self.z_cw.d.next = self.ld_c[T].q.val();
+            self.z_nu.d.next = self.ld_nu[T].q.val();
+            self.z_nm.d.next = self.ld_nm[T].q.val();
         }
-        if !self.t_sub.q.val() {
-            self.z_interval.d.next = bits::<INTERVAL_BITS>(0);
-        }
-        self.z_valid.d.next = self.t_v.q.val() & !self.reset.val();
-        self.z_flow.d.next = self.t_flow.q.val();
-        self.z_cw.d.next = self.t_c.q.val();
-        self.z_nu.d.next = self.t_nu.q.val();
-        self.z_nm.d.next = self.t_nm.q.val();
-
+        }}}
         self.out_valid.next = self.z_valid.q.val();
         self.out_flow.next = self.z_flow.q.val();
         self.out_cw.next = self.z_cw.q.val();

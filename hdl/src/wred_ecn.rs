@@ -62,6 +62,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "wred_ecn",
     doc: "switch-port WRED/ECN, one packet per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.1, §2.3 Eq. 3)",
     open: &[],
+    subs: &[],
 };
 
 /// The block's Verilog (module [`MODULE`]).
@@ -84,7 +85,9 @@ pub struct WredEcn {
     /// Its ECN codepoint (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE).
     pub in_ecn: Signal<In, Bits<2>>,
     // ---- egress
-    /// Bytes the egress link transmitted this cycle, UQ14.
+    /// Bytes the egress link sends this cycle, UQ14, every cycle (not
+    /// qualified by `in_valid`): drained from what was queued before this
+    /// cycle, so a packet is never sent in the cycle it arrives.
     pub egress_drain_bytes: Signal<In, Bits<DRAIN_BITS>>,
     // ---- parameters
     /// Start of the marking ramp, bytes, UQ24.

@@ -105,26 +105,29 @@ pub trait Ports: Sized {
 /// the callback macro `$cb!` through which the HDL crate's hand stepper
 /// gets the field lists.
 ///
-/// ```ignore
+/// ```
+/// use ldcp_sim::ports::{Ports, FLOW_WIDTH};
 /// ldcp_sim::ports! {
-///     callback window_engine_ports;
+///     callback demo_ports;
 ///     /// One cycle of inputs.
 ///     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-///     pub struct WeInputs {
+///     pub struct DemoIn {
 ///         /// Synchronous reset.
 ///         reset: bool = 1,
-///         /// The flow, `FLOW_WIDTH` bits.
-///         in_flow: u32 = ldcp_sim::ports::FLOW_WIDTH,
+///         /// The flow, the build's flow bits.
+///         in_flow: u32 = FLOW_WIDTH,
 ///     }
 ///     /// The registered outputs.
 ///     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-///     pub struct WeOutputs {
+///     pub struct DemoOut {
 ///         /// An update completed.
 ///         out_valid: bool = 1,
 ///     }
 /// }
+/// assert_eq!(DemoIn::names(), ["reset", "in_flow"]);
+/// assert_eq!(DemoOut::index("out_valid"), Some(0));
 /// ```
-/// `window_engine_ports!(m { args })` expands to
+/// `demo_ports!(m { args })` expands to
 /// `m! { args ; inputs [reset in_flow] outputs [out_valid] }`.
 #[macro_export]
 macro_rules! ports {

@@ -32,8 +32,46 @@
 //! lands at 1, and the next marked ACK halves to 0.5). At exactly 1 a
 //! decrease halves (the sub-packet rule) and an increase adds alpha (the
 //! stable rule): each regime owns the side it was written for. The cost: the
-//! part of a merged or delayed ACK's n that would carry past 1 is dropped;
-//! that is at most one ACK's worth. `boundary` tests check all of this.
+//! part of an update's step that would carry past 1 is dropped. For one ACK
+//! that is at most its own n (<= 15 packets) applied under the other
+//! regime's rule; for a slot of merged ACKs it is the rest of the whole
+//! slot, which is why merging is bounded only for n <= cw (below). `boundary`
+//! tests check all of this.
+//!
+//! # Merging (the cycle-accurate model and the RTL)
+//! At 100 MHz the RTL merges the events of one flow that arrive within 16
+//! cycles into one update of `n_u` unmarked and `n_m` marked packets, applied
+//! unmarked first (Eq. 2's delayed ACK). Against applying the same events
+//! one by one in their arrival order, with `n = n_u + n_m <= cw` (cw as read
+//! by the update; `cw <= cw_max`), in any arrival order ([`merge_drift_bound`]):
+//! - unmarked only: `alpha^2 n^2 / cw^3` (every step between `cw` and
+//!   `cw + alpha n / cw`), plus both paths' fixed-point error;
+//! - marked only: at most one halving, <= 0.5 packet (the linear decrease
+//!   needs at least `n - 1` of the n packets to reach 1);
+//! - mixed: with `L = cw - beta n_m` (>= n_u >= 1: no step reaches below 1),
+//!   `alpha n_u max(beta n_m, alpha n_u / cw) / (L cw)` while neither path
+//!   reaches `cw_max`, else `alpha n_u / L`, plus the fixed-point error.
+//!
+//! Below the cap all three are at most max(alpha beta, alpha^2 / 2, 1/2),
+//! and at it alpha: under one packet plus the fixed-point error, 0.5 at
+//! alpha = 1, beta = 1/2 (mixed needs cw >= 2). A slot of one unmarked
+//! event then marked ones is exact: its arrival order is the merged order.
+//! The mixed drift comes from a marked event followed by an unmarked one
+//! (the end of a run of CE marks): the merged update adds at cw what one by
+//! one is added at `cw - beta n_m`. Beyond `n <= cw` there is no useful
+//! bound: at cw = 1 (alpha = 1, beta = 1/2, gamma = 1/8) a marked ACK then
+//! an unmarked ACK of 15 end at 1 one by one (halved, then stopped at 1)
+//! and at 15.5 merged; ten unmarked ACKs of 10 at cw = 10 end 2.5 packets
+//! apart (`window_engine_mixed_merge_drift_examples`).
+//!
+//! When merges happen at all: at 100 Gb/s a 1 KB packet takes about 82 ns
+//! on the wire, so one flow's ACKs arrive at most about every 82 ns, two per
+//! 160 ns window; larger packets or slower links merge nothing. A mixed
+//! slot needs a CE transition between two consecutive ACKs of the flow. And
+//! `n <= cw` holds when the packets those ACKs acknowledge were all in
+//! flight together under the current window (a window-limited sender, an
+//! RTT longer than the 160 ns window, and no decrease between their sending
+//! and the update).
 //!
 //! # Fixed point
 //! - `cw`: UQ12.20 in 32 bits ([`CW_FRAC_BITS`] = 20): up to 4,095.99 packets,
@@ -250,6 +288,42 @@ pub fn interval_error_bound(ideal_ticks: f64) -> f64 {
     ideal_ticks * (1.0 / 512.0 + 1.0 / 65536.0) + 1.0
 }
 
+/// Worst |merged - one by one| of a slot of `n_u` unmarked and `n_m` marked
+/// packets read at `cw` (packets), in any arrival order and grouping into
+/// ACKs, bit-exact arithmetic on both paths (module doc, Merging): `None`
+/// when `n_u + n_m > cw` or `cw > cw_max`, where no useful bound exists.
+/// Parameters in their legal ranges.
+pub fn merge_drift_bound(cw: f64, n_u: u32, n_m: u32, p: &WindowParams) -> Option<f64> {
+    let alpha = p.alpha_raw as f64 / 256.0;
+    let beta = p.beta_raw as f64 / 256.0;
+    let cw_max = p.cw_max_raw as f64 / CW_ONE as f64;
+    let n = (n_u + n_m) as f64;
+    if n == 0.0 {
+        return Some(0.0);
+    }
+    if n > cw || cw > cw_max {
+        return None;
+    }
+    let ulp = 1.0 / CW_ONE as f64;
+    if n_u == 0 {
+        // at most one halving, which floors one ulp; the linear steps are exact
+        return Some(0.5 + ulp);
+    }
+    let nu = n_u as f64;
+    let l = cw - beta * n_m as f64;
+    let ideal = if cw + alpha * nu / l < cw_max {
+        alpha * nu * (beta * n_m as f64).max(alpha * nu / cw) / (l * cw)
+    } else {
+        alpha * nu / l
+    };
+    // the merged step's error at cw, and the one-by-one steps' (each at a cw
+    // >= L, n ulps of floors at most: one per step); the one-by-one path
+    // does not amplify an earlier error (d(c + alpha/c)/dc is in [0, 1))
+    let rel = 1.0 / 512.0 + 1.0 / 65536.0;
+    let fixed = rel * alpha * nu * (1.0 / cw + 1.0 / l) + (n + 1.0) * ulp;
+    Some(ideal + fixed)
+}
+
 /// The ideal reference: the same rules in `f64`.
 pub mod ideal {
     use super::WindowParams;
@@ -383,7 +457,7 @@ pub const ACCUMULATED_PATH_BOUND: f64 = 0.05;
 
 mod rtl_model;
 pub use rtl_model::{
-    WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
+    stage, WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the

@@ -23,7 +23,9 @@
 //! 4. else (Not-ECT below K, or CE already): forward unchanged. CE stays CE
 //!    and is not counted as marked by this port.
 //!
-//! Then `q' = max(q - drain, 0) + (accepted ? len : 0)`. Since a packet is
+//! Then `q' = max(q - drain, 0) + (accepted ? len : 0)`: the drain takes
+//! only what was queued before the cycle, so a packet is never sent in the
+//! cycle it arrives (a drain larger than `q` is lost). Since a packet is
 //! accepted only if `q + len <= buf_max`, `q' <= buf_max` whenever
 //! `q <= buf_max`: the queue never exceeds the buffer.
 //!

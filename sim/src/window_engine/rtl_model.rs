@@ -21,7 +21,7 @@ crate::ports! {
     /// One cycle of inputs, port for port.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct WeInputs {
-        /// Synchronous reset: the events that have not reached the table write are dropped (see the RTL's doc); the flow table keeps its values.
+        /// Synchronous reset: the update at the table write (stage O) is written at its edge; every other event in flight is dropped, and none shows an output; the flow table keeps its values.
         reset: bool = 1,
         /// An event arrives (never refused).
         in_valid: bool = 1,
@@ -190,11 +190,59 @@ struct Cfg {
     gamma: u32,
 }
 
-/// Stages of the arithmetic pipeline after the window's exit register X:
-/// B (t1) ... O (t14); O's value is written to the table at t15.
-const ARITH: usize = 14;
-/// Stages of the interval pipeline: P (t15) ... T (t19); outputs at t20.
-const INTERVAL: usize = 5;
+/// The update's stages after the window's exit register X, by name: the
+/// arithmetic pipeline B (t1) ... O (t14), whose O value is written to the
+/// table at t15, then the interval pipeline P (t15) ... T (t19); outputs at
+/// t20. The RTL's per-stage registers are indexed by the same constants
+/// (`hdl/src/window_engine.rs`), so each stage is found by name in both.
+pub mod stage {
+    /// The starting cw: the table's, or a clamped SET value.
+    pub const B: usize = 0;
+    /// Regime (cw < 1) and exponent e = floor(log2 int(cw)).
+    pub const C: usize = 1;
+    /// First half of the normalising shift; addresses the reciprocal ROM.
+    pub const D: usize = 2;
+    /// n_u * alpha and n_m * beta arrive; the multiplier takes n_u alpha * R.
+    pub const E: usize = 3;
+    /// Beside the multiplier.
+    pub const F: usize = 4;
+    /// Beside the multiplier.
+    pub const G: usize = 5;
+    /// Beside the multiplier.
+    pub const H: usize = 6;
+    /// u = p >> (4 + (e & 12)).
+    pub const I: usize = 7;
+    /// inc = u >> (e & 3); n_u gamma; the headrooms to the caps.
+    pub const J: usize = 8;
+    /// Both sums and their caps' comparisons.
+    pub const K: usize = 9;
+    /// The increase, capped.
+    pub const L: usize = 10;
+    /// Both decreases: linear (above 1) and the first halvings.
+    pub const M: usize = 11;
+    /// The linear decrease stops at 1; the remaining halvings.
+    pub const N: usize = 12;
+    /// The final cw, written to the table at the next edge.
+    pub const O: usize = 13;
+    /// The interval's regime and normalisation; addresses the second ROM.
+    pub const P: usize = 14;
+    /// The RTT multiplier takes RTT * R.
+    pub const Q: usize = 15;
+    /// Beside the multiplier.
+    pub const R: usize = 16;
+    /// Beside the multiplier.
+    pub const S: usize = 17;
+    /// The product is in; the outputs are registered from here.
+    pub const T: usize = 18;
+    /// Stages in all.
+    pub const LANES: usize = T + 1;
+}
+use stage::*;
+
+/// Stages of the arithmetic pipeline, B ..= O.
+const ARITH: usize = O + 1;
+/// Stages of the interval pipeline, P ..= T.
+const INTERVAL: usize = T - P + 1;
 
 /// The RTL's registers, mirrored.
 #[derive(Clone, Debug)]
@@ -309,7 +357,7 @@ impl WindowEngineModel {
         let one = CW_ONE as u64;
 
         // ---- outputs (t20), from T
-        let t = self.ival[INTERVAL - 1];
+        let t = self.ival[T - P];
         let p2 = self.mul_i[2];
         let interval = if !t.sub {
             0
@@ -328,7 +376,7 @@ impl WindowEngineModel {
         };
 
         // ---- interval pipeline P..T
-        let o = self.arith[ARITH - 1]; // O: cfinal in c
+        let o = self.arith[O]; // the final cw
         let mut ival = self.ival;
         for k in (1..INTERVAL).rev() {
             ival[k] = Lane {
@@ -338,6 +386,7 @@ impl WindowEngineModel {
         }
         // P (t15): regime and normalisation shift of the final cw
         let frac_hi = (o.c >> 12) & 0xff; // bits 19..12
+                                          // P
         ival[0] = Lane {
             v: o.v && !rst,
             sub: o.c < CW_ONE,
@@ -366,7 +415,7 @@ impl WindowEngineModel {
         };
         // O (t14) from N: the decrease chosen
         {
-            let n = prev(12);
+            let n = prev(N);
             let c = if n.nm == 0 {
                 n.c
             } else if n.big {
@@ -376,13 +425,13 @@ impl WindowEngineModel {
             } else {
                 n.y as u32
             };
-            ar[13] = Lane { c, ..n };
+            ar[O] = Lane { c, ..n };
         }
         // N (t13) from M: finish the halving; clamp the linear decrease at 1
         {
-            let m = prev(11);
+            let m = prev(M);
             let dec_big = if m.lt { one } else { m.x };
-            ar[12] = Lane {
+            ar[N] = Lane {
                 x: dec_big,
                 y: m.y >> (m.hs & 12),
                 ltg: m.y < m.gthr as u64,
@@ -391,10 +440,10 @@ impl WindowEngineModel {
         }
         // M (t12) from L: both decreases
         {
-            let l = prev(10);
+            let l = prev(L);
             let diff = (l.c as u64).wrapping_sub((l.nb as u64) << 12) & ((1 << 33) - 1);
             let lt = (l.c as u64) < ((l.nb as u64) << 12) + one;
-            ar[11] = Lane {
+            ar[M] = Lane {
                 big: l.c > CW_ONE,
                 lt,
                 x: diff,
@@ -405,7 +454,7 @@ impl WindowEngineModel {
         }
         // L (t11) from K: the increase chosen and capped
         {
-            let k = prev(9);
+            let k = prev(K);
             let c = if k.nu == 0 {
                 k.c
             } else if k.sub {
@@ -419,12 +468,12 @@ impl WindowEngineModel {
             } else {
                 k.x as u32
             };
-            ar[10] = Lane { c, ..k };
+            ar[L] = Lane { c, ..k };
         }
         // K (t10) from J: both sums
         {
-            let j = prev(8);
-            ar[9] = Lane {
+            let j = prev(J);
+            ar[K] = Lane {
                 x: j.c as u64 + j.t as u64,
                 y: j.c as u64 + j.gstep as u64,
                 over: j.h < 0 || j.t as i64 > j.h,
@@ -434,8 +483,8 @@ impl WindowEngineModel {
         }
         // J (t9) from I: inc = u >> (e & 3)
         {
-            let i = prev(7);
-            ar[8] = Lane {
+            let i = prev(I);
+            ar[J] = Lane {
                 t: i.t >> (i.e & 3),
                 gstep: i.nu << cfg.gsh,
                 h: cfg.cw_max as i64 - i.c as i64,
@@ -445,42 +494,42 @@ impl WindowEngineModel {
         }
         // I (t8) from H: u = p >> (4 + (e & 12))
         {
-            let h = prev(6);
-            ar[7] = Lane {
+            let h = prev(H);
+            ar[I] = Lane {
                 t: self.mul_p[2] >> (4 + (h.e & 12)),
                 ..h
             };
         }
         // F, G, H (t5..t7): beside the multiplier
-        ar[6] = prev(5);
-        ar[5] = prev(4);
+        ar[H] = prev(G);
+        ar[G] = prev(F);
         // F (t5) from E: the multiplier takes na and R this cycle
-        ar[4] = prev(3);
-        let mul_p = [self.arith[3].na * self.rom_q, self.mul_p[0], self.mul_p[1]];
+        ar[F] = prev(E);
+        let mul_p = [self.arith[E].na * self.rom_q, self.mul_p[0], self.mul_p[1]];
         // E (t4) from D: the ROM takes the index this cycle; na, nb arrive
         {
-            let d = prev(2);
-            ar[3] = Lane {
+            let d = prev(D);
+            ar[E] = Lane {
                 na: self.mul_na[2],
                 nb: self.mul_nb[2],
                 ..d
             };
         }
-        let dl = self.arith[2];
+        let dl = self.arith[D];
         let rom_q = RECIP_TABLE[((dl.t >> (12 + (dl.e & 3))) & 0xff) as usize] as u32;
         // D (t3) from C: t = c >> (e & 12)
         {
-            let c = prev(1);
-            ar[2] = Lane {
+            let c = prev(C);
+            ar[D] = Lane {
                 t: c.c >> (c.e & 12),
                 ..c
             };
         }
         // C (t2) from B: regime and exponent
         {
-            let b = prev(0);
+            let b = prev(B);
             let int = b.c >> CW_FRAC_BITS;
-            ar[1] = Lane {
+            ar[C] = Lane {
                 sub: int == 0,
                 e: if int == 0 {
                     0
@@ -502,7 +551,7 @@ impl WindowEngineModel {
             } else {
                 x.value
             };
-            ar[0] = Lane {
+            ar[B] = Lane {
                 v: x.v && !rst,
                 flow: x.flow,
                 nu: x.nu,

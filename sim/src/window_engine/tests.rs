@@ -210,9 +210,117 @@ proptest! {
         let cf = f(c);
         let drift = alpha * alpha * (n * n) as f64 / (2.0 * cf * cf * cf);
         let fixed = 2.0 * (1.0 / 512.0 + 1.0 / 65536.0) * n as f64 * alpha / cf + (n + 1) as f64 / CW_ONE as f64;
-        prop_assert!((f(merged) - f(seq)).abs() <= drift + fixed, "cw {cf} n {n}: merged {} seq {}", f(merged), f(seq));
-        prop_assert!(drift <= 0.5 + 1e-12);
+        let diff = (f(merged) - f(seq)).abs();
+        prop_assert!(diff <= drift + fixed, "cw {cf} n {n}: merged {} seq {}", f(merged), f(seq));
+        prop_assert!(diff <= 0.5 + fixed, "cw {cf} n {n}: drift {diff} over half a packet");
     }
+
+    /// A slot of up to 16 ACK events (n = 1..=15 each, unmarked and marked
+    /// in any order, n_u + n_m <= cw <= cw_max) merged into one update
+    /// differs from its events applied one by one in arrival order by at
+    /// most `merge_drift_bound`, and by less than one packet (plus the
+    /// fixed-point error).
+    #[test]
+    fn window_engine_mixed_merge_drift_is_bounded(
+        (p, c) in params_strategy().prop_filter("cw_max >= 1", |p| p.cw_max_raw >= CW_ONE)
+            .prop_flat_map(|p| (Just(p), prop_oneof![
+                3 => CW_ONE..=p.cw_max_raw.min(4000 * CW_ONE),
+                2 => CW_ONE..=p.cw_max_raw.min(40 * CW_ONE),
+                1 => Just(p.cw_max_raw.min(4000 * CW_ONE)),
+            ])),
+        events in prop::collection::vec((any::<bool>(), 1u32..=N_MAX), 1..=WINDOW),
+    ) {
+        // the events whose packets fit in cw (the bound's condition): the
+        // one that would overflow keeps what fits, the rest are cut
+        let mut room = f(c) as u32; // >= 1
+        let events: Vec<(bool, u32)> = events
+            .into_iter()
+            .map_while(|(ece, n)| {
+                let n = n.min(room);
+                room -= n;
+                (n > 0).then_some((ece, n))
+            })
+            .collect();
+        let n_u = events.iter().filter(|e| !e.0).map(|e| e.1).sum::<u32>();
+        let n_m = events.iter().filter(|e| e.0).map(|e| e.1).sum::<u32>();
+        let merged = update(c, n_u, n_m, &p);
+        let one_by_one = events
+            .iter()
+            .fold(c, |c, &(ece, n)| if ece { update(c, 0, n, &p) } else { update(c, n, 0, &p) });
+        let diff = (f(merged) - f(one_by_one)).abs();
+        let bound = merge_drift_bound(f(c), n_u, n_m, &p);
+        prop_assert!(bound.is_some(), "n_u {n_u} + n_m {n_m} <= cw {}: a bound exists", f(c));
+        let bound = bound.unwrap();
+        prop_assert!(
+            diff <= bound,
+            "cw {} cw_max {} events {events:?}: merged {} one by one {} drift {diff} > bound {bound}",
+            f(c), f(p.cw_max_raw), f(merged), f(one_by_one)
+        );
+        prop_assert!(diff < 1.01, "cw {} events {events:?}: drift {diff}", f(c));
+        if n_u > 0 && events.iter().skip(1).all(|e| e.0) && !events[0].0 {
+            // one unmarked event, then marked ones: the merged order
+            prop_assert!(diff == 0.0, "events {events:?}: in merge order, drift {diff}");
+        }
+    }
+}
+
+/// The mixed-merge bound is attained (a marked ACK then an unmarked one: the
+/// merged update adds alpha n_u at cw what one by one adds at cw - beta
+/// n_m), the merge order (unmarked, then marked) is exact, and beyond
+/// n <= cw the drift is whole packets, where `merge_drift_bound` gives none.
+#[test]
+fn window_engine_mixed_merge_drift_examples() {
+    let p = WindowParams {
+        alpha_raw: 256,
+        beta_raw: 128,
+        gamma_shift: 3,
+        cw_max_raw: 1000 * CW_ONE,
+        rtt_ticks: 1000,
+    };
+    let seq = |c: u32, ev: &[(bool, u32)]| {
+        ev.iter().fold(c, |c, &(ece, n)| {
+            if ece {
+                update(c, 0, n, &p)
+            } else {
+                update(c, n, 0, &p)
+            }
+        })
+    };
+    // cw = 2: marked (1) then unmarked (1): 2 - 0.5 = 1.5, + 1/1.5 = 2.167;
+    // merged: 2 + 0.5 - 0.5 = 2.0
+    let c = 2 * CW_ONE;
+    let merged = f(update(c, 1, 1, &p));
+    let one = f(seq(c, &[(true, 1), (false, 1)]));
+    let bound = merge_drift_bound(2.0, 1, 1, &p).unwrap();
+    eprintln!("cw 2, M then U: merged {merged:.4} one by one {one:.4} bound {bound:.4}");
+    assert!((merged - 2.0).abs() < 0.01 && (one - (1.5 + 1.0 / 1.5)).abs() < 0.01);
+    assert!((one - merged).abs() <= bound && (one - merged).abs() >= 0.95 * bound);
+    assert_eq!(update(c, 1, 1, &p), seq(c, &[(false, 1), (true, 1)]));
+    // marked only, n = cw = 3, beta = 1: 3, 2, 1 then halved to 0.5 one by
+    // one; merged 3 - 3 stops at 1
+    let q = WindowParams { beta_raw: 256, ..p };
+    let c = 3 * CW_ONE;
+    let merged = update(c, 0, 3, &q);
+    let one = [1, 1, 1].iter().fold(c, |c, &n| update(c, 0, n, &q));
+    assert_eq!((merged, one), (CW_ONE, CW_ONE / 2));
+    assert!(0.5 <= merge_drift_bound(3.0, 0, 3, &q).unwrap());
+    // cw = 1 (n = 2 > cw): marked then 15 unmarked packets in one ACK
+    let c = CW_ONE;
+    let merged = f(update(c, 15, 1, &p));
+    let one = f(seq(c, &[(true, 1), (false, 15)]));
+    eprintln!("cw 1, M(1) then U(15): merged {merged:.4} one by one {one:.4}");
+    assert!(
+        merged > 15.0 && one == 1.0,
+        "merged {merged} one by one {one}"
+    );
+    assert_eq!(merge_drift_bound(1.0, 15, 1, &p), None);
+    // unmarked only, n = 10 cw: merged adds n alpha / cw at once
+    let c = 10 * CW_ONE;
+    let merged = f(update(c, 100, 0, &p));
+    let one = f(seq(c, &[(false, 10); 10]));
+    eprintln!("cw 10, 10 x U(10): merged {merged:.4} one by one {one:.4}");
+    assert!(merged - one > 2.0, "merged {merged} one by one {one}");
+    assert_eq!(merge_drift_bound(10.0, 100, 0, &p), None);
 }
 
 /// Over 10^6 ACKs of one flow (random ECE, n = 1..=4), the hardware
@@ -401,4 +509,77 @@ fn window_engine_cycle_model_latency_set_and_reset() {
         assert!(!m.outputs().out_valid);
     }
     assert_eq!(m.table(7), Some(p.gamma_raw()));
+}
+
+/// A reset writes the update at the table write (stage O) at its edge, as
+/// without the reset, and drops the rest: right after the reset edge the
+/// table equals that of a run without the reset; the updates that run
+/// shows in the six cycles after the edge (stages O..T at the edge) are
+/// those already in the table; no output appears after the reset and the
+/// table does not change again.
+#[test]
+fn window_engine_reset_keeps_what_reached_the_table() {
+    let p = WindowParams::default();
+    let flow_bits = 6;
+    let stim: Vec<WeInputs> = stimulus(0x5EED_12, flow_bits, p)
+        .map(|i| WeInputs { reset: false, ..i })
+        .take(3_000)
+        .collect();
+    let (mut kept, mut dropped) = (0, 0);
+    for r in (200..2_800).step_by(37) {
+        let mut a = WindowEngineModel::new(flow_bits);
+        let mut b = WindowEngineModel::new(flow_bits);
+        for i in &stim[..r] {
+            a.tick(i);
+            b.tick(i);
+        }
+        a.tick(&WeInputs {
+            reset: true,
+            ..stim[r]
+        });
+        b.tick(&stim[r]);
+        let table = |m: &WindowEngineModel| -> Vec<u32> {
+            (0..1 << flow_bits).map(|f| m.table(f).unwrap()).collect()
+        };
+        let at_reset = table(&a);
+        assert_eq!(
+            at_reset,
+            table(&b),
+            "reset at cycle {r}: tables differ at the edge"
+        );
+        assert!(
+            !a.outputs().out_valid,
+            "reset at cycle {r}: an output at the edge"
+        );
+        let idle = WeInputs::idle(&p);
+        for k in 0..2 * LATENCY_CYCLES {
+            let o = b.outputs();
+            if o.out_valid {
+                if k < 6 {
+                    // already written: the reset run has it in its table
+                    assert_eq!(
+                        at_reset[o.out_flow as usize], o.out_cw,
+                        "reset at cycle {r}, +{k}"
+                    );
+                    kept += 1;
+                } else {
+                    dropped += 1;
+                }
+            }
+            a.tick(&idle);
+            b.tick(&idle);
+            assert!(
+                !a.outputs().out_valid,
+                "reset at cycle {r}: an output {k} cycles after"
+            );
+        }
+        assert_eq!(
+            table(&a),
+            at_reset,
+            "reset at cycle {r}: the table changed after the edge"
+        );
+        assert!(a.in_flight().is_empty() && b.in_flight().is_empty());
+    }
+    eprintln!("updates at O..T at a reset (written, output dropped): {kept}; dropped before the write: {dropped}");
+    assert!(kept > 100 && dropped > 100, "kept {kept} dropped {dropped}");
 }
