@@ -118,7 +118,7 @@ struct BenchArgs {
     /// The block (see `ldcp blocks`).
     #[arg(long, value_name = "NAME")]
     block: String,
-    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it).
+    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it; the `measured` full-rate run has its own fixed length, reported as `measured.cycles`).
     #[arg(long, default_value_t = 4_000_000)]
     cycles: u64,
     /// Runs per engine, 1 ..= 101; the median is reported.

@@ -291,15 +291,18 @@ const THROUGHPUT_CYCLES: u64 = 200_000;
 /// scale (10,000 flows and more).
 const FUNCTIONAL_FLOWS: usize = 16_384;
 
+/// The `rusthdl` engine of a block: RustHDL's simulator stepped by hand.
+fn rusthdl<T: ldcp_hdl::stepper::HandStepped + 'static>() -> Stepper<T::Inputs> {
+    let mut sim = ldcp_hdl::stepper::RustHdlSim::<T>::new();
+    Box::new(move |s| sim.step(s).is_some())
+}
+
 fn wred_ecn() -> Adapter<ldcp_sim::wred_ecn::WredEcnModel> {
     use ldcp_sim::wred_ecn::*;
     Adapter {
         model: WredEcnModel::new,
         stimulus: |seed| Box::new(stimulus(seed)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::wred_ecn::WredEcnRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::wred_ecn::WredEcn>,
         throughput: |c| crate::throughput::wred_ecn(c, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "WredEcnPort::cycle, the network simulator's switch port: decisions at once, no pipeline; cycles per second",
@@ -343,10 +346,7 @@ fn window_engine(flow_bits: u32) -> Adapter<ldcp_sim::window_engine::WindowEngin
         Adapter {
             model: || WindowEngineModel::new(8),
             stimulus: |seed| Box::new(stimulus(seed, 8, WindowParams::default())),
-            rusthdl: || {
-                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<8>::new();
-                Box::new(move |s| sim.step(s).is_some())
-            },
+            rusthdl: rusthdl::<ldcp_hdl::window_engine::WindowEngine<8>>,
             throughput: |c| crate::throughput::window_engine(c, 8, THROUGHPUT_CYCLES),
             functional: Some(functional),
             rusthdl_divisor: 400,
@@ -355,10 +355,7 @@ fn window_engine(flow_bits: u32) -> Adapter<ldcp_sim::window_engine::WindowEngin
         Adapter {
             model: || WindowEngineModel::new(12),
             stimulus: |seed| Box::new(stimulus(seed, 12, WindowParams::default())),
-            rusthdl: || {
-                let mut sim = ldcp_hdl::window_engine::WindowEngineRustHdl::<12>::new();
-                Box::new(move |s| sim.step(s).is_some())
-            },
+            rusthdl: rusthdl::<ldcp_hdl::window_engine::WindowEngine<12>>,
             throughput: |c| crate::throughput::window_engine(c, 12, THROUGHPUT_CYCLES),
             functional: Some(functional),
             rusthdl_divisor: 400,
@@ -371,10 +368,7 @@ fn fast_start_marker() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
     Adapter {
         model: || FastStartModel::new(FPGA_FLOW_BITS as u32),
         stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::fast_start_marker::FastStartMarkerRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::fast_start_marker::FastStartMarker>,
         throughput: |c| crate::throughput::fast_start_marker(c, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "FastStartTable: transmits, ACKs, NAKs and resets over 16,384 flows, events per second",
@@ -414,10 +408,7 @@ fn pacing_timer() -> Adapter<ldcp_sim::pacing_timer::PacingTimerModel> {
     Adapter {
         model: || PacingTimerModel::new(FPGA_FLOW_BITS as u32),
         stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::pacing_timer::PacingTimerRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::pacing_timer::PacingTimer>,
         throughput: |c| crate::throughput::pacing_timer(c, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "PacedFlow over 16,384 flows: updates and grant checks, events per second",
@@ -450,10 +441,7 @@ fn ack_generator() -> Adapter<ldcp_sim::ack_generator::AckGeneratorModel> {
     Adapter {
         model: || AckGeneratorModel::new(FPGA_FLOW_BITS as u32),
         stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::ack_generator::AckGeneratorRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::ack_generator::AckGenerator>,
         throughput: |c| crate::throughput::ack_generator(c, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "AckFlow::packet over 16,384 flows, packets per second",
@@ -487,10 +475,7 @@ fn nic_core() -> Adapter<ldcp_sim::nic_core::NicCoreModel> {
     Adapter {
         model: || NicCoreModel::new(0, true),
         stimulus: |seed| Box::new(stimulus(seed).map(NicCoreIn::from)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::nic_core::NicCoreRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::nic_core::NicCore>,
         throughput: |c| {
             crate::throughput::generator_run(c, NicCoreModel::new(0, true), GENERATOR_EVENTS)
         },
@@ -504,10 +489,7 @@ fn nic_system() -> Adapter<ldcp_sim::nic_system::NicSystemModel> {
     Adapter {
         model: || NicSystemModel::new(0, true),
         stimulus: |seed| Box::new(stimulus(seed).map(SysIn::from)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::nic_system::NicSystemRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::nic_system::NicSystem>,
         throughput: |c| {
             crate::throughput::generator_run(c, NicSystemModel::new(0, true), GENERATOR_EVENTS)
         },
@@ -526,10 +508,7 @@ fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
     Adapter {
         model: || BoardModel::new(0, true),
         stimulus: |seed| Box::new(stimulus(seed, BOARD_SIM_DIV)),
-        rusthdl: || {
-            let mut sim = ldcp_hdl::board::BoardCoreRustHdl::new();
-            Box::new(move |s| sim.step(s).is_some())
-        },
+        rusthdl: rusthdl::<ldcp_hdl::board::BoardCore>,
         throughput: |c| crate::throughput::board_core(c, BOARD_SIM_DIV, 400),
         functional: None,
         rusthdl_divisor: 200,

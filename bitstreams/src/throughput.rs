@@ -370,10 +370,13 @@ pub fn ack_generator(
     let mut port = ReadyValid::new(model.outputs().in_ready);
     let (mut data_taken, mut ce_taken, mut acks, mut naks, mut acked, mut echoed, mut errs) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut opens_taken = 0u64;
     let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
         let was_ready = port.ready;
         port.cycle(i.in_valid, o.in_ready);
-        if i.in_valid && was_ready && !i.in_open {
+        if i.in_valid && was_ready && i.in_open {
+            opens_taken += 1;
+        } else if i.in_valid && was_ready {
             data_taken += 1;
             ce_taken += i.in_ce as u64;
         }
@@ -395,12 +398,14 @@ pub fn ack_generator(
     let mut f = Figures::default();
     f.measured("cycles", cycles)
         .measured("drain_cycles", drain)
-        .measured("packets_presented", port.presented)
-        .measured("packets_accepted", port.accepted)
+        .measured("events_presented", port.presented)
+        .measured("events_accepted", port.accepted)
         .measured(
-            "packets_accepted_per_cycle",
+            "events_accepted_per_cycle",
             per_cycle(port.accepted, cycles),
         )
+        .measured("opens_accepted", opens_taken)
+        .measured("packets_accepted", data_taken)
         .measured("cycles_in_ready_low", port.ready_low)
         .measured("acks_out", acks)
         .measured("naks_out", naks)
