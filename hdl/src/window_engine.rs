@@ -347,8 +347,10 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
     }
 }
 
-// the stages' loop variables are the model's stage names
-#[allow(non_snake_case)]
+// the stages' loop variables are the model's stage names; a register that
+// exists from stage S on is indexed `[X - S]`, so its first stage reads
+// `[S - S]` (clippy's eq_op)
+#[allow(non_snake_case, clippy::eq_op)]
 impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
     // RustHDL's HDL resolves an array index only through loop variables: a
     // stage's logic is written in a one-pass loop whose variable is the

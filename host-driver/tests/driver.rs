@@ -115,7 +115,7 @@ fn ext_script<A: RegAccess>(dev: &mut Device<A>) -> Vec<Outcome> {
             ),
             4 | 5 => {
                 // in order, now and then one lost (a gap, then NAKs)
-                let psn = rx[f] + u32::from((x >> 10) % 8 == 0);
+                let psn = rx[f] + u32::from((x >> 10).is_multiple_of(8));
                 let r = dev
                     .ag_packet(false, f as u32, psn, x & 0x400 != 0, x & 0x800 != 0)
                     .unwrap();

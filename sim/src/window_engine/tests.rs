@@ -521,7 +521,7 @@ fn window_engine_cycle_model_latency_set_and_reset() {
 fn window_engine_reset_keeps_what_reached_the_table() {
     let p = WindowParams::default();
     let flow_bits = 6;
-    let stim: Vec<WeInputs> = stimulus(0x5EED_12, flow_bits, p)
+    let stim: Vec<WeInputs> = stimulus(0x005E_ED12, flow_bits, p)
         .map(|i| WeInputs { reset: false, ..i })
         .take(3_000)
         .collect();
