@@ -179,3 +179,57 @@ fn window_engine_4k_matches_model_on_the_seeded_stream() {
     );
     assert!(s.updates > 50_000 && s.merged_updates > 1_000, "{s:?}");
 }
+
+/// A case proptest once found, kept as data (`tests/regressions/`): it is
+/// replayed exactly, then drained.
+#[test]
+fn window_engine_matches_model_on_a_recorded_case() {
+    let text = include_str!("regressions/window_engine_ebca7e1.txt");
+    let rows: Vec<Vec<u64>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .filter(|w| *w != "params")
+                .map(|w| w.parse().expect("a number"))
+                .collect()
+        })
+        .collect();
+    let (p, cycles) = rows.split_first().expect("the parameters line first");
+    let params = WindowParams {
+        alpha_raw: p[0] as u16,
+        beta_raw: p[1] as u16,
+        gamma_shift: p[2] as u8,
+        cw_max_raw: p[3] as u32,
+        rtt_ticks: p[4] as u32,
+    };
+    let stim: Vec<WeInputs> = cycles
+        .iter()
+        .map(|c| WeInputs {
+            reset: c[0] != 0,
+            in_valid: c[1] != 0,
+            in_flow: c[2] as u32,
+            in_set: c[3] != 0,
+            in_ece: c[4] != 0,
+            in_n_pkts: c[5] as u32,
+            in_cw: c[6] as u32,
+            ..WeInputs::idle(&params)
+        })
+        .collect();
+    let cosim: Cosim<WindowEngineModel> = ldcp_tests::cosim("window_engine");
+    let (st, m) = cosim
+        .run_iter(
+            WindowEngineModel::new(8),
+            || stim.iter().cloned(),
+            "ebca7e1",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "recorded case: {} cycles ({} of drain), {:?}",
+        st.cycles,
+        st.drain_cycles,
+        m.stats()
+    );
+    assert_eq!(stim.len(), 910);
+    assert!(m.stats().updates > 500, "{:?}", m.stats());
+}

@@ -32,11 +32,15 @@ pub struct EngineResult {
     pub runs_cycles_per_second: Vec<f64>,
 }
 
-/// Figures of a block measured by a run of its RTL, and the design
-/// constants they are read against, kept apart.
+/// Figures of a block measured by a run of its RTL, what the run offered
+/// it, and the design constants they are read against, kept apart.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Figures {
-    /// Measured by this run: counted at the block's ports.
+    /// What the run offered the block, set by the run (its length, its
+    /// drain, the events presented): the denominators, not measurements.
+    pub run: serde_json::Map<String, serde_json::Value>,
+    /// Measured by this run: what the RTL accepted at its ports, emitted,
+    /// counted, and what conservation found.
     pub measured: serde_json::Map<String, serde_json::Value>,
     /// Properties of the design, not measured (a latency, the absence of a
     /// ready signal, a bound): stated so the measured figures can be read
@@ -45,6 +49,12 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// Adds a figure of what the run offered.
+    pub fn run(&mut self, key: &str, v: impl Into<serde_json::Value>) -> &mut Self {
+        self.run.insert(key.into(), v.into());
+        self
+    }
+
     /// Adds a measured figure.
     pub fn measured(&mut self, key: &str, v: impl Into<serde_json::Value>) -> &mut Self {
         self.measured.insert(key.into(), v.into());
@@ -69,6 +79,8 @@ pub struct BenchReport {
     pub engines: Vec<EngineResult>,
     /// Speed ratios between the engines, within this invocation.
     pub ratios: serde_json::Map<String, serde_json::Value>,
+    /// The full-rate run: what it offered the block.
+    pub run: serde_json::Map<String, serde_json::Value>,
     /// The block at full rate on its RTL: measured figures.
     pub measured: serde_json::Map<String, serde_json::Value>,
     /// The design constants those figures are read against.

@@ -50,6 +50,8 @@ pub struct BoardOptions {
     pub board: &'static Board,
     /// Most placement seeds to try.
     pub seeds: u32,
+    /// Try every seed up to `seeds` and keep the fastest.
+    pub all_seeds: bool,
     /// Where the run's files go.
     pub out_dir: PathBuf,
     /// The build the core reports (GIT_HASH, CAPS.DIRTY).
@@ -199,6 +201,7 @@ pub fn build(
         &netlist,
         dir,
         opts.seeds,
+        opts.all_seeds,
         &["--pcf".into(), pcf_file.display().to_string()],
         &format!(
             "({}): {} MHz oscillator, {} MHz PLL clock",

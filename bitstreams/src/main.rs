@@ -103,6 +103,9 @@ struct SynthArgs {
     /// Most nextpnr placement seeds to try (1 ..= 100); stops at the first that meets the target.
     #[arg(long, default_value_t = 5)]
     seeds: u32,
+    /// Try every one of the --seeds seeds even after one meets the target, and keep the fastest (the placement spread, in `seeds_tried`).
+    #[arg(long)]
+    all_seeds: bool,
     /// Folder for the run's files (default: target/ldcp/synth/<block>-<device>).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -118,7 +121,7 @@ struct BenchArgs {
     /// The block (see `ldcp blocks`).
     #[arg(long, value_name = "NAME")]
     block: String,
-    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it; the `measured` full-rate run has its own fixed length, reported as `measured.cycles`).
+    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it; the `measured` full-rate run has its own fixed length, reported as `run.cycles`).
     #[arg(long, default_value_t = 4_000_000)]
     cycles: u64,
     /// Runs per engine, 1 ..= 101; the median is reported.
@@ -214,6 +217,7 @@ fn synth_opts(
     device: &str,
     target_mhz: f64,
     seeds: u32,
+    all_seeds: bool,
     out: Option<PathBuf>,
 ) -> Result<SynthOptions, FlowError> {
     let device = synth::device(device)?;
@@ -227,6 +231,7 @@ fn synth_opts(
         device,
         target_mhz,
         seeds,
+        all_seeds,
         out_dir,
     })
 }
@@ -386,6 +391,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                 let opts = ldcp_flow::board::BoardOptions {
                     board: b,
                     seeds: a.seeds,
+                    all_seeds: a.all_seeds,
                     out_dir: a
                         .out
                         .unwrap_or_else(|| ldcp_sim::work_dir().join("board").join(b.name)),
@@ -409,6 +415,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                 &a.device,
                 a.target_mhz.unwrap_or(100.0),
                 a.seeds,
+                a.all_seeds,
                 a.out,
             )?;
             ldcp_flow::block(&block)?;
@@ -456,6 +463,10 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     );
                 }
                 println!("ratios: {}", serde_json::Value::Object(r.ratios.clone()));
+                println!(
+                    "full-rate run: {}",
+                    serde_json::Value::Object(r.run.clone())
+                );
                 println!(
                     "measured at full rate: {}",
                     serde_json::Value::Object(r.measured.clone())
@@ -528,6 +539,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                 let opts = ldcp_flow::board::BoardOptions {
                     board: bd,
                     seeds: 5,
+                    all_seeds: false,
                     out_dir: ldcp_sim::work_dir().join("board").join(bd.name),
                     build: ldcp_hdl::nic_core::BuildId::current(),
                 };
@@ -535,7 +547,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                 row.synth = Some(r.as_synth_report(name));
                 row.synthesis = format!("synthesized in its board ({board}), bitstream built");
             } else if !a.no_synth && b.fpga {
-                let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, None)?;
+                let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, false, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
                     progress(&format!("{name}: {s}"))
                 })?);

@@ -278,6 +278,7 @@ where
             runs,
             ratios: bench::ratios(&engines),
             engines,
+            run: figures.run,
             measured: figures.measured,
             design: figures.design,
         })

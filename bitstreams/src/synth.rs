@@ -4,8 +4,9 @@
 //!
 //! nextpnr's placement is seeded: the same netlist and seed give the same
 //! result on every machine, but seeds differ by several MHz. The flow tries
-//! seeds 1, 2, ... up to `--seeds`, stops at the first that meets the target,
-//! and reports every seed it tried, so the figure is reproducible and the
+//! seeds 1, 2, ... up to `--seeds`, stops at the first that meets the target
+//! (or, with `--all-seeds`, tries them all and keeps the fastest), and
+//! reports every seed it tried, so the figure is reproducible and the
 //! spread is visible.
 
 use crate::FlowError;
@@ -64,6 +65,9 @@ pub struct SynthOptions {
     pub target_mhz: f64,
     /// Most placement seeds to try.
     pub seeds: u32,
+    /// Try every seed up to `seeds`, not only up to the first that meets
+    /// the target: the spread of placement, and the fastest.
+    pub all_seeds: bool,
     /// Where the runs go.
     pub out_dir: PathBuf,
 }
@@ -246,7 +250,8 @@ pub(crate) struct Placed {
 }
 
 /// nextpnr-ice40 on `netlist` with `args`, seeds 1, 2, ... up to `seeds`:
-/// stops at the first placement `met` accepts, keeps the fastest, and
+/// stops at the first placement `met` accepts (unless `all`), keeps the
+/// fastest, and
 /// reports every seed tried. A run that exits non-zero because timing
 /// failed is a figure, not an error, when it still wrote its report.
 #[allow(clippy::too_many_arguments)]
@@ -255,6 +260,7 @@ pub(crate) fn place_seeds(
     netlist: &Path,
     dir: &Path,
     seeds: u32,
+    all: bool,
     args: &[String],
     what: &str,
     met: &dyn Fn(&Placement) -> bool,
@@ -297,7 +303,7 @@ pub(crate) fn place_seeds(
         if best.as_ref().is_none_or(|(_, b, _)| p.fmax > b.fmax) {
             best = Some((seed, p, asc));
         }
-        if ok {
+        if ok && !all {
             break;
         }
     }
@@ -392,6 +398,7 @@ pub fn synthesize(
         &netlist,
         dir,
         opts.seeds,
+        opts.all_seeds,
         &["--freq".into(), format!("{target}")],
         &format!("at {target} MHz"),
         &|p| p.fmax >= target,

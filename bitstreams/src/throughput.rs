@@ -81,9 +81,9 @@ pub fn wred_ecn(
     })?;
     conserved("packets presented vs decisions", pkts_in, out)?;
     let mut f = Figures::default();
-    f.measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("packets_in", pkts_in)
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("packets_presented", pkts_in)
         .measured("decisions_out", out)
         .measured("packets_in_flight_after_drain", pkts_in - out)
         .measured("decisions_per_cycle", per_cycle(out, cycles))
@@ -149,16 +149,20 @@ pub fn window_engine(
         updates + st.merged_events,
     )?;
     let mut f = Figures::default();
-    f.measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("events_in", events)
-        .measured("events_in_per_cycle", per_cycle(events, cycles))
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("events_presented", events)
+        .run("packets_presented", pkts_in)
         .measured("updates_out", updates)
         .measured("updates_out_per_cycle", per_cycle(updates, cycles))
         .measured("merged_updates", st.merged_updates)
         .measured("mixed_updates", st.mixed_updates)
         .measured("merged_events", st.merged_events)
-        .measured("packets_in", pkts_in)
+        .measured("events_accounted", updates + st.merged_events)
+        .measured(
+            "events_accounted_per_cycle",
+            per_cycle(updates + st.merged_events, cycles),
+        )
         .measured("packets_out", pkts_out)
         .measured("packets_in_flight_after_drain", pkts_in - pkts_out)
         .measured("packets_out_per_cycle", per_cycle(pkts_out, cycles))
@@ -232,9 +236,9 @@ pub fn fast_start_marker(
     })?;
     conserved("events accepted vs results", port.accepted, results)?;
     let mut f = Figures::default();
-    f.measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("events_presented", port.presented)
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("events_presented", port.presented)
         .measured("events_accepted", port.accepted)
         .measured(
             "events_accepted_per_cycle",
@@ -290,9 +294,9 @@ pub fn pacing_timer(
         )));
     }
     let mut f = Figures::default();
-    f.measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("updates_presented", port.presented)
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("updates_presented", port.presented)
         .measured("updates_accepted", port.accepted)
         .measured(
             "updates_accepted_per_cycle",
@@ -396,9 +400,9 @@ pub fn ack_generator(
     conserved("CE packets taken vs packets echoed", ce_taken, echoed)?;
     conserved("errors (an in-order stream has none)", 0, errs)?;
     let mut f = Figures::default();
-    f.measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("events_presented", port.presented)
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("events_presented", port.presented)
         .measured("events_accepted", port.accepted)
         .measured(
             "events_accepted_per_cycle",
@@ -504,14 +508,15 @@ where
     conserved("packets generated vs CNT_PACKETS", pkts_in, pkts)?;
     conserved("marked events generated vs CNT_MARKED", marked_in, marked)?;
     let mut f = Figures::default();
-    f.measured("generator_events", ev)
+    f.run("cycles", stim.len() as u64)
+        .run("drain_cycles", drain)
+        .run("generator_events_requested", events)
+        .run("packets_generated_replayed", pkts_in)
+        .measured("generator_events", ev)
         .measured("generator_cycles", cyc)
         .measured("events_per_cycle", per_cycle(ev, cyc))
         .measured("updates", upd)
         .measured("packets_applied", pkts)
-        .measured("packets_generated", pkts_in)
-        .measured("cycles", stim.len() as u64)
-        .measured("drain_cycles", drain)
         .design("flows", 1u64 << ldcp_regmap::FLOW_BITS)
         .design("fifo_depth", 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2)
         .design("engine_latency_cycles", ldcp_regmap::ENGINE_LATENCY);
@@ -553,6 +558,7 @@ pub fn board_core(
     };
     let mut stim: Vec<BoardIn> = vec![line(true); POR_DONE as usize + 8];
     let mut bits = Vec::new();
+    let mut sent = Vec::with_capacity(frames as usize);
     let mut rng = SplitMix64::new(1);
     let regs = ["ALPHA", "BETA", "RTT", "FLOW_ID", "GEN_SEED"];
     for k in 0..frames {
@@ -566,27 +572,51 @@ pub fn board_core(
             &mut bits,
         );
         stim.extend(bits.iter().map(|&b| line(b)));
+        // the request's last bit has been on the line from here
+        sent.push(stim.len() as u64);
         // the host waits for the 7-byte response before the next frame
         stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
     }
     let cycles = stim.len() as u64;
     let mut dec = LineDecoder::new(div);
-    let (mut bytes, mut accesses) = (0u64, 0u64);
+    let (mut bytes, mut accesses, mut t) = (0u64, 0u64, 0u64);
+    // cycles from the end of each request to the end of its response's
+    // last byte, as decoded from the RTL's transmit line
+    let mut latency = Vec::with_capacity(frames as usize);
     let (_, drain) = lockstep(cosim, BoardModel::new(0, true), &stim, &mut |_, o| {
-        bytes += dec.push(o.uart_tx).is_some() as u64;
+        if dec.push(o.uart_tx).is_some() {
+            bytes += 1;
+            if bytes.is_multiple_of(RESP_LEN as u64) {
+                let k = (bytes / RESP_LEN as u64 - 1) as usize;
+                latency.push(t.saturating_sub(sent.get(k).copied().unwrap_or(t)));
+            }
+        }
         accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
+        t += 1;
     })?;
     let responses = bytes / RESP_LEN as u64;
+    latency.sort_unstable();
     // the power-on sequence writes CORE_RESET once on the core's bus
     conserved("frames sent vs responses", frames as u64, responses)?;
     conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
     let mut f = Figures::default();
-    f.measured("frames_sent", frames)
+    f.run("cycles", cycles)
+        .run("drain_cycles", drain)
+        .run("frames_sent", frames)
+        .run(
+            "offered_cycles_per_frame",
+            per_cycle(cycles - (POR_DONE as u64 + 8), frames as u64),
+        )
         .measured("responses", responses)
         .measured("bus_accesses", accesses)
-        .measured("cycles", cycles)
-        .measured("drain_cycles", drain)
-        .measured("cycles_per_frame", per_cycle(cycles, frames as u64))
+        .measured(
+            "response_latency_cycles_median",
+            latency.get(latency.len() / 2).copied().unwrap_or(0),
+        )
+        .measured(
+            "response_latency_cycles_max",
+            latency.last().copied().unwrap_or(0),
+        )
         .design("uart_clocks_per_bit", div)
         .design("request_bytes", ldcp_sim::uart_bridge::REQ_LEN)
         .design("response_bytes", RESP_LEN);

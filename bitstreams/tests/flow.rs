@@ -34,6 +34,7 @@ fn synthesize_at_100_mhz(block: &str) -> synth::SynthReport {
         device: synth::device("ice40-hx8k").unwrap(),
         target_mhz: 100.0,
         seeds: 5,
+        all_seeds: false,
         out_dir: ldcp_sim::work_dir().join("test-synth").join(block),
     };
     let r = synth::synthesize(&opts, &mut |s| eprintln!("{s}")).unwrap_or_else(|e| panic!("{e}"));
@@ -48,7 +49,6 @@ fn synthesize_at_100_mhz(block: &str) -> synth::SynthReport {
         "{block}: {} cells",
         r.logic_cells
     );
-    assert_eq!(r.logic_cells + r.harness_cells, r.logic_cells_placed);
     let c = committed_report(block);
     assert_eq!(
         c["verilog_fnv64"], r.verilog_fnv64,
@@ -89,6 +89,7 @@ fn alchitry_cu_bitstream_builds_and_meets_its_60_mhz_clock() {
     let opts = board::BoardOptions {
         board: board::board("alchitry-cu").unwrap(),
         seeds: 5,
+        all_seeds: false,
         out_dir: ldcp_sim::work_dir().join("test-board"),
         build: ldcp_hdl::nic_core::BuildId::current(),
     };
@@ -263,23 +264,32 @@ fn ldcp_bench_window_engine_measures_what_it_prints() {
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    let m = &v["measured"];
-    eprintln!("measured: {m}\ndesign: {}", v["design"]);
-    let pkts_in = m["packets_in"].as_u64().unwrap();
-    assert!(pkts_in > 100_000, "{m}");
+    let (r, m) = (&v["run"], &v["measured"]);
+    eprintln!("run: {r}\nmeasured: {m}\ndesign: {}", v["design"]);
+    let pkts_in = r["packets_presented"].as_u64().unwrap();
+    assert!(pkts_in > 100_000, "{r}");
     assert_eq!(m["packets_out"].as_u64().unwrap(), pkts_in, "{m}");
     assert_eq!(m["packets_in_flight_after_drain"], 0, "{m}");
     let (updates, merged) = (
         m["updates_out"].as_u64().unwrap(),
         m["merged_events"].as_u64().unwrap(),
     );
-    assert_eq!(updates + merged, m["events_in"].as_u64().unwrap(), "{m}");
+    assert_eq!(
+        updates + merged,
+        r["events_presented"].as_u64().unwrap(),
+        "every event left as an update or merged: {m}"
+    );
     assert!(m["merged_updates"].as_u64().unwrap() > 1_000, "{m}");
-    assert!(m["drain_cycles"].as_u64().unwrap() >= 38, "{m}");
-    // the design constants are apart, and none of them is a measured key
+    // what the run offered, what was measured and the design constants
+    // are apart: no key in two of them
     let d = v["design"].as_object().unwrap();
     assert_eq!(d["latency_cycles"], 38);
-    assert!(d.keys().all(|k| m.get(k).is_none()), "{d:?}");
+    let (ro, mo) = (r.as_object().unwrap(), m.as_object().unwrap());
+    assert!(
+        d.keys().chain(ro.keys()).all(|k| mo.get(k).is_none())
+            && d.keys().all(|k| ro.get(k).is_none()),
+        "{d:?}"
+    );
     let engines: Vec<&str> = v["engines"]
         .as_array()
         .unwrap()

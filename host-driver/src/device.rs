@@ -168,7 +168,9 @@ pub struct GenRun {
 /// Host pushes through the FIFO.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PushRun {
-    /// Events pushed and accepted.
+    /// EV_PUSH writes the host made.
+    pub written: u64,
+    /// Events the FIFO accepted, as the device counted them (CNT_PUSHED).
     pub events: u64,
     /// Pushes the FIFO dropped (CNT_DROPPED; 0 unless something else pushed).
     pub dropped: u64,
@@ -450,7 +452,8 @@ impl<A: RegAccess> Device<A> {
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<PushRun, DriverError> {
         let depth = self.info.fifo_depth;
-        let d0 = self.io.read32(regs::cnt_dropped::OFFSET)? as u64;
+        let d0 = self.io.read32(regs::cnt_dropped::OFFSET)?;
+        let a0 = self.io.read32(regs::cnt_pushed::OFFSET)?;
         let t0 = std::time::Instant::now();
         let c0 = self.cycles()?;
         let mut pushed = 0u64;
@@ -485,15 +488,18 @@ impl<A: RegAccess> Device<A> {
         }
         let c1 = self.cycles()?;
         let secs = t0.elapsed().as_secs_f64();
-        let dropped = self.io.read32(regs::cnt_dropped::OFFSET)? as u64 - d0;
+        // the 32-bit counters wrap: their differences are exact below 2^32
+        let dropped = self.io.read32(regs::cnt_dropped::OFFSET)?.wrapping_sub(d0) as u64;
+        let accepted = self.io.read32(regs::cnt_pushed::OFFSET)?.wrapping_sub(a0) as u64;
         let device_cycles = c1 - c0;
         Ok(PushRun {
-            events: pushed,
+            written: pushed,
+            events: accepted,
             dropped,
             device_cycles,
-            events_per_cycle: pushed as f64 / device_cycles.max(1) as f64,
+            events_per_cycle: accepted as f64 / device_cycles.max(1) as f64,
             host_seconds: secs,
-            events_per_second: pushed as f64 / secs.max(1e-9),
+            events_per_second: accepted as f64 / secs.max(1e-9),
         })
     }
 

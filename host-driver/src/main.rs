@@ -478,9 +478,9 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;
                 if !json {
                     println!(
-                        "fifo: {} events pushed by the host in {:.3} s = {:.0} events/s host side; \
-                         {} device cycles = {:.4} events per device cycle (the host link is the bottleneck); {} dropped",
-                        r.events, r.host_seconds, r.events_per_second, r.device_cycles, r.events_per_cycle, r.dropped
+                        "fifo: {} events written by the host, {} accepted by the device (CNT_PUSHED), {} dropped, in {:.3} s = {:.0} events/s host side; \
+                         {} device cycles = {:.4} events per device cycle (the host link is the bottleneck)",
+                        r.written, r.events, r.dropped, r.host_seconds, r.events_per_second, r.device_cycles, r.events_per_cycle
                     );
                 }
                 out.insert("fifo".into(), serde_json::to_value(&r).unwrap_or_default());

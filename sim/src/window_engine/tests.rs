@@ -195,8 +195,8 @@ proptest! {
 
     /// Merging n ACKs into one update (Eq. 2) drifts from applying them one
     /// by one by at most alpha^2 n^2 / (2 cw^3) (the ideal drift) plus both
-    /// paths' fixed-point error; with n <= cw (a flow cannot have more ACKs
-    /// in flight than its window) that is at most half a packet.
+    /// paths' fixed-point error (with n <= cw, at most alpha^2 / (2 cw):
+    /// half a packet).
     #[test]
     fn window_engine_merge_drift_is_bounded(a in 1u16..=256, c in CW_ONE..=(4000 * CW_ONE), n in 1u32..=255) {
         let p = WindowParams { alpha_raw: a, cw_max_raw: CW_RAW_MAX, ..Default::default() };
@@ -212,14 +212,12 @@ proptest! {
         let fixed = 2.0 * (1.0 / 512.0 + 1.0 / 65536.0) * n as f64 * alpha / cf + (n + 1) as f64 / CW_ONE as f64;
         let diff = (f(merged) - f(seq)).abs();
         prop_assert!(diff <= drift + fixed, "cw {cf} n {n}: merged {} seq {}", f(merged), f(seq));
-        prop_assert!(diff <= 0.5 + fixed, "cw {cf} n {n}: drift {diff} over half a packet");
     }
 
     /// A slot of up to 16 ACK events (n = 1..=15 each, unmarked and marked
     /// in any order, n_u + n_m <= cw <= cw_max) merged into one update
     /// differs from its events applied one by one in arrival order by at
-    /// most `merge_drift_bound`, and by less than one packet (plus the
-    /// fixed-point error).
+    /// most `merge_drift_bound`.
     #[test]
     fn window_engine_mixed_merge_drift_is_bounded(
         (p, c) in params_strategy().prop_filter("cw_max >= 1", |p| p.cw_max_raw >= CW_ONE)
@@ -256,7 +254,6 @@ proptest! {
             "cw {} cw_max {} events {events:?}: merged {} one by one {} drift {diff} > bound {bound}",
             f(c), f(p.cw_max_raw), f(merged), f(one_by_one)
         );
-        prop_assert!(diff < 1.01, "cw {} events {events:?}: drift {diff}", f(c));
         if n_u > 0 && events.iter().skip(1).all(|e| e.0) && !events[0].0 {
             // one unmarked event, then marked ones: the merged order
             prop_assert!(diff == 0.0, "events {events:?}: in merge order, drift {diff}");
