@@ -49,20 +49,7 @@ fn nic_system_matches_model() {
             c.wred_decisions += o.obs_wred_out_valid as u64;
         },
         |m: &NicSystemModel, c: &mut Reached| {
-            let s = m.stats();
-            let t = &mut c.model;
-            t.grants += s.grants;
-            t.restarts += s.restarts;
-            t.fs_results += s.fs_results;
-            t.fs_errors += s.fs_errors;
-            t.acks += s.acks;
-            t.naks += s.naks;
-            for (a, b) in t.wred.iter_mut().zip(s.wred) {
-                *a += b;
-            }
-            t.overruns += s.overruns;
-            t.flow_resets += s.flow_resets;
-            t.held += s.held;
+            c.model += m.stats();
             c.core_events += m.core().stats().events;
         },
     );

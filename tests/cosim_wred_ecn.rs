@@ -85,7 +85,7 @@ fn stream() -> impl Strategy<Value = Vec<WredInputs>> {
 }
 
 /// What the compared cases reached, from the RTL's outputs.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Reached {
     decisions: u64,
     marked: u64,
@@ -118,6 +118,11 @@ fn wred_ecn_matches_model() {
         "wred_ecn cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in flight; \
          {} decisions ({} marked, {} dropped) for {} packets presented",
         t.cases, t.cycles, t.drain_cycles, c.decisions, c.marked, c.dropped, c.packets_in
+    );
+    // a reset drops the packets in the pipeline without a decision
+    assert!(
+        c.decisions <= c.packets_in && c.decisions * 10 >= c.packets_in * 9,
+        "{c:?}"
     );
     assert!(
         t.cycles >= MIN_CYCLES,

@@ -20,7 +20,7 @@ pub fn cosim<M: CosimModel>(name: &str) -> Cosim<M> {
 /// The proptest configuration of test `test`: a fixed seed, printed
 /// (`LDCP_PROPTEST_SEED` / `LDCP_PROPTEST_CASES` override), failures
 /// persisted in `tests/proptest-regressions/<test>.txt`.
-pub fn proptest_config(test: &'static str, default_seed: u64, default_cases: u32) -> Config {
+fn proptest_config(test: &'static str, default_seed: u64, default_cases: u32) -> Config {
     ldcp_sim::testing::proptest_config(
         env!("CARGO_MANIFEST_DIR"),
         test,

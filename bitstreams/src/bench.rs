@@ -49,6 +49,13 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// The figures of a run of `cycles` stimulus cycles and `drain` of drain.
+    pub fn ran(cycles: u64, drain: u64) -> Self {
+        let mut f = Figures::default();
+        f.run("cycles", cycles).run("drain_cycles", drain);
+        f
+    }
+
     /// Adds a figure of what the run offered.
     pub fn run(&mut self, key: &str, v: impl Into<serde_json::Value>) -> &mut Self {
         self.run.insert(key.into(), v.into());
@@ -152,11 +159,13 @@ pub fn bench_verilated<M: CosimModel + Clone>(
     );
     progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
     let cs = cycles.min(20_000_000);
+    // a run is the stimulus and then the model's drain after its last input
+    let drain = M::drain(stim.iter().cycle().take(cs as usize).last()).len() as u64;
     let mut failure = None;
     let lockstep = measure(
         "cosim",
         "lock-step: Verilator, cycle-accurate model, every output compared, then the drain",
-        cs,
+        cs + drain,
         runs,
         || {
             if let Err(e) = cosim.run_iter(

@@ -121,7 +121,7 @@ struct BenchArgs {
     /// The block (see `ldcp blocks`).
     #[arg(long, value_name = "NAME")]
     block: String,
-    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs 1/200 of it; the `measured` full-rate run has its own fixed length, reported as `run.cycles`).
+    /// Cycles per run for the fast engines, 1,000 ..= 10^9 (RustHDL runs a block's fraction of it, 1/200 or 1/400, reported in its `cycles`; the `measured` full-rate run has its own fixed length, reported as `run.cycles`).
     #[arg(long, default_value_t = 4_000_000)]
     cycles: u64,
     /// Runs per engine, 1 ..= 101; the median is reported.

@@ -81,7 +81,7 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: || ldcp_hdl::window_engine::verilog::<8>(&ldcp_hdl::window_engine::MODULE),
-        adapter: || Box::new(window_engine(8)),
+        adapter: || Box::new(window_engine::<8>()),
     },
     Block {
         module: &ldcp_hdl::window_engine::MODULE_4K,
@@ -89,7 +89,7 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: || ldcp_hdl::window_engine::verilog::<12>(&ldcp_hdl::window_engine::MODULE_4K),
-        adapter: || Box::new(window_engine(12)),
+        adapter: || Box::new(window_engine::<12>()),
     },
     Block {
         module: &ldcp_hdl::fast_start_marker::MODULE,
@@ -325,7 +325,7 @@ fn wred_ecn() -> Adapter<ldcp_sim::wred_ecn::WredEcnModel> {
     }
 }
 
-fn window_engine(flow_bits: u32) -> Adapter<ldcp_sim::window_engine::WindowEngineModel> {
+fn window_engine<const FB: usize>() -> Adapter<ldcp_sim::window_engine::WindowEngineModel> {
     use ldcp_sim::window_engine::*;
     let functional = Functional {
         what: "FlowTable::ack over 4,096 flows, the network simulator's congestion control: ACK updates per second",
@@ -343,24 +343,13 @@ fn window_engine(flow_bits: u32) -> Adapter<ldcp_sim::window_engine::WindowEngin
             })
         },
     };
-    if flow_bits == 8 {
-        Adapter {
-            model: || WindowEngineModel::new(8),
-            stimulus: |seed| Box::new(stimulus(seed, 8, WindowParams::default())),
-            rusthdl: rusthdl::<ldcp_hdl::window_engine::WindowEngine<8>>,
-            throughput: |c| crate::throughput::window_engine(c, 8, THROUGHPUT_CYCLES),
-            functional: Some(functional),
-            rusthdl_divisor: 400,
-        }
-    } else {
-        Adapter {
-            model: || WindowEngineModel::new(12),
-            stimulus: |seed| Box::new(stimulus(seed, 12, WindowParams::default())),
-            rusthdl: rusthdl::<ldcp_hdl::window_engine::WindowEngine<12>>,
-            throughput: |c| crate::throughput::window_engine(c, 12, THROUGHPUT_CYCLES),
-            functional: Some(functional),
-            rusthdl_divisor: 400,
-        }
+    Adapter {
+        model: || WindowEngineModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32, WindowParams::default())),
+        rusthdl: rusthdl::<ldcp_hdl::window_engine::WindowEngine<FB>>,
+        throughput: |c| crate::throughput::window_engine(c, FB as u32, THROUGHPUT_CYCLES),
+        functional: Some(functional),
+        rusthdl_divisor: 400,
     }
 }
 
@@ -502,7 +491,7 @@ fn nic_system() -> Adapter<ldcp_sim::nic_system::NicSystemModel> {
 /// Clocks per UART bit of the board core's cosimulation and bench streams
 /// (the board itself uses 60; the divider is a port, so the Verilog is the
 /// same).
-pub const BOARD_SIM_DIV: u32 = 4;
+const BOARD_SIM_DIV: u32 = 4;
 
 fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
     use ldcp_sim::board::*;

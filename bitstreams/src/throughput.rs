@@ -80,10 +80,8 @@ pub fn wred_ecn(
         occ_max = occ_max.max(o.stat_occupancy_bytes);
     })?;
     conserved("packets presented vs decisions", pkts_in, out)?;
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("packets_presented", pkts_in)
+    let mut f = Figures::ran(cycles, drain);
+    f.run("packets_presented", pkts_in)
         .measured("decisions_out", out)
         .measured("packets_in_flight_after_drain", pkts_in - out)
         .measured("decisions_per_cycle", per_cycle(out, cycles))
@@ -148,10 +146,8 @@ pub fn window_engine(
         events,
         updates + st.merged_events,
     )?;
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("events_presented", events)
+    let mut f = Figures::ran(cycles, drain);
+    f.run("events_presented", events)
         .run("packets_presented", pkts_in)
         .measured("updates_out", updates)
         .measured("updates_out_per_cycle", per_cycle(updates, cycles))
@@ -195,6 +191,19 @@ impl ReadyValid {
         }
     }
 
+    /// Adds the port's figures over a run of `cycles`: the `what`s
+    /// presented (what the run offered), accepted, per cycle, and the
+    /// cycles `in_ready` was low.
+    fn figures(&self, f: &mut Figures, what: &str, cycles: u64) {
+        f.run(&format!("{what}_presented"), self.presented)
+            .measured(&format!("{what}_accepted"), self.accepted)
+            .measured(
+                &format!("{what}_accepted_per_cycle"),
+                per_cycle(self.accepted, cycles),
+            )
+            .measured("cycles_in_ready_low", self.ready_low);
+    }
+
     /// Counts this cycle's input, then takes the `in_ready` shown after the edge.
     fn cycle(&mut self, valid: bool, ready_after: bool) {
         self.presented += valid as u64;
@@ -235,17 +244,9 @@ pub fn fast_start_marker(
         }
     })?;
     conserved("events accepted vs results", port.accepted, results)?;
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("events_presented", port.presented)
-        .measured("events_accepted", port.accepted)
-        .measured(
-            "events_accepted_per_cycle",
-            per_cycle(port.accepted, cycles),
-        )
-        .measured("cycles_in_ready_low", port.ready_low)
-        .measured("results_out", results)
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "events", cycles);
+    f.measured("results_out", results)
         .measured("events_in_flight_after_drain", port.accepted - results)
         .measured("transmits_ect", ect)
         .measured("transmits_not_ect", not_ect)
@@ -293,16 +294,9 @@ pub fn pacing_timer(
             "a grant {late_max} cycles late, beyond the bound of {bound}"
         )));
     }
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("updates_presented", port.presented)
-        .measured("updates_accepted", port.accepted)
-        .measured(
-            "updates_accepted_per_cycle",
-            per_cycle(port.accepted, cycles),
-        )
-        .measured("updates_refused_flow_id", refused)
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "updates", cycles);
+    f.measured("updates_refused_flow_id", refused)
         .measured("grants_out", grants)
         .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
         .measured("grant_late_max_cycles", late_max)
@@ -399,18 +393,10 @@ pub fn ack_generator(
     )?;
     conserved("CE packets taken vs packets echoed", ce_taken, echoed)?;
     conserved("errors (an in-order stream has none)", 0, errs)?;
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("events_presented", port.presented)
-        .measured("events_accepted", port.accepted)
-        .measured(
-            "events_accepted_per_cycle",
-            per_cycle(port.accepted, cycles),
-        )
-        .measured("opens_accepted", opens_taken)
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "events", cycles);
+    f.measured("opens_accepted", opens_taken)
         .measured("packets_accepted", data_taken)
-        .measured("cycles_in_ready_low", port.ready_low)
         .measured("acks_out", acks)
         .measured("naks_out", naks)
         .measured("acks_per_cycle", per_cycle(acks, cycles + drain))
@@ -432,24 +418,14 @@ pub fn ack_generator(
     Ok(f)
 }
 
-/// A register write.
+/// A write of register `name`.
 fn wr(name: &str, wdata: u32) -> BusIn {
-    BusIn {
-        addr: ldcp_regmap::register(name).map_or(0, |r| r.offset),
-        wdata,
-        we: true,
-        re: false,
-    }
+    BusIn::write(ldcp_regmap::model::offset(name), wdata)
 }
 
-/// A register read.
+/// A read of register `name`.
 fn rd(name: &str) -> BusIn {
-    BusIn {
-        addr: ldcp_regmap::register(name).map_or(0, |r| r.offset),
-        wdata: 0,
-        we: false,
-        re: true,
-    }
+    BusIn::read(ldcp_regmap::model::offset(name))
 }
 
 /// The counters a generator run is measured by, in read order.
@@ -497,12 +473,10 @@ where
     }
     let [ev, cyc, upd, pkts, marked] = [reads[0], reads[1], reads[2], reads[3], reads[4]];
     // the generator's stream, replayed on the host: the packets it acknowledged
-    let (mut x, mut pkts_in, mut marked_in) = (ldcp_sim::xorshift::seed_state(seed), 0u64, 0u64);
-    for _ in 0..events {
-        let (_, n, ece) = ldcp_sim::nic_core::gen_event(x);
+    let (mut pkts_in, mut marked_in) = (0u64, 0u64);
+    for (_, n, ece) in ldcp_sim::nic_core::gen_events(seed).take(events as usize) {
         pkts_in += n as u64;
         marked_in += ece as u64;
-        x = ldcp_sim::xorshift::step(x);
     }
     conserved("generator events vs CNT_EVENTS", events as u64, ev)?;
     conserved("packets generated vs CNT_PACKETS", pkts_in, pkts)?;
@@ -599,10 +573,8 @@ pub fn board_core(
     // the power-on sequence writes CORE_RESET once on the core's bus
     conserved("frames sent vs responses", frames as u64, responses)?;
     conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
-    let mut f = Figures::default();
-    f.run("cycles", cycles)
-        .run("drain_cycles", drain)
-        .run("frames_sent", frames)
+    let mut f = Figures::ran(cycles, drain);
+    f.run("frames_sent", frames)
         .run(
             "offered_cycles_per_frame",
             per_cycle(cycles - (POR_DONE as u64 + 8), frames as u64),

@@ -283,7 +283,7 @@ fn ldcp_bench_window_engine_measures_what_it_prints() {
     // what the run offered, what was measured and the design constants
     // are apart: no key in two of them
     let d = v["design"].as_object().unwrap();
-    assert_eq!(d["latency_cycles"], 38);
+    assert_eq!(d["latency_cycles"], ldcp_sim::window_engine::LATENCY_CYCLES);
     let (ro, mo) = (r.as_object().unwrap(), m.as_object().unwrap());
     assert!(
         d.keys().chain(ro.keys()).all(|k| mo.get(k).is_none())
@@ -308,7 +308,8 @@ fn ldcp_bench_window_engine_measures_what_it_prints() {
 }
 
 /// One file per block, each named after its module; the CLI's lint path is
-/// exercised on one block here (every block is linted by ldcp-hdl's tests).
+/// exercised on one block here (every block is linted by the registry's
+/// test in ldcp-flow).
 #[test]
 fn ldcp_verilog_writes_one_file_per_block_and_lints_on_request() {
     let dir = ldcp_sim::work_dir().join("test-verilog");

@@ -101,7 +101,7 @@ pub struct BoardCore {
 impl BoardCore {
     /// The board core with its NIC core stamped with `build`.
     pub fn new(build: BuildId) -> Self {
-        let reset_addr = ldcp_regmap::register("CORE_RESET").map_or(0, |r| r.offset);
+        let reset_addr = ldcp_regmap::model::offset("CORE_RESET");
         BoardCore {
             clock: Default::default(),
             uart_rx: Default::default(),

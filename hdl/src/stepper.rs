@@ -4,6 +4,7 @@
 //! model's inputs and give back its model's outputs ([`HandStepped`]); the
 //! clocking is here, once.
 
+use ldcp_sim::ports::PortValue;
 use rust_hdl::prelude::*;
 
 /// A block whose ports mirror its golden model's inputs and outputs.
@@ -82,22 +83,20 @@ impl FromSignal<Bit> for bool {
     }
 }
 
-macro_rules! signal_uint {
-    ($($t:ty),*) => {$(
-        impl<const N: usize> ToSignal<Bits<N>> for $t {
-            fn to_signal(self) -> Bits<N> {
-                let mask = if N >= 64 { u64::MAX } else { (1u64 << N) - 1 };
-                Bits::<N>::from(self as u64 & mask)
-            }
-        }
-        impl<const N: usize> FromSignal<Bits<N>> for $t {
-            fn from_signal(value: Bits<N>) -> Self {
-                value.to_u64() as $t
-            }
-        }
-    )*};
+// every other field type: its port bits (ldcp_sim::ports::PortValue),
+// truncated to the signal's width as a Verilog port truncates
+impl<V: PortValue, const N: usize> ToSignal<Bits<N>> for V {
+    fn to_signal(self) -> Bits<N> {
+        let mask = if N >= 64 { u64::MAX } else { (1u64 << N) - 1 };
+        Bits::<N>::from(self.to_port() & mask)
+    }
 }
-signal_uint!(u8, u16, u32, u64);
+
+impl<V: PortValue, const N: usize> FromSignal<Bits<N>> for V {
+    fn from_signal(value: Bits<N>) -> Self {
+        V::from_port(value.to_u64())
+    }
+}
 
 /// Implements [`HandStepped`] for a block from its model's port
 /// declaration: `ldcp_sim::<block>_ports!(hand_stepped { Block<..> [generics],

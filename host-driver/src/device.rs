@@ -47,18 +47,14 @@ impl ParamValue {
     }
 }
 
-/// The legal range of `p`, for messages: in its unit and raw.
-fn range_text(p: Param) -> String {
-    let f = p.field();
-    format!(
-        "{}: [{}, {}] ({}; raw {}..={})",
+/// A refused value of `p`: the field's reason (the value and its legal
+/// range) with the parameter's name and format.
+fn bad_param(p: Param, why: String) -> DriverError {
+    DriverError::BadValue(format!(
+        "{} = {why} ({})",
         p.name(),
-        f.to_value(f.min),
-        f.to_value(f.max),
-        f.format.describe(),
-        f.min,
-        f.max
-    )
+        p.field().format.describe()
+    ))
 }
 
 /// The counters and status flags of the device, enumerated from the
@@ -69,6 +65,8 @@ pub struct Stats {
     pub cycles: u64,
     /// Events waiting in the FIFO (STATUS.FIFO_LEVEL).
     pub fifo_level: u32,
+    /// Events the on-chip generator has still to produce (GEN_REMAINING).
+    pub gen_remaining: u32,
     /// ERRORS.FIFO_OVERFLOW.
     pub err_fifo_overflow: bool,
     /// ERRORS.FLOW_CMD_BUSY.
@@ -106,6 +104,7 @@ impl Stats {
                 .map(|(n, c)| (n.to_string(), c)),
         );
         v.push(("STATUS.FIFO_LEVEL".into(), self.fifo_level as u64));
+        v.push((regs::gen_remaining::NAME.into(), self.gen_remaining as u64));
         v.push(("ERRORS.FIFO_OVERFLOW".into(), self.err_fifo_overflow as u64));
         v.push(("ERRORS.FLOW_CMD_BUSY".into(), self.err_flow_cmd_busy as u64));
         if let Some(x) = &self.ext {
@@ -262,10 +261,11 @@ impl<A: RegAccess> Device<A> {
     /// the device then holds.
     pub fn set_param_raw(&mut self, p: Param, raw: u64) -> Result<ParamValue, DriverError> {
         self.need_param(p)?;
-        let raw = p
-            .field()
-            .check_raw(raw)
-            .map_err(|e| DriverError::BadValue(format!("{} = {e}; {}", p.name(), range_text(p))))?;
+        let raw = p.field().check_raw(raw).map_err(|e| bad_param(p, e))?;
+        self.write_param(p, raw)
+    }
+
+    fn write_param(&mut self, p: Param, raw: u32) -> Result<ParamValue, DriverError> {
         self.io.write32(p.register().offset, p.field().put(raw))?;
         self.param(p)
     }
@@ -275,11 +275,8 @@ impl<A: RegAccess> Device<A> {
     /// steps and in the legal range (an illegal value writes nothing).
     pub fn set_param(&mut self, p: Param, value: f64) -> Result<ParamValue, DriverError> {
         self.need_param(p)?;
-        let raw = p
-            .field()
-            .from_value(value)
-            .map_err(|e| DriverError::BadValue(format!("{} = {e}; {}", p.name(), range_text(p))))?;
-        self.set_param_raw(p, raw as u64)
+        let raw = p.field().from_value(value).map_err(|e| bad_param(p, e))?;
+        self.write_param(p, raw)
     }
 
     fn check_flow(&self, flow: u32) -> Result<(), DriverError> {
@@ -355,8 +352,11 @@ impl<A: RegAccess> Device<A> {
 
     /// Sets flow `flow`'s cw to `cw_raw` (UQ12.20 packets; the engine
     /// clamps it to [gamma, cw_max]).
-    pub fn flow_set_raw(&mut self, flow: u32, cw_raw: u32) -> Result<FlowState, DriverError> {
-        self.flow_cmd(flow, FlowOp::Write, cw_raw)
+    pub fn flow_set_raw(&mut self, flow: u32, cw_raw: u64) -> Result<FlowState, DriverError> {
+        let raw = regs::flow_wdata::CW
+            .check_raw(cw_raw)
+            .map_err(|e| DriverError::BadValue(format!("flow cw = {e} (packets, UQ12.20)")))?;
+        self.flow_cmd(flow, FlowOp::Write, raw)
     }
 
     /// Sets flow `flow`'s cw to `cw` packets, a whole number of UQ12.20
@@ -365,7 +365,7 @@ impl<A: RegAccess> Device<A> {
         let raw = regs::flow_wdata::CW
             .from_value(cw)
             .map_err(|e| DriverError::BadValue(format!("flow cw = {e} (packets, UQ12.20)")))?;
-        self.flow_set_raw(flow, raw)
+        self.flow_cmd(flow, FlowOp::Write, raw)
     }
 
     /// Resets flow `flow` to INIT_CW.
@@ -412,6 +412,7 @@ impl<A: RegAccess> Device<A> {
         Ok(Stats {
             cycles,
             fifo_level: regs::status::FIFO_LEVEL.get(st),
+            gen_remaining: self.io.read32(regs::gen_remaining::OFFSET)?,
             err_fifo_overflow: regs::errors::FIFO_OVERFLOW.get(err) != 0,
             err_flow_cmd_busy: regs::errors::FLOW_CMD_BUSY.get(err) != 0,
             core,

@@ -331,14 +331,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 FlowCmd::Show { flow } => dev.flow_show(*flow)?,
                 FlowCmd::Set { flow, cw } => match parse_typed("flow cw", cw)? {
                     Typed::Value(v) => dev.flow_set(*flow, v)?,
-                    Typed::Raw(r) => {
-                        let raw = u32::try_from(r).map_err(|_| {
-                            DriverError::BadValue(format!(
-                                "flow cw = raw {r} is out of range: it must be in [0, 4294967295] (UQ12.20)"
-                            ))
-                        })?;
-                        dev.flow_set_raw(*flow, raw)?
-                    }
+                    Typed::Raw(r) => dev.flow_set_raw(*flow, r)?,
                 },
                 FlowCmd::Reset { flow } => dev.flow_reset(*flow)?,
             };
@@ -468,11 +461,8 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             if matches!(mode, BenchMode::Fifo | BenchMode::Both) {
                 let n = fifo_events.unwrap_or((*events / 10).max(1));
-                let mut x = ldcp_sim::xorshift::seed_state(*seed);
-                let mut evs = std::iter::from_fn(|| {
-                    x = ldcp_sim::xorshift::step(x);
-                    Some(ldcp_sim::nic_core::gen_event(x))
-                });
+                // the events the generator would make from this seed
+                let mut evs = ldcp_sim::nic_core::gen_events(*seed);
                 let mut p = Progress::new("fifo");
                 dev.clear_counters()?;
                 let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;

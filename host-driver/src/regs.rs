@@ -925,9 +925,23 @@ impl Param {
 
     /// Its name (the map's).
     pub const fn name(self) -> &'static str {
-        match self.register().param {
-            Some(n) => n,
-            None => "",
+        match self {
+            Param::Alpha => "alpha",
+            Param::Beta => "beta",
+            Param::GammaShift => "gamma_shift",
+            Param::CwMax => "cw_max",
+            Param::RttTicks => "rtt_ticks",
+            Param::InitCw => "init_cw",
+            Param::FsIw => "fs_iw",
+            Param::AgM => "ag_m",
+            Param::AgTimeout => "ag_timeout",
+            Param::WredKMin => "wred_k_min",
+            Param::WredKMax => "wred_k_max",
+            Param::WredK => "wred_k",
+            Param::WredBufMax => "wred_buf_max",
+            Param::WredPMax => "wred_p_max",
+            Param::WredSeed => "wred_seed",
+            Param::WredDrain => "wred_drain",
         }
     }
 
@@ -938,7 +952,7 @@ impl Param {
 
     /// It belongs to an extension block (the device must report CAPS.EXT).
     pub const fn ext(self) -> bool {
-        self.register().offset >= ldcp_regmap::EXT_BASE
+        self.register().is_ext()
     }
 }
 

@@ -398,13 +398,11 @@ fn generator_runs_one_event_per_device_cycle() {
     assert_eq!(r.events_counted, 200_000);
     assert_eq!(r.gen_cycles, 200_000);
     assert!(r.device_cycles >= 200_000);
-    // ECE on x[15:13] = 0: the generator's own stream, replayed here
-    let mut x = ldcp_sim::xorshift::seed_state(0);
-    let mut want = 0u32;
-    for _ in 0..200_000 {
-        want += ldcp_sim::nic_core::gen_event(x).2 as u32;
-        x = ldcp_sim::xorshift::step(x);
-    }
+    // the generator's own stream, replayed here
+    let want = ldcp_sim::nic_core::gen_events(0)
+        .take(200_000)
+        .filter(|e| e.2)
+        .count() as u32;
     assert_eq!(dev.stats().unwrap().core.cnt_marked, want);
 }
 

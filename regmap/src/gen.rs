@@ -295,9 +295,11 @@ fn rust_params(regs: &[Register], s: &mut String) {
     let _ = writeln!(s, "        }}\n    }}\n");
     let _ = writeln!(s, "    /// Its name (the map's).");
     let _ = writeln!(s, "    pub const fn name(self) -> &'static str {{");
-    let _ = writeln!(s, "        match self.register().param {{");
-    let _ = writeln!(s, "            Some(n) => n,");
-    let _ = writeln!(s, "            None => \"\",");
+    let _ = writeln!(s, "        match self {{");
+    for (_, r) in &ps {
+        let n = r.param.unwrap_or_default();
+        let _ = writeln!(s, "            Param::{} => \"{n}\",", camel(n));
+    }
     let _ = writeln!(s, "        }}\n    }}\n");
     let _ = writeln!(
         s,
@@ -311,7 +313,7 @@ fn rust_params(regs: &[Register], s: &mut String) {
         "    /// It belongs to an extension block (the device must report CAPS.EXT)."
     );
     let _ = writeln!(s, "    pub const fn ext(self) -> bool {{");
-    let _ = writeln!(s, "        self.register().offset >= ldcp_regmap::EXT_BASE");
+    let _ = writeln!(s, "        self.register().is_ext()");
     let _ = writeln!(s, "    }}");
     let _ = writeln!(s, "}}\n");
 }

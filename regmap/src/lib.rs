@@ -162,22 +162,6 @@ impl Field {
         ((1u64 << self.width) - 1) as u32
     }
 
-    /// Checks a raw value against the legal range, naming both.
-    pub fn check(&self, reg: &Register, raw: u64) -> Result<u32, String> {
-        if raw < self.min as u64 || raw > self.max as u64 {
-            return Err(format!(
-                "{}.{} = {} is out of range: it must be in [{}, {}] ({})",
-                reg.name,
-                self.name,
-                self.show(raw),
-                self.show(self.min as u64),
-                self.show(self.max as u64),
-                self.format.describe()
-            ));
-        }
-        Ok(raw as u32)
-    }
-
     /// Fraction bits of the field's format (0 unless fixed point).
     pub const fn frac(&self) -> u32 {
         match self.format {
@@ -296,7 +280,7 @@ impl Register {
     }
 
     /// Whether it belongs to an extension block (decoded from [`EXT_BASE`]).
-    pub fn is_ext(&self) -> bool {
+    pub const fn is_ext(&self) -> bool {
         self.offset >= EXT_BASE
     }
 
@@ -1120,7 +1104,7 @@ pub const REGISTERS: &[Register] = &[
 
 /// The registers of the NIC core's own decoder (below [`EXT_BASE`]).
 pub fn core_registers() -> &'static [Register] {
-    let n = REGISTERS.iter().take_while(|r| r.offset < EXT_BASE).count();
+    let n = REGISTERS.iter().take_while(|r| !r.is_ext()).count();
     &REGISTERS[..n]
 }
 

@@ -18,6 +18,28 @@ pub struct BusIn {
     pub re: bool,
 }
 
+impl BusIn {
+    /// A write of `wdata` at byte address `addr`.
+    pub const fn write(addr: u32, wdata: u32) -> Self {
+        BusIn {
+            addr,
+            wdata,
+            we: true,
+            re: false,
+        }
+    }
+
+    /// A read at byte address `addr`.
+    pub const fn read(addr: u32) -> Self {
+        BusIn {
+            addr,
+            wdata: 0,
+            we: false,
+            re: true,
+        }
+    }
+}
+
 /// The bus's registered outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BusOut {
@@ -49,6 +71,12 @@ pub fn index(name: &str) -> usize {
         .iter()
         .position(|r| r.name == name)
         .unwrap_or_else(|| panic!("no register {name} in the map"))
+}
+
+/// The byte offset of register `name` (panics as [`index`]: a name in
+/// code, never an input).
+pub fn offset(name: &str) -> u32 {
+    REGISTERS[index(name)].offset
 }
 
 /// The index of `name` in [`crate::ext_registers`] (panics as [`index`]).

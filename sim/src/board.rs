@@ -103,12 +103,7 @@ impl BoardModel {
 
     fn bus(&self) -> BusIn {
         if self.por == POR_WRITE_AT {
-            BusIn {
-                addr: ldcp_regmap::register("CORE_RESET").map_or(0, |r| r.offset),
-                wdata: 1,
-                we: true,
-                re: false,
-            }
+            BusIn::write(ldcp_regmap::model::offset("CORE_RESET"), 1)
         } else {
             let b: BridgeOut = self.bridge.outputs();
             BusIn {

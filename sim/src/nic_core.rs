@@ -24,6 +24,12 @@ pub fn gen_event(x: u32) -> (u32, u32, bool) {
     (x & 0xff, (x >> 8) & 0xf, (x >> 13) & 7 == 0)
 }
 
+/// The generator's events from GEN_SEED = `seed`, in the order it makes
+/// them (a host replays a run with it).
+pub fn gen_events(seed: u32) -> impl Iterator<Item = (u32, u32, bool)> {
+    std::iter::successors(Some(seed_state(seed)), |&x| Some(xorshift32(x))).map(gen_event)
+}
+
 /// Register indices the core uses, resolved once.
 #[derive(Clone, Copy, Debug)]
 struct Ix {
@@ -619,12 +625,7 @@ impl NicCoreModel {
     /// to leave: a reset sweep, a full FIFO, a flow command and the
     /// engine's latency, each in turn.
     pub fn drain_bus() -> Vec<BusIn> {
-        let stop = BusIn {
-            addr: ldcp_regmap::register("GEN_CTRL").map_or(0, |r| r.offset),
-            wdata: 2,
-            we: true,
-            re: false,
-        };
+        let stop = BusIn::write(ldcp_regmap::model::offset("GEN_CTRL"), 2);
         let idle = 2 * FLOWS + FIFO_DEPTH as usize + 64 + 2 * crate::window_engine::LATENCY_CYCLES;
         std::iter::once(stop)
             .chain(std::iter::repeat_n(BusIn::default(), idle))
@@ -693,22 +694,11 @@ impl crate::Stimulus for NcStimulus {
     fn cycle(&mut self, d: &mut crate::Draws) -> BusIn {
         let queue = &mut self.queue;
         let mut next = || d.next_u64();
-        let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
+        let off = ldcp_regmap::model::offset;
         while queue.is_empty() {
             let r = next();
             let pick = r % 1000;
-            let w = |addr: u32, wdata: u32| BusIn {
-                addr,
-                wdata,
-                we: true,
-                re: false,
-            };
-            let rd = |addr: u32| BusIn {
-                addr,
-                wdata: 0,
-                we: false,
-                re: true,
-            };
+            let (w, rd) = (BusIn::write, BusIn::read);
             let hot = (r >> 32) as u32 & 3;
             match pick {
                 0..=299 => {

@@ -270,6 +270,36 @@ pub struct SysStats {
     pub held: u64,
 }
 
+impl std::ops::AddAssign for SysStats {
+    /// Sums two runs' figures (every field: a new one must be added here).
+    fn add_assign(&mut self, o: SysStats) {
+        let SysStats {
+            grants,
+            restarts,
+            fs_results,
+            fs_errors,
+            acks,
+            naks,
+            wred,
+            overruns,
+            flow_resets,
+            held,
+        } = o;
+        self.grants += grants;
+        self.restarts += restarts;
+        self.fs_results += fs_results;
+        self.fs_errors += fs_errors;
+        self.acks += acks;
+        self.naks += naks;
+        for (a, b) in self.wred.iter_mut().zip(wred) {
+            *a += b;
+        }
+        self.overruns += overruns;
+        self.flow_resets += flow_resets;
+        self.held += held;
+    }
+}
+
 /// The NIC system's registers, mirrored.
 #[derive(Clone, Debug)]
 pub struct NicSystemModel {
@@ -634,12 +664,7 @@ impl NicSystemModel {
     /// core's drain, the pacing timer's sweep before the core's, and three
     /// passes of the ACK generator's scanner.
     pub fn drain_bus() -> Vec<BusIn> {
-        let timeout0 = BusIn {
-            addr: ldcp_regmap::register("AG_TIMEOUT").map_or(0, |r| r.offset),
-            wdata: 0,
-            we: true,
-            re: false,
-        };
+        let timeout0 = BusIn::write(ldcp_regmap::model::offset("AG_TIMEOUT"), 0);
         let mut v = crate::nic_core::NicCoreModel::drain_bus();
         v.insert(1, timeout0);
         v.extend(std::iter::repeat_n(BusIn::default(), 4 * (1 << FB)));
@@ -705,22 +730,11 @@ impl crate::Stimulus for SysStimulus {
             fs_next,
             ag_next,
         } = self;
-        let off = |n: &str| ldcp_regmap::register(n).map(|r| r.offset).unwrap_or(0);
+        let off = ldcp_regmap::model::offset;
         let xregs = ldcp_regmap::ext_registers();
         while queue.is_empty() {
             let r = d.next_u64();
-            let w = |addr: u32, wdata: u32| BusIn {
-                addr,
-                wdata,
-                we: true,
-                re: false,
-            };
-            let rd = |addr: u32| BusIn {
-                addr,
-                wdata: 0,
-                we: false,
-                re: true,
-            };
+            let (w, rd) = (BusIn::write, BusIn::read);
             let idle = BusIn::default();
             let hot = (r >> 40) as usize & 3;
             let flow = hot as u32 * 37 + 5;
@@ -862,23 +876,11 @@ mod tests {
     use super::*;
 
     fn write(m: &mut NicSystemModel, name: &str, v: u32) {
-        let addr = ldcp_regmap::register(name).expect("a register").offset;
-        m.tick(&BusIn {
-            addr,
-            wdata: v,
-            we: true,
-            re: false,
-        });
+        m.tick(&BusIn::write(ldcp_regmap::model::offset(name), v));
     }
 
     fn read(m: &mut NicSystemModel, name: &str) -> u32 {
-        let addr = ldcp_regmap::register(name).expect("a register").offset;
-        m.tick(&BusIn {
-            addr,
-            wdata: 0,
-            we: false,
-            re: true,
-        });
+        m.tick(&BusIn::read(ldcp_regmap::model::offset(name)));
         m.outputs().bus_rdata
     }
 

@@ -52,6 +52,9 @@ pub const FLOW_WIDTH: u32 = 0;
 
 /// A value that crosses a port: the model's field type.
 pub trait PortValue: Copy {
+    /// The type's bits: a port declared with this type is at most this
+    /// wide ([`ports!`](crate::ports!) checks it at compile time).
+    const BITS: u32;
     /// The port's bits (the harness checks they fit the port).
     fn to_port(self) -> u64;
     /// From the port's bits (the port is never wider than the type).
@@ -59,6 +62,7 @@ pub trait PortValue: Copy {
 }
 
 impl PortValue for bool {
+    const BITS: u32 = 1;
     fn to_port(self) -> u64 {
         self as u64
     }
@@ -70,6 +74,7 @@ impl PortValue for bool {
 macro_rules! port_value_uint {
     ($($t:ty),*) => {$(
         impl PortValue for $t {
+            const BITS: u32 = <$t>::BITS;
             fn to_port(self) -> u64 {
                 self as u64
             }
@@ -90,14 +95,6 @@ pub trait Ports: Sized {
     fn to_ports(&self, bits: &mut [u64]);
     /// The fields from port bits, in [`Ports::PORTS`] order.
     fn from_ports(bits: &[u64]) -> Self;
-    /// The port names, in order.
-    fn names() -> Vec<&'static str> {
-        Self::PORTS.iter().map(|p| p.name).collect()
-    }
-    /// The index of port `name`, if it is one.
-    fn index(name: &str) -> Option<usize> {
-        Self::PORTS.iter().position(|p| p.name == name)
-    }
 }
 
 /// Declares a block's ports once: its input struct and its output struct,
@@ -124,8 +121,9 @@ pub trait Ports: Sized {
 ///         out_valid: bool = 1,
 ///     }
 /// }
-/// assert_eq!(DemoIn::names(), ["reset", "in_flow"]);
-/// assert_eq!(DemoOut::index("out_valid"), Some(0));
+/// let names: Vec<&str> = DemoIn::PORTS.iter().map(|p| p.name).collect();
+/// assert_eq!(names, ["reset", "in_flow"]);
+/// assert_eq!(DemoOut::PORTS[0].width, 1);
 /// ```
 /// `demo_ports!(m { args })` expands to
 /// `m! { args ; inputs [reset in_flow] outputs [out_valid] }`.
@@ -156,6 +154,13 @@ macro_rules! ports {
         $vis struct $name {
             $( $(#[doc = $doc])* pub $field: $ty, )*
         }
+        // every port fits its field's type
+        const _: () = {
+            $( assert!(
+                ($width) <= <$ty as $crate::ports::PortValue>::BITS,
+                concat!("port `", stringify!($field), "` is wider than its type")
+            ); )*
+        };
         impl $crate::ports::Ports for $name {
             const PORTS: &'static [$crate::ports::Port] = &[
                 $( $crate::ports::Port {
@@ -230,13 +235,17 @@ mod tests {
     }
     test_block_ports!(names_of {});
 
+    fn names<P: Ports>() -> Vec<&'static str> {
+        P::PORTS.iter().map(|p| p.name).collect()
+    }
+
     #[test]
     fn ports_round_trip_and_name_every_field_once() {
-        assert_eq!(TIn::names(), ["reset", "in_flow", "in_len_bytes"]);
+        assert_eq!(names::<TIn>(), ["reset", "in_flow", "in_len_bytes"]);
         assert_eq!(TIn::PORTS[2].width, 14);
         assert_eq!(TIn::PORTS[1].width, FLOW_WIDTH);
         assert_eq!(TIn::PORTS[2].doc, " Bytes.");
-        assert_eq!(TOut::index("out_n_pkts"), Some(1));
+        assert_eq!(names::<TOut>()[1], "out_n_pkts");
         let i = TIn {
             reset: true,
             in_flow: 77,
@@ -247,7 +256,7 @@ mod tests {
         assert_eq!(b, [1, 77, 1500]);
         assert_eq!(TIn::from_ports(&b), i);
         let (ins, outs) = callback_names();
-        assert_eq!(ins, TIn::names());
-        assert_eq!(outs, TOut::names());
+        assert_eq!(ins, names::<TIn>());
+        assert_eq!(outs, names::<TOut>());
     }
 }

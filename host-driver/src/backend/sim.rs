@@ -182,12 +182,7 @@ impl RegAccess for SimBus {
     fn read32(&mut self, offset: u32) -> Result<u32, DriverError> {
         // the data is registered at the strobe's edge: it shows (with
         // rvalid) in the cycle after the strobe, which is what `cycle` returns
-        let o = self.dev.cycle(&BusIn {
-            addr: offset,
-            wdata: 0,
-            we: false,
-            re: true,
-        });
+        let o = self.dev.cycle(&BusIn::read(offset));
         if !o.rvalid {
             return Err(DriverError::Sim(format!(
                 "read of {offset:#x}: no rvalid in the cycle after the strobe"
@@ -197,12 +192,7 @@ impl RegAccess for SimBus {
     }
 
     fn write32(&mut self, offset: u32, value: u32) -> Result<(), DriverError> {
-        self.dev.cycle(&BusIn {
-            addr: offset,
-            wdata: value,
-            we: true,
-            re: false,
-        });
+        self.dev.cycle(&BusIn::write(offset, value));
         Ok(())
     }
 

@@ -2,10 +2,11 @@
 
 use super::{parse_ports, CosimError, PortSpec};
 use crate::ports::{Port, FLOW_WIDTH};
+use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bump when the shim's C ABI changes, so cached libraries are rebuilt.
 const SHIM_ABI_VERSION: u32 = 1;
@@ -62,10 +63,11 @@ impl BuildSpec {
                     return Err(err(format!("the model declares {kind} `{n}` twice")));
                 }
                 let want = if d.width == FLOW_WIDTH {
-                    if p.width > 16 {
+                    if p.width > crate::FLOW_ID_BITS as u32 {
                         return Err(err(format!(
-                            "flow-id {kind} `{n}` is {} bits wide; flow ids have at most 16",
-                            p.width
+                            "flow-id {kind} `{n}` is {} bits wide; flow ids have at most {}",
+                            p.width,
+                            crate::FLOW_ID_BITS
                         )));
                     }
                     *flow_width.get_or_insert(p.width)
@@ -322,16 +324,37 @@ pub struct VerilatedLib {
 }
 
 impl VerilatedLib {
-    /// Builds the library for `spec`, or loads it from the cache.
+    /// Builds the library for `spec`, or loads it from the cache: once per
+    /// process (threads asking for the same library wait for one build and
+    /// share it), and on disk across processes.
     pub fn build(spec: &BuildSpec) -> Result<Arc<Self>, CosimError> {
-        let base = crate::work_dir().join("cosim");
+        type Slot = Arc<Mutex<Option<Arc<VerilatedLib>>>>;
+        static LOADED: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
         let name = format!(
             "{}-{:016x}{}",
             spec.module,
             spec.key(),
             if spec.trace { "-trace" } else { "" }
         );
-        let dir = base.join(&name);
+        let slot: Slot = {
+            let mut all = LOADED
+                .get_or_init(Default::default)
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            all.entry(name.clone()).or_default().clone()
+        };
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(lib) = slot.as_ref() {
+            return Ok(lib.clone());
+        }
+        let lib = Self::build_on_disk(spec, &name)?;
+        *slot = Some(lib.clone());
+        Ok(lib)
+    }
+
+    fn build_on_disk(spec: &BuildSpec, name: &str) -> Result<Arc<Self>, CosimError> {
+        let base = crate::work_dir().join("cosim");
+        let dir = base.join(name);
         let so = dir.join("libdut.so");
         if !so.is_file() {
             std::fs::create_dir_all(&base).map_err(io(&base))?;

@@ -187,18 +187,6 @@ pub enum CosimFailure {
     NotDrained(Box<NotDrained>),
 }
 
-impl CosimFailure {
-    /// The first cycle that failed: the mismatching cycle, or the last
-    /// cycle of the drain that did not empty the block.
-    pub fn cycle(&self) -> Option<u64> {
-        match self {
-            CosimFailure::Error(_) => None,
-            CosimFailure::Mismatch(m) => Some(m.cycle),
-            CosimFailure::NotDrained(d) => Some(d.cycles.saturating_sub(1)),
-        }
-    }
-}
-
 impl std::fmt::Display for CosimFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

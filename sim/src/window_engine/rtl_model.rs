@@ -149,6 +149,24 @@ pub struct WeStats {
     pub merged_events: u64,
 }
 
+impl std::ops::AddAssign for WeStats {
+    /// Sums two runs' figures (every field: a new one must be added here).
+    fn add_assign(&mut self, o: WeStats) {
+        let WeStats {
+            events,
+            updates,
+            merged_updates,
+            mixed_updates,
+            merged_events,
+        } = o;
+        self.events += events;
+        self.updates += updates;
+        self.merged_updates += merged_updates;
+        self.mixed_updates += mixed_updates;
+        self.merged_events += merged_events;
+    }
+}
+
 /// One stage register of the pipelines (a superset of what each stage holds).
 #[derive(Clone, Copy, Debug, Default)]
 struct Lane {
