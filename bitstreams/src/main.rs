@@ -44,6 +44,9 @@ enum Cmd {
     Bench(BenchArgs),
     /// The main job: generate, lint, cosimulate and synthesize every block; print a summary.
     Run(RunArgs),
+    /// The closed-loop network simulator: LDCP (the golden models, or the RTL with
+    /// --engine rtl) against DCTCP and DCQCN on the same networks and workloads.
+    Netsim(ldcp_netsim::cli::NetsimArgs),
 }
 
 #[derive(Args)]
@@ -479,6 +482,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             Ok(true)
         }
         Cmd::Run(a) => run_all(a),
+        Cmd::Netsim(a) => ldcp_flow::netsim::main(a),
     }
 }
 

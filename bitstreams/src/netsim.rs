@@ -1,0 +1,51 @@
+//! `ldcp netsim`: the network simulator's command (`ldcp-netsim`), with the
+//! RTL hardware for `--engine rtl` ([`crate::netsim_rtl`]).
+
+use crate::FlowError;
+use ldcp_netsim::cli::{self, Engine, NetsimArgs, NetsimCmd, RunArgs};
+use ldcp_netsim::engine::Hardware;
+
+/// The hardware a run asks for.
+pub fn hardware(e: Engine) -> Result<Box<dyn Hardware>, FlowError> {
+    match e {
+        Engine::Model => Ok(cli::models()),
+        Engine::Rtl => Ok(Box::new(crate::netsim_rtl::Rtl::new()?)),
+    }
+}
+
+/// Runs `ldcp netsim ...`; Ok(false) when the run failed its own checks.
+pub fn main(a: NetsimArgs) -> Result<bool, FlowError> {
+    match a.cmd {
+        None => run(&a.run),
+        Some(NetsimCmd::Report(r)) => crate::netsim_report::report(&r),
+        Some(NetsimCmd::Sweep(s)) => crate::netsim_report::sweep(&s),
+        Some(NetsimCmd::Merge(m)) => crate::netsim_report::merge(&m),
+        Some(NetsimCmd::Bench(b)) => crate::netsim_report::bench(&b),
+    }
+}
+
+fn run(a: &RunArgs) -> Result<bool, FlowError> {
+    if a.list {
+        print!("{}", cli::list());
+        return Ok(true);
+    }
+    let o = cli::options(a).map_err(FlowError::BadArg)?;
+    ldcp_netsim::scenario::check(&o).map_err(FlowError::BadArg)?;
+    let mut hw = hardware(a.engine)?;
+    let out = cli::run_one(&o, hw.as_mut()).map_err(FlowError::Tool)?;
+    if let Some(d) = &a.csv {
+        ldcp_netsim::output::write_csv(&out, d).map_err(|e| FlowError::Io(e.to_string()))?;
+    }
+    if let Some(d) = &a.plots {
+        ldcp_netsim::output::write_plots(&out, d).map_err(FlowError::Io)?;
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out.json).expect("serializable")
+        );
+    } else {
+        print!("{}", ldcp_netsim::output::summary(&out.json));
+    }
+    Ok(out.json["packets"]["conserved"] == true)
+}

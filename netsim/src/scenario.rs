@@ -1,0 +1,532 @@
+//! The scenarios of the report, each a topology, a workload and the figures
+//! that show one of the draft's claims; every one runs with LDCP, DCTCP or
+//! DCQCN on the same network and the same flows.
+
+use crate::config::{Cc, NetConfig};
+use crate::engine::Hardware;
+use crate::sim::Sim;
+use crate::topo::Topology;
+use crate::workload;
+use serde_json::{json, Value};
+
+const US: u64 = 1_000_000;
+
+/// A scenario of the catalogue.
+pub struct Scenario {
+    /// Its name (`--scenario`).
+    pub name: &'static str,
+    /// What it shows.
+    pub doc: &'static str,
+}
+
+/// Every scenario.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario { name: "stable-2", doc: "2 long flows on a 100 Gb/s dumbbell bottleneck: utilization, queue, drops, cw over time" },
+    Scenario { name: "stable-8", doc: "8 long flows on the dumbbell" },
+    Scenario { name: "stable-64", doc: "64 long flows on the dumbbell" },
+    Scenario { name: "incast-100", doc: "100 senders x 16 KB to one receiver (star, 100 Gb/s): sub-packet windows, queue against buf_max, ECT drops, completion" },
+    Scenario { name: "incast-1000", doc: "1,000 senders x 16 KB to one receiver" },
+    Scenario { name: "incast-10000", doc: "10,000 senders x 16 KB to one receiver" },
+    Scenario { name: "fast-start-idle", doc: "one message of one BDP on an idle dumbbell path: completion against base RTT + serialization" },
+    Scenario { name: "fast-start-load", doc: "4 long flows, then 1-BDP messages every 20 us from 4 other hosts: message completion, fast-start drops, the long flows' throughput and queue before and after" },
+    Scenario { name: "fct-websearch-30", doc: "WebSearch flow sizes, Poisson arrivals at 30% load on a leaf-spine (--topology fat-tree: the HPCC 320-host fat tree): FCT slowdown per size decile" },
+    Scenario { name: "fct-websearch-50", doc: "WebSearch at 50% load" },
+    Scenario { name: "fct-websearch-70", doc: "WebSearch at 70% load" },
+    Scenario { name: "fct-hadoop-30", doc: "FB_Hadoop flow sizes at 30% load" },
+    Scenario { name: "fct-hadoop-50", doc: "FB_Hadoop at 50% load" },
+    Scenario { name: "fct-hadoop-70", doc: "FB_Hadoop at 70% load" },
+    Scenario { name: "dumbbell-10g", doc: "the ns-3 comparison: 8 senders, one 10 Gb/s bottleneck, 20 us links, 1,500-byte packets (DCTCP with K = 65 packets)" },
+    Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
+];
+
+/// How a run is set up.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Scenario name.
+    pub scenario: String,
+    /// Algorithm.
+    pub cc: Cc,
+    /// Seed.
+    pub seed: u64,
+    /// Link rate of hosts, Gb/s (default per scenario).
+    pub rate_gbps: Option<u64>,
+    /// Per-port buffer on a 100 Gb/s port, KB (default 4,096).
+    pub buf_kb: Option<u32>,
+    /// Simulated time before the drain, us (default per scenario).
+    pub duration_us: Option<u64>,
+    /// FCT scenarios: `leaf-spine` (default) or `fat-tree`.
+    pub topology: Option<String>,
+    /// LDCP's gamma = 2^-shift (default 4, 1/16; 8, 1/256, for the incasts).
+    pub gamma_shift: Option<u8>,
+    /// Flows whose cw is traced.
+    pub trace: u32,
+    /// Log every engine input and output (tests replay them).
+    pub log_engine: bool,
+}
+
+impl Options {
+    /// Defaults for a scenario.
+    pub fn new(scenario: &str, cc: Cc, seed: u64) -> Self {
+        Options {
+            scenario: scenario.into(),
+            cc,
+            seed,
+            rate_gbps: None,
+            buf_kb: None,
+            duration_us: None,
+            topology: None,
+            gamma_shift: None,
+            trace: 4,
+            log_engine: false,
+        }
+    }
+}
+
+/// What one run produced.
+pub struct Outcome {
+    /// The figures, as the JSON report prints them.
+    pub json: Value,
+    /// The simulator as the run left it (series for plots and CSV).
+    pub sim: Sim,
+    /// Wall seconds of the run.
+    pub wall_s: f64,
+}
+
+/// The round trip of an empty path of `hops` links (data there, ACK back):
+/// propagation both ways plus store-and-forward of one data packet and one
+/// ACK per hop.
+fn base_rtt_ps(links: &[(u64, u64)], data_bytes: u32, ack_bytes: u32) -> u64 {
+    links
+        .iter()
+        .map(|&(bps, d)| {
+            2 * d
+                + (data_bytes as u64 * 8 * 1_000_000_000_000).div_ceil(bps)
+                + (ack_bytes as u64 * 8 * 1_000_000_000_000).div_ceil(bps)
+        })
+        .sum()
+}
+
+/// The path of a flow as (rate, delay) per link.
+fn flow_links(sim: &Sim, f: usize) -> Vec<(u64, u64)> {
+    sim.flow_route(f)
+        .iter()
+        .map(|&p| {
+            let port = &sim.ports[p as usize];
+            (port.rate_bps, port.delay_ps)
+        })
+        .collect()
+}
+
+fn check_range<T: PartialOrd + std::fmt::Display>(
+    name: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    if v < lo || v > hi {
+        Err(format!(
+            "{name} = {v} is out of range: it must be in [{lo}, {hi}]"
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Refuses options out of their legal ranges (a bad argument).
+pub fn check(o: &Options) -> Result<(), String> {
+    if !SCENARIOS.iter().any(|s| s.name == o.scenario) {
+        return Err(format!(
+            "unknown scenario `{}`: `ldcp netsim --list` shows them ({})",
+            o.scenario,
+            SCENARIOS
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let name = o.scenario.as_str();
+    let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
+    check_range("--rate-gbps", o.rate_gbps.unwrap_or(rate_default), 10, 400)?;
+    if let Some(b) = o.buf_kb {
+        check_range("--buf-kb", b, 64, 16_383)?;
+    }
+    if let Some(g) = o.gamma_shift {
+        check_range("--gamma-shift", g, 1, 8)?;
+    }
+    if let Some(d) = o.duration_us {
+        check_range("--duration-us", d, 10, 10_000_000)?;
+    }
+    if let Some(t) = o.topology.as_deref() {
+        if t != "leaf-spine" && t != "fat-tree" {
+            return Err(format!("--topology {t}: it must be leaf-spine or fat-tree"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs a scenario; `progress(fraction)` is called now and then.
+pub fn run(
+    o: &Options,
+    hw: &mut dyn Hardware,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Outcome, String> {
+    check(o)?;
+    let name = o.scenario.as_str();
+    let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
+    let gbps = o.rate_gbps.unwrap_or(rate_default);
+    let us = |d: u64| o.duration_us.unwrap_or(d) * US;
+    let pkt = |c: &NetConfig| c.packet_bytes();
+    let mut tmp = NetConfig::new(o.cc, gbps * 1_000_000_000, 10 * US);
+    if name == "dumbbell-10g" {
+        tmp.payload_bytes = 1452; // 1,500 bytes on the wire, as ns-3's IP packets
+    }
+    // topology
+    let (topo, kind) = match name {
+        n if n.starts_with("stable-") || n.starts_with("fast-start") => {
+            let senders: usize = n
+                .strip_prefix("stable-")
+                .map_or(8, |x| x.parse().unwrap_or(8));
+            (Topology::dumbbell(senders, gbps, US), "dumbbell")
+        }
+        "dumbbell-10g" => (Topology::dumbbell(8, gbps, 20 * US), "dumbbell"),
+        n if n.starts_with("incast-") => {
+            let s: usize = n["incast-".len()..].parse().expect("catalogue name");
+            (Topology::star(s, gbps, US), "star")
+        }
+        "mini" => (Topology::dumbbell(6, gbps, US), "dumbbell"),
+        _ => match o.topology.as_deref().unwrap_or("leaf-spine") {
+            "leaf-spine" => (
+                Topology::leaf_spine(4, 8, 2, gbps, 4 * gbps, US),
+                "leaf-spine",
+            ),
+            "fat-tree" => (Topology::hpcc_fat_tree(), "fat-tree"),
+            t => return Err(format!("--topology {t}: it must be leaf-spine or fat-tree")),
+        },
+    };
+    // base RTT of the longest path
+    let hops = match kind {
+        "dumbbell" => vec![
+            (
+                gbps * 1_000_000_000,
+                if name == "dumbbell-10g" { 20 * US } else { US }
+            );
+            3
+        ],
+        "star" => vec![(gbps * 1_000_000_000, US); 2],
+        "leaf-spine" => vec![
+            (gbps * 1_000_000_000, US),
+            (4 * gbps * 1_000_000_000, US),
+            (4 * gbps * 1_000_000_000, US),
+            (gbps * 1_000_000_000, US),
+        ],
+        _ => vec![
+            (100_000_000_000, US),
+            (400_000_000_000, US),
+            (400_000_000_000, US),
+            (400_000_000_000, US),
+            (400_000_000_000, US),
+            (100_000_000_000, US),
+        ],
+    };
+    let rtt = base_rtt_ps(&hops, pkt(&tmp), tmp.ack_bytes);
+    let mut cfg = NetConfig::new(o.cc, gbps * 1_000_000_000, rtt);
+    cfg.payload_bytes = tmp.payload_bytes;
+    if let Some(b) = o.buf_kb {
+        cfg.buf_bytes_100g = b * 1024;
+    }
+    // incast: the smallest gamma the engine has (1/256), so that N senders
+    // at the floor, N gamma packets per base RTT, stay under one BDP up to
+    // 256 BDPs of senders (12,800 here); elsewhere the draft's 1/16
+    if name.starts_with("incast-") {
+        cfg.window.gamma_shift = 8;
+    }
+    if let Some(g) = o.gamma_shift {
+        cfg.window.gamma_shift = g;
+    }
+    if name == "dumbbell-10g" {
+        // K = 65 packets at 10 Gb/s (Linux's dctcp.txt), as the ns-3 run
+        cfg.dctcp_k_bytes_100g = 65 * 1500 * 10;
+    }
+    cfg.derive_keep_k(name == "dumbbell-10g");
+    let mut sim = Sim::new(topo, cfg, o.seed, hw)?;
+    sim.stats.trace_flows(o.trace);
+    if o.log_engine {
+        sim.engine_log = Some(Vec::new());
+    }
+    let b = sim.cfg.bdp_pkts();
+    let payload = sim.cfg.payload_bytes as u64;
+    let mut extra = json!({});
+    let (end, warm) = match name {
+        n if n.starts_with("stable-") || n == "dumbbell-10g" => {
+            let senders = sim.topo.hosts / 2;
+            for i in 0..senders {
+                sim.add_flow(i, senders + i, u64::MAX, (i as u64) * 1000, i as u64)?;
+            }
+            let bott = sim
+                .port_between(2 * senders, 2 * senders + 1)
+                .expect("L-R link");
+            sim.watch_port(bott, "bottleneck L->R");
+            let d = if name == "dumbbell-10g" {
+                100_000
+            } else {
+                5_000
+            };
+            (us(d), us(d) / 5)
+        }
+        n if n.starts_with("incast-") => {
+            let s = sim.topo.hosts - 1;
+            for i in 0..s {
+                sim.add_flow(i, s, 16_000, 0, i as u64)?;
+            }
+            let last = sim.port_between(s + 1, s).expect("switch to receiver");
+            sim.watch_port(last, "to the receiver");
+            (us(10_000), 0)
+        }
+        "fast-start-idle" => {
+            let n = sim.topo.hosts / 2;
+            sim.add_flow(0, n, b * payload, 10 * US, 0)?;
+            let bott = sim.port_between(2 * n, 2 * n + 1).expect("L-R link");
+            sim.watch_port(bott, "bottleneck L->R");
+            (us(1_000), 0)
+        }
+        "fast-start-load" => {
+            let n = sim.topo.hosts / 2;
+            for i in 0..4 {
+                sim.add_flow(i, n + i, u64::MAX, i as u64 * 1000, i as u64)?;
+            }
+            let end = us(3_000);
+            let mut t = 1_000 * US;
+            let mut k = 0u64;
+            while t < end {
+                let src = 4 + (k % 4) as usize;
+                sim.add_flow(src, n + src, b * payload, t, 100 + k)?;
+                t += 20 * US;
+                k += 1;
+            }
+            let bott = sim.port_between(2 * n, 2 * n + 1).expect("L-R link");
+            sim.watch_port(bott, "bottleneck L->R");
+            (end, 500 * US)
+        }
+        "mini" => {
+            for i in 0..3 {
+                sim.add_flow(i, 6 + i, u64::MAX, i as u64 * 500, i as u64)?;
+            }
+            for i in 3..6 {
+                sim.add_flow(i, 9, 20 * payload, 100 * US, i as u64)?;
+            }
+            let bott = sim.port_between(12, 13).expect("L-R link");
+            sim.watch_port(bott, "bottleneck L->R");
+            (us(300), 50 * US)
+        }
+        _ => {
+            // fct-<cdf>-<load>
+            let mut it = name.split('-').skip(1);
+            let cdf = match it.next() {
+                Some("websearch") => workload::websearch(),
+                _ => workload::fb_hadoop(),
+            };
+            let load: f64 = it.next().and_then(|x| x.parse().ok()).unwrap_or(50.0) / 100.0;
+            let dur = us(if kind == "fat-tree" { 2_000 } else { 1_000 });
+            let flows =
+                workload::poisson(sim.topo.hosts, gbps as f64 * 1e9, load, &cdf, dur, o.seed);
+            for (i, f) in flows.iter().enumerate() {
+                sim.add_flow(f.src, f.dst, f.bytes, f.start_ps, i as u64)?;
+            }
+            extra = json!({"workload": cdf.name, "load": load, "mean_flow_bytes": cdf.mean(), "flows_generated": flows.len(), "arrivals_us": dur / US});
+            (dur, 0)
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let total = end as f64;
+    sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+    let at_end = sim.now();
+    // drain: long flows stop; everything in flight is delivered or dropped
+    sim.stop_long_flows();
+    let drain_deadline = end + 200_000 * US;
+    sim.run(drain_deadline, &mut |_| {})?;
+    let wall_s = t0.elapsed().as_secs_f64();
+    let json = report(&sim, o, kind, warm, end, at_end, wall_s, extra);
+    Ok(Outcome { json, sim, wall_s })
+}
+
+fn pct(h: &hdrhistogram::Histogram<u64>, q: f64) -> u64 {
+    if h.is_empty() {
+        0
+    } else {
+        h.value_at_quantile(q)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    sim: &Sim,
+    o: &Options,
+    kind: &str,
+    warm: u64,
+    end: u64,
+    at_end: u64,
+    wall_s: f64,
+    extra: Value,
+) -> Value {
+    let c = &sim.cfg;
+    let st = &sim.stats;
+    let pkt = c.packet_bytes() as f64;
+    let in_flight = sim.in_flight_data();
+    let conserved = st.data_sent == st.data_delivered + st.dropped_in_network() + in_flight;
+    let watches: Vec<Value> = st
+        .watches
+        .iter()
+        .map(|w| {
+            let h = w.hist_from(warm);
+            let (bytes, dt) = w.sent_between(warm.max(1), end);
+            let rate = sim.ports[w.port as usize].rate_bps as f64;
+            json!({
+                "port": w.label,
+                "rate_gbps": rate / 1e9,
+                "from_us": warm as f64 / 1e6,
+                "to_us": end as f64 / 1e6,
+                "utilization": if dt > 0 { bytes as f64 * 8.0 / (rate * dt as f64 * 1e-12) } else { 0.0 },
+                "queue_p50_bytes": pct(&h, 0.5),
+                "queue_p99_bytes": pct(&h, 0.99),
+                "queue_max_bytes": h.max(),
+                "queue_p50_pkts": pct(&h, 0.5) as f64 / pkt,
+                "queue_p99_pkts": pct(&h, 0.99) as f64 / pkt,
+                "queue_max_pkts": h.max() as f64 / pkt,
+                "queue_max_in_block_bytes": sim.ports[w.port as usize].max_queue_bytes,
+                "samples": h.len(),
+            })
+        })
+        .collect();
+    // flows
+    let mut fcts = Vec::new();
+    let mut below1 = 0u64;
+    let mut ldcp_flows = 0u64;
+    let mut last_finish = 0u64;
+    for (i, f) in sim.flows.iter().enumerate() {
+        if c.cc == Cc::Ldcp && f.min_cw_raw != u32::MAX {
+            ldcp_flows += 1;
+            below1 += (f.min_cw_raw < ldcp_sim::window_engine::CW_ONE) as u64;
+        }
+        if f.size_bytes != u64::MAX {
+            if let Some(t) = f.finish_ps {
+                last_finish = last_finish.max(t);
+                let fct = t - f.start_ps;
+                let links = flow_links(sim, i);
+                let rtt = base_rtt_ps(&links, c.packet_bytes(), c.ack_bytes);
+                let wire = f.size_bytes + f.size_pkts * c.header_bytes as u64;
+                let host_bps = links[0].0;
+                let ideal = rtt as f64 + wire as f64 * 8.0 / host_bps as f64 * 1e12;
+                fcts.push((f.size_bytes, fct, (fct as f64 / ideal).max(1.0), ideal));
+            }
+        }
+    }
+    let sized = sim
+        .flows
+        .iter()
+        .filter(|f| f.size_bytes != u64::MAX)
+        .count();
+    let ms = sim.merge_stats();
+    let mut v = json!({
+        "scenario": o.scenario,
+        "cc": c.cc.name(),
+        "engine": sim.hardware(),
+        "seed": o.seed,
+        "topology": sim.topo.name,
+        "topology_kind": kind,
+        "hosts": sim.topo.hosts,
+        "flows": sim.flows.len(),
+        "parameters": {
+            "packet_bytes": c.packet_bytes(),
+            "payload_bytes": c.payload_bytes,
+            "ack_bytes": c.ack_bytes,
+            "base_rtt_us": c.base_rtt_ps as f64 / 1e6,
+            "bdp_pkts": c.bdp_pkts(),
+            "clock_mhz": c.clock_mhz,
+            "switch_100g": c.wred_for(100_000_000_000, 1),
+            "ldcp": { "alpha": c.window.alpha_raw as f64 / 256.0, "beta": c.window.beta_raw as f64 / 256.0,
+                      "gamma": 1.0 / (1u32 << c.window.gamma_shift) as f64, "cw_max_pkts": c.window.cw_max_raw >> 20,
+                      "rtt_ticks": c.window.rtt_ticks, "iw_pkts": c.iw_pkts, "ack_m": c.ack_m },
+            "dctcp": { "k_bytes_100g": c.dctcp_k_bytes_100g, "g": c.dctcp_g, "iw_pkts": c.dctcp_iw_pkts },
+            "dcqcn": c.dcqcn,
+            "rto_us": c.rto_ps as f64 / 1e6,
+        },
+        "time": { "run_us": end as f64 / 1e6, "stopped_at_us": at_end as f64 / 1e6, "ended_us": sim.now() as f64 / 1e6 },
+        "watched": watches,
+        "packets": {
+            "data_sent": st.data_sent,
+            "not_ect_sent": st.not_ect_sent,
+            "delivered": st.data_delivered,
+            "delivered_in_order": st.goodput_pkts,
+            "discarded_at_receiver": st.drop_receiver,
+            "marked_ce": st.marked,
+            "dropped_wred_not_ect": st.drop_wred,
+            "dropped_overflow_ect": st.drop_overflow_ect,
+            "dropped_overflow_not_ect": st.drop_overflow_not_ect,
+            "in_flight_after_drain": in_flight,
+            "ctrl_in_flight_after_drain": sim.in_flight_ctrl(),
+            "conserved": conserved,
+            "acks_sent": st.acks_sent,
+            "timeouts": st.timeouts,
+            "pacing_grants": st.grants,
+        },
+        "flows_completed": st.flows_done,
+        "flows_sized": sized,
+        "flows_unfinished": sim.unfinished(),
+        "unfinished_examples": sim.flows.iter().enumerate().filter(|(_, f)| f.finish_ps.is_none()).take(5)
+            .map(|(i, f)| json!({"flow": i, "una": f.una, "nxt": f.nxt, "max_sent": f.max_sent, "size_pkts": f.size_pkts, "timeouts": f.timeouts})).collect::<Vec<_>>(),
+        "events": sim.events,
+        "wall_s": wall_s,
+        "events_per_s": sim.events as f64 / wall_s.max(1e-9),
+        "packets_forwarded_per_s": (st.data_sent + st.acks_sent) as f64 / wall_s.max(1e-9),
+        "extra": extra,
+    });
+    if c.cc == Cc::Ldcp {
+        v["ldcp"] = json!({
+            "flows_with_cw_below_1": below1,
+            "flows_with_updates": ldcp_flows,
+            "share_cw_below_1": if ldcp_flows > 0 { below1 as f64 / ldcp_flows as f64 } else { 0.0 },
+            "engine_updates": st.engine_updates,
+            "engine_in_flight_after_drain": sim.engine_in_flight(),
+            "merge": ms,
+            "merged_event_share": if ms.events > 0 { ms.merged_events as f64 / ms.events as f64 } else { 0.0 },
+        });
+    }
+    if !fcts.is_empty() {
+        let mut sl: Vec<f64> = fcts.iter().map(|x| x.2).collect();
+        sl.sort_by(|a, b| a.total_cmp(b));
+        let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+        let med = |mut f: Vec<f64>| {
+            f.sort_by(|a, b| a.total_cmp(b));
+            q(&f, 0.5)
+        };
+        let fct_med = med(fcts.iter().map(|x| x.1 as f64 / 1e6).collect());
+        let ideal_med = med(fcts.iter().map(|x| x.3 / 1e6).collect());
+        v["fct"] = json!({
+            "completed": fcts.len(),
+            "last_completion_us": last_finish as f64 / 1e6,
+            "slowdown_p50": q(&sl, 0.5), "slowdown_p95": q(&sl, 0.95), "slowdown_p99": q(&sl, 0.99),
+            "fct_us_median": fct_med,
+            "ideal_us_median": ideal_med,
+            "buckets": buckets(&fcts),
+        });
+    }
+    v
+}
+
+/// FCT slowdown per flow-size decile (flows sorted by size, HPCC style).
+fn buckets(fcts: &[(u64, u64, f64, f64)]) -> Vec<Value> {
+    let mut by: Vec<_> = fcts.to_vec();
+    by.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.total_cmp(&b.2)));
+    let n = by.len();
+    let k = 10.min(n);
+    (0..k)
+        .map(|i| {
+            let s = &by[i * n / k..(i + 1) * n / k];
+            let mut sl: Vec<f64> = s.iter().map(|x| x.2).collect();
+            sl.sort_by(|a, b| a.total_cmp(b));
+            let q = |p: f64| sl[((sl.len() - 1) as f64 * p).round() as usize];
+            json!({"max_bytes": s.last().map_or(0, |x| x.0), "flows": s.len(), "p50": q(0.5), "p95": q(0.95), "p99": q(0.99)})
+        })
+        .collect()
+}

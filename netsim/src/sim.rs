@@ -1,0 +1,1217 @@
+//! The discrete-event core: integer picoseconds, one heap of events ordered
+//! by (time, insertion number), so ties are broken by insertion order and a
+//! run is a pure function of its seed and options.
+//!
+//! Structure (htsim's speed tricks, `NETSIM.md` §2): a link direction is a
+//! [`Port`] with a priority control queue (ACK, NAK), a data queue, one
+//! packet in serialization and a pipe of packets in propagation, and it
+//! keeps **one pending event for its pipe's head**, so the event set grows
+//! with links and timers, not with packets in flight. Every flow carries
+//! its route, computed once (ECMP by flow hash); packets are small `Copy`
+//! values moved between queues.
+//!
+//! A switch egress port's data queue is admitted by its WRED/ECN block
+//! ([`crate::engine::WredBackend`]): every arriving data packet is one step
+//! of the block, after a step carrying the bytes of data packets whose
+//! serialization ended since the last one (the block's drain), so the
+//! block's occupancy is exactly the bytes admitted and not yet sent, and
+//! the packet joins the queue (or is dropped) at its arrival. Arrivals are
+//! presented one by one in time order, however many arrive in one clock of
+//! the block (a switch has a pipeline per ingress port; the one-per-clock
+//! limit of a single block would otherwise hold packets outside the
+//! buffer).
+//! Control packets bypass the block (a strict-priority queue of their own,
+//! as the HPCC simulator gives ACKs high priority).
+
+use crate::cc::{self, FlowCc};
+use crate::config::{Cc, NetConfig};
+use crate::engine::{EngineBackend, EngineEvent, EngineUpdate, Hardware, WredBackend};
+use crate::stats::{Stats, Watch};
+use crate::topo::Topology;
+use ldcp_sim::ack_generator::{self as ag, AckFlow};
+use ldcp_sim::fast_start_marker::{self as fs, FsFlow, Stage};
+use ldcp_sim::pacing_timer::PacedFlow;
+use ldcp_sim::window_engine::CW_ONE;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// A packet's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Data.
+    Data,
+    /// A cumulative ACK (carrying ECN-Echo and n).
+    Ack,
+    /// A NAK (go back to `psn`).
+    Nak,
+}
+
+/// A packet.
+#[derive(Clone, Copy, Debug)]
+pub struct Pkt {
+    /// Flow index.
+    pub flow: u32,
+    /// Kind.
+    pub kind: Kind,
+    /// Data: its PSN; ACK/NAK: the next expected PSN.
+    pub psn: u32,
+    /// Bytes on the wire.
+    pub bytes: u32,
+    /// ECN codepoint (data).
+    pub ecn: u8,
+    /// Last packet of the message (data).
+    pub last: bool,
+    /// ECN-Echo (ACK).
+    pub ece: bool,
+    /// Packets acknowledged (ACK/NAK).
+    pub n: u8,
+    /// Next hop index on the flow's route.
+    pub hop: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    Arrive(u32),
+    TxDone(u32),
+    EngineOut(u32),
+    Grant(u32),
+    Rto(u32),
+    FlowStart(u32),
+    Wake(u32),
+    RateTimer(u32),
+    AckTimer(u32),
+    Sample,
+}
+
+/// One direction of a link.
+pub struct Port {
+    /// The node it leaves from.
+    pub from: u32,
+    /// The node it reaches.
+    pub to: u32,
+    /// The opposite direction's port.
+    pub peer: u32,
+    /// Rate, bits per second.
+    pub rate_bps: u64,
+    /// Propagation delay, ps.
+    pub delay_ps: u64,
+    ps_per_byte_x1000: u64,
+    ctrl: VecDeque<Pkt>,
+    data: VecDeque<Pkt>,
+    /// Data bytes queued (not yet in serialization).
+    pub data_bytes: u64,
+    sending: Option<Pkt>,
+    pipe: VecDeque<(u64, Pkt)>,
+    wred: Option<WredPort>,
+    /// Bytes sent (every kind).
+    pub tx_bytes: u64,
+    /// Data bytes sent.
+    pub tx_data_bytes: u64,
+    /// Largest data occupancy seen (queued + in the WRED block), bytes.
+    pub max_queue_bytes: u64,
+}
+
+struct WredPort {
+    hw: Box<dyn WredBackend>,
+    /// Bytes sent since the last step.
+    drain: u64,
+}
+
+/// A host's NIC.
+pub struct Host {
+    port: u32,
+    active: VecDeque<u32>,
+    engine: Option<Box<dyn EngineBackend>>,
+    slot_flow: Vec<u32>,
+    free_slots: Vec<u32>,
+    waiting: VecDeque<u32>,
+    engine_next_cycle: u64,
+    wake_at: u64,
+    updates: Vec<EngineUpdate>,
+}
+
+/// A flow.
+pub struct Flow {
+    /// Sender host.
+    pub src: u32,
+    /// Receiver host.
+    pub dst: u32,
+    /// Packets in the message (`u64::MAX`: long-lived).
+    pub size_pkts: u64,
+    /// Bytes in the message (payload).
+    pub size_bytes: u64,
+    /// Start time, ps.
+    pub start_ps: u64,
+    /// Completion (last packet acknowledged), ps.
+    pub finish_ps: Option<u64>,
+    fwd: Vec<u32>,
+    rev: Vec<u32>,
+    slot: u32,
+    started: bool,
+    /// Next packet index to send.
+    pub nxt: u64,
+    /// Packets acknowledged in order.
+    pub una: u64,
+    /// Highest index sent + 1.
+    pub max_sent: u64,
+    fs: FsFlow,
+    ack: AckFlow,
+    /// LDCP: the cw the engine last reported (UQ12.20).
+    pub cw_raw: u32,
+    /// LDCP: the smallest cw reported.
+    pub min_cw_raw: u32,
+    pace: PacedFlow,
+    credit: bool,
+    grant_pending: bool,
+    /// DCTCP / DCQCN state.
+    pub cc: FlowCc,
+    rto_at: u64,
+    rto_pending: bool,
+    ack_timer_pending: bool,
+    rate_timer_gen: u32,
+    /// Data packets sent (retransmissions included).
+    pub sent_pkts: u64,
+    /// Retransmitted packets.
+    pub retx_pkts: u64,
+    /// Timeouts.
+    pub timeouts: u32,
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// Eq. 3: Not-ECT at q >= K.
+    Wred,
+    /// Did not fit the buffer.
+    Overflow,
+    /// At the receiver: out of order (go-back-N) or a duplicate.
+    Receiver,
+}
+
+/// The simulator.
+pub struct Sim {
+    now: u64,
+    seq: u64,
+    heap: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    /// Parameters.
+    pub cfg: NetConfig,
+    /// The network.
+    pub topo: Topology,
+    /// Ports.
+    pub ports: Vec<Port>,
+    node_ports: Vec<Vec<u32>>,
+    hosts: Vec<Host>,
+    /// Flows.
+    pub flows: Vec<Flow>,
+    dist: Vec<Option<Vec<u16>>>,
+    adj: Vec<Vec<(usize, usize)>>,
+    /// What the run measured.
+    pub stats: Stats,
+    /// Events processed.
+    pub events: u64,
+    /// The run's seed.
+    pub seed: u64,
+    end_ps: u64,
+    cycle_ps: u64,
+    hw_name: &'static str,
+    hw_error: Option<String>,
+    /// When set, every engine input and output per host is logged (tests).
+    pub engine_log: Option<Vec<EngineLog>>,
+}
+
+/// One engine input or output of a host, for tests that replay them.
+#[derive(Clone, Copy, Debug)]
+pub enum EngineLog {
+    /// An event presented at a cycle.
+    In(u32, u64, EngineEvent),
+    /// An update out.
+    Out(u32, EngineUpdate),
+}
+
+fn ser_ps(p: &Port, bytes: u32) -> u64 {
+    (bytes as u64 * p.ps_per_byte_x1000).div_ceil(1000)
+}
+
+impl Sim {
+    /// A network running `cfg` on `topo`, its hardware made by `hw`.
+    pub fn new(
+        topo: Topology,
+        cfg: NetConfig,
+        seed: u64,
+        hw: &mut dyn Hardware,
+    ) -> Result<Self, String> {
+        cfg.validate().map_err(|e| e.to_string())?;
+        let n = topo.nodes();
+        let mut ports = Vec::new();
+        let mut node_ports = vec![Vec::new(); n];
+        let mut adj = vec![Vec::new(); n];
+        for (i, l) in topo.links.iter().enumerate() {
+            for (from, to) in [(l.a, l.b), (l.b, l.a)] {
+                let id = ports.len() as u32;
+                let wred = if from >= topo.hosts {
+                    let seed32 = (crate::rng::mix(&[seed, id as u64]) as u32).max(1);
+                    Some(WredPort {
+                        hw: hw.wred(cfg.wred_for(l.rate_bps, seed32))?,
+                        drain: 0,
+                    })
+                } else {
+                    None
+                };
+                ports.push(Port {
+                    from: from as u32,
+                    to: to as u32,
+                    peer: id ^ 1,
+                    rate_bps: l.rate_bps,
+                    delay_ps: l.delay_ps,
+                    ps_per_byte_x1000: 8_000_000_000_000_000 / l.rate_bps,
+                    ctrl: VecDeque::new(),
+                    data: VecDeque::new(),
+                    data_bytes: 0,
+                    sending: None,
+                    pipe: VecDeque::new(),
+                    wred,
+                    tx_bytes: 0,
+                    tx_data_bytes: 0,
+                    max_queue_bytes: 0,
+                });
+                node_ports[from].push(id);
+                adj[from].push((to, id as usize));
+            }
+            let _ = i;
+        }
+        let mut hosts = Vec::new();
+        for h in 0..topo.hosts {
+            if node_ports[h].len() != 1 {
+                return Err(format!(
+                    "host {h} has {} links: a host must have exactly one",
+                    node_ports[h].len()
+                ));
+            }
+            let engine = if cfg.cc == Cc::Ldcp {
+                Some(hw.engine(cfg.nic_flows, cfg.window)?)
+            } else {
+                None
+            };
+            hosts.push(Host {
+                port: node_ports[h][0],
+                active: VecDeque::new(),
+                engine,
+                slot_flow: vec![u32::MAX; cfg.nic_flows],
+                free_slots: (0..cfg.nic_flows as u32).rev().collect(),
+                waiting: VecDeque::new(),
+                engine_next_cycle: 0,
+                wake_at: u64::MAX,
+                updates: Vec::new(),
+            });
+        }
+        let cycle_ps = cfg.cycle_ps();
+        Ok(Sim {
+            now: 0,
+            seq: 0,
+            heap: BinaryHeap::new(),
+            stats: Stats::new(cfg.cc),
+            cfg,
+            dist: vec![None; topo.hosts],
+            topo,
+            ports,
+            node_ports,
+            hosts,
+            flows: Vec::new(),
+            adj,
+            events: 0,
+            seed,
+            end_ps: u64::MAX,
+            cycle_ps,
+            hw_name: hw.name(),
+            hw_error: None,
+            engine_log: None,
+        })
+    }
+
+    /// The current time, ps.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Which hardware the run uses (`model` or `rtl`).
+    pub fn hardware(&self) -> &'static str {
+        self.hw_name
+    }
+
+    fn at(&mut self, t: u64, ev: Ev) {
+        self.seq += 1;
+        self.heap.push(Reverse((t, self.seq, ev)));
+    }
+
+    /// Watches a port: its queue is sampled every `sample_ps` and kept as a
+    /// time series. Returns the watch index.
+    pub fn watch_port(&mut self, port: u32, label: &str) -> usize {
+        self.stats.watches.push(Watch::new(port, label));
+        if self.stats.watches.len() == 1 {
+            self.at(0, Ev::Sample);
+        }
+        self.stats.watches.len() - 1
+    }
+
+    /// The port from node `from` to node `to`, if they are linked.
+    pub fn port_between(&self, from: usize, to: usize) -> Option<u32> {
+        self.node_ports[from]
+            .iter()
+            .copied()
+            .find(|&p| self.ports[p as usize].to as usize == to)
+    }
+
+    /// Flow `f`'s route, port by port.
+    pub fn flow_route(&self, f: usize) -> &[u32] {
+        &self.flows[f].fwd
+    }
+
+    /// The port of host `h`'s NIC.
+    pub fn host_port(&self, h: usize) -> u32 {
+        self.hosts[h].port
+    }
+
+    /// Adds a flow of `size_bytes` (u64::MAX: long-lived) from `src` to
+    /// `dst` starting at `start_ps`; `salt` varies its ECMP path. Returns
+    /// its index.
+    pub fn add_flow(
+        &mut self,
+        src: usize,
+        dst: usize,
+        size_bytes: u64,
+        start_ps: u64,
+        salt: u64,
+    ) -> Result<u32, String> {
+        if src >= self.topo.hosts || dst >= self.topo.hosts || src == dst {
+            return Err(format!(
+                "flow {src} -> {dst}: hosts are 0..{} and must differ",
+                self.topo.hosts
+            ));
+        }
+        let id = self.flows.len() as u32;
+        let fwd = self.route(src, dst, crate::rng::mix(&[self.seed, salt, id as u64]))?;
+        let rev: Vec<u32> = fwd
+            .iter()
+            .rev()
+            .map(|&p| self.ports[p as usize].peer)
+            .collect();
+        let pay = self.cfg.payload_bytes as u64;
+        let size_pkts = if size_bytes == u64::MAX {
+            u64::MAX
+        } else {
+            size_bytes.div_ceil(pay).max(1)
+        };
+        let mut f = Flow {
+            src: src as u32,
+            dst: dst as u32,
+            size_pkts,
+            size_bytes,
+            start_ps,
+            finish_ps: None,
+            fwd,
+            rev,
+            slot: u32::MAX,
+            started: false,
+            nxt: 0,
+            una: 0,
+            max_sent: 0,
+            fs: FsFlow::default(),
+            ack: AckFlow::default(),
+            cw_raw: CW_ONE,
+            min_cw_raw: u32::MAX,
+            pace: PacedFlow::default(),
+            credit: false,
+            grant_pending: false,
+            cc: FlowCc::None,
+            rto_at: u64::MAX,
+            rto_pending: false,
+            ack_timer_pending: false,
+            rate_timer_gen: 0,
+            sent_pkts: 0,
+            retx_pkts: 0,
+            timeouts: 0,
+        };
+        f.ack.open(0);
+        self.flows.push(f);
+        self.at(start_ps, Ev::FlowStart(id));
+        Ok(id)
+    }
+
+    fn route(&mut self, src: usize, dst: usize, h: u64) -> Result<Vec<u32>, String> {
+        if self.dist[dst].is_none() {
+            self.dist[dst] = Some(self.topo.distances_to(dst, &self.adj));
+        }
+        let d = self.dist[dst].as_ref().expect("computed");
+        if d[src] == u16::MAX {
+            return Err(format!("host {dst} is unreachable from host {src}"));
+        }
+        let mut path = Vec::with_capacity(d[src] as usize);
+        let mut x = src;
+        while x != dst {
+            let cands: Vec<u32> = self.node_ports[x]
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    let y = self.ports[p as usize].to as usize;
+                    d[y] != u16::MAX && d[y] + 1 == d[x] && (y >= self.topo.hosts || y == dst)
+                })
+                .collect();
+            let p = cands[(crate::rng::mix(&[h, x as u64]) % cands.len() as u64) as usize];
+            path.push(p);
+            x = self.ports[p as usize].to as usize;
+        }
+        if path.len() > u8::MAX as usize {
+            return Err("a route longer than 255 hops".into());
+        }
+        Ok(path)
+    }
+
+    /// Runs until `end_ps` or until nothing is left to do; `progress` is
+    /// called now and then with the simulated time.
+    pub fn run(&mut self, end_ps: u64, progress: &mut dyn FnMut(u64)) -> Result<(), String> {
+        self.end_ps = end_ps;
+        let mut k = 0u32;
+        while let Some(&Reverse((t, _, _))) = self.heap.peek() {
+            if t > end_ps {
+                break;
+            }
+            let Reverse((t, _, ev)) = self.heap.pop().expect("peeked");
+            self.now = t;
+            self.events += 1;
+            self.dispatch(ev);
+            if let Some(e) = self.hw_error.take() {
+                return Err(e);
+            }
+            k += 1;
+            if k == 1 << 16 {
+                k = 0;
+                progress(t);
+            }
+        }
+        self.now = self.now.max(
+            end_ps.min(
+                self.now
+                    .max(self.heap.peek().map(|r| r.0 .0).unwrap_or(self.now)),
+            ),
+        );
+        Ok(())
+    }
+
+    /// Whether an event is pending at or before `t`.
+    pub fn pending_before(&self, t: u64) -> bool {
+        self.heap.peek().is_some_and(|r| r.0 .0 <= t)
+    }
+
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::Arrive(p) => self.arrive(p),
+            Ev::TxDone(p) => self.tx_done(p),
+            Ev::EngineOut(h) => self.engine_out(h),
+            Ev::Grant(f) => self.grant(f),
+            Ev::Rto(f) => self.rto(f),
+            Ev::FlowStart(f) => self.flow_start(f),
+            Ev::Wake(h) => {
+                let host = &mut self.hosts[h as usize];
+                if host.wake_at == self.now {
+                    host.wake_at = u64::MAX;
+                }
+                self.kick(h)
+            }
+            Ev::RateTimer(f) => self.rate_timer(f),
+            Ev::AckTimer(f) => self.ack_timer(f),
+            Ev::Sample => self.sample(),
+        }
+    }
+
+    // ---------------------------------------------------------------- links
+
+    fn start_tx(&mut self, p: u32) {
+        let port = &mut self.ports[p as usize];
+        if port.sending.is_some() {
+            return;
+        }
+        let pkt = if let Some(c) = port.ctrl.pop_front() {
+            Some(c)
+        } else if let Some(d) = port.data.pop_front() {
+            port.data_bytes -= d.bytes as u64;
+            Some(d)
+        } else {
+            None
+        };
+        if let Some(pkt) = pkt {
+            let t = self.now + ser_ps(port, pkt.bytes);
+            port.sending = Some(pkt);
+            self.at(t, Ev::TxDone(p));
+        } else if (port.from as usize) < self.topo.hosts {
+            let h = port.from;
+            self.host_pull(h);
+        }
+    }
+
+    fn tx_done(&mut self, p: u32) {
+        let pkt = self.ports[p as usize]
+            .sending
+            .take()
+            .expect("a packet in serialization");
+        let port = &mut self.ports[p as usize];
+        port.tx_bytes += pkt.bytes as u64;
+        if pkt.kind == Kind::Data {
+            port.tx_data_bytes += pkt.bytes as u64;
+            if let Some(w) = port.wred.as_mut() {
+                w.drain += pkt.bytes as u64;
+            }
+        }
+        let arrive = self.now + port.delay_ps;
+        port.pipe.push_back((arrive, pkt));
+        let first = port.pipe.len() == 1;
+        if first {
+            self.at(arrive, Ev::Arrive(p));
+        }
+        self.start_tx(p);
+    }
+
+    fn arrive(&mut self, p: u32) {
+        let port = &mut self.ports[p as usize];
+        let (_, mut pkt) = port.pipe.pop_front().expect("a packet in the pipe");
+        let next = port.pipe.front().map(|x| x.0);
+        let node = port.to as usize;
+        if let Some(t) = next {
+            self.at(t, Ev::Arrive(p));
+        }
+        if node < self.topo.hosts {
+            match pkt.kind {
+                Kind::Data => self.receive_data(pkt),
+                Kind::Ack | Kind::Nak => self.receive_ack(pkt),
+            }
+            return;
+        }
+        // a switch: the next hop of the flow's route
+        let f = &self.flows[pkt.flow as usize];
+        let route = if pkt.kind == Kind::Data {
+            &f.fwd
+        } else {
+            &f.rev
+        };
+        let out = route[pkt.hop as usize];
+        pkt.hop += 1;
+        if pkt.kind != Kind::Data {
+            self.ports[out as usize].ctrl.push_back(pkt);
+            self.start_tx(out);
+            return;
+        }
+        let port = &mut self.ports[out as usize];
+        let w = port
+            .wred
+            .as_mut()
+            .expect("a switch port has its WRED block");
+        while w.drain > 0 {
+            let d = w.drain.min(ldcp_sim::wred_ecn::DRAIN_MAX as u64);
+            w.drain -= d;
+            w.hw.step(None, d as u32);
+        }
+        let (decision, ecn) =
+            w.hw.step(Some((pkt.bytes, pkt.ecn)), 0)
+                .expect("a packet step has a decision");
+        let occ = w.hw.occupancy_bytes() as u64;
+        port.max_queue_bytes = port.max_queue_bytes.max(occ);
+        use ldcp_sim::wred_ecn::Decision::*;
+        match decision {
+            Forward | ForwardMarked => {
+                if decision == ForwardMarked {
+                    self.stats.marked += 1;
+                }
+                pkt.ecn = ecn;
+                port.data_bytes += pkt.bytes as u64;
+                port.data.push_back(pkt);
+                self.start_tx(out);
+            }
+            DropWred => self.stats.drop(pkt.ecn, DropReason::Wred),
+            DropOverflow => self.stats.drop(pkt.ecn, DropReason::Overflow),
+        }
+    }
+
+    fn sample(&mut self) {
+        let t = self.now;
+        for i in 0..self.stats.watches.len() {
+            let p = self.stats.watches[i].port as usize;
+            let port = &self.ports[p];
+            let q = port.data_bytes
+                + port
+                    .sending
+                    .filter(|s| s.kind == Kind::Data)
+                    .map_or(0, |s| s.bytes as u64);
+            let tx = port.tx_data_bytes;
+            self.stats.watches[i].sample(t, q, tx);
+        }
+        let nt = t + self.cfg.sample_ps;
+        if nt <= self.end_ps && !self.all_done() {
+            self.at(nt, Ev::Sample);
+        }
+    }
+
+    fn all_done(&self) -> bool {
+        self.stats.flows_done as usize == self.flows.len()
+    }
+
+    // ---------------------------------------------------------------- hosts
+
+    fn flow_start(&mut self, f: u32) {
+        let h = self.flows[f as usize].src as usize;
+        match self.hosts[h].free_slots.pop() {
+            Some(s) => self.activate(f, s),
+            None => self.hosts[h].waiting.push_back(f),
+        }
+    }
+
+    fn activate(&mut self, f: u32, slot: u32) {
+        let cc_kind = self.cfg.cc;
+        let rate =
+            self.ports[self.hosts[self.flows[f as usize].src as usize].port as usize].rate_bps;
+        let fl = &mut self.flows[f as usize];
+        let h = fl.src as usize;
+        fl.slot = slot;
+        fl.started = true;
+        fl.start_ps = self.now;
+        fl.fs = FsFlow::default();
+        fl.cc = cc::init(cc_kind, &self.cfg, rate as f64);
+        self.hosts[h].slot_flow[slot as usize] = f;
+        self.hosts[h].active.push_back(f);
+        self.arm_rto(f);
+        if let FlowCc::Dcqcn(_) = self.flows[f as usize].cc {
+            let t = self.now + self.cfg.dcqcn.rp_timer_ps;
+            let g = self.flows[f as usize].rate_timer_gen;
+            let _ = g;
+            self.at(t, Ev::RateTimer(f));
+        }
+        self.kick(h as u32);
+    }
+
+    fn kick(&mut self, h: u32) {
+        let p = self.hosts[h as usize].port;
+        if self.ports[p as usize].sending.is_none() {
+            self.start_tx(p);
+        }
+    }
+
+    /// The NIC's link is free and its control queue empty: the next data
+    /// packet, round robin over the flows allowed to send.
+    fn host_pull(&mut self, h: u32) {
+        let hi = h as usize;
+        let n = self.hosts[hi].active.len();
+        let mut earliest = u64::MAX;
+        for _ in 0..n {
+            let f = self.hosts[hi].active.pop_front().expect("n entries");
+            let fl = &self.flows[f as usize];
+            if fl.finish_ps.is_some() {
+                continue; // done: leaves the list
+            }
+            if fl.nxt >= fl.size_pkts {
+                // everything sent once: stays out until a go-back-N
+                continue;
+            }
+            match self.may_send(f) {
+                Ok(()) => {
+                    self.hosts[hi].active.push_back(f);
+                    self.send_data(f);
+                    return;
+                }
+                Err(t) => {
+                    earliest = earliest.min(t);
+                    self.hosts[hi].active.push_back(f);
+                }
+            }
+        }
+        if earliest != u64::MAX && earliest < self.hosts[hi].wake_at {
+            self.hosts[hi].wake_at = earliest;
+            self.at(earliest, Ev::Wake(h));
+        }
+    }
+
+    /// Ok if flow `f` may send a packet now, else the time it may (u64::MAX:
+    /// when an ACK or a grant comes).
+    fn may_send(&mut self, f: u32) -> Result<(), u64> {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let inflight = fl.nxt - fl.una;
+        match &fl.cc {
+            FlowCc::None => match fl.fs.stage {
+                Stage::Idle => Ok(()),
+                Stage::FastStart => {
+                    if inflight < fl.fs.fs_len as u64 {
+                        Ok(())
+                    } else {
+                        Err(u64::MAX)
+                    }
+                }
+                Stage::Stable => {
+                    if fl.cw_raw >= CW_ONE {
+                        if (inflight + 1) * CW_ONE as u64 <= fl.cw_raw as u64 {
+                            Ok(())
+                        } else {
+                            Err(u64::MAX)
+                        }
+                    } else if fl.credit {
+                        fl.credit = false;
+                        Ok(())
+                    } else {
+                        Err(u64::MAX)
+                    }
+                }
+            },
+            FlowCc::Dctcp(d) => {
+                if (inflight as f64) < d.cwnd.floor().max(1.0) {
+                    Ok(())
+                } else {
+                    Err(u64::MAX)
+                }
+            }
+            FlowCc::Dcqcn(d) => {
+                if now >= d.next_send_ps {
+                    Ok(())
+                } else {
+                    Err(d.next_send_ps)
+                }
+            }
+        }
+    }
+
+    fn send_data(&mut self, f: u32) {
+        let bytes = self.cfg.packet_bytes();
+        let iw = self.cfg.iw_pkts;
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let idx = fl.nxt;
+        let psn = (idx & fs::PSN_MASK as u64) as u32;
+        let last = fl.size_pkts != u64::MAX && idx + 1 == fl.size_pkts;
+        let ecn = match fl.cc {
+            FlowCc::None => {
+                // the fast-start marker rewrites an IPv4 header's ECN field
+                fl.fs.tx(psn, last, 0x4500, 0, iw).ecn
+            }
+            _ => ldcp_sim::wred_ecn::ecn::ECT0,
+        };
+        if let FlowCc::Dcqcn(d) = &mut fl.cc {
+            let gap = (bytes as f64 * 8.0 / d.rate_bps * 1e12) as u64;
+            d.next_send_ps = now.max(d.next_send_ps) + gap;
+        }
+        if idx < fl.max_sent {
+            fl.retx_pkts += 1;
+        }
+        fl.nxt += 1;
+        fl.max_sent = fl.max_sent.max(fl.nxt);
+        fl.sent_pkts += 1;
+        self.stats.data_sent += 1;
+        if ecn == ldcp_sim::wred_ecn::ecn::NOT_ECT {
+            self.stats.not_ect_sent += 1;
+        }
+        let pkt = Pkt {
+            flow: f,
+            kind: Kind::Data,
+            psn,
+            bytes,
+            ecn,
+            last,
+            ece: false,
+            n: 0,
+            hop: 1,
+        };
+        let p = self.flows[f as usize].fwd[0];
+        let port = &mut self.ports[p as usize];
+        port.sending = Some(pkt);
+        let t = now + ser_ps(port, bytes);
+        self.at(t, Ev::TxDone(p));
+    }
+
+    fn receive_data(&mut self, pkt: Pkt) {
+        let f = pkt.flow as usize;
+        let now_cycle = (self.now / self.cycle_ps) as u32 & ag::T_MASK;
+        let m = self.cfg.ack_m;
+        let fl = &mut self.flows[f];
+        self.stats.data_delivered += 1;
+        let ce = pkt.ecn == ldcp_sim::wred_ecn::ecn::CE;
+        let held_before = fl.ack.pending;
+        let out = fl.ack.packet(pkt.flow, pkt.psn, ce, pkt.last, m, now_cycle);
+        if out.err != 0 {
+            self.stats.drop(pkt.ecn, DropReason::Receiver);
+        } else if out.first.is_some_and(|a| a.nak) {
+            self.stats.drop(pkt.ecn, DropReason::Receiver);
+        } else {
+            self.stats.goodput_pkts += 1;
+        }
+        let start_timer = held_before == 0 && fl.ack.pending > 0 && !fl.ack_timer_pending;
+        for a in [out.first, out.second].into_iter().flatten() {
+            self.send_ack(pkt.flow, a);
+        }
+        if start_timer {
+            self.flows[f].ack_timer_pending = true;
+            let t = self.now + self.cfg.ack_timeout_cycles as u64 * self.cycle_ps;
+            self.at(t, Ev::AckTimer(pkt.flow));
+        }
+    }
+
+    fn ack_timer(&mut self, f: u32) {
+        let now_cycle = (self.now / self.cycle_ps) as u32 & ag::T_MASK;
+        let timeout = self.cfg.ack_timeout_cycles;
+        let fl = &mut self.flows[f as usize];
+        fl.ack_timer_pending = false;
+        if let Some(a) = fl.ack.flush(f, timeout, now_cycle) {
+            self.send_ack(f, a);
+        } else if fl.ack.pending > 0 {
+            let left = timeout.saturating_sub(fl.ack.age(now_cycle)).max(1);
+            fl.ack_timer_pending = true;
+            let t = self.now + left as u64 * self.cycle_ps;
+            self.at(t, Ev::AckTimer(f));
+        }
+    }
+
+    fn send_ack(&mut self, f: u32, a: ag::Ack) {
+        let bytes = self.cfg.ack_bytes;
+        let pkt = Pkt {
+            flow: f,
+            kind: if a.nak { Kind::Nak } else { Kind::Ack },
+            psn: a.psn,
+            bytes,
+            ecn: 0,
+            last: false,
+            ece: a.ece,
+            n: a.n as u8,
+            hop: 1,
+        };
+        self.stats.acks_sent += 1;
+        let p = self.flows[f as usize].rev[0];
+        self.ports[p as usize].ctrl.push_back(pkt);
+        self.start_tx(p);
+    }
+
+    /// A cumulative PSN (24 bits) as a packet index, relative to `una`.
+    fn unwrap_psn(una: u64, psn: u32) -> u64 {
+        let d = (psn.wrapping_sub(una as u32) & fs::PSN_MASK) as u64;
+        una + d
+    }
+
+    fn receive_ack(&mut self, pkt: Pkt) {
+        let f = pkt.flow;
+        let fi = f as usize;
+        if self.flows[fi].finish_ps.is_some() || !self.flows[fi].started {
+            return;
+        }
+        let iw = self.cfg.iw_pkts;
+        let now = self.now;
+        let nak = pkt.kind == Kind::Nak;
+        let e = Self::unwrap_psn(self.flows[fi].una, pkt.psn).min(self.flows[fi].max_sent);
+        let progressed = e > self.flows[fi].una;
+        {
+            let fl = &mut self.flows[fi];
+            fl.una = fl.una.max(e);
+            if fl.nxt < fl.una {
+                fl.nxt = fl.una;
+            }
+        }
+        if progressed {
+            self.arm_rto(f);
+        }
+        let mut engine_ev = None;
+        let mut go_back = if nak { Some(e) } else { None };
+        match self.cfg.cc {
+            Cc::Ldcp => {
+                let fl = &mut self.flows[fi];
+                if fl.fs.stage == Stage::FastStart {
+                    let r = fl.fs.ack(pkt.psn, nak, iw);
+                    if let Some(w) = r.set_cw_pkts {
+                        engine_ev = Some(EngineEvent::Set {
+                            flow: fl.slot,
+                            cw: w.min(4095) << ldcp_sim::window_engine::CW_FRAC_BITS,
+                        });
+                        // the stable stage starts from the window set
+                        fl.cw_raw = (w.min(4095) << ldcp_sim::window_engine::CW_FRAC_BITS).max(1);
+                    }
+                    if let Some(g) = r.go_back_n {
+                        go_back = Some(Self::unwrap_psn(fl.una, g));
+                    }
+                } else if pkt.n > 0 {
+                    engine_ev = Some(EngineEvent::Ack {
+                        flow: fl.slot,
+                        ece: pkt.ece,
+                        n: pkt.n as u32,
+                    });
+                }
+            }
+            Cc::Dctcp | Cc::Dcqcn => {
+                let cfg = &self.cfg;
+                let fl = &mut self.flows[fi];
+                let nxt = fl.nxt;
+                cc::on_ack(
+                    &mut fl.cc,
+                    cfg,
+                    now,
+                    pkt.ece,
+                    pkt.n as u32,
+                    fl.una,
+                    nxt,
+                    nak,
+                );
+            }
+        }
+        if let Some(g) = go_back {
+            let fl = &mut self.flows[fi];
+            if g < fl.nxt {
+                fl.nxt = g.max(fl.una);
+            }
+            self.reactivate(f);
+        }
+        if let Some(ev) = engine_ev {
+            self.engine_push(self.flows[fi].src, ev);
+        }
+        // completion
+        let fl = &self.flows[fi];
+        if fl.size_pkts != u64::MAX && fl.una >= fl.size_pkts {
+            self.finish(f);
+            return;
+        }
+        self.kick(self.flows[fi].src);
+    }
+
+    fn reactivate(&mut self, f: u32) {
+        let h = self.flows[f as usize].src as usize;
+        if !self.hosts[h].active.contains(&f) {
+            self.hosts[h].active.push_back(f);
+        }
+    }
+
+    fn finish(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        fl.finish_ps = Some(now);
+        fl.rto_at = u64::MAX;
+        fl.pace.active = false;
+        let h = fl.src as usize;
+        let slot = fl.slot;
+        self.stats.flows_done += 1;
+        self.hosts[h].slot_flow[slot as usize] = u32::MAX;
+        self.hosts[h].free_slots.push(slot);
+        if let Some(w) = self.hosts[h].waiting.pop_front() {
+            let s = self.hosts[h].free_slots.pop().expect("just freed");
+            self.activate(w, s);
+        }
+    }
+
+    fn engine_push(&mut self, h: u32, ev: EngineEvent) {
+        let cycle_now = self.now / self.cycle_ps;
+        let host = &mut self.hosts[h as usize];
+        let cycle = cycle_now.max(host.engine_next_cycle);
+        host.engine_next_cycle = cycle + 1;
+        host.engine
+            .as_mut()
+            .expect("LDCP hosts have an engine")
+            .push(cycle, ev);
+        if let Some(l) = self.engine_log.as_mut() {
+            l.push(EngineLog::In(h, cycle, ev));
+        }
+        let t = (cycle + crate::engine::LATENCY_CYCLES as u64) * self.cycle_ps;
+        self.at(t, Ev::EngineOut(h));
+    }
+
+    fn engine_out(&mut self, h: u32) {
+        let cycle_now = self.now / self.cycle_ps;
+        let mut ups = std::mem::take(&mut self.hosts[h as usize].updates);
+        ups.clear();
+        self.hosts[h as usize]
+            .engine
+            .as_mut()
+            .expect("LDCP hosts have an engine")
+            .advance(cycle_now, &mut ups);
+        for u in &ups {
+            if let Some(l) = self.engine_log.as_mut() {
+                l.push(EngineLog::Out(h, *u));
+            }
+            let f = self.hosts[h as usize].slot_flow[u.flow as usize];
+            if f == u32::MAX {
+                continue; // the flow finished while its update was in flight
+            }
+            self.stats.engine_updates += 1;
+            let fl = &mut self.flows[f as usize];
+            fl.cw_raw = u.cw;
+            fl.min_cw_raw = fl.min_cw_raw.min(u.cw);
+            let was = fl.pace.active;
+            fl.pace.update(u.cycle, u.interval);
+            if u.interval == 0 {
+                fl.credit = false;
+            }
+            self.stats.cw_trace(f, self.now, u.cw);
+            if fl.pace.active && !was && !fl.grant_pending {
+                fl.grant_pending = true;
+                let t = fl.pace.due * self.cycle_ps;
+                self.at(t, Ev::Grant(f));
+            }
+        }
+        self.hosts[h as usize].updates = ups;
+        self.kick(h);
+    }
+
+    fn grant(&mut self, f: u32) {
+        let cycle_now = self.now / self.cycle_ps;
+        let fl = &mut self.flows[f as usize];
+        fl.grant_pending = false;
+        if !fl.pace.active || fl.finish_ps.is_some() {
+            return;
+        }
+        if fl.pace.grant(cycle_now) {
+            fl.credit = true;
+            self.stats.grants += 1;
+        }
+        fl.grant_pending = true;
+        let t = (fl.pace.due * self.cycle_ps).max(self.now + 1);
+        let h = fl.src;
+        self.at(t, Ev::Grant(f));
+        self.reactivate(f);
+        self.kick(h);
+    }
+
+    fn arm_rto(&mut self, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        let pace = if fl.pace.active {
+            fl.pace.interval as u64 * self.cycle_ps
+        } else {
+            0
+        };
+        fl.rto_at = self.now + self.cfg.rto_ps + 2 * pace;
+        if !fl.rto_pending {
+            fl.rto_pending = true;
+            let t = fl.rto_at;
+            self.at(t, Ev::Rto(f));
+        }
+    }
+
+    fn rto(&mut self, f: u32) {
+        let now = self.now;
+        let iw = self.cfg.iw_pkts;
+        let fl = &mut self.flows[f as usize];
+        fl.rto_pending = false;
+        if fl.finish_ps.is_some() {
+            return;
+        }
+        if fl.rto_at > now {
+            fl.rto_pending = true;
+            let t = fl.rto_at;
+            self.at(t, Ev::Rto(f));
+            return;
+        }
+        if fl.nxt == fl.una {
+            // nothing outstanding: re-arm
+            self.arm_rto(f);
+            return;
+        }
+        fl.timeouts += 1;
+        self.stats.timeouts += 1;
+        fl.nxt = fl.una;
+        let mut set = None;
+        match &mut fl.cc {
+            FlowCc::None => {
+                if fl.fs.stage == Stage::FastStart {
+                    // a timeout in fast start is the loss transition (a NAK at una)
+                    let r = fl.fs.ack((fl.una & fs::PSN_MASK as u64) as u32, true, iw);
+                    if let Some(w) = r.set_cw_pkts {
+                        set = Some(EngineEvent::Set {
+                            flow: fl.slot,
+                            cw: w.min(4095) << ldcp_sim::window_engine::CW_FRAC_BITS,
+                        });
+                    }
+                }
+            }
+            c => cc::on_timeout(c),
+        }
+        let h = fl.src;
+        if let Some(ev) = set {
+            self.engine_push(h, ev);
+        }
+        self.arm_rto(f);
+        self.reactivate(f);
+        self.kick(h);
+    }
+
+    fn rate_timer(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        if fl.finish_ps.is_some() {
+            return;
+        }
+        if let FlowCc::Dcqcn(d) = &mut fl.cc {
+            if d.timer_at > now {
+                let t = d.timer_at;
+                self.at(t, Ev::RateTimer(f));
+                return;
+            }
+            cc::dcqcn_increase(d, &self.cfg);
+            d.timer_at = now + self.cfg.dcqcn.rp_timer_ps;
+            let t = d.timer_at;
+            self.at(t, Ev::RateTimer(f));
+        }
+    }
+
+    // ---------------------------------------------------------------- end
+
+    /// Conservation at the end: data packets sent = delivered + dropped in
+    /// the network + in flight. Returns the packets in flight.
+    pub fn in_flight_data(&self) -> u64 {
+        let mut n = 0u64;
+        for p in &self.ports {
+            n += p.data.len() as u64;
+            n += p.pipe.iter().filter(|x| x.1.kind == Kind::Data).count() as u64;
+            n += p.sending.is_some_and(|s| s.kind == Kind::Data) as u64;
+        }
+        n
+    }
+
+    /// Control packets (ACK/NAK) still in the network.
+    pub fn in_flight_ctrl(&self) -> u64 {
+        let mut n = 0u64;
+        for p in &self.ports {
+            n += p.ctrl.len() as u64;
+            n += p.pipe.iter().filter(|x| x.1.kind != Kind::Data).count() as u64;
+            n += p.sending.is_some_and(|s| s.kind != Kind::Data) as u64;
+        }
+        n
+    }
+
+    /// The merge figures of every NIC's engine, summed.
+    pub fn merge_stats(&self) -> crate::engine::MergeStats {
+        let mut m = crate::engine::MergeStats::default();
+        for h in &self.hosts {
+            if let Some(e) = &h.engine {
+                m.add(&e.merge_stats());
+            }
+        }
+        m
+    }
+
+    /// Engine events still inside some NIC's engine.
+    pub fn engine_in_flight(&self) -> u64 {
+        self.hosts
+            .iter()
+            .filter_map(|h| h.engine.as_ref())
+            .map(|e| e.in_flight())
+            .sum()
+    }
+
+    /// Flows not finished.
+    pub fn unfinished(&self) -> usize {
+        self.flows.len() - self.stats.flows_done as usize
+    }
+
+    /// Stops every long-lived flow from sending more (for a drain).
+    pub fn stop_long_flows(&mut self) {
+        let mut done = Vec::new();
+        for (i, fl) in self.flows.iter_mut().enumerate() {
+            if fl.size_pkts == u64::MAX {
+                fl.size_pkts = fl.max_sent.max(1);
+                fl.nxt = fl.nxt.min(fl.size_pkts);
+                if fl.started && fl.finish_ps.is_none() && fl.una >= fl.size_pkts {
+                    done.push(i as u32);
+                }
+            }
+        }
+        for f in done {
+            self.finish(f);
+        }
+    }
+}
