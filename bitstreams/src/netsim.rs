@@ -9,7 +9,16 @@ use ldcp_netsim::engine::Hardware;
 pub fn hardware(e: Engine) -> Result<Box<dyn Hardware>, FlowError> {
     match e {
         Engine::Model => Ok(cli::models()),
-        Engine::Rtl => Ok(Box::new(crate::netsim_rtl::Rtl::new()?)),
+        Engine::Rtl => {
+            let mut r = crate::netsim_rtl::Rtl::new()?;
+            // diagnosis: LDCP_NETSIM_RTL=engine or wred runs only that block as RTL
+            match std::env::var("LDCP_NETSIM_RTL").as_deref() {
+                Ok("engine") => r.parts = (true, false),
+                Ok("wred") => r.parts = (false, true),
+                _ => {}
+            }
+            Ok(Box::new(r))
+        }
     }
 }
 

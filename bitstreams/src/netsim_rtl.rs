@@ -30,6 +30,8 @@ const SETTLE: u64 = 4;
 pub struct Rtl {
     we: Cosim<WindowEngineModel>,
     wred: Cosim<WredEcnModel>,
+    /// Which blocks run as RTL (the others as the golden models).
+    pub parts: (bool, bool),
 }
 
 impl Rtl {
@@ -41,7 +43,11 @@ impl Rtl {
         let b = crate::block("wred_ecn")?;
         let v = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
         let wred = Cosim::new(&v, b.name()).map_err(|e| FlowError::Tool(e.to_string()))?;
-        Ok(Rtl { we, wred })
+        Ok(Rtl {
+            we,
+            wred,
+            parts: (true, true),
+        })
     }
 }
 
@@ -51,6 +57,9 @@ impl Hardware for Rtl {
         flows: usize,
         params: WindowParams,
     ) -> Result<Box<dyn EngineBackend>, String> {
+        if !self.parts.0 {
+            return ldcp_netsim::engine::Models.engine(flows, params);
+        }
         if flows > 4096 {
             return Err(format!(
                 "--engine rtl: the RTL engine holds 4,096 flows per NIC, {flows} asked"
@@ -75,6 +84,9 @@ impl Hardware for Rtl {
     }
 
     fn wred(&mut self, params: WredParams) -> Result<Box<dyn WredBackend>, String> {
+        if !self.parts.1 {
+            return ldcp_netsim::engine::Models.wred(params);
+        }
         params.validate().map_err(|e| e.to_string())?;
         let mut w = RtlWred {
             inst: self.wred.lib().instance(),
@@ -87,6 +99,11 @@ impl Hardware for Rtl {
             reset: true,
             ..WredInputs::idle(&params)
         };
+        // the configuration registers first (a reset loads the seed from
+        // the registered seed), then the reset, then the settled config
+        for _ in 0..SETTLE {
+            w.tick_raw(&WredInputs::idle(&params));
+        }
         w.tick_raw(&reset);
         for _ in 0..SETTLE {
             w.tick_raw(&WredInputs::idle(&params));
