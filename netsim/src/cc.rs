@@ -11,16 +11,23 @@
 //!   most once per window (RFC 8257 §3.5, RFC 5681) and goes back N; a
 //!   timeout sets cwnd to 1. The window starts at one BDP, as the HPCC
 //!   simulator's hardware DCTCP starts at line rate (no slow start).
-//! - **DCQCN** as the HPCC simulator runs it (`rdma-hw.cc`, the `mlx`
-//!   variant; parameters in [`crate::config::DcqcnParams`]): line rate at
-//!   start; on an ECN-Echo (the CNP), at most once per decrease interval,
-//!   `Rt = Rc`, `Rc = max(min_rate, Rc (1 - alpha/2))`, `alpha = (1-g)
-//!   alpha + g`, the increase stage and timer restart; alpha decays by
-//!   `(1-g)` per alpha interval without a CNP (computed when next needed,
-//!   not by a timer per flow); every rate-increase timer period the stage
-//!   grows: below `fast_recovery` stages `Rc = (Rt + Rc)/2`, at it `Rt +=
-//!   RAI`, above it `Rt += RHAI`, then `Rc = (Rt + Rc)/2`, capped at line
-//!   rate. No window (`dcqcn`, not `dcqcn_vwin`).
+//! - **DCQCN** as the HPCC simulator runs it (`rdma-hw.cc`, the `Mlx`
+//!   functions; parameters in [`crate::config::DcqcnParams`]): line rate and
+//!   alpha = 1 at start; an ECN-Echo on an ACK is the CNP (the receiver
+//!   echoes CE in the ACK of that packet; no separate CNP, no receiver rate
+//!   limit). The first CNP does not cut the rate (`RateOnFirstCnp` 1.0) but
+//!   starts alpha's timer and the decrease check. Every alpha interval,
+//!   `alpha = (1-g) alpha + g` if a CNP came in it, else `(1-g) alpha`
+//!   (computed when next needed, in closed form, not by an event per flow
+//!   per microsecond). Every decrease interval on the same grid, if a CNP
+//!   came since the last check: `Rt = Rc` (unless the increase stage is 0:
+//!   `CLAMP_TARGET_RATE` 0), `Rc = max(min_rate, Rc (1 - alpha/2))`, the
+//!   increase stage returns to 0 and the increase timer restarts. Every
+//!   increase-timer period: stage < fast_recovery: `Rc = (Rc + Rt)/2`;
+//!   stage == fast_recovery: `Rt += RAI`; above: `Rt += RHAI` (capped at
+//!   line rate), then `Rc = (Rc + Rt)/2`; then the stage grows. No byte
+//!   counter, no window (`dcqcn`, not `dcqcn_vwin`). The sender paces each
+//!   packet at the current rate.
 
 use crate::config::{Cc, NetConfig};
 
@@ -49,8 +56,16 @@ pub struct Dcqcn {
     /// alpha.
     pub alpha: f64,
     line_bps: f64,
-    alpha_at: u64,
-    last_cut: Option<u64>,
+    /// The first CNP's time (the alpha and decrease timers' grid), if any.
+    started: Option<u64>,
+    /// alpha's next timer tick, ps.
+    alpha_tick: u64,
+    /// A CNP came since alpha's last tick.
+    alpha_cnp: bool,
+    /// A CNP came since the last decrease check.
+    pub decrease_cnp: bool,
+    /// A decrease check is scheduled.
+    pub check_pending: bool,
     stage: u32,
     /// Next rate-increase time, ps.
     pub timer_at: u64,
@@ -58,6 +73,31 @@ pub struct Dcqcn {
     pub next_send_ps: u64,
     /// Rate cuts.
     pub cuts: u32,
+}
+
+impl Dcqcn {
+    /// alpha's timer ticks up to `t` (inclusive), in closed form.
+    fn alpha_to(&mut self, t: u64, p: &crate::config::DcqcnParams) {
+        if self.started.is_none() || self.alpha_tick > t {
+            return;
+        }
+        let k = (t - self.alpha_tick) / p.alpha_interval_ps + 1;
+        self.alpha = if self.alpha_cnp {
+            (1.0 - p.g) * self.alpha + p.g
+        } else {
+            (1.0 - p.g) * self.alpha
+        };
+        self.alpha *= (1.0 - p.g).powi((k - 1).min(i32::MAX as u64) as i32);
+        self.alpha_cnp = false;
+        self.alpha_tick += k * p.alpha_interval_ps;
+    }
+
+    /// The next decrease-check time after `now` on the grid.
+    pub fn next_check(&self, now: u64, p: &crate::config::DcqcnParams) -> u64 {
+        let t0 = self.started.unwrap_or(now);
+        let k = (now.saturating_sub(t0)) / p.decrease_interval_ps + 1;
+        t0 + k * p.decrease_interval_ps
+    }
 }
 
 /// A flow's algorithm state (LDCP's lives in the hardware models).
@@ -89,8 +129,11 @@ pub fn init(cc: Cc, cfg: &NetConfig, line_bps: f64) -> FlowCc {
             target_bps: line_bps,
             alpha: 1.0,
             line_bps,
-            alpha_at: 0,
-            last_cut: None,
+            started: None,
+            alpha_tick: 0,
+            alpha_cnp: false,
+            decrease_cnp: false,
+            check_pending: false,
             stage: 0,
             timer_at: 0,
             next_send_ps: 0,
@@ -148,26 +191,40 @@ pub fn on_ack(
         FlowCc::Dcqcn(d) => {
             if ece {
                 let p = &cfg.dcqcn;
-                // alpha's decay over the intervals without a CNP
-                let k = (now.saturating_sub(d.alpha_at) / p.alpha_interval_ps) as i32;
-                if k > 0 {
-                    d.alpha *= (1.0 - p.g).powi(k);
-                    d.alpha_at += k as u64 * p.alpha_interval_ps;
+                if d.started.is_none() {
+                    d.started = Some(now);
+                    d.alpha = 1.0;
+                    d.alpha_tick = now + p.alpha_interval_ps;
+                } else {
+                    d.alpha_to(now, p);
                 }
-                let due = d.last_cut.is_none_or(|t| now >= t + p.decrease_interval_ps);
-                if due {
-                    d.target_bps = d.rate_bps;
-                    d.rate_bps = (d.rate_bps * (1.0 - d.alpha / 2.0)).max(p.min_rate_bps);
-                    d.alpha = (1.0 - p.g) * d.alpha + p.g;
-                    d.alpha_at = now;
-                    d.last_cut = Some(now);
-                    d.stage = 0;
-                    d.timer_at = now + p.rp_timer_ps;
-                    d.cuts += 1;
-                }
+                d.alpha_cnp = true;
+                d.decrease_cnp = true;
             }
         }
     }
+}
+
+/// DCQCN's decrease check at `now` (on its grid); returns whether the
+/// check found a CNP (and cut the rate).
+pub fn dcqcn_check(d: &mut Dcqcn, cfg: &NetConfig, now: u64) -> bool {
+    let p = &cfg.dcqcn;
+    d.check_pending = false;
+    if !d.decrease_cnp {
+        return false;
+    }
+    // alpha's ticks before this check (a tick at the same instant was
+    // scheduled earlier in the HPCC simulator: it goes first)
+    d.alpha_to(now, p);
+    d.decrease_cnp = false;
+    if d.stage != 0 {
+        d.target_bps = d.rate_bps;
+    }
+    d.rate_bps = (d.rate_bps * (1.0 - d.alpha / 2.0)).max(p.min_rate_bps);
+    d.stage = 0;
+    d.timer_at = now + p.rp_timer_ps;
+    d.cuts += 1;
+    true
 }
 
 /// A retransmission timeout.
@@ -181,7 +238,6 @@ pub fn on_timeout(c: &mut FlowCc) {
 /// DCQCN's rate-increase timer fired.
 pub fn dcqcn_increase(d: &mut Dcqcn, cfg: &NetConfig) {
     let p = &cfg.dcqcn;
-    d.stage += 1;
     if d.stage >= p.fast_recovery {
         d.target_bps += if d.stage == p.fast_recovery {
             p.rai_bps
@@ -191,4 +247,5 @@ pub fn dcqcn_increase(d: &mut Dcqcn, cfg: &NetConfig) {
         d.target_bps = d.target_bps.min(d.line_bps);
     }
     d.rate_bps = ((d.target_bps + d.rate_bps) / 2.0).min(d.line_bps);
+    d.stage += 1;
 }

@@ -102,7 +102,11 @@ pub struct NetConfig {
     pub dctcp_g: f64,
     /// DCTCP's initial window, packets.
     pub dctcp_iw_pkts: u32,
-    /// DCQCN.
+    /// DCQCN (the HPCC simulator's `run.py` for `dcqcn`: t_alpha 1 us,
+    /// t_dec 4 us, t_inc 300 us, g 1/256, FAST_RECOVERY_TIMES 1, RAI
+    /// 5 bw/25 = 20 Mb/s, RHAI 50 bw/25 = 200 Mb/s, MIN_RATE 1 Gb/s; the
+    /// switch at K_min 100 bw/25 = 400 KB, K_max 400 bw/25 = 1,600 KB,
+    /// P_max 0.2 on 100 Gb/s, x4 on 400 Gb/s).
     pub dcqcn: DcqcnParams,
     /// The receiver's delayed-ACK count m (1: an ACK per packet).
     pub ack_m: u32,

@@ -339,7 +339,39 @@ pub fn run(
     };
     let t0 = std::time::Instant::now();
     let total = end as f64;
-    sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+    sim.sample_until = end;
+    if name == "fast-start-load" {
+        // the long flows' delivered packets before and after the messages start
+        let long = |s: &Sim| -> u64 { (0..4).map(|i| s.flows[i].una).sum() };
+        sim.run(500 * US, &mut |t| progress(t as f64 / total))?;
+        let a = long(&sim);
+        sim.run(1_000 * US, &mut |t| progress(t as f64 / total))?;
+        let b = long(&sim);
+        sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+        let c = long(&sim);
+        let gbps = |pkts: u64, us: u64| pkts as f64 * sim.cfg.packet_bytes() as f64 * 8.0 / (us as f64 * 1e3);
+        let w = &sim.stats.watches[0];
+        let q = |from: u64, to: u64| {
+            let mut h = hdrhistogram::Histogram::<u64>::new(3).expect("legal");
+            for &(t, v, _) in &w.series {
+                if t >= from && t < to {
+                    h.record(v).expect("auto-resizing");
+                }
+            }
+            let pk = sim.cfg.packet_bytes() as f64;
+            json!({"p50_pkts": pct(&h, 0.5) as f64 / pk, "p99_pkts": pct(&h, 0.99) as f64 / pk, "max_pkts": h.max() as f64 / pk})
+        };
+        extra = json!({
+            "long_flows_gbps_before": gbps(b - a, 500),
+            "long_flows_gbps_during": gbps(c - b, (end / US).saturating_sub(1_000)),
+            "queue_before": q(500 * US, 1_000 * US),
+            "queue_during": q(1_000 * US, end),
+            "messages_start_us": 1_000,
+            "message_every_us": 20,
+        });
+    } else {
+        sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+    }
     let at_end = sim.now();
     // drain: long flows stop; everything in flight is delivered or dropped
     sim.stop_long_flows();

@@ -79,6 +79,7 @@ enum Ev {
     FlowStart(u32),
     Wake(u32),
     RateTimer(u32),
+    DecreaseCheck(u32),
     AckTimer(u32),
     Sample,
 }
@@ -168,7 +169,6 @@ pub struct Flow {
     rto_at: u64,
     rto_pending: bool,
     ack_timer_pending: bool,
-    rate_timer_gen: u32,
     /// Data packets sent (retransmissions included).
     pub sent_pkts: u64,
     /// Retransmitted packets.
@@ -217,6 +217,8 @@ pub struct Sim {
     hw_error: Option<String>,
     /// When set, every engine input and output per host is logged (tests).
     pub engine_log: Option<Vec<EngineLog>>,
+    /// Watched ports are sampled up to this time, ps.
+    pub sample_until: u64,
 }
 
 /// One engine input or output of a host, for tests that replay them.
@@ -325,6 +327,7 @@ impl Sim {
             hw_name: hw.name(),
             hw_error: None,
             engine_log: None,
+            sample_until: u64::MAX,
         })
     }
 
@@ -426,7 +429,6 @@ impl Sim {
             rto_at: u64::MAX,
             rto_pending: false,
             ack_timer_pending: false,
-            rate_timer_gen: 0,
             sent_pkts: 0,
             retx_pkts: 0,
             timeouts: 0,
@@ -518,6 +520,17 @@ impl Sim {
                 self.kick(h)
             }
             Ev::RateTimer(f) => self.rate_timer(f),
+            Ev::DecreaseCheck(f) => {
+                let now = self.now;
+                if let FlowCc::Dcqcn(d) = &mut self.flows[f as usize].cc {
+                    cc::dcqcn_check(d, &self.cfg, now);
+                    if d.decrease_cnp && !d.check_pending {
+                        d.check_pending = true;
+                        let t = d.next_check(now, &self.cfg.dcqcn);
+                        self.at(t, Ev::DecreaseCheck(f));
+                    }
+                }
+            }
             Ev::AckTimer(f) => self.ack_timer(f),
             Ev::Sample => self.sample(),
         }
@@ -644,7 +657,7 @@ impl Sim {
             self.stats.watches[i].sample(t, q, tx);
         }
         let nt = t + self.cfg.sample_ps;
-        if nt <= self.end_ps && !self.all_done() {
+        if nt <= self.sample_until && !self.all_done() {
             self.at(nt, Ev::Sample);
         }
     }
@@ -677,10 +690,9 @@ impl Sim {
         self.hosts[h].slot_flow[slot as usize] = f;
         self.hosts[h].active.push_back(f);
         self.arm_rto(f);
-        if let FlowCc::Dcqcn(_) = self.flows[f as usize].cc {
-            let t = self.now + self.cfg.dcqcn.rp_timer_ps;
-            let g = self.flows[f as usize].rate_timer_gen;
-            let _ = g;
+        if let FlowCc::Dcqcn(d) = &mut self.flows[f as usize].cc {
+            d.timer_at = self.now + self.cfg.dcqcn.rp_timer_ps;
+            let t = d.timer_at;
             self.at(t, Ev::RateTimer(f));
         }
         self.kick(h as u32);
@@ -950,6 +962,16 @@ impl Sim {
                     nxt,
                     nak,
                 );
+                let mut check = None;
+                if let FlowCc::Dcqcn(d) = &mut fl.cc {
+                    if d.decrease_cnp && !d.check_pending {
+                        d.check_pending = true;
+                        check = Some(d.next_check(now, &cfg.dcqcn));
+                    }
+                }
+                if let Some(t) = check {
+                    self.at(t, Ev::DecreaseCheck(f));
+                }
             }
         }
         if let Some(g) = go_back {
