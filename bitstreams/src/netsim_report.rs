@@ -1,21 +1,749 @@
-//! `ldcp netsim report | sweep | merge | bench`.
+//! `ldcp netsim report | sweep | merge | bench`: the committed report (every
+//! scenario with LDCP, DCTCP and DCQCN side by side, plots and figures),
+//! sweeps sharded over machines, and the simulator's speed beside ns-3.
 
 use crate::FlowError;
-use ldcp_netsim::cli::{BenchArgs, MergeArgs, ReportArgs, SweepArgs};
+use ldcp_netsim::cli::{self, BenchArgs, MergeArgs, ReportArgs, SweepArgs};
+use ldcp_netsim::config::Cc;
+use ldcp_netsim::engine::Models;
+use ldcp_netsim::output::{self, Series};
+use ldcp_netsim::scenario::{self, Options, Outcome};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn io(e: impl std::fmt::Display) -> FlowError {
+    FlowError::Io(e.to_string())
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Runs one set of options on the golden models, with a progress bar.
+fn go(o: &Options) -> Result<Outcome, FlowError> {
+    scenario::check(o).map_err(FlowError::BadArg)?;
+    cli::run_one(o, &mut Models).map_err(FlowError::Tool)
+}
+
+fn opts(name: &str, cc: Cc, seed: u64) -> Options {
+    Options::new(name, cc, seed)
+}
+
+/// The figures of a run that the report keeps (no wall time: the report is
+/// the same whenever it is regenerated).
+fn keep(o: &Outcome) -> Value {
+    let mut v = o.json.clone();
+    let m = v.as_object_mut().expect("an object");
+    for k in ["wall_s", "events_per_s", "link_transmissions_per_s"] {
+        m.remove(k);
+    }
+    v
+}
+
+fn watch0(j: &Value) -> &Value {
+    &j["watched"][0]
+}
+
+fn plot(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    ylabel: &str,
+    series: Vec<Series>,
+    log: bool,
+) -> Result<String, FlowError> {
+    output::line_plot(&dir.join(file), title, "time (us)", ylabel, &series, log)
+        .map_err(FlowError::Io)?;
+    Ok(format!("![{title}]({file})\n"))
+}
 
 /// `ldcp netsim report`.
-pub fn report(_a: &ReportArgs) -> Result<bool, FlowError> {
-    Err(FlowError::Tool("not yet".into()))
+pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
+    let dir = &a.out;
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let seed = a.seed;
+    let mut all = Vec::new();
+    let mut md = String::new();
+    let mut ok = true;
+    let t0 = std::time::Instant::now();
+    let note = |o: &Outcome, all: &mut Vec<Value>, ok: &mut bool| {
+        *ok &= o.json["packets"]["conserved"] == true;
+        all.push(keep(o));
+    };
+
+    let p = {
+        let o = go(&opts("stable-2", Cc::Ldcp, seed))?;
+        o.json["parameters"].clone()
+    };
+    let _ = writeln!(
+        md,
+        "# LDCP in a closed loop: the golden models against DCTCP and DCQCN\n"
+    );
+    let _ = writeln!(
+        md,
+        "Regenerate with `cargo run --release -p ldcp-flow --bin ldcp -- netsim report` (seed {seed}; every run below \
+         is also `ldcp netsim --scenario NAME --cc CC --seed {seed}`). Every LDCP window is the window engine's \
+         (`FlowTable` behind the RTL's merge rule), every switch decision is `WredEcnPort`'s; the simulator adds no \
+         arithmetic to either (a test replays the engine's inputs into its cycle-accurate model, and a CI test runs \
+         the `mini` scenario with the Verilated RTL and gets the same run). Each run ends with a drain and checks \
+         that every packet sent was delivered or dropped: all runs below conserve packets: see `report.json`.\n"
+    );
+    let _ = writeln!(md, "## Setup\n");
+    let _ = writeln!(
+        md,
+        "- Packets: {} B of payload + {} B of headers = {} B data packets; ACKs {} B, in a strict-priority queue \
+         that bypasses WRED. One ACK per packet (the ACK generator, m = {}), CE echoed at once, a NAK on a gap; \
+         go-back-N; a retransmission timeout of {} us for tail loss (LDCP adds twice its pacing interval).",
+        p["payload_bytes"], 48, p["packet_bytes"], p["ack_bytes"], p["ldcp"]["ack_m"], f(&p["rto_us"])
+    );
+    let _ = writeln!(
+        md,
+        "- Hardware clock {} MHz (the window engine's merge window is 16 cycles = 160 ns). Switch ports: output-queued, \
+         one `WredEcnPort` each, ECMP by flow hash; buffer 4 MiB per 100 Gb/s port (scaled with the rate, capped at the \
+         block's 16 MiB), marking at enqueue on the instantaneous queue (the draft's §2.1; the HPCC simulator marks at dequeue).",
+        p["clock_mhz"]
+    );
+    let _ = writeln!(
+        md,
+        "- LDCP: alpha {}, beta {}, gamma 1/16 (the draft's typical value; 1/256 in the incasts, see there), IW = one BDP, \
+         cw_max = 4 BDP; switch K_min 5 KB, K_max 50 KB, P_max 1.0 and K (fast-start drop) 20 KB per 100 Gb/s.",
+        f(&p["ldcp"]["alpha"]), f(&p["ldcp"]["beta"])
+    );
+    let _ = writeln!(
+        md,
+        "- DCTCP (RFC 8257): alpha starts at 1, g = 1/16, one cut per window, cwnd floor 1 packet, IW one BDP (as the HPCC \
+         simulator's hardware DCTCP starts at line rate). K = BDP/4 at 100 Gb/s: the DCTCP paper's guideline is \
+         K > C RTT/7 (here {:.0} B > {:.0} B), and with K = BDP/4, g = 1/16 stays under its bound 1.386/sqrt(2(C RTT + K)); \
+         HPCC's K = 300 KB is about 1.9 BDP of its network and would break that bound. Marking is the `WredEcnPort` with \
+         K_min = K_max = K, P_max = 1.",
+        f(&p["dctcp"]["k_bytes_100g"]),
+        f(&p["dctcp"]["k_bytes_100g"]) * 4.0 / 7.0
+    );
+    let _ = writeln!(
+        md,
+        "- DCQCN: the HPCC simulator's `dcqcn` at 100 Gb/s (its `Mlx` functions): K_min 400 KB, K_max 1,600 KB, P_max 0.2; \
+         t_alpha 1 us, t_dec 4 us, t_inc 300 us, g 1/256, fast recovery 1, RAI 20 Mb/s, RHAI 200 Mb/s, min rate 1 Gb/s; \
+         no window. **There is no PFC here** (the draft's point is a PFC-free fabric): DCQCN is designed for a lossless \
+         one, and its K_min of 400 KB is 4.7 BDPs of a 6 us path, so its queue and its losses below are what it does \
+         without PFC, not what it does in the HPCC paper.\n"
+    );
+
+    // ---------------------------------------------------------- stable
+    let _ = writeln!(
+        md,
+        "## 1. Stable stage: long flows on a 100 Gb/s bottleneck\n"
+    );
+    let _ = writeln!(md, "Dumbbell, N senders to N receivers, 1 us links (base RTT {:.2} us, BDP {} packets); 5 ms, figures after 1 ms.\n", f(&p["base_rtt_us"]), p["bdp_pkts"]);
+    let _ = writeln!(md, "A flow still unfinished when the drain ends (200 ms after the run) is counted in `report.json` (`flows_unfinished`): only DCQCN with 64 flows has any (58: go-back-N without a window keeps losing the retransmissions).\n");
+    let _ = writeln!(md, "| N | CC | utilization | queue p50 / p99 / max (packets) | marked in the 5 ms | dropped in the 5 ms (Not-ECT WRED / ECT overflow) |\n|---|---|---|---|---|---|");
+    let mut plots_stable = String::new();
+    for n in [2, 8, 64] {
+        let mut qs = Vec::new();
+        let mut cws = Vec::new();
+        for cc in Cc::ALL {
+            let o = go(&opts(&format!("stable-{n}"), cc, seed))?;
+            let w = watch0(&o.json);
+            let pk = &o.json["packets_before_drain"];
+            let _ = writeln!(
+                md,
+                "| {n} | {} | {:.3} | {:.1} / {:.1} / {:.1} | {} | {} / {} |",
+                cc.name(),
+                f(&w["utilization"]),
+                f(&w["queue_p50_pkts"]),
+                f(&w["queue_p99_pkts"]),
+                f(&w["queue_max_pkts"]),
+                pk["marked_ce"],
+                pk["dropped_wred_not_ect"],
+                pk["dropped_overflow_ect"]
+            );
+            if let Some(q) = output::queue_series(&o, cc.name()) {
+                qs.push(q);
+            }
+            if cc != Cc::Dcqcn {
+                for i in 0..2 {
+                    if let Some(c) = output::cw_series(&o, i, &format!("{} flow {i}", cc.name())) {
+                        cws.push(c);
+                    }
+                }
+            }
+            note(&o, &mut all, &mut ok);
+        }
+        plots_stable += &plot(
+            dir,
+            &format!("stable-{n}-queue.svg"),
+            &format!("{n} long flows: bottleneck queue"),
+            "packets",
+            qs,
+            n == 64,
+        )?;
+        plots_stable += &plot(
+            dir,
+            &format!("stable-{n}-cw.svg"),
+            &format!("{n} long flows: window of two flows (LDCP cw, DCTCP cwnd)"),
+            "packets",
+            cws,
+            true,
+        )?;
+    }
+    let _ = writeln!(md, "\n{plots_stable}");
+
+    // ---------------------------------------------------------- incast
+    let _ = writeln!(md, "## 2. Incast: N senders x 16 KB to one receiver\n");
+    let _ = writeln!(
+        md,
+        "A star at 100 Gb/s, 1 us links (base RTT 4.18 us, BDP 50 packets of 1,048 B). Every sender starts at t = 0. \
+         LDCP's gamma is 1/256 here: N flows at the floor send N gamma packets per base RTT, which stays under one BDP \
+         up to 256 BDPs of senders (12,800); with the draft's 1/16 (last rows) that holds only up to 800 senders. \
+         DCTCP's floor of one packet per RTT needs N x 1,048 B of buffer (10.5 MB at 10,000), which a 4 MiB port does not have.\n"
+    );
+    let _ = writeln!(md, "| senders | buffer | CC | share of flows with cw < 1 | queue p99 / max (packets) vs buf_max | ECT dropped | Not-ECT dropped (WRED) | timeouts | incast done (us) |\n|---|---|---|---|---|---|---|---|---|");
+    let mut plots_incast = String::new();
+    let cases: Vec<(usize, Option<u32>, Option<u8>)> = vec![
+        (100, None, None),
+        (1000, None, None),
+        (10000, None, None),
+        (10000, Some(16_383), None),
+        (1000, None, Some(4)),
+        (10000, Some(16_383), Some(4)),
+    ];
+    for (n, buf, gamma) in cases {
+        let mut qs = Vec::new();
+        for cc in Cc::ALL {
+            if gamma.is_some() && cc != Cc::Ldcp {
+                continue;
+            }
+            let mut o = opts(&format!("incast-{n}"), cc, seed);
+            o.buf_kb = buf;
+            o.gamma_shift = gamma;
+            let r = go(&o)?;
+            let w = watch0(&r.json);
+            let pk = &r.json["packets"];
+            let buf_pkts = r.json["parameters"]["switch_100g"]["buf_max_bytes"]
+                .as_f64()
+                .unwrap_or(0.0)
+                / f(&r.json["parameters"]["packet_bytes"]);
+            let share = r.json.get("ldcp").map_or("n/a".into(), |l| {
+                format!("{:.3}", f(&l["share_cw_below_1"]))
+            });
+            let label = format!(
+                "{}{}",
+                cc.name(),
+                if gamma.is_some() { " (gamma 1/16)" } else { "" }
+            );
+            let _ = writeln!(
+                md,
+                "| {n} | {} KB | {label} | {share} | {:.0} / {:.0} vs {:.0} | {} | {} | {} | {:.0} |",
+                buf.unwrap_or(4096), f(&w["queue_p99_pkts"]), f(&w["queue_max_pkts"]), buf_pkts,
+                pk["dropped_overflow_ect"], pk["dropped_wred_not_ect"], pk["timeouts"], f(&r.json["fct"]["last_completion_us"])
+            );
+            if let Some(q) = output::queue_series(&r, &label) {
+                qs.push(q);
+            }
+            note(&r, &mut all, &mut ok);
+        }
+        if gamma.is_none() && n >= 1000 {
+            let b = buf.unwrap_or(4096);
+            plots_incast += &plot(
+                dir,
+                &format!("incast-{n}-{b}k-queue.svg"),
+                &format!("{n}-sender incast, {b} KB buffer: queue"),
+                "packets",
+                qs,
+                false,
+            )?;
+        }
+    }
+    let _ = writeln!(md, "\n{plots_incast}");
+
+    // ---------------------------------------------------------- fast start
+    let _ = writeln!(md, "## 3. Fast start\n");
+    let _ = writeln!(md, "One message of one BDP (75 packets) on an idle dumbbell path: completion against base RTT + serialization (HPCC's ideal FCT; it counts one packet's store-and-forward twice, so a perfect run is 0.7% under it).\n");
+    let _ = writeln!(
+        md,
+        "| CC | FCT (us) | base RTT + serialization (us) |\n|---|---|---|"
+    );
+    for cc in Cc::ALL {
+        let o = go(&opts("fast-start-idle", cc, seed))?;
+        let _ = writeln!(
+            md,
+            "| {} | {:.3} | {:.3} |",
+            cc.name(),
+            f(&o.json["fct"]["fct_us_median"]),
+            f(&o.json["fct"]["ideal_us_median"])
+        );
+        note(&o, &mut all, &mut ok);
+    }
+    let _ = writeln!(
+        md,
+        "\nUnder load: 4 long flows, then from 1 ms a one-BDP message every 20 us (about 31 Gb/s) from 4 other senders \
+         across the same bottleneck, to 3 ms.\n\n| CC | message slowdown p50 / p99 | fast-start drops (WRED) | long flows Gb/s before / during | queue p99 before / during (packets) |\n|---|---|---|---|---|"
+    );
+    let mut tp = Vec::new();
+    for cc in Cc::ALL {
+        let o = go(&opts("fast-start-load", cc, seed))?;
+        let x = &o.json["extra"];
+        let _ = writeln!(
+            md,
+            "| {} | {:.2} / {:.2} | {} | {:.1} / {:.1} | {:.1} / {:.1} |",
+            cc.name(),
+            f(&o.json["fct"]["slowdown_p50"]),
+            f(&o.json["fct"]["slowdown_p99"]),
+            o.json["packets"]["dropped_wred_not_ect"],
+            f(&x["long_flows_gbps_before"]),
+            f(&x["long_flows_gbps_during"]),
+            f(&x["queue_before"]["p99_pkts"]),
+            f(&x["queue_during"]["p99_pkts"])
+        );
+        if let Some(t) = output::throughput_series(&o, cc.name(), 20_000_000) {
+            tp.push(t);
+        }
+        note(&o, &mut all, &mut ok);
+    }
+    let _ = writeln!(
+        md,
+        "\n{}",
+        plot(
+            dir,
+            "fast-start-load-throughput.svg",
+            "bottleneck throughput (messages start at 1 ms)",
+            "Gb/s",
+            tp,
+            false
+        )?
+    );
+
+    // ---------------------------------------------------------- FCT
+    let _ = writeln!(md, "## 4. Flow completion times\n");
+    let _ = writeln!(
+        md,
+        "Leaf-spine: 4 leaves x 8 hosts at 100 Gb/s, 2 spines, 400 Gb/s uplinks (not oversubscribed), 1 us links. Poisson \
+         arrivals per host at the load of its NIC, sizes from the HPCC simulator's CDFs, destinations uniform (HPCC's \
+         `traffic_gen.py`), for 10 ms (WebSearch) or 3 ms (FB_Hadoop), then a drain. Slowdown = FCT / (base RTT of the \
+         flow's path + its bytes with headers at the NIC rate), at least 1; flows sorted by size into deciles. \
+         `--topology fat-tree` runs HPCC's 320-host fat tree instead.\n"
+    );
+    let _ = writeln!(md, "| workload | load | CC | flows | slowdown p50 / p95 / p99 | drops | timeouts |\n|---|---|---|---|---|---|---|");
+    let mut plots_fct = String::new();
+    for (wl, dur) in [("websearch", 10_000u64), ("hadoop", 3_000)] {
+        for load in [30, 50, 70] {
+            let mut bs = Vec::new();
+            for cc in Cc::ALL {
+                let mut o = opts(&format!("fct-{wl}-{load}"), cc, seed);
+                o.duration_us = Some(dur);
+                let r = go(&o)?;
+                let x = &r.json["fct"];
+                let pk = &r.json["packets"];
+                let drops = pk["dropped_wred_not_ect"].as_u64().unwrap_or(0)
+                    + pk["dropped_overflow_ect"].as_u64().unwrap_or(0);
+                let _ = writeln!(
+                    md,
+                    "| {wl} | {load}% | {} | {} | {:.2} / {:.2} / {:.2} | {drops} | {} |",
+                    cc.name(),
+                    x["completed"],
+                    f(&x["slowdown_p50"]),
+                    f(&x["slowdown_p95"]),
+                    f(&x["slowdown_p99"]),
+                    pk["timeouts"]
+                );
+                let pts: Vec<(f64, f64)> = x["buckets"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(i, b)| ((i + 1) as f64 * 10.0, f(&b["p99"])))
+                    .collect();
+                bs.push(Series {
+                    label: cc.name().into(),
+                    points: pts,
+                });
+                note(&r, &mut all, &mut ok);
+            }
+            let file = format!("fct-{wl}-{load}.svg");
+            output::line_plot(
+                &dir.join(&file),
+                &format!("{wl} {load}%: p99 slowdown per size decile"),
+                "flow-size percentile",
+                "p99 slowdown",
+                &bs,
+                true,
+            )
+            .map_err(FlowError::Io)?;
+            plots_fct += &format!("![{wl} {load}%]({file})\n");
+        }
+    }
+    let _ = writeln!(md, "\nPer-decile figures (p50, p95, p99 and the decile's largest flow) are in `report.json` under `fct.buckets`.\n\n{plots_fct}");
+
+    // ---------------------------------------------------------- merges
+    let _ = writeln!(md, "## 5. What the engine's merge window did\n");
+    let _ = writeln!(
+        md,
+        "The window engine merges a flow's ACKs that arrive within 16 cycles (160 ns) into one Eq. 2 update. For every merged \
+         update the simulator also applies the same ACKs one by one to the same starting cw (`FlowTable::ack`) and records the difference.\n\n\
+         | run | engine events | merged into an earlier update | merged updates (mixed) | differ from one by one | largest difference (packets) |\n|---|---|---|---|---|---|"
+    );
+    for v in &all {
+        if let Some(l) = v.get("ldcp") {
+            let m = &l["merge"];
+            if m["events"].as_u64().unwrap_or(0) == 0 {
+                continue;
+            }
+            let _ = writeln!(
+                md,
+                "| {}, gamma 1/{}, {} KB | {} | {} ({:.1}%) | {} ({}) | {} | {:.5} |",
+                v["scenario"].as_str().unwrap_or(""),
+                (1.0 / f(&v["parameters"]["ldcp"]["gamma"])).round(),
+                v["parameters"]["switch_100g"]["buf_max_bytes"]
+                    .as_u64()
+                    .unwrap_or(0)
+                    / 1024,
+                m["events"],
+                m["merged_events"],
+                100.0 * f(&l["merged_event_share"]),
+                m["merged_updates"],
+                m["mixed_updates"],
+                m["differing_updates"],
+                f(&m["drift_max_pkts"])
+            );
+        }
+    }
+
+    // ---------------------------------------------------------- RTL
+    let _ = writeln!(md, "\n## 6. The RTL in the loop\n");
+    match crate::netsim::hardware(cli::Engine::Rtl) {
+        Ok(mut rtl) => {
+            let o = opts("mini", Cc::Ldcp, seed);
+            let m = scenario::run(&o, &mut Models, &mut |_| {}).map_err(FlowError::Tool)?;
+            let r = scenario::run(&o, rtl.as_mut(), &mut |_| {}).map_err(FlowError::Tool)?;
+            let same = m.json["packets"] == r.json["packets"]
+                && m.json["fct"] == r.json["fct"]
+                && m.json["watched"] == r.json["watched"];
+            ok &= same;
+            let _ = writeln!(
+                md,
+                "`ldcp netsim --scenario mini --engine rtl` runs every NIC's window engine (the 4,096-flow build) and every \
+                 switch port's WRED/ECN block as Verilated RTL: {} engine events, {} data packets; the figures of the run \
+                 are {} those of the golden models (the CI test `rtl_in_the_loop_equals_the_models` also compares every cw \
+                 update and every flow's fate). Its speed is in `ldcp netsim bench`.\n",
+                r.json["ldcp"]["merge"]["events"], r.json["packets"]["data_sent"], if same { "identical to" } else { "DIFFERENT from" }
+            );
+        }
+        Err(e) => {
+            ok = false;
+            let _ = writeln!(md, "The RTL loop could not run: {e}\n");
+        }
+    }
+    std::fs::write(dir.join("README.md"), md).map_err(io)?;
+    std::fs::write(
+        dir.join("report.json"),
+        serde_json::to_string_pretty(&Value::Array(all)).expect("json") + "\n",
+    )
+    .map_err(io)?;
+    eprintln!(
+        "report written to {} in {:.1} s",
+        dir.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(ok)
 }
+
+/// Parses `I/N`.
+fn shard(s: &str) -> Result<(usize, usize), FlowError> {
+    let bad = || {
+        FlowError::BadArg(format!(
+            "--shard {s}: it must be I/N with 1 <= I <= N (for example 2/8)"
+        ))
+    };
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// One line of a sweep spec.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecLine {
+    scenario: String,
+    #[serde(default = "default_cc")]
+    cc: Cc,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    rate_gbps: Option<u64>,
+    buf_kb: Option<u32>,
+    duration_us: Option<u64>,
+    topology: Option<String>,
+    gamma_shift: Option<u8>,
+}
+
+fn default_cc() -> Cc {
+    Cc::Ldcp
+}
+fn default_seed() -> u64 {
+    1
+}
+
+fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| FlowError::BadArg(format!("{}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let v: Value = serde_json::from_str(t)
+            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
+        let s: SpecLine = serde_json::from_value(v.clone())
+            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
+        let mut o = Options::new(&s.scenario, s.cc, s.seed);
+        o.rate_gbps = s.rate_gbps;
+        o.buf_kb = s.buf_kb;
+        o.duration_us = s.duration_us;
+        o.topology = s.topology;
+        o.gamma_shift = s.gamma_shift;
+        scenario::check(&o)
+            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
+        out.push((k + 1, v, o));
+    }
+    if out.is_empty() {
+        return Err(FlowError::BadArg(format!(
+            "{}: no runs in the spec",
+            path.display()
+        )));
+    }
+    Ok(out)
+}
+
 /// `ldcp netsim sweep`.
-pub fn sweep(_a: &SweepArgs) -> Result<bool, FlowError> {
-    Err(FlowError::Tool("not yet".into()))
+pub fn sweep(a: &SweepArgs) -> Result<bool, FlowError> {
+    let (i, n) = shard(&a.shard)?;
+    let spec = read_spec(&a.spec)?;
+    let mine: Vec<_> = spec
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| k % n == i - 1)
+        .map(|(_, x)| x)
+        .collect();
+    eprintln!("shard {i}/{n}: {} runs", mine.len());
+    let mut out = String::new();
+    let mut ok = true;
+    for (line, v, o) in mine {
+        let r = go(&o)?;
+        ok &= r.json["packets"]["conserved"] == true;
+        out += &serde_json::to_string(&json!({"line": line, "spec": v, "result": keep(&r)}))
+            .expect("json");
+        out.push('\n');
+    }
+    match &a.out {
+        Some(p) => std::fs::write(p, out).map_err(io)?,
+        None => print!("{out}"),
+    }
+    Ok(ok)
 }
+
 /// `ldcp netsim merge`.
-pub fn merge(_a: &MergeArgs) -> Result<bool, FlowError> {
-    Err(FlowError::Tool("not yet".into()))
+pub fn merge(a: &MergeArgs) -> Result<bool, FlowError> {
+    if a.files.is_empty() {
+        return Err(FlowError::BadArg(
+            "merge: give the shards' JSON-lines files".into(),
+        ));
+    }
+    let mut rows: Vec<(u64, Value)> = Vec::new();
+    for p in &a.files {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| FlowError::BadArg(format!("{}: {e}", p.display())))?;
+        for (k, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let v: Value = serde_json::from_str(line)
+                .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", p.display(), k + 1)))?;
+            let n = v["line"].as_u64().ok_or_else(|| {
+                FlowError::BadArg(format!(
+                    "{}:{}: no `line` field: not a sweep shard's output",
+                    p.display(),
+                    k + 1
+                ))
+            })?;
+            rows.push((n, v));
+        }
+    }
+    rows.sort_by_key(|r| r.0);
+    for w in rows.windows(2) {
+        if w[0].0 == w[1].0 {
+            return Err(FlowError::BadArg(format!(
+                "spec line {} appears in two shards' outputs",
+                w[0].0
+            )));
+        }
+    }
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&Value::Array(rows.into_iter().map(|r| r.1).collect()))
+            .expect("json")
+    );
+    Ok(true)
 }
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
 /// `ldcp netsim bench`.
-pub fn bench(_a: &BenchArgs) -> Result<bool, FlowError> {
-    Err(FlowError::Tool("not yet".into()))
+pub fn bench(a: &BenchArgs) -> Result<bool, FlowError> {
+    if !(1..=20).contains(&a.runs) {
+        return Err(FlowError::BadArg(format!(
+            "--runs {}: it must be in [1, 20]",
+            a.runs
+        )));
+    }
+    let mut report =
+        json!({"runs": a.runs, "what": "medians of --runs runs, golden models, one thread"});
+    // the incast's cost as it grows
+    let mut incast = Vec::new();
+    for n in [100usize, 1000, 10000] {
+        let mut walls = Vec::new();
+        let mut last = None;
+        for _ in 0..a.runs {
+            let o = go(&opts(&format!("incast-{n}"), Cc::Ldcp, 1))?;
+            walls.push(o.wall_s);
+            last = Some(o);
+        }
+        let o = last.expect("runs >= 1");
+        let w = median(walls);
+        incast.push(json!({
+            "senders": n,
+            "network_ms": f(&o.json["time"]["ended_us"]) / 1e3,
+            "network_ms_before_drain": f(&o.json["time"]["run_us"]) / 1e3,
+            "wall_s": w,
+            "events": o.json["events"],
+            "events_per_s": f(&o.json["events"]) / w,
+            "link_transmissions_per_s": f(&o.json["link_transmissions"]) / w,
+            "data_packets_sent": o.json["packets"]["data_sent"],
+        }));
+    }
+    report["incast_ldcp"] = Value::Array(incast);
+    // the RTL loop's cost
+    let o = opts("mini", Cc::Ldcp, 1);
+    let mut rtl = crate::netsim::hardware(cli::Engine::Rtl)?;
+    let (mut wm, mut wr) = (Vec::new(), Vec::new());
+    for _ in 0..a.runs {
+        wm.push(
+            scenario::run(&o, &mut Models, &mut |_| {})
+                .map_err(FlowError::Tool)?
+                .wall_s,
+        );
+        wr.push(
+            scenario::run(&o, rtl.as_mut(), &mut |_| {})
+                .map_err(FlowError::Tool)?
+                .wall_s,
+        );
+    }
+    let (m, r) = (median(wm), median(wr));
+    report["rtl_loop"] =
+        json!({"scenario": "mini", "model_wall_s": m, "rtl_wall_s": r, "rtl_slowdown": r / m});
+    // DCTCP beside ns-3
+    let mut walls = Vec::new();
+    let mut last = None;
+    for _ in 0..a.runs {
+        let o = go(&opts("dumbbell-10g", Cc::Dctcp, 1))?;
+        walls.push(o.wall_s);
+        last = Some(o);
+    }
+    let o = last.expect("runs >= 1");
+    let ours_wall = median(walls);
+    let h = o.sim.stats.watches[0].hist_from(10_000 * US);
+    let pk = 1500.0;
+    let ours = json!({
+        "wall_s": ours_wall,
+        "delivered_pkts": o.json["packets"]["delivered"],
+        "utilization": watch0(&o.json)["utilization"],
+        "queue_p50_pkts": h.value_at_quantile(0.5) as f64 / pk,
+        "queue_p99_pkts": h.value_at_quantile(0.99) as f64 / pk,
+        "queue_max_pkts": h.max() as f64 / pk,
+        "events_per_s": f(&o.json["events"]) / ours_wall,
+        "queue_sampling": "every 1 us from 10 ms to 100 ms",
+    });
+    report["dctcp_dumbbell_10g"] = json!({"ldcp_netsim": ours});
+    if a.no_ns3 {
+        report["dctcp_dumbbell_10g"]["ns3"] = json!("skipped (--no-ns3)");
+    } else {
+        let py = Path::new(".venv-ns3/bin/python");
+        if !py.exists() {
+            return Err(FlowError::Tool(
+                "ns-3 is not installed: run `bash scripts/ns3_env.sh` (a project-local venv with ns3==3.44.post0, about 500 MB), or pass --no-ns3".into(),
+            ));
+        }
+        let mut runs = Vec::new();
+        for k in 0..a.runs {
+            eprintln!("ns-3 run {}/{}", k + 1, a.runs);
+            let out = std::process::Command::new(py)
+                .args([
+                    "scripts/ns3_dctcp_dumbbell.py",
+                    "--senders",
+                    "8",
+                    "--rate-gbps",
+                    "10",
+                    "--duration-ms",
+                    "100",
+                    "--link-delay-us",
+                    "20",
+                    "--k-pkts",
+                    "65",
+                ])
+                .output()
+                .map_err(|e| FlowError::Tool(format!("ns-3: {e}")))?;
+            if !out.status.success() {
+                return Err(FlowError::Tool(format!(
+                    "ns-3 failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                )));
+            }
+            let v: Value = serde_json::from_slice(&out.stdout)
+                .map_err(|e| FlowError::Tool(format!("ns-3 output: {e}")))?;
+            runs.push(v);
+        }
+        let w = median(runs.iter().map(|v| f(&v["wall_s_run"])).collect());
+        let wt = median(runs.iter().map(|v| f(&v["wall_s_total"])).collect());
+        let mut ns3 = runs.pop().expect("runs >= 1");
+        ns3["wall_s_run_median"] = json!(w);
+        ns3["wall_s_total_median"] = json!(wt);
+        report["dctcp_dumbbell_10g"]["ns3"] = ns3;
+        report["dctcp_dumbbell_10g"]["speedup_vs_ns3_run"] = json!(w / ours_wall);
+        report["dctcp_dumbbell_10g"]["speedup_vs_ns3_total"] = json!(wt / ours_wall);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        for r in report["incast_ldcp"].as_array().into_iter().flatten() {
+            println!(
+                "incast {:>5} senders: {:.2} s wall for {:.1} ms of network time, {:.2} M events/s, {:.2} M link transmissions/s",
+                r["senders"], f(&r["wall_s"]), f(&r["network_ms"]), f(&r["events_per_s"]) / 1e6, f(&r["link_transmissions_per_s"]) / 1e6
+            );
+        }
+        let l = &report["rtl_loop"];
+        println!(
+            "RTL in the loop (mini): {:.3} s against {:.3} s with the models, {:.1}x slower",
+            f(&l["rtl_wall_s"]),
+            f(&l["model_wall_s"]),
+            f(&l["rtl_slowdown"])
+        );
+        let d = &report["dctcp_dumbbell_10g"];
+        println!(
+            "DCTCP 8 x 10 Gb/s, 100 ms: ldcp-netsim {:.3} s (queue p50/p99 {:.0}/{:.0} packets); ns-3 {} s in Run() ({} s with its start-up), {}x",
+            f(&d["ldcp_netsim"]["wall_s"]), f(&d["ldcp_netsim"]["queue_p50_pkts"]), f(&d["ldcp_netsim"]["queue_p99_pkts"]),
+            d["ns3"]["wall_s_run_median"], d["ns3"]["wall_s_total_median"], d["speedup_vs_ns3_run"]
+        );
+    }
+    Ok(true)
 }
+
+const US: u64 = 1_000_000;

@@ -566,6 +566,7 @@ impl Sim {
             .sending
             .take()
             .expect("a packet in serialization");
+        self.stats.link_tx += 1;
         let port = &mut self.ports[p as usize];
         port.tx_bytes += pkt.bytes as u64;
         if pkt.kind == Kind::Data {
@@ -973,6 +974,10 @@ impl Sim {
                     self.at(t, Ev::DecreaseCheck(f));
                 }
             }
+        }
+        if let FlowCc::Dctcp(d) = &self.flows[fi].cc {
+            let c = (d.cwnd * ldcp_sim::window_engine::CW_ONE as f64) as u32;
+            self.stats.cw_trace(f, now, c);
         }
         if let Some(g) = go_back {
             let fl = &mut self.flows[fi];

@@ -89,6 +89,8 @@ pub struct Stats {
     pub grants: u64,
     /// Window-engine updates applied.
     pub engine_updates: u64,
+    /// Packet transmissions on links (every hop, every kind): Fujimoto's PTS count.
+    pub link_tx: u64,
     /// Watched ports.
     pub watches: Vec<Watch>,
     /// Flows whose cw is traced (the first `traced` flow indices).
@@ -116,6 +118,7 @@ impl Stats {
             timeouts: 0,
             grants: 0,
             engine_updates: 0,
+            link_tx: 0,
             watches: Vec::new(),
             traced: 0,
             cw: Vec::new(),
@@ -144,7 +147,8 @@ impl Stats {
         self.cw = vec![Vec::new(); n as usize];
     }
 
-    /// Records a cw update of flow `f` (if traced).
+    /// Records a window of flow `f` (if traced): LDCP's cw from the engine,
+    /// DCTCP's cwnd after each ACK, both as UQ12.20 packets.
     #[inline]
     pub fn cw_trace(&mut self, f: u32, t: u64, cw: u32) {
         if f < self.traced {
