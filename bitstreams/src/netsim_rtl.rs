@@ -26,7 +26,8 @@ use std::collections::VecDeque;
 /// so the configuration registers hold the parameters.
 const SETTLE: u64 = 4;
 
-/// The RTL hardware: the 4,096-flow window engine and the WRED/ECN port.
+/// The RTL hardware: the window engine (the iCE40 build, 256 flows) and the
+/// WRED/ECN port.
 pub struct Rtl {
     we: Cosim<WindowEngineModel>,
     wred: Cosim<WredEcnModel>,
@@ -37,7 +38,7 @@ pub struct Rtl {
 impl Rtl {
     /// Verilates both blocks (or reuses the cached libraries).
     pub fn new() -> Result<Self, FlowError> {
-        let b = crate::block("window_engine_4k")?;
+        let b = crate::block("window_engine")?;
         let v = b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?;
         let we = Cosim::new(&v, b.name()).map_err(|e| FlowError::Tool(e.to_string()))?;
         let b = crate::block("wred_ecn")?;

@@ -29,12 +29,12 @@ fn wred_steps_match() {
     let mut r = SplitMix64::new(seed);
     for i in 0..20_000 {
         let x = r.next_u64();
-        let pkt = if x % 3 != 0 {
+        let pkt = if !x.is_multiple_of(3) {
             Some((64 + (x >> 8) as u32 % 1500, ((x >> 4) % 4) as u8))
         } else {
             None
         };
-        let drain = if x % 5 == 0 {
+        let drain = if x.is_multiple_of(5) {
             (x >> 20) as u32 % 3000
         } else {
             0
@@ -103,4 +103,130 @@ fn rtl_in_the_loop_equals_the_models() {
         );
         assert_eq!(r.json["ldcp"]["engine_in_flight_after_drain"], 0);
     }
+}
+
+fn ldcp(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcp"))
+        .args(args)
+        .output()
+        .expect("run ldcp");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `ldcp netsim` refuses bad values with the legal range and exit status 2.
+#[test]
+fn ldcp_netsim_refuses_bad_input() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["netsim", "--scenario", "nope"], "unknown scenario `nope`"),
+        (
+            &["netsim", "--scenario", "mini", "--rate-gbps", "5"],
+            "--rate-gbps = 5 is out of range: it must be in [10, 400]",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--buf-kb", "20000"],
+            "--buf-kb = 20000 is out of range: it must be in [64, 16383]",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--gamma-shift", "9"],
+            "--gamma-shift = 9 is out of range: it must be in [1, 8]",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--duration-us", "1"],
+            "--duration-us = 1 is out of range",
+        ),
+        (
+            &[
+                "netsim",
+                "--scenario",
+                "fct-hadoop-50",
+                "--topology",
+                "torus",
+            ],
+            "--topology torus: it must be leaf-spine or fat-tree",
+        ),
+        (&["netsim"], "--scenario NAME is required"),
+        (
+            &["netsim", "sweep", "/nonexistent.jsonl", "--shard", "3/2"],
+            "--shard 3/2: it must be I/N with 1 <= I <= N",
+        ),
+    ];
+    for (args, msg) in cases {
+        let (code, _, err) = ldcp(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(msg),
+            "{args:?}: {err:?} should contain {msg:?}"
+        );
+    }
+    let (code, out, _) = ldcp(&["netsim", "--list"]);
+    assert_eq!(code, 0);
+    for s in ldcp_netsim::scenario::SCENARIOS {
+        assert!(out.contains(s.name), "--list names {}", s.name);
+    }
+}
+
+/// A sweep fanned out over two shards and merged is the same as one shard:
+/// every spec line once, in order, the same figures.
+#[test]
+fn ldcp_netsim_sweep_shards_merge_to_the_whole() {
+    let dir = std::env::temp_dir().join(format!("ldcp-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("spec.jsonl");
+    std::fs::write(
+        &spec,
+        "# three runs\n{\"scenario\": \"mini\", \"cc\": \"ldcp\", \"seed\": 1, \"duration_us\": 50}\n\
+         {\"scenario\": \"mini\", \"cc\": \"dctcp\", \"seed\": 2, \"duration_us\": 50}\n\
+         {\"scenario\": \"incast-100\", \"cc\": \"dcqcn\", \"seed\": 3, \"duration_us\": 50}\n",
+    )
+    .unwrap();
+    let s = spec.to_str().unwrap();
+    let files: Vec<_> = ["1/2", "2/2", "1/1"]
+        .iter()
+        .enumerate()
+        .map(|(i, sh)| {
+            let out = dir.join(format!("shard{i}.jsonl"));
+            let (code, _, err) = ldcp(&[
+                "netsim",
+                "sweep",
+                s,
+                "--shard",
+                sh,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            out
+        })
+        .collect();
+    let merge = |fs: &[&std::path::Path]| -> serde_json::Value {
+        let mut a = vec!["netsim", "merge"];
+        a.extend(fs.iter().map(|p| p.to_str().unwrap()));
+        let (code, out, err) = ldcp(&a);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let two = merge(&[&files[1], &files[0]]);
+    let one = merge(&[&files[2]]);
+    assert_eq!(two, one, "two shards merge to the one-shard sweep");
+    let lines: Vec<u64> = one
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [2, 3, 4], "every run once, in spec order");
+    // a line in two shards' outputs is refused
+    let (code, _, err) = ldcp(&[
+        "netsim",
+        "merge",
+        files[2].to_str().unwrap(),
+        files[0].to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("appears in two shards"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }

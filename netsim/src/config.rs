@@ -112,7 +112,8 @@ pub struct NetConfig {
     pub ack_m: u32,
     /// The ACK generator's timeout for held ACKs, cycles.
     pub ack_timeout_cycles: u32,
-    /// Flows per NIC table (the window engine's size).
+    /// Flows per NIC table: the window engine's size (256, the iCE40
+    /// build's); a flow that finds the table full waits for a free entry.
     pub nic_flows: usize,
     /// Retransmission timeout (tail loss), ps; LDCP adds its pacing interval.
     pub rto_ps: u64,
@@ -173,7 +174,7 @@ impl NetConfig {
             },
             ack_m: 1,
             ack_timeout_cycles: 1000,
-            nic_flows: 4096,
+            nic_flows: 256,
             rto_ps: 1_000_000_000,
             sample_ps: 1_000_000,
             base_rtt_ps,

@@ -527,6 +527,7 @@ fn report(
             "pacing_grants": st.grants,
         },
         "flows_completed": st.flows_done,
+        "flow_starts_that_waited_for_a_nic_entry": st.slot_waits,
         "flows_sized": sized,
         "flows_unfinished": sim.unfinished(),
         "unfinished_examples": sim.flows.iter().enumerate().filter(|(_, f)| f.finish_ps.is_none()).take(5)

@@ -211,10 +211,8 @@ pub struct Sim {
     pub events: u64,
     /// The run's seed.
     pub seed: u64,
-    end_ps: u64,
     cycle_ps: u64,
     hw_name: &'static str,
-    hw_error: Option<String>,
     /// When set, every engine input and output per host is logged (tests).
     pub engine_log: Option<Vec<EngineLog>>,
     /// Watched ports are sampled up to this time, ps.
@@ -247,7 +245,7 @@ impl Sim {
         let mut ports = Vec::new();
         let mut node_ports = vec![Vec::new(); n];
         let mut adj = vec![Vec::new(); n];
-        for (i, l) in topo.links.iter().enumerate() {
+        for l in &topo.links {
             for (from, to) in [(l.a, l.b), (l.b, l.a)] {
                 let id = ports.len() as u32;
                 let wred = if from >= topo.hosts {
@@ -279,14 +277,13 @@ impl Sim {
                 node_ports[from].push(id);
                 adj[from].push((to, id as usize));
             }
-            let _ = i;
         }
         let mut hosts = Vec::new();
-        for h in 0..topo.hosts {
-            if node_ports[h].len() != 1 {
+        for (h, np) in node_ports.iter().enumerate().take(topo.hosts) {
+            if np.len() != 1 {
                 return Err(format!(
                     "host {h} has {} links: a host must have exactly one",
-                    node_ports[h].len()
+                    np.len()
                 ));
             }
             let engine = if cfg.cc == Cc::Ldcp {
@@ -295,7 +292,7 @@ impl Sim {
                 None
             };
             hosts.push(Host {
-                port: node_ports[h][0],
+                port: np[0],
                 active: VecDeque::new(),
                 engine,
                 slot_flow: vec![u32::MAX; cfg.nic_flows],
@@ -322,10 +319,8 @@ impl Sim {
             adj,
             events: 0,
             seed,
-            end_ps: u64::MAX,
             cycle_ps,
             hw_name: hw.name(),
-            hw_error: None,
             engine_log: None,
             sample_until: u64::MAX,
         })
@@ -471,7 +466,6 @@ impl Sim {
     /// Runs until `end_ps` or until nothing is left to do; `progress` is
     /// called now and then with the simulated time.
     pub fn run(&mut self, end_ps: u64, progress: &mut dyn FnMut(u64)) -> Result<(), String> {
-        self.end_ps = end_ps;
         let mut k = 0u32;
         while let Some(&Reverse((t, _, _))) = self.heap.peek() {
             if t > end_ps {
@@ -481,27 +475,17 @@ impl Sim {
             self.now = t;
             self.events += 1;
             self.dispatch(ev);
-            if let Some(e) = self.hw_error.take() {
-                return Err(e);
-            }
             k += 1;
             if k == 1 << 16 {
                 k = 0;
                 progress(t);
             }
         }
-        self.now = self.now.max(
-            end_ps.min(
-                self.now
-                    .max(self.heap.peek().map(|r| r.0 .0).unwrap_or(self.now)),
-            ),
-        );
+        if !self.heap.is_empty() {
+            // the clock stands at the end; with nothing left, at the last event
+            self.now = self.now.max(end_ps);
+        }
         Ok(())
-    }
-
-    /// Whether an event is pending at or before `t`.
-    pub fn pending_before(&self, t: u64) -> bool {
-        self.heap.peek().is_some_and(|r| r.0 .0 <= t)
     }
 
     fn dispatch(&mut self, ev: Ev) {
@@ -673,7 +657,10 @@ impl Sim {
         let h = self.flows[f as usize].src as usize;
         match self.hosts[h].free_slots.pop() {
             Some(s) => self.activate(f, s),
-            None => self.hosts[h].waiting.push_back(f),
+            None => {
+                self.stats.slot_waits += 1;
+                self.hosts[h].waiting.push_back(f)
+            }
         }
     }
 
@@ -844,9 +831,8 @@ impl Sim {
         let ce = pkt.ecn == ldcp_sim::wred_ecn::ecn::CE;
         let held_before = fl.ack.pending;
         let out = fl.ack.packet(pkt.flow, pkt.psn, ce, pkt.last, m, now_cycle);
-        if out.err != 0 {
-            self.stats.drop(pkt.ecn, DropReason::Receiver);
-        } else if out.first.is_some_and(|a| a.nak) {
+        // go-back-N: a packet behind a gap (NAKed or a repeat) or a duplicate
+        if out.err != 0 || out.first.is_some_and(|a| a.nak) {
             self.stats.drop(pkt.ecn, DropReason::Receiver);
         } else {
             self.stats.goodput_pkts += 1;

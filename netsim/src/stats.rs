@@ -89,6 +89,8 @@ pub struct Stats {
     pub grants: u64,
     /// Window-engine updates applied.
     pub engine_updates: u64,
+    /// Flow starts that waited for a free NIC table entry.
+    pub slot_waits: u64,
     /// Packet transmissions on links (every hop, every kind): Fujimoto's PTS count.
     pub link_tx: u64,
     /// Watched ports.
@@ -119,6 +121,7 @@ impl Stats {
             grants: 0,
             engine_updates: 0,
             link_tx: 0,
+            slot_waits: 0,
             watches: Vec::new(),
             traced: 0,
             cw: Vec::new(),

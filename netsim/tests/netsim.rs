@@ -192,7 +192,7 @@ fn ldcp_windows_are_the_engines() {
                 _ => None,
             })
             .collect();
-        let mut m = WindowEngineModel::new(12);
+        let mut m = WindowEngineModel::new(8);
         const SETTLE: u64 = 4;
         for _ in 0..SETTLE {
             m.tick(&WeInputs::idle(&p));
@@ -248,4 +248,61 @@ fn ldcp_windows_are_the_engines() {
         ms["merged_events"].as_u64().unwrap() > 0,
         "the run exercised merging"
     );
+}
+
+/// The committed report (docs/netsim/report.json) is what the code gives
+/// now: its cheap runs are re-run and compared figure for figure
+/// (`ldcp netsim report` regenerates all of it).
+#[test]
+fn the_committed_report_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/netsim/report.json");
+    let text = std::fs::read_to_string(path).expect("docs/netsim/report.json is committed");
+    let all: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    for v in &all {
+        let name = v["scenario"].as_str().unwrap();
+        if !["stable-2", "fast-start-idle", "incast-100"].contains(&name) {
+            continue;
+        }
+        let cc = match v["cc"].as_str().unwrap() {
+            "ldcp" => Cc::Ldcp,
+            "dctcp" => Cc::Dctcp,
+            _ => Cc::Dcqcn,
+        };
+        let seed = v["seed"].as_u64().unwrap();
+        let mut o = run(name, cc, seed, |_| {}).json;
+        for k in ["wall_s", "events_per_s", "link_transmissions_per_s"] {
+            o.as_object_mut().unwrap().remove(k);
+        }
+        // through the same text round trip as the committed file
+        let o: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string_pretty(&o).unwrap()).unwrap();
+        if o["parameters"]["switch_100g"] != v["parameters"]["switch_100g"] {
+            continue; // a variant run of the same scenario (another buffer)
+        }
+        if let Some(d) = first_difference(&o, v, String::new()) {
+            panic!(
+                "{name} {}: {d}: regenerate with `ldcp netsim report`",
+                cc.name()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 9, "{checked} runs checked");
+}
+
+/// The first path at which two JSON values differ, with both values.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value::Object;
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| match (x.get(k), y.get(k)) {
+                (Some(p), Some(q)) => first_difference(p, q, format!("{at}.{k}")),
+                (p, q) => Some(format!("{at}.{k}: now {p:?}, committed {q:?}")),
+            })
+        }
+        _ if a == b => None,
+        _ => Some(format!("{at}: now {a}, committed {b}")),
+    }
 }
