@@ -50,10 +50,10 @@ fn wred_steps_match() {
 }
 
 /// The closed loop with the RTL in it: the `mini` scenario (long flows and
-/// an incast, marks, fast-start drops, merges) gives every packet's fate and
-/// every cw the golden models give; the report of both runs is identical
-/// but for the engine's name, the wall time and the merge figures (the RTL's
-/// ports show updates, not the ACKs each merged).
+/// an incast, marks, fast-start drops, merges) gives every packet's fate at
+/// every switch port and every cw update the golden models give, and the
+/// same figures (but for the engine's name, the wall time and the merge
+/// figures: the RTL's ports show updates, not the ACKs each merged).
 #[test]
 fn rtl_in_the_loop_equals_the_models() {
     let mut rtl = Rtl::new().expect("verilator builds the blocks");
@@ -87,6 +87,18 @@ fn rtl_in_the_loop_equals_the_models() {
             a.len()
         );
         assert_eq!(a, b, "every cw update");
+        // every packet's fate at every switch port: time, port, flow, PSN, decision, codepoint
+        let (wa, wb) = (
+            m.sim.wred_log.as_ref().unwrap(),
+            r.sim.wred_log.as_ref().unwrap(),
+        );
+        assert!(wa.len() > 1000, "{} switch decisions", wa.len());
+        assert_eq!(wa, wb, "every switch decision");
+        println!(
+            "{} cw updates and {} switch decisions identical",
+            a.len(),
+            wa.len()
+        );
         for k in ["packets", "fct", "watched", "events", "flows_completed"] {
             assert_eq!(m.json[k], r.json[k], "{k}");
         }

@@ -60,7 +60,7 @@ pub struct Options {
     pub gamma_shift: Option<u8>,
     /// Flows whose cw is traced.
     pub trace: u32,
-    /// Log every engine input and output (tests replay them).
+    /// Log every engine input and output and every switch decision (tests).
     pub log_engine: bool,
 }
 
@@ -259,6 +259,7 @@ pub fn run(
     sim.stats.trace_flows(o.trace);
     if o.log_engine {
         sim.engine_log = Some(Vec::new());
+        sim.wred_log = Some(Vec::new());
     }
     let b = sim.cfg.bdp_pkts();
     let payload = sim.cfg.payload_bytes as u64;

@@ -215,6 +215,9 @@ pub struct Sim {
     hw_name: &'static str,
     /// When set, every engine input and output per host is logged (tests).
     pub engine_log: Option<Vec<EngineLog>>,
+    /// When set, every switch decision is logged: (time ps, port, flow,
+    /// PSN, decision, outgoing ECN) (tests).
+    pub wred_log: Option<Vec<(u64, u32, u32, u32, u8, u8)>>,
     /// Watched ports are sampled up to this time, ps.
     pub sample_until: u64,
 }
@@ -322,6 +325,7 @@ impl Sim {
             cycle_ps,
             hw_name: hw.name(),
             engine_log: None,
+            wred_log: None,
             sample_until: u64::MAX,
         })
     }
@@ -612,6 +616,9 @@ impl Sim {
                 .expect("a packet step has a decision");
         let occ = w.hw.occupancy_bytes() as u64;
         port.max_queue_bytes = port.max_queue_bytes.max(occ);
+        if let Some(l) = self.wred_log.as_mut() {
+            l.push((self.now, out, pkt.flow, pkt.psn, decision as u8, ecn));
+        }
         use ldcp_sim::wred_ecn::Decision::*;
         match decision {
             Forward | ForwardMarked => {
