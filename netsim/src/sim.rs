@@ -217,10 +217,13 @@ pub struct Sim {
     pub engine_log: Option<Vec<EngineLog>>,
     /// When set, every switch decision is logged: (time ps, port, flow,
     /// PSN, decision, outgoing ECN) (tests).
-    pub wred_log: Option<Vec<(u64, u32, u32, u32, u8, u8)>>,
+    pub wred_log: Option<Vec<WredLog>>,
     /// Watched ports are sampled up to this time, ps.
     pub sample_until: u64,
 }
+
+/// One switch decision: (time ps, port, flow, PSN, decision, outgoing ECN).
+pub type WredLog = (u64, u32, u32, u32, u8, u8);
 
 /// One engine input or output of a host, for tests that replay them.
 #[derive(Clone, Copy, Debug)]
