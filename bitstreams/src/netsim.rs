@@ -49,12 +49,17 @@ fn run(a: &RunArgs) -> Result<bool, FlowError> {
         ldcp_netsim::output::write_plots(&out, d).map_err(FlowError::Io)?;
     }
     if a.json {
+        // the wall time goes to stderr: the JSON is a function of the seed and options
         println!(
             "{}",
             serde_json::to_string_pretty(&out.json).expect("serializable")
         );
+        eprintln!(
+            "{} events in {:.3} s of wall time",
+            out.json["events"], out.wall_s
+        );
     } else {
-        print!("{}", ldcp_netsim::output::summary(&out.json));
+        print!("{}", ldcp_netsim::output::summary(&out.json, out.wall_s));
     }
     Ok(out.json["packets"]["conserved"] == true)
 }

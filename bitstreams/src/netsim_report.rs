@@ -33,12 +33,7 @@ fn opts(name: &str, cc: Cc, seed: u64) -> Options {
 /// The figures of a run that the report keeps (no wall time: the report is
 /// the same whenever it is regenerated).
 fn keep(o: &Outcome) -> Value {
-    let mut v = o.json.clone();
-    let m = v.as_object_mut().expect("an object");
-    for k in ["wall_s", "events_per_s", "link_transmissions_per_s"] {
-        m.remove(k);
-    }
-    v
+    o.json.clone()
 }
 
 fn watch0(j: &Value) -> &Value {
@@ -625,6 +620,11 @@ struct SpecLine {
     duration_us: Option<u64>,
     topology: Option<String>,
     gamma_shift: Option<u8>,
+    ack_m: Option<u32>,
+    ldcp_kmin_kb: Option<u32>,
+    ldcp_kmax_kb: Option<u32>,
+    ldcp_k_kb: Option<u32>,
+    ldcp_pmax: Option<f64>,
 }
 
 fn default_cc() -> Cc {
@@ -653,6 +653,11 @@ fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
         o.duration_us = s.duration_us;
         o.topology = s.topology;
         o.gamma_shift = s.gamma_shift;
+        o.ack_m = s.ack_m;
+        o.ldcp_kmin_kb = s.ldcp_kmin_kb;
+        o.ldcp_kmax_kb = s.ldcp_kmax_kb;
+        o.ldcp_k_kb = s.ldcp_k_kb;
+        o.ldcp_pmax = s.ldcp_pmax;
         scenario::check(&o)
             .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
         out.push((k + 1, v, o));

@@ -132,7 +132,19 @@ fn ldcp(args: &[&str]) -> (i32, String, String) {
 /// `ldcp netsim` refuses bad values with the legal range and exit status 2.
 #[test]
 fn ldcp_netsim_refuses_bad_input() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["netsim", "--scenario", "mini", "--ack-m", "16"],
+            "--ack-m = 16 is out of range: it must be in [1, 15]",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--ldcp-kmin-kb", "60"],
+            "--ldcp-kmin-kb = 60 is above --ldcp-kmax-kb = 50",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--ldcp-pmax", "1.5"],
+            "--ldcp-pmax = 1.5 is out of range: it must be in [0, 1]",
+        ),
         (&["netsim", "--scenario", "nope"], "unknown scenario `nope`"),
         (
             &["netsim", "--scenario", "mini", "--rate-gbps", "5"],
@@ -241,4 +253,32 @@ fn ldcp_netsim_sweep_shards_merge_to_the_whole() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("appears in two shards"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The same seed and options give byte-identical JSON on stdout; another
+/// seed gives other numbers.
+#[test]
+fn ldcp_netsim_json_is_a_function_of_seed_and_options() {
+    let run = |seed: &str| {
+        let (code, out, err) = ldcp(&[
+            "netsim",
+            "--scenario",
+            "incast-100",
+            "--cc",
+            "ldcp",
+            "--ack-m",
+            "4",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let (a, b, c) = (run("5"), run("5"), run("6"));
+    assert_eq!(a, b, "byte-identical");
+    assert_ne!(a, c);
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["parameters"]["ldcp"]["ack_m"], 4);
+    assert_eq!(v["packets"]["conserved"], true);
 }

@@ -58,6 +58,21 @@ pub struct RunArgs {
     /// LDCP's gamma = 2^-SHIFT, 1..=8 (default 4, 1/16; 8, 1/256, in the incast scenarios).
     #[arg(long, value_name = "SHIFT")]
     pub gamma_shift: Option<u8>,
+    /// The receiver's delayed-ACK count m, 1..=15 (default 1: an ACK per packet).
+    #[arg(long, value_name = "M")]
+    pub ack_m: Option<u32>,
+    /// LDCP's switch: start of the marking ramp K_min on a 100 Gb/s port, KB (x1000 bytes), 0..=16383 (default 5).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_kmin_kb: Option<u32>,
+    /// LDCP's switch: end of the ramp K_max on a 100 Gb/s port, KB, 0..=16383, at least K_min (default 50).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_kmax_kb: Option<u32>,
+    /// LDCP's switch: Eq. 3's K (fast-start packets dropped from here) on a 100 Gb/s port, KB, 0..=16383 (default 20).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_k_kb: Option<u32>,
+    /// LDCP's switch: P_max, 0..=1 (default 1).
+    #[arg(long, value_name = "P")]
+    pub ldcp_pmax: Option<f64>,
     /// Golden models or the Verilated RTL in the loop.
     #[arg(long, value_enum, default_value_t = Engine::Model)]
     pub engine: Engine,
@@ -142,6 +157,11 @@ pub fn options(a: &RunArgs) -> Result<Options, String> {
     o.duration_us = a.duration_us;
     o.topology = a.topology.clone();
     o.gamma_shift = a.gamma_shift;
+    o.ack_m = a.ack_m;
+    o.ldcp_kmin_kb = a.ldcp_kmin_kb;
+    o.ldcp_kmax_kb = a.ldcp_kmax_kb;
+    o.ldcp_k_kb = a.ldcp_k_kb;
+    o.ldcp_pmax = a.ldcp_pmax;
     Ok(o)
 }
 

@@ -12,8 +12,8 @@ fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
-/// A few lines for a person.
-pub fn summary(j: &Value) -> String {
+/// A few lines for a person; `wall_s` is the run's wall time.
+pub fn summary(j: &Value, wall_s: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -67,8 +67,8 @@ pub fn summary(j: &Value) -> String {
         s,
         "  {} events in {:.2} s of wall time ({:.2} M events/s); {} flows unfinished",
         j["events"],
-        f(&j["wall_s"]),
-        f(&j["events_per_s"]) / 1e6,
+        wall_s,
+        f(&j["events"]) / wall_s.max(1e-9) / 1e6,
         j["flows_unfinished"]
     );
     s

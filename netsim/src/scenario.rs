@@ -58,6 +58,17 @@ pub struct Options {
     pub topology: Option<String>,
     /// LDCP's gamma = 2^-shift (default 4, 1/16; 8, 1/256, for the incasts).
     pub gamma_shift: Option<u8>,
+    /// The receiver's delayed-ACK count m, 1..=15 (default 1).
+    pub ack_m: Option<u32>,
+    /// LDCP's switch: K_min, K_max and K (fast-start drop) on a 100 Gb/s
+    /// port, KB (scaled with the rate), and P_max.
+    pub ldcp_kmin_kb: Option<u32>,
+    /// See `ldcp_kmin_kb`.
+    pub ldcp_kmax_kb: Option<u32>,
+    /// See `ldcp_kmin_kb`.
+    pub ldcp_k_kb: Option<u32>,
+    /// See `ldcp_kmin_kb`.
+    pub ldcp_pmax: Option<f64>,
     /// Flows whose cw is traced.
     pub trace: u32,
     /// Log every engine input and output and every switch decision (tests).
@@ -76,6 +87,11 @@ impl Options {
             duration_us: None,
             topology: None,
             gamma_shift: None,
+            ack_m: None,
+            ldcp_kmin_kb: None,
+            ldcp_kmax_kb: None,
+            ldcp_k_kb: None,
+            ldcp_pmax: None,
             trace: 4,
             log_engine: false,
         }
@@ -88,7 +104,8 @@ pub struct Outcome {
     pub json: Value,
     /// The simulator as the run left it (series for plots and CSV).
     pub sim: Sim,
-    /// Wall seconds of the run.
+    /// Wall seconds of the run (not in `json`: the same seed and options
+    /// give byte-identical JSON).
     pub wall_s: f64,
 }
 
@@ -156,6 +173,31 @@ pub fn check(o: &Options) -> Result<(), String> {
     }
     if let Some(d) = o.duration_us {
         check_range("--duration-us", d, 10, 10_000_000)?;
+    }
+    if let Some(m) = o.ack_m {
+        check_range("--ack-m", m, 1, 15)?;
+    }
+    for (n, v) in [
+        ("--ldcp-kmin-kb", o.ldcp_kmin_kb),
+        ("--ldcp-kmax-kb", o.ldcp_kmax_kb),
+        ("--ldcp-k-kb", o.ldcp_k_kb),
+    ] {
+        if let Some(v) = v {
+            check_range(n, v, 0, 16_383)?;
+        }
+    }
+    if let Some(p) = o.ldcp_pmax {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(format!(
+                "--ldcp-pmax = {p} is out of range: it must be in [0, 1]"
+            ));
+        }
+    }
+    let (kmin, kmax) = (o.ldcp_kmin_kb.unwrap_or(5), o.ldcp_kmax_kb.unwrap_or(50));
+    if kmin > kmax {
+        return Err(format!(
+            "--ldcp-kmin-kb = {kmin} is above --ldcp-kmax-kb = {kmax}: the ramp needs K_min <= K_max"
+        ));
     }
     if let Some(t) = o.topology.as_deref() {
         if t != "leaf-spine" && t != "fat-tree" {
@@ -249,6 +291,21 @@ pub fn run(
     }
     if let Some(g) = o.gamma_shift {
         cfg.window.gamma_shift = g;
+    }
+    if let Some(m) = o.ack_m {
+        cfg.ack_m = m;
+    }
+    if let Some(v) = o.ldcp_kmin_kb {
+        cfg.ldcp_switch.k_min_bytes = v * 1000;
+    }
+    if let Some(v) = o.ldcp_kmax_kb {
+        cfg.ldcp_switch.k_max_bytes = v * 1000;
+    }
+    if let Some(v) = o.ldcp_k_kb {
+        cfg.ldcp_switch.k_bytes = v * 1000;
+    }
+    if let Some(v) = o.ldcp_pmax {
+        cfg.ldcp_switch.p_max = v;
     }
     if name == "dumbbell-10g" {
         // K = 65 packets at 10 Gb/s (Linux's dctcp.txt), as the ns-3 run
@@ -402,7 +459,7 @@ pub fn run(
     let drain_deadline = end + 200_000 * US;
     sim.run(drain_deadline, &mut |_| {})?;
     let wall_s = t0.elapsed().as_secs_f64();
-    let mut json = report(&sim, o, kind, warm, end, at_end, wall_s, extra);
+    let mut json = report(&sim, o, kind, warm, end, at_end, extra);
     json["packets_before_drain"] = in_run;
     Ok(Outcome { json, sim, wall_s })
 }
@@ -423,7 +480,6 @@ fn report(
     warm: u64,
     end: u64,
     at_end: u64,
-    wall_s: f64,
     extra: Value,
 ) -> Value {
     let c = &sim.cfg;
@@ -534,10 +590,7 @@ fn report(
         "unfinished_examples": sim.flows.iter().enumerate().filter(|(_, f)| f.finish_ps.is_none()).take(5)
             .map(|(i, f)| json!({"flow": i, "una": f.una, "nxt": f.nxt, "max_sent": f.max_sent, "size_pkts": f.size_pkts, "timeouts": f.timeouts})).collect::<Vec<_>>(),
         "events": sim.events,
-        "wall_s": wall_s,
-        "events_per_s": sim.events as f64 / wall_s.max(1e-9),
         "link_transmissions": st.link_tx,
-        "link_transmissions_per_s": st.link_tx as f64 / wall_s.max(1e-9),
         "extra": extra,
     });
     if c.cc == Cc::Ldcp {
