@@ -46,7 +46,7 @@ pub struct RunArgs {
     /// Host link rate, Gb/s, 10..=400 (default: 100; 10 for dumbbell-10g).
     #[arg(long, value_name = "GBPS")]
     pub rate_gbps: Option<u64>,
-    /// Buffer per 100 Gb/s switch port, KB, 64..=16383 (scaled with the port's rate, capped at the block's 16 MiB; default 4096).
+    /// Buffer per 100 Gb/s switch port, KiB (x1024 bytes), 64..=16383 (scaled with the port's rate, capped at the block's 16 MiB - 1; default 4096).
     #[arg(long, value_name = "KB")]
     pub buf_kb: Option<u32>,
     /// Simulated time before the drain, us, 10..=10^7 (default per scenario).
@@ -76,7 +76,7 @@ pub struct RunArgs {
     /// Golden models or the Verilated RTL in the loop.
     #[arg(long, value_enum, default_value_t = Engine::Model)]
     pub engine: Engine,
-    /// Print one JSON object on stdout.
+    /// Print one JSON object on stdout: a function of the seed and the options (byte-identical on a rerun); the wall time goes to stderr.
     #[arg(long)]
     pub json: bool,
     /// Write the series (queue, cw, FCT per flow) as CSV files into DIR.

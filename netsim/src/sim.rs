@@ -124,7 +124,10 @@ pub struct Host {
     active: VecDeque<u32>,
     engine: Option<Box<dyn EngineBackend>>,
     slot_flow: Vec<u32>,
-    free_slots: Vec<u32>,
+    /// Free table entries, oldest freed first: an entry is reused as late
+    /// as possible, so no update of a finished flow still in the engine
+    /// (38 cycles) reaches the entry's next flow.
+    free_slots: VecDeque<u32>,
     waiting: VecDeque<u32>,
     engine_next_cycle: u64,
     wake_at: u64,
@@ -302,7 +305,7 @@ impl Sim {
                 active: VecDeque::new(),
                 engine,
                 slot_flow: vec![u32::MAX; cfg.nic_flows],
-                free_slots: (0..cfg.nic_flows as u32).rev().collect(),
+                free_slots: (0..cfg.nic_flows as u32).collect(),
                 waiting: VecDeque::new(),
                 engine_next_cycle: 0,
                 wake_at: u64::MAX,
@@ -665,7 +668,7 @@ impl Sim {
 
     fn flow_start(&mut self, f: u32) {
         let h = self.flows[f as usize].src as usize;
-        match self.hosts[h].free_slots.pop() {
+        match self.hosts[h].free_slots.pop_front() {
             Some(s) => self.activate(f, s),
             None => {
                 self.stats.slot_waits += 1;
@@ -1011,9 +1014,9 @@ impl Sim {
         let slot = fl.slot;
         self.stats.flows_done += 1;
         self.hosts[h].slot_flow[slot as usize] = u32::MAX;
-        self.hosts[h].free_slots.push(slot);
+        self.hosts[h].free_slots.push_back(slot);
         if let Some(w) = self.hosts[h].waiting.pop_front() {
-            let s = self.hosts[h].free_slots.pop().expect("just freed");
+            let s = self.hosts[h].free_slots.pop_front().expect("just freed");
             self.activate(w, s);
         }
     }

@@ -248,7 +248,10 @@ fn engine_replay(ack_m: u32) {
         "{compared} updates compared; {} events merged",
         ms["merged_events"]
     );
-    assert!(compared > 1000 / ack_m as usize, "the run exercised the engine: {compared} updates");
+    assert!(
+        compared > 1000 / ack_m as usize,
+        "the run exercised the engine: {compared} updates"
+    );
     assert!(
         ms["merged_events"].as_u64().unwrap() > 0,
         "the run exercised merging"
