@@ -372,6 +372,35 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         }
     }
     let _ = writeln!(md, "\nPer-decile figures (p50, p95, p99 and the decile's largest flow) are in `report.json` under `fct.buckets`.\n\n{plots_fct}");
+    // the HPCC paper's fat tree, one load
+    let _ = writeln!(
+        md,
+        "On the HPCC paper's fat tree (320 hosts at 100 Gb/s, 20 ToR, 20 Agg, 16 Core at 400 Gb/s, 1 us links; \
+         `--topology fat-tree`), WebSearch at 50% for 1 ms of arrivals:\n\n| CC | flows | slowdown p50 / p95 / p99 | base RTT (us) | drops | timeouts |\n|---|---|---|---|---|---|"
+    );
+    for cc in Cc::ALL {
+        let mut o = opts("fct-websearch-50", cc, seed);
+        o.topology = Some("fat-tree".into());
+        o.duration_us = Some(1_000);
+        let r = go(&o)?;
+        let x = &r.json["fct"];
+        let pk = &r.json["packets"];
+        let drops = pk["dropped_wred_not_ect"].as_u64().unwrap_or(0)
+            + pk["dropped_overflow_ect"].as_u64().unwrap_or(0);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.2} / {:.2} / {:.2} | {:.2} | {drops} | {} |",
+            cc.name(),
+            x["completed"],
+            f(&x["slowdown_p50"]),
+            f(&x["slowdown_p95"]),
+            f(&x["slowdown_p99"]),
+            f(&r.json["parameters"]["base_rtt_us"]),
+            pk["timeouts"]
+        );
+        note(&r, &mut all, &mut ok);
+    }
+    let _ = writeln!(md);
 
     // ---------------------------------------------------------- merges
     let _ = writeln!(md, "## 5. What the engine's merge window did\n");
@@ -389,8 +418,9 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             }
             let _ = writeln!(
                 md,
-                "| {}, gamma 1/{}, {} KB | {} | {} ({:.1}%) | {} ({}) | {} | {:.5} |",
+                "| {} ({}), gamma 1/{}, {} KiB | {} | {} ({:.1}%) | {} ({}) | {} | {:.5} |",
                 v["scenario"].as_str().unwrap_or(""),
+                v["topology_kind"].as_str().unwrap_or(""),
                 (1.0 / f(&v["parameters"]["ldcp"]["gamma"])).round(),
                 v["parameters"]["switch_100g"]["buf_max_bytes"]
                     .as_u64()
@@ -457,7 +487,8 @@ fn find<'a>(
     gamma: f64,
 ) -> Option<&'a Value> {
     all.iter().find(|v| {
-        v["scenario"] == scenario
+        v["topology_kind"] != "fat-tree"
+            && v["scenario"] == scenario
             && v["cc"] == cc
             && v["parameters"]["switch_100g"]["buf_max_bytes"].as_u64() == Some(buf_kb * 1024)
             && (cc != "ldcp" || f(&v["parameters"]["ldcp"]["gamma"]) == gamma)

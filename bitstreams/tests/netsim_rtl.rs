@@ -114,6 +114,15 @@ fn rtl_in_the_loop_equals_the_models() {
             "per flow: sent, resent, finish time, smallest cw"
         );
         assert_eq!(r.json["ldcp"]["engine_in_flight_after_drain"], 0);
+        assert_eq!(
+            r.json["packets"]["conserved"], true,
+            "sent = delivered + dropped + in flight"
+        );
+        assert_eq!(
+            r.json["packets"]["in_flight_after_drain"], 0,
+            "nothing in flight after the drain"
+        );
+        assert_eq!(r.json["flows_unfinished"], 0);
     }
 }
 
