@@ -9,6 +9,7 @@ use ldcp_netsim::engine::Hardware;
 pub fn hardware(e: Engine) -> Result<Box<dyn Hardware>, FlowError> {
     match e {
         Engine::Model => Ok(cli::models()),
+        Engine::PerAck => Ok(Box::new(ldcp_netsim::engine::PerAckModels)),
         Engine::Rtl => {
             let mut r = crate::netsim_rtl::Rtl::new()?;
             // diagnosis: LDCP_NETSIM_RTL=engine or wred runs only that block as RTL

@@ -4,9 +4,11 @@
 //!
 //! - **DCTCP** as RFC 8257 says: alpha starts at 1, `alpha = (1-g) alpha +
 //!   g M` once per observation window (it ends when the cumulative ACK
-//!   passes the `snd.nxt` recorded at its start), with M the fraction of
-//!   acknowledged packets that were marked; on ECN-Echo, at most once per
-//!   window, `cwnd = cwnd (1 - alpha/2)`; otherwise `cwnd += n / cwnd`
+//!   passes `WindowEnd`, the `snd.nxt` recorded when the last one ended,
+//!   initially the first sequence number, as §3.3 initializes it), with M
+//!   the fraction of acknowledged packets that were marked; then, on
+//!   ECN-Echo, at most once per window, `cwnd = cwnd (1 - alpha/2)` with
+//!   that alpha; otherwise `cwnd += n / cwnd`
 //!   (congestion avoidance); floor one packet. A NAK (loss) halves cwnd at
 //!   most once per window (RFC 8257 §3.5, RFC 5681) and goes back N; a
 //!   timeout sets cwnd to 1. The window starts at one BDP, as the HPCC
@@ -14,8 +16,11 @@
 //! - **DCQCN** as the HPCC simulator runs it (`rdma-hw.cc`, the `Mlx`
 //!   functions; parameters in [`crate::config::DcqcnParams`]): line rate and
 //!   alpha = 1 at start; an ECN-Echo on an ACK is the CNP (the receiver
-//!   echoes CE in the ACK of that packet; no separate CNP, no receiver rate
-//!   limit). The first CNP does not cut the rate (`RateOnFirstCnp` 1.0) but
+//!   echoes CE in the ACK of that packet, as HPCC's does). A CE packet the
+//!   receiver discards (go-back-N) has no ACK: HPCC loses its mark; here it
+//!   becomes a CNP packet, at most one per flow per 50 us (the DCQCN
+//!   paper's notification point), so a flow in loss recovery still slows
+//!   down. The first CNP does not cut the rate (`RateOnFirstCnp` 1.0) but
 //!   starts alpha's timer and the decrease check. Every alpha interval,
 //!   `alpha = (1-g) alpha + g` if a CNP came in it, else `(1-g) alpha`
 //!   (computed when next needed, in closed form, not by an event per flow
@@ -67,7 +72,8 @@ pub struct Dcqcn {
     /// A decrease check is scheduled.
     pub check_pending: bool,
     stage: u32,
-    /// Next rate-increase time, ps.
+    /// Next rate-increase time, ps (u64::MAX: not started; the first cut
+    /// starts it, as in HPCC).
     pub timer_at: u64,
     /// Earliest next transmission, ps.
     pub next_send_ps: u64,
@@ -135,7 +141,7 @@ pub fn init(cc: Cc, cfg: &NetConfig, line_bps: f64) -> FlowCc {
             decrease_cnp: false,
             check_pending: false,
             stage: 0,
-            timer_at: 0,
+            timer_at: u64::MAX,
             next_send_ps: 0,
             cuts: 0,
         }),
@@ -157,9 +163,22 @@ pub fn on_ack(
     match c {
         FlowCc::None => {}
         FlowCc::Dctcp(d) => {
+            // RFC 8257 §3.3: count, then close the observation window
+            // (alpha updated), then react (§3.4) with the current alpha
             d.acked += n as u64;
             if ece {
                 d.marked += n as u64;
+            }
+            if una > d.window_end {
+                let m = if d.acked == 0 {
+                    0.0
+                } else {
+                    d.marked as f64 / d.acked as f64
+                };
+                d.alpha = (1.0 - cfg.dctcp_g) * d.alpha + cfg.dctcp_g * m;
+                d.acked = 0;
+                d.marked = 0;
+                d.window_end = nxt;
             }
             if nak {
                 if una >= d.cwr_end {
@@ -176,29 +195,21 @@ pub fn on_ack(
             } else {
                 d.cwnd += n as f64 / d.cwnd;
             }
-            if una >= d.window_end {
-                let m = if d.acked == 0 {
-                    0.0
-                } else {
-                    d.marked as f64 / d.acked as f64
-                };
-                d.alpha = (1.0 - cfg.dctcp_g) * d.alpha + cfg.dctcp_g * m;
-                d.acked = 0;
-                d.marked = 0;
-                d.window_end = nxt;
-            }
         }
         FlowCc::Dcqcn(d) => {
             if ece {
                 let p = &cfg.dcqcn;
                 if d.started.is_none() {
+                    // HPCC's first CNP: alpha = 1, its flag cleared, the
+                    // alpha and decrease timers started
                     d.started = Some(now);
                     d.alpha = 1.0;
                     d.alpha_tick = now + p.alpha_interval_ps;
+                    d.alpha_cnp = false;
                 } else {
                     d.alpha_to(now, p);
+                    d.alpha_cnp = true;
                 }
-                d.alpha_cnp = true;
                 d.decrease_cnp = true;
             }
         }

@@ -14,6 +14,9 @@ pub enum Engine {
     Model,
     /// The window engine and every WRED/ECN port as Verilated RTL.
     Rtl,
+    /// The golden models with a window engine that applies every ACK on its
+    /// own (no merge window): not the hardware, for comparison.
+    PerAck,
 }
 
 /// `ldcp netsim`.

@@ -282,6 +282,94 @@ impl EngineBackend for FunctionalEngine {
     }
 }
 
+/// The window engine without its merge window, for comparison: every
+/// event is its own update (`FlowTable::set` or `FlowTable::ack`), out
+/// [`LATENCY_CYCLES`] after it, as a one-event-per-update engine would be.
+/// Not the hardware: `--engine per-ack` runs it to show what merging
+/// changes in a closed loop.
+pub struct PerAckEngine {
+    table: FlowTable,
+    pending: VecDeque<(u64, EngineEvent)>,
+    stats: MergeStats,
+}
+
+impl PerAckEngine {
+    /// An engine of `flows` flows, each at cw = 1.
+    pub fn new(flows: usize, params: WindowParams) -> Result<Self, we::ParamError> {
+        Ok(PerAckEngine {
+            table: FlowTable::new(flows, params, we::CW_ONE)?,
+            pending: VecDeque::new(),
+            stats: MergeStats::default(),
+        })
+    }
+}
+
+impl EngineBackend for PerAckEngine {
+    fn push(&mut self, cycle: u64, ev: EngineEvent) {
+        self.stats.events += 1;
+        self.pending.push_back((cycle, ev));
+    }
+
+    fn advance(&mut self, cycle: u64, out: &mut Vec<EngineUpdate>) {
+        while let Some(&(c, ev)) = self.pending.front() {
+            let at = c + LATENCY_CYCLES as u64;
+            if at > cycle {
+                break;
+            }
+            self.pending.pop_front();
+            let (flow, n_u, n_m) = match ev {
+                EngineEvent::Set { flow, cw } => {
+                    self.table.set(flow as usize, cw);
+                    (flow, 0, 0)
+                }
+                EngineEvent::Ack { flow, ece, n } => {
+                    self.table.ack(flow as usize, ece, n);
+                    (flow, if ece { 0 } else { n }, if ece { n } else { 0 })
+                }
+            };
+            let cw = self.table.cw(flow as usize).expect("flow in the table");
+            self.stats.updates += 1;
+            out.push(EngineUpdate {
+                cycle: at,
+                flow,
+                cw,
+                interval: we::pace_interval(cw, self.table.params().rtt_ticks),
+                n_u,
+                n_m,
+            });
+        }
+    }
+
+    fn merge_stats(&self) -> MergeStats {
+        self.stats
+    }
+
+    fn in_flight(&self) -> u64 {
+        self.pending.len() as u64
+    }
+}
+
+/// The golden models with the per-ACK engine ([`PerAckEngine`]).
+pub struct PerAckModels;
+
+impl Hardware for PerAckModels {
+    fn engine(
+        &mut self,
+        flows: usize,
+        params: WindowParams,
+    ) -> Result<Box<dyn EngineBackend>, String> {
+        Ok(Box::new(
+            PerAckEngine::new(flows, params).map_err(|e| e.to_string())?,
+        ))
+    }
+    fn wred(&mut self, params: WredParams) -> Result<Box<dyn WredBackend>, String> {
+        Models.wred(params)
+    }
+    fn name(&self) -> &'static str {
+        "per-ack"
+    }
+}
+
 /// A switch egress port's WRED/ECN block, one step at a time. A step is
 /// one clock of the block: an optional packet and the bytes the link
 /// finished sending since the last step (the drain). The simulator presents

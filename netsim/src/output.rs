@@ -108,8 +108,8 @@ pub fn write_csv(o: &Outcome, dir: &Path) -> std::io::Result<()> {
                 fl.src,
                 fl.dst,
                 fl.size_bytes,
-                fl.start_ps as f64 / 1e6,
-                (t - fl.start_ps) as f64 / 1e6
+                fl.arrival_ps as f64 / 1e6,
+                (t - fl.arrival_ps) as f64 / 1e6
             );
         }
     }

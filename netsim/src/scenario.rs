@@ -104,9 +104,13 @@ pub struct Outcome {
     pub json: Value,
     /// The simulator as the run left it (series for plots and CSV).
     pub sim: Sim,
-    /// Wall seconds of the run (not in `json`: the same seed and options
-    /// give byte-identical JSON).
+    /// Wall seconds of the run, drain included (not in `json`: the same seed
+    /// and options give byte-identical JSON).
     pub wall_s: f64,
+    /// Wall seconds building the network and the flows.
+    pub setup_s: f64,
+    /// Wall seconds of the run up to its end (`--duration-us`), before the drain.
+    pub run_s: f64,
 }
 
 /// The round trip of an empty path of `hops` links (data there, ACK back):
@@ -203,6 +207,11 @@ pub fn check(o: &Options) -> Result<(), String> {
         if t != "leaf-spine" && t != "fat-tree" {
             return Err(format!("--topology {t}: it must be leaf-spine or fat-tree"));
         }
+        if t == "fat-tree" && o.rate_gbps.is_some() {
+            return Err(
+                "--rate-gbps cannot be used with --topology fat-tree: the HPCC fat tree's links are 100 and 400 Gb/s".into(),
+            );
+        }
     }
     Ok(())
 }
@@ -213,6 +222,7 @@ pub fn run(
     hw: &mut dyn Hardware,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Outcome, String> {
+    let t_setup = std::time::Instant::now();
     check(o)?;
     let name = o.scenario.as_str();
     let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
@@ -404,6 +414,7 @@ pub fn run(
             (dur, 0)
         }
     };
+    let setup_s = t_setup.elapsed().as_secs_f64();
     let t0 = std::time::Instant::now();
     let total = end as f64;
     sim.sample_until = end;
@@ -442,6 +453,7 @@ pub fn run(
         sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
     }
     let at_end = sim.now();
+    let run_s = t0.elapsed().as_secs_f64();
     let st = &sim.stats;
     let in_run = json!({
         "data_sent": st.data_sent,
@@ -461,7 +473,13 @@ pub fn run(
     let wall_s = t0.elapsed().as_secs_f64();
     let mut json = report(&sim, o, kind, warm, end, at_end, extra);
     json["packets_before_drain"] = in_run;
-    Ok(Outcome { json, sim, wall_s })
+    Ok(Outcome {
+        json,
+        sim,
+        wall_s,
+        setup_s,
+        run_s,
+    })
 }
 
 fn pct(h: &hdrhistogram::Histogram<u64>, q: f64) -> u64 {
@@ -512,6 +530,7 @@ fn report(
         })
         .collect();
     // flows
+    let mut floor = Vec::new();
     let mut fcts = Vec::new();
     let mut below1 = 0u64;
     let mut ldcp_flows = 0u64;
@@ -524,13 +543,15 @@ fn report(
         if f.size_bytes != u64::MAX {
             if let Some(t) = f.finish_ps {
                 last_finish = last_finish.max(t);
-                let fct = t - f.start_ps;
+                // from the flow's arrival (a wait for a NIC table entry counts)
+                let fct = t - f.arrival_ps;
                 let links = flow_links(sim, i);
                 let rtt = base_rtt_ps(&links, c.packet_bytes(), c.ack_bytes);
                 let wire = f.size_bytes + f.size_pkts * c.header_bytes as u64;
                 let host_bps = links[0].0;
                 let ideal = rtt as f64 + wire as f64 * 8.0 / host_bps as f64 * 1e12;
                 fcts.push((f.size_bytes, fct, (fct as f64 / ideal).max(1.0), ideal));
+                floor.push(f.min_cw_raw == c.window.gamma_raw());
             }
         }
     }
@@ -580,6 +601,7 @@ fn report(
             "ctrl_in_flight_after_drain": sim.in_flight_ctrl(),
             "conserved": conserved,
             "acks_sent": st.acks_sent,
+            "cnps_sent": st.cnps_sent,
             "timeouts": st.timeouts,
             "pacing_grants": st.grants,
         },
@@ -621,9 +643,24 @@ fn report(
             "fct_us_median": fct_med,
             "ideal_us_median": ideal_med,
             "buckets": buckets(&fcts),
+            "at_gamma_floor": at_floor(&fcts, &floor, c.cc),
         });
     }
     v
+}
+
+/// LDCP: how many flows had their window at the floor gamma at some time,
+/// among all flows and among the top 1% of slowdowns.
+fn at_floor(fcts: &[(u64, u64, f64, f64)], floor: &[bool], cc: Cc) -> Value {
+    if cc != Cc::Ldcp || fcts.is_empty() {
+        return Value::Null;
+    }
+    let mut by: Vec<(f64, bool)> = fcts.iter().zip(floor).map(|(x, &g)| (x.2, g)).collect();
+    by.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let top = (by.len() / 100).max(1);
+    let n_top = by[..top].iter().filter(|x| x.1).count();
+    let n_all = by.iter().filter(|x| x.1).count();
+    json!({"flows": by.len(), "at_floor": n_all, "top_1pct": top, "top_1pct_at_floor": n_top})
 }
 
 /// FCT slowdown per flow-size decile (flows sorted by size, HPCC style).

@@ -44,6 +44,9 @@ pub enum Kind {
     Ack,
     /// A NAK (go back to `psn`).
     Nak,
+    /// DCQCN's congestion notification for a CE packet the receiver
+    /// discarded (an in-order one is echoed on its ACK).
+    Cnp,
 }
 
 /// A packet.
@@ -81,6 +84,7 @@ enum Ev {
     RateTimer(u32),
     DecreaseCheck(u32),
     AckTimer(u32),
+    FreeSlot(u32, u32),
     Sample,
 }
 
@@ -124,9 +128,8 @@ pub struct Host {
     active: VecDeque<u32>,
     engine: Option<Box<dyn EngineBackend>>,
     slot_flow: Vec<u32>,
-    /// Free table entries, oldest freed first: an entry is reused as late
-    /// as possible, so no update of a finished flow still in the engine
-    /// (38 cycles) reaches the entry's next flow.
+    /// Free table entries, oldest freed first (an entry is freed only when
+    /// its last flow has nothing left in the engine).
     free_slots: VecDeque<u32>,
     waiting: VecDeque<u32>,
     engine_next_cycle: u64,
@@ -160,8 +163,14 @@ pub struct Flow {
     pub max_sent: u64,
     fs: FsFlow,
     ack: AckFlow,
-    /// LDCP: the cw the engine last reported (UQ12.20).
+    /// LDCP: the cw the engine last reported (UQ12.20); the only window the
+    /// sender uses in its stable stage.
     pub cw_raw: u32,
+    /// LDCP: the fast-start SET is in the engine; no stable-stage send
+    /// until its update comes out.
+    awaiting_set: bool,
+    /// When the flow arrived (FCT is measured from here), ps.
+    pub arrival_ps: u64,
     /// LDCP: the smallest cw reported.
     pub min_cw_raw: u32,
     pace: PacedFlow,
@@ -174,6 +183,7 @@ pub struct Flow {
     ack_timer_pending: bool,
     /// Data packets sent (retransmissions included).
     pub sent_pkts: u64,
+    last_cnp_ps: Option<u64>,
     /// Retransmitted packets.
     pub retx_pkts: u64,
     /// Timeouts.
@@ -236,6 +246,10 @@ pub enum EngineLog {
     /// An update out.
     Out(u32, EngineUpdate),
 }
+
+/// DCQCN's notification point sends at most one CNP per flow per this
+/// interval (the DCQCN paper's N = 50 us).
+pub const CNP_INTERVAL_PS: u64 = 50_000_000;
 
 fn ser_ps(p: &Port, bytes: u32) -> u64 {
     (bytes as u64 * p.ps_per_byte_x1000).div_ceil(1000)
@@ -426,6 +440,8 @@ impl Sim {
             fs: FsFlow::default(),
             ack: AckFlow::default(),
             cw_raw: CW_ONE,
+            awaiting_set: false,
+            arrival_ps: start_ps,
             min_cw_raw: u32::MAX,
             pace: PacedFlow::default(),
             credit: false,
@@ -435,6 +451,7 @@ impl Sim {
             rto_pending: false,
             ack_timer_pending: false,
             sent_pkts: 0,
+            last_cnp_ps: None,
             retx_pkts: 0,
             timeouts: 0,
         };
@@ -516,16 +533,27 @@ impl Sim {
             Ev::RateTimer(f) => self.rate_timer(f),
             Ev::DecreaseCheck(f) => {
                 let now = self.now;
+                let (mut timer, mut check) = (None, None);
                 if let FlowCc::Dcqcn(d) = &mut self.flows[f as usize].cc {
-                    cc::dcqcn_check(d, &self.cfg, now);
+                    let first_cut = d.timer_at == u64::MAX;
+                    if cc::dcqcn_check(d, &self.cfg, now) && first_cut {
+                        // the increase timer starts with the first cut
+                        timer = Some(d.timer_at);
+                    }
                     if d.decrease_cnp && !d.check_pending {
                         d.check_pending = true;
-                        let t = d.next_check(now, &self.cfg.dcqcn);
-                        self.at(t, Ev::DecreaseCheck(f));
+                        check = Some(d.next_check(now, &self.cfg.dcqcn));
                     }
+                }
+                if let Some(t) = timer {
+                    self.at(t, Ev::RateTimer(f));
+                }
+                if let Some(t) = check {
+                    self.at(t, Ev::DecreaseCheck(f));
                 }
             }
             Ev::AckTimer(f) => self.ack_timer(f),
+            Ev::FreeSlot(h, s) => self.free_slot(h, s),
             Ev::Sample => self.sample(),
         }
     }
@@ -590,6 +618,7 @@ impl Sim {
             match pkt.kind {
                 Kind::Data => self.receive_data(pkt),
                 Kind::Ack | Kind::Nak => self.receive_ack(pkt),
+                Kind::Cnp => self.receive_cnp(pkt.flow),
             }
             return;
         }
@@ -691,11 +720,6 @@ impl Sim {
         self.hosts[h].slot_flow[slot as usize] = f;
         self.hosts[h].active.push_back(f);
         self.arm_rto(f);
-        if let FlowCc::Dcqcn(d) = &mut self.flows[f as usize].cc {
-            d.timer_at = self.now + self.cfg.dcqcn.rp_timer_ps;
-            let t = d.timer_at;
-            self.at(t, Ev::RateTimer(f));
-        }
         self.kick(h as u32);
     }
 
@@ -757,7 +781,10 @@ impl Sim {
                     }
                 }
                 Stage::Stable => {
-                    if fl.cw_raw >= CW_ONE {
+                    if fl.awaiting_set {
+                        // the window is the engine's answer to the fast-start SET
+                        Err(u64::MAX)
+                    } else if fl.cw_raw >= CW_ONE {
                         if (inflight + 1) * CW_ONE as u64 <= fl.cw_raw as u64 {
                             Ok(())
                         } else {
@@ -845,11 +872,39 @@ impl Sim {
         let held_before = fl.ack.pending;
         let out = fl.ack.packet(pkt.flow, pkt.psn, ce, pkt.last, m, now_cycle);
         // go-back-N: a packet behind a gap (NAKed or a repeat) or a duplicate
-        if out.err != 0 || out.first.is_some_and(|a| a.nak) {
+        let discarded = out.err != 0 || out.first.is_some_and(|a| a.nak);
+        if discarded {
             self.stats.drop(pkt.ecn, DropReason::Receiver);
         } else {
             self.stats.goodput_pkts += 1;
         }
+        // DCQCN's notification point: a CE mark on a discarded packet is not
+        // echoed by an ACK, so it becomes a CNP, at most one per flow per
+        // 50 us (DCQCN's N)
+        let now = self.now;
+        if discarded
+            && ce
+            && self.cfg.cc == Cc::Dcqcn
+            && fl.last_cnp_ps.is_none_or(|t| now >= t + CNP_INTERVAL_PS)
+        {
+            fl.last_cnp_ps = Some(now);
+            let p = fl.rev[0];
+            self.stats.cnps_sent += 1;
+            let cnp = Pkt {
+                flow: pkt.flow,
+                kind: Kind::Cnp,
+                psn: 0,
+                bytes: self.cfg.ack_bytes,
+                ecn: 0,
+                last: false,
+                ece: true,
+                n: 0,
+                hop: 1,
+            };
+            self.ports[p as usize].ctrl.push_back(cnp);
+            self.start_tx(p);
+        }
+        let fl = &mut self.flows[f];
         let start_timer = held_before == 0 && fl.ack.pending > 0 && !fl.ack_timer_pending;
         for a in [out.first, out.second].into_iter().flatten() {
             self.send_ack(pkt.flow, a);
@@ -901,6 +956,23 @@ impl Sim {
         una + d
     }
 
+    fn receive_cnp(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        if fl.finish_ps.is_some() {
+            return;
+        }
+        let (una, nxt) = (fl.una, fl.nxt);
+        cc::on_ack(&mut fl.cc, &self.cfg, now, true, 0, una, nxt, false);
+        if let FlowCc::Dcqcn(d) = &mut fl.cc {
+            if d.decrease_cnp && !d.check_pending {
+                d.check_pending = true;
+                let t = d.next_check(now, &self.cfg.dcqcn);
+                self.at(t, Ev::DecreaseCheck(f));
+            }
+        }
+    }
+
     fn receive_ack(&mut self, pkt: Pkt) {
         let f = pkt.flow;
         let fi = f as usize;
@@ -934,8 +1006,8 @@ impl Sim {
                             flow: fl.slot,
                             cw: w.min(4095) << ldcp_sim::window_engine::CW_FRAC_BITS,
                         });
-                        // the stable stage starts from the window set
-                        fl.cw_raw = (w.min(4095) << ldcp_sim::window_engine::CW_FRAC_BITS).max(1);
+                        // the stable stage starts from the engine's answer to the SET
+                        fl.awaiting_set = true;
                     }
                     if let Some(g) = r.go_back_n {
                         go_back = Some(Self::unwrap_psn(fl.una, g));
@@ -1014,9 +1086,24 @@ impl Sim {
         let slot = fl.slot;
         self.stats.flows_done += 1;
         self.hosts[h].slot_flow[slot as usize] = u32::MAX;
-        self.hosts[h].free_slots.push_back(slot);
-        if let Some(w) = self.hosts[h].waiting.pop_front() {
-            let s = self.hosts[h].free_slots.pop_front().expect("just freed");
+        match self.hosts[h].engine {
+            // the entry is free once every event of its last flow is out of
+            // the engine: no update of it reaches the next flow, and no event
+            // of the next flow merges into one of the last flow's
+            Some(_) => {
+                let c = (self.now / self.cycle_ps).max(self.hosts[h].engine_next_cycle);
+                let t = (c + crate::engine::LATENCY_CYCLES as u64 + 1) * self.cycle_ps;
+                self.at(t, Ev::FreeSlot(h as u32, slot));
+            }
+            None => self.free_slot(h as u32, slot),
+        }
+    }
+
+    fn free_slot(&mut self, h: u32, slot: u32) {
+        let host = &mut self.hosts[h as usize];
+        host.free_slots.push_back(slot);
+        if let Some(w) = host.waiting.pop_front() {
+            let s = host.free_slots.pop_front().expect("just freed");
             self.activate(w, s);
         }
     }
@@ -1057,6 +1144,7 @@ impl Sim {
             self.stats.engine_updates += 1;
             let fl = &mut self.flows[f as usize];
             fl.cw_raw = u.cw;
+            fl.awaiting_set = false;
             fl.min_cw_raw = fl.min_cw_raw.min(u.cw);
             let was = fl.pace.active;
             fl.pace.update(u.cycle, u.interval);

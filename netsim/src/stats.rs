@@ -81,6 +81,8 @@ pub struct Stats {
     pub drop_receiver: u64,
     /// ACKs and NAKs sent.
     pub acks_sent: u64,
+    /// DCQCN CNPs sent for discarded CE packets.
+    pub cnps_sent: u64,
     /// Flows completed.
     pub flows_done: u64,
     /// Retransmission timeouts.
@@ -116,6 +118,7 @@ impl Stats {
             drop_overflow_not_ect: 0,
             drop_receiver: 0,
             acks_sent: 0,
+            cnps_sent: 0,
             flows_done: 0,
             timeouts: 0,
             grants: 0,
