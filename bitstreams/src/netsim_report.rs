@@ -205,13 +205,14 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             }
             note(&o, &mut all, &mut ok);
         }
+        qs.reverse(); // LDCP drawn last, on top
         plots_stable += &plot(
             dir,
             &format!("stable-{n}-queue.svg"),
-            &format!("{n} long flows: bottleneck queue"),
+            &format!("{n} long flows: bottleneck queue (log; 0 at 0.5)"),
             "packets",
             qs,
-            n == 64,
+            true,
         )?;
         plots_stable += &plot(
             dir,
@@ -317,10 +318,10 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             plots_incast += &plot(
                 dir,
                 &format!("incast-{n}-{b}k-queue.svg"),
-                &format!("{n}-sender incast, {b} KB buffer: queue"),
+                &format!("{n}-sender incast, {b} KiB buffer: queue (log; 0 at 0.5)"),
                 "packets",
                 qs,
-                false,
+                true,
             )?;
         }
     }

@@ -166,7 +166,8 @@ pub fn line_plot(
         .x_label_area_size(40)
         .y_label_area_size(70);
     if log_y {
-        let lo = y0.max(1e-3);
+        // zeros cannot be drawn on a log axis: they sit at the floor 0.5
+        let lo = if y0 > 0.0 { y0 } else { 0.5 };
         let hi = (y1 * 1.2).max(lo * 10.0);
         let mut ch = b
             .build_cartesian_2d(x0..x1, (lo..hi).log_scale())
