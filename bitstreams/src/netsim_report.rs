@@ -36,6 +36,28 @@ fn keep(o: &Outcome) -> Value {
     o.json.clone()
 }
 
+/// A run's FCT slowdown, "p50 / p95 / p99".
+fn slowdowns(fct: &Value) -> String {
+    format!(
+        "{:.2} / {:.2} / {:.2}",
+        f(&fct["slowdown_p50"]),
+        f(&fct["slowdown_p95"]),
+        f(&fct["slowdown_p99"])
+    )
+}
+
+/// Data packets a run's switches dropped, for any reason.
+fn network_drops(packets: &Value) -> u64 {
+    [
+        "dropped_wred_not_ect",
+        "dropped_overflow_ect",
+        "dropped_overflow_not_ect",
+    ]
+    .iter()
+    .map(|k| packets[k].as_u64().unwrap_or(0))
+    .sum()
+}
+
 fn watch0(j: &Value) -> &Value {
     &j["watched"][0]
 }
@@ -67,11 +89,23 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         *ok &= o.json["packets"]["conserved"] == true;
         all.push(keep(o));
     };
-
-    let p = {
-        let o = go(&opts("stable-2", Cc::Ldcp, seed))?;
-        o.json["parameters"].clone()
+    // every golden-model run's figures, by its options: a run that two
+    // sections read (the per-ACK comparison, the K table) runs once; `run`
+    // when a section needs the simulator (its series), `json_of` otherwise
+    let memo: std::cell::RefCell<std::collections::HashMap<String, Value>> = Default::default();
+    let run = |o: &Options| -> Result<Outcome, FlowError> {
+        let r = go(o)?;
+        memo.borrow_mut().insert(format!("{o:?}"), keep(&r));
+        Ok(r)
     };
+    let json_of = |o: &Options| -> Result<Value, FlowError> {
+        if let Some(v) = memo.borrow().get(&format!("{o:?}")) {
+            return Ok(v.clone());
+        }
+        Ok(run(o)?.json)
+    };
+
+    let p = json_of(&opts("stable-2", Cc::Ldcp, seed))?["parameters"].clone();
     let _ = writeln!(
         md,
         "# LDCP in a closed loop: the golden models against DCTCP and DCQCN\n"
@@ -178,7 +212,7 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         let mut qs = Vec::new();
         let mut cws = Vec::new();
         for cc in Cc::ALL {
-            let o = go(&opts(&format!("stable-{n}"), cc, seed))?;
+            let o = run(&opts(&format!("stable-{n}"), cc, seed))?;
             let w = watch0(&o.json);
             let pk = &o.json["packets_before_drain"];
             let _ = writeln!(
@@ -249,8 +283,8 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     let _ = writeln!(md, "## 2. Incast: N senders x 16 KB to one receiver\n");
     {
         // the arithmetic of the incast, from its parameters
-        let q = go(&opts("incast-100", Cc::Ldcp, seed))?;
-        let ip = &q.json["parameters"];
+        let q = json_of(&opts("incast-100", Cc::Ldcp, seed))?;
+        let ip = &q["parameters"];
         let bdp = f(&ip["bdp_pkts"]);
         let g = 1.0 / f(&ip["ldcp"]["gamma"]);
         let pkt = f(&ip["packet_bytes"]);
@@ -285,9 +319,9 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
                 continue;
             }
             let mut o = opts(&format!("incast-{n}"), cc, seed);
-            o.buf_kb = buf;
-            o.gamma_shift = gamma;
-            let r = go(&o)?;
+            o.tuning.buf_kb = buf;
+            o.tuning.gamma_shift = gamma;
+            let r = run(&o)?;
             let w = watch0(&r.json);
             let pk = &r.json["packets"];
             let buf_pkts = r.json["parameters"]["switch_100g"]["buf_max_bytes"]
@@ -340,7 +374,7 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         "| CC | FCT (us) | base RTT + serialization (us) | FCT / ideal |\n|---|---|---|---|"
     );
     for cc in Cc::ALL {
-        let o = go(&opts("fast-start-idle", cc, seed))?;
+        let o = run(&opts("fast-start-idle", cc, seed))?;
         let (a, b) = (
             f(&o.json["fct"]["fct_us_median"]),
             f(&o.json["fct"]["ideal_us_median"]),
@@ -356,7 +390,7 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     );
     let mut tp = Vec::new();
     for cc in Cc::ALL {
-        let o = go(&opts("fast-start-load", cc, seed))?;
+        let o = run(&opts("fast-start-load", cc, seed))?;
         let x = &o.json["extra"];
         let _ = writeln!(
             md,
@@ -405,20 +439,17 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             let mut bs = Vec::new();
             for cc in Cc::ALL {
                 let mut o = opts(&format!("fct-{wl}-{load}"), cc, seed);
-                o.duration_us = Some(dur);
-                let r = go(&o)?;
+                o.tuning.duration_us = Some(dur);
+                let r = run(&o)?;
                 let x = &r.json["fct"];
                 let pk = &r.json["packets"];
-                let drops = pk["dropped_wred_not_ect"].as_u64().unwrap_or(0)
-                    + pk["dropped_overflow_ect"].as_u64().unwrap_or(0);
                 let _ = writeln!(
                     md,
-                    "| {wl} | {load}% | {} | {} | {:.2} / {:.2} / {:.2} | {drops} | {} |",
+                    "| {wl} | {load}% | {} | {} | {} | {} | {} |",
                     cc.name(),
                     x["completed"],
-                    f(&x["slowdown_p50"]),
-                    f(&x["slowdown_p95"]),
-                    f(&x["slowdown_p99"]),
+                    slowdowns(x),
+                    network_drops(pk),
                     pk["timeouts"]
                 );
                 let pts: Vec<(f64, f64)> = x["buckets"]
@@ -456,22 +487,19 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     );
     for cc in Cc::ALL {
         let mut o = opts("fct-websearch-50", cc, seed);
-        o.topology = Some("fat-tree".into());
-        o.duration_us = Some(1_000);
-        let r = go(&o)?;
+        o.tuning.topology = Some("fat-tree".into());
+        o.tuning.duration_us = Some(1_000);
+        let r = run(&o)?;
         let x = &r.json["fct"];
         let pk = &r.json["packets"];
-        let drops = pk["dropped_wred_not_ect"].as_u64().unwrap_or(0)
-            + pk["dropped_overflow_ect"].as_u64().unwrap_or(0);
         let _ = writeln!(
             md,
-            "| {} | {} | {:.2} / {:.2} / {:.2} | {:.2} | {drops} | {} |",
+            "| {} | {} | {} | {:.2} | {} | {} |",
             cc.name(),
             x["completed"],
-            f(&x["slowdown_p50"]),
-            f(&x["slowdown_p95"]),
-            f(&x["slowdown_p99"]),
+            slowdowns(x),
             f(&r.json["parameters"]["base_rtt_us"]),
+            network_drops(pk),
             pk["timeouts"]
         );
         note(&r, &mut all, &mut ok);
@@ -528,21 +556,23 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     ] {
         for (label, per_ack) in [("merging (the RTL's)", false), ("per ACK", true)] {
             let mut o = opts(name, Cc::Ldcp, seed);
-            o.duration_us = dur;
+            o.tuning.duration_us = dur;
             scenario::check(&o).map_err(FlowError::BadArg)?;
             let r = if per_ack {
-                cli::run_one(&o, &mut ldcp_netsim::engine::PerAckModels).map_err(FlowError::Tool)?
+                cli::run_one(&o, &mut ldcp_netsim::engine::PerAckModels)
+                    .map_err(FlowError::Tool)?
+                    .json
             } else {
-                go(&o)?
+                json_of(&o)? // the run of section 1 or 4
             };
-            let w = r.json["watched"].get(0);
-            let pk = &r.json["packets"];
+            let w = r["watched"].get(0);
+            let pk = &r["packets"];
             let _ = writeln!(
                 md,
                 "| {name} | {label} | {} | {} | {} | {} | {} |",
                 w.map_or("-".into(), |w| format!("{:.3}", f(&w["utilization"]))),
                 w.map_or("-".into(), |w| format!("{:.1}", f(&w["queue_p99_pkts"]))),
-                r.json.get("fct").map_or("-".into(), |x| format!(
+                r.get("fct").map_or("-".into(), |x| format!(
                     "{:.2} / {:.2}",
                     f(&x["slowdown_p50"]),
                     f(&x["slowdown_p99"])
@@ -551,25 +581,27 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
                 pk["dropped_wred_not_ect"]
             );
             if per_ack {
-                ok &= r.json["packets"]["conserved"] == true;
+                ok &= r["packets"]["conserved"] == true;
             }
         }
     }
 
     // ---------------------------------------------------------- sensitivity
+    let default_k_kb = f(&p["switch_100g"]["k_bytes"]) / 1000.0;
     let _ = writeln!(
         md,
         "\n## 6. LDCP's fast-start threshold K\n\nThe draft gives no value for K (Eq. 3: fast-start packets are dropped \
-         from a queue of K). The same LDCP runs with K = 20 KB (the default above), 50 KB and 100 KB per 100 Gb/s port \
+         from a queue of K). The same LDCP runs with K = {default_k_kb} KB (the default above), 50 KB and 100 KB per 100 Gb/s port \
          (`--ldcp-k-kb`); everything else unchanged.\n\n\
          | K | WebSearch 50%: slowdown p50 / p99 | FB_Hadoop 50%: slowdown p50 / p99 | fast start under load: message slowdown p50 / p99, long flows Gb/s during, queue p99 during | 8 long flows: queue p99 | fast-start drops (the four runs) |\n|---|---|---|---|---|---|"
     );
-    for k in [20u32, 50, 100] {
-        let run_k = |name: &str, dur: Option<u64>| -> Result<Outcome, FlowError> {
+    for k in [default_k_kb as u32, 50, 100] {
+        let run_k = |name: &str, dur: Option<u64>| -> Result<Value, FlowError> {
             let mut o = opts(name, Cc::Ldcp, seed);
-            o.duration_us = dur;
-            o.ldcp_k_kb = Some(k);
-            go(&o)
+            o.tuning.duration_us = dur;
+            // the default K is the run of the sections above, option for option
+            o.tuning.ldcp_k_kb = (k as f64 != default_k_kb).then_some(k);
+            json_of(&o)
         };
         let w = run_k("fct-websearch-50", Some(10_000))?;
         let h = run_k("fct-hadoop-50", Some(3_000))?;
@@ -577,29 +609,25 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         let st = run_k("stable-8", None)?;
         let drops: u64 = [&w, &h, &l, &st]
             .iter()
-            .map(|r| {
-                r.json["packets"]["dropped_wred_not_ect"]
-                    .as_u64()
-                    .unwrap_or(0)
-            })
+            .map(|r| r["packets"]["dropped_wred_not_ect"].as_u64().unwrap_or(0))
             .sum();
         for r in [&w, &h, &l, &st] {
-            ok &= r.json["packets"]["conserved"] == true;
+            ok &= r["packets"]["conserved"] == true;
         }
-        let sl = |r: &Outcome| {
+        let sl = |r: &Value| {
             format!(
                 "{:.2} / {:.2}",
-                f(&r.json["fct"]["slowdown_p50"]),
-                f(&r.json["fct"]["slowdown_p99"])
+                f(&r["fct"]["slowdown_p50"]),
+                f(&r["fct"]["slowdown_p99"])
             )
         };
         ksens.push(json!({
             "k_kb": k,
-            "websearch_p99": w.json["fct"]["slowdown_p99"],
-            "hadoop_p99": h.json["fct"]["slowdown_p99"],
-            "message_p50": l.json["fct"]["slowdown_p50"],
-            "message_p99": l.json["fct"]["slowdown_p99"],
-            "long_gbps_during": l.json["extra"]["long_flows_gbps_during"],
+            "websearch_p99": w["fct"]["slowdown_p99"],
+            "hadoop_p99": h["fct"]["slowdown_p99"],
+            "message_p50": l["fct"]["slowdown_p50"],
+            "message_p99": l["fct"]["slowdown_p99"],
+            "long_gbps_during": l["extra"]["long_flows_gbps_during"],
         }));
         let _ = writeln!(
             md,
@@ -607,9 +635,9 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             sl(&w),
             sl(&h),
             sl(&l),
-            f(&l.json["extra"]["long_flows_gbps_during"]),
-            f(&l.json["extra"]["queue_during"]["p99_pkts"]),
-            f(&watch0(&st.json)["queue_p99_pkts"])
+            f(&l["extra"]["long_flows_gbps_during"]),
+            f(&l["extra"]["queue_during"]["p99_pkts"]),
+            f(&watch0(&st)["queue_p99_pkts"])
         );
     }
 
@@ -867,34 +895,6 @@ fn shard(s: &str) -> Result<(usize, usize), FlowError> {
     Ok((i, n))
 }
 
-/// One line of a sweep spec.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SpecLine {
-    scenario: String,
-    #[serde(default = "default_cc")]
-    cc: Cc,
-    #[serde(default = "default_seed")]
-    seed: u64,
-    rate_gbps: Option<u64>,
-    buf_kb: Option<u32>,
-    duration_us: Option<u64>,
-    topology: Option<String>,
-    gamma_shift: Option<u8>,
-    ack_m: Option<u32>,
-    ldcp_kmin_kb: Option<u32>,
-    ldcp_kmax_kb: Option<u32>,
-    ldcp_k_kb: Option<u32>,
-    ldcp_pmax: Option<f64>,
-}
-
-fn default_cc() -> Cc {
-    Cc::Ldcp
-}
-fn default_seed() -> u64 {
-    1
-}
-
 fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| FlowError::BadArg(format!("{}: {e}", path.display())))?;
@@ -906,19 +906,39 @@ fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
         }
         let v: Value = serde_json::from_str(t)
             .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
-        let s: SpecLine = serde_json::from_value(v.clone())
+        // a line is the run's scenario, cc and seed, and its tuning
+        // (`scenario::Tuning`, which refuses a key it does not know)
+        let mut rest = v.as_object().cloned().ok_or_else(|| {
+            FlowError::BadArg(format!(
+                "{}:{}: a spec line is a JSON object",
+                path.display(),
+                k + 1
+            ))
+        })?;
+        let scenario = rest
+            .remove("scenario")
+            .and_then(|x| x.as_str().map(String::from))
+            .ok_or_else(|| {
+                FlowError::BadArg(format!("{}:{}: no \"scenario\"", path.display(), k + 1))
+            })?;
+        let cc: Cc = match rest.remove("cc") {
+            Some(c) => serde_json::from_value(c)
+                .map_err(|e| FlowError::BadArg(format!("{}:{}: cc: {e}", path.display(), k + 1)))?,
+            None => Cc::Ldcp,
+        };
+        let seed = match rest.remove("seed") {
+            Some(x) => x.as_u64().ok_or_else(|| {
+                FlowError::BadArg(format!(
+                    "{}:{}: seed {x} is not an integer in [0, 2^64)",
+                    path.display(),
+                    k + 1
+                ))
+            })?,
+            None => 1,
+        };
+        let mut o = Options::new(&scenario, cc, seed);
+        o.tuning = serde_json::from_value(Value::Object(rest))
             .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
-        let mut o = Options::new(&s.scenario, s.cc, s.seed);
-        o.rate_gbps = s.rate_gbps;
-        o.buf_kb = s.buf_kb;
-        o.duration_us = s.duration_us;
-        o.topology = s.topology;
-        o.gamma_shift = s.gamma_shift;
-        o.ack_m = s.ack_m;
-        o.ldcp_kmin_kb = s.ldcp_kmin_kb;
-        o.ldcp_kmax_kb = s.ldcp_kmax_kb;
-        o.ldcp_k_kb = s.ldcp_k_kb;
-        o.ldcp_pmax = s.ldcp_pmax;
         scenario::check(&o)
             .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
         out.push((k + 1, v, o));

@@ -2,20 +2,10 @@
 //! report is of the current Verilog, and the `ldcp` command refuses bad
 //! input with a clear message and exit status 2.
 
-use ldcp_flow::synth::{self, SynthOptions};
-use std::process::Command;
+mod common;
 
-fn ldcp(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ldcp"))
-        .args(args)
-        .output()
-        .expect("run ldcp");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::ldcp;
+use ldcp_flow::synth::{self, SynthOptions};
 
 fn committed_report(block: &str) -> serde_json::Value {
     let path = format!(

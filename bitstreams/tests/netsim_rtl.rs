@@ -2,6 +2,9 @@
 //! engine and WRED/ECN ports give the same closed-loop run as the golden
 //! models (every packet's fate, every cw).
 
+mod common;
+
+use common::ldcp;
 use ldcp_flow::netsim_rtl::Rtl;
 use ldcp_netsim::config::Cc;
 use ldcp_netsim::engine::{Hardware, Models};
@@ -126,18 +129,6 @@ fn rtl_in_the_loop_equals_the_models() {
     }
 }
 
-fn ldcp(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcp"))
-        .args(args)
-        .output()
-        .expect("run ldcp");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// `ldcp netsim` refuses bad values with the legal range and exit status 2.
 #[test]
 fn ldcp_netsim_refuses_bad_input() {
@@ -217,6 +208,12 @@ fn ldcp_netsim_sweep_shards_merge_to_the_whole() {
     )
     .unwrap();
     let s = spec.to_str().unwrap();
+    // a key the spec does not know is refused, naming it
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"scenario\": \"mini\", \"duration\": 50}\n").unwrap();
+    let (code, _, err) = ldcp(&["netsim", "sweep", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown field `duration`"), "{err}");
     let files: Vec<_> = ["1/2", "2/2", "1/1"]
         .iter()
         .enumerate()

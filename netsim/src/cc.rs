@@ -47,8 +47,6 @@ pub struct Dctcp {
     acked: u64,
     marked: u64,
     cwr_end: u64,
-    /// Window cuts (ECN and loss).
-    pub cuts: u32,
 }
 
 /// DCQCN's per-flow state.
@@ -77,8 +75,6 @@ pub struct Dcqcn {
     pub timer_at: u64,
     /// Earliest next transmission, ps.
     pub next_send_ps: u64,
-    /// Rate cuts.
-    pub cuts: u32,
 }
 
 impl Dcqcn {
@@ -128,7 +124,6 @@ pub fn init(cc: Cc, cfg: &NetConfig, line_bps: f64) -> FlowCc {
             acked: 0,
             marked: 0,
             cwr_end: 0,
-            cuts: 0,
         }),
         Cc::Dcqcn => FlowCc::Dcqcn(Dcqcn {
             rate_bps: line_bps,
@@ -143,7 +138,6 @@ pub fn init(cc: Cc, cfg: &NetConfig, line_bps: f64) -> FlowCc {
             stage: 0,
             timer_at: u64::MAX,
             next_send_ps: 0,
-            cuts: 0,
         }),
     }
 }
@@ -184,13 +178,11 @@ pub fn on_ack(
                 if una >= d.cwr_end {
                     d.cwnd = (d.cwnd / 2.0).max(1.0);
                     d.cwr_end = nxt;
-                    d.cuts += 1;
                 }
             } else if ece {
                 if una >= d.cwr_end {
                     d.cwnd = (d.cwnd * (1.0 - d.alpha / 2.0)).max(1.0);
                     d.cwr_end = nxt;
-                    d.cuts += 1;
                 }
             } else {
                 d.cwnd += n as f64 / d.cwnd;
@@ -234,7 +226,6 @@ pub fn dcqcn_check(d: &mut Dcqcn, cfg: &NetConfig, now: u64) -> bool {
     d.rate_bps = (d.rate_bps * (1.0 - d.alpha / 2.0)).max(p.min_rate_bps);
     d.stage = 0;
     d.timer_at = now + p.rp_timer_ps;
-    d.cuts += 1;
     true
 }
 
@@ -242,7 +233,6 @@ pub fn dcqcn_check(d: &mut Dcqcn, cfg: &NetConfig, now: u64) -> bool {
 pub fn on_timeout(c: &mut FlowCc) {
     if let FlowCc::Dctcp(d) = c {
         d.cwnd = 1.0;
-        d.cuts += 1;
     }
 }
 

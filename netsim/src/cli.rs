@@ -3,7 +3,7 @@
 
 use crate::config::Cc;
 use crate::engine::{Hardware, Models};
-use crate::scenario::{self, Options, SCENARIOS};
+use crate::scenario::{self, Options, Tuning, SCENARIOS};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -46,36 +46,9 @@ pub struct RunArgs {
     /// Seed of every random stream of the run (printed in the report).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Host link rate, Gb/s, 10..=400 (default: 100; 10 for dumbbell-10g).
-    #[arg(long, value_name = "GBPS")]
-    pub rate_gbps: Option<u64>,
-    /// Buffer per 100 Gb/s switch port, KiB (x1024 bytes), 64..=16383 (scaled with the port's rate, capped at the block's 16 MiB - 1; default 4096).
-    #[arg(long, value_name = "KB")]
-    pub buf_kb: Option<u32>,
-    /// Simulated time before the drain, us, 10..=10^7 (default per scenario).
-    #[arg(long, value_name = "US")]
-    pub duration_us: Option<u64>,
-    /// FCT scenarios' network: leaf-spine (default, CI-sized) or fat-tree (HPCC's 320 hosts).
-    #[arg(long, value_name = "KIND")]
-    pub topology: Option<String>,
-    /// LDCP's gamma = 2^-SHIFT, 1..=8 (default 4, 1/16; 8, 1/256, in the incast scenarios).
-    #[arg(long, value_name = "SHIFT")]
-    pub gamma_shift: Option<u8>,
-    /// The receiver's delayed-ACK count m, 1..=15 (default 1: an ACK per packet).
-    #[arg(long, value_name = "M")]
-    pub ack_m: Option<u32>,
-    /// LDCP's switch: start of the marking ramp K_min on a 100 Gb/s port, KB (x1000 bytes), 0..=16383 (default 5).
-    #[arg(long, value_name = "KB")]
-    pub ldcp_kmin_kb: Option<u32>,
-    /// LDCP's switch: end of the ramp K_max on a 100 Gb/s port, KB, 0..=16383, at least K_min (default 50).
-    #[arg(long, value_name = "KB")]
-    pub ldcp_kmax_kb: Option<u32>,
-    /// LDCP's switch: Eq. 3's K (fast-start packets dropped from here) on a 100 Gb/s port, KB, 0..=16383 (default 20).
-    #[arg(long, value_name = "KB")]
-    pub ldcp_k_kb: Option<u32>,
-    /// LDCP's switch: P_max, 0..=1 (default 1).
-    #[arg(long, value_name = "P")]
-    pub ldcp_pmax: Option<f64>,
+    /// What the run changes from the scenario's defaults.
+    #[command(flatten)]
+    pub tuning: Tuning,
     /// Golden models or the Verilated RTL in the loop.
     #[arg(long, value_enum, default_value_t = Engine::Model)]
     pub engine: Engine,
@@ -155,16 +128,7 @@ pub fn options(a: &RunArgs) -> Result<Options, String> {
         .clone()
         .ok_or("--scenario NAME is required (see --list)")?;
     let mut o = Options::new(&name, a.cc, a.seed);
-    o.rate_gbps = a.rate_gbps;
-    o.buf_kb = a.buf_kb;
-    o.duration_us = a.duration_us;
-    o.topology = a.topology.clone();
-    o.gamma_shift = a.gamma_shift;
-    o.ack_m = a.ack_m;
-    o.ldcp_kmin_kb = a.ldcp_kmin_kb;
-    o.ldcp_kmax_kb = a.ldcp_kmax_kb;
-    o.ldcp_k_kb = a.ldcp_k_kb;
-    o.ldcp_pmax = a.ldcp_pmax;
+    o.tuning = a.tuning.clone();
     Ok(o)
 }
 

@@ -160,11 +160,6 @@ impl FunctionalEngine {
             stats: MergeStats::default(),
         })
     }
-
-    /// The table (cw of every flow, updates still in flight not included).
-    pub fn table(&self) -> &FlowTable {
-        &self.table
-    }
 }
 
 impl EngineBackend for FunctionalEngine {
@@ -396,11 +391,6 @@ impl FunctionalWred {
         Ok(FunctionalWred {
             port: WredEcnPort::new(params)?,
         })
-    }
-
-    /// The port's counters.
-    pub fn counters(&self) -> ldcp_sim::wred_ecn::Counters {
-        self.port.counters()
     }
 }
 

@@ -39,6 +39,45 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
 ];
 
+/// What one run changes from its scenario's defaults: the command line's
+/// options (`ldcp netsim --rate-gbps ...`) and a sweep spec line's keys
+/// (`{"rate_gbps": ...}`) are this one struct. Each value is checked by
+/// [`check`].
+#[derive(Clone, Debug, Default, PartialEq, clap::Args, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tuning {
+    /// Host link rate, Gb/s, 10..=400 (default: 100; 10 for dumbbell-10g).
+    #[arg(long, value_name = "GBPS")]
+    pub rate_gbps: Option<u64>,
+    /// Buffer per 100 Gb/s switch port, KiB (x1024 bytes), 64..=16383 (scaled with the port's rate, capped at the block's 16 MiB - 1; default 4096).
+    #[arg(long, value_name = "KB")]
+    pub buf_kb: Option<u32>,
+    /// Simulated time before the drain, us, 10..=10^7 (default per scenario).
+    #[arg(long, value_name = "US")]
+    pub duration_us: Option<u64>,
+    /// FCT scenarios' network: leaf-spine (default, CI-sized) or fat-tree (HPCC's 320 hosts).
+    #[arg(long, value_name = "KIND")]
+    pub topology: Option<String>,
+    /// LDCP's gamma = 2^-SHIFT, 1..=8 (default 4, 1/16; 8, 1/256, in the incast scenarios).
+    #[arg(long, value_name = "SHIFT")]
+    pub gamma_shift: Option<u8>,
+    /// The receiver's delayed-ACK count m, 1..=15 (default 1: an ACK per packet).
+    #[arg(long, value_name = "M")]
+    pub ack_m: Option<u32>,
+    /// LDCP's switch: start of the marking ramp K_min on a 100 Gb/s port, KB (x1000 bytes), 0..=16383 (default 5).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_kmin_kb: Option<u32>,
+    /// LDCP's switch: end of the ramp K_max on a 100 Gb/s port, KB, 0..=16383, at least K_min (default 50).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_kmax_kb: Option<u32>,
+    /// LDCP's switch: Eq. 3's K (fast-start packets dropped from here) on a 100 Gb/s port, KB, 0..=16383 (default 20).
+    #[arg(long, value_name = "KB")]
+    pub ldcp_k_kb: Option<u32>,
+    /// LDCP's switch: P_max, 0..=1 (default 1).
+    #[arg(long, value_name = "P")]
+    pub ldcp_pmax: Option<f64>,
+}
+
 /// How a run is set up.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -48,27 +87,8 @@ pub struct Options {
     pub cc: Cc,
     /// Seed.
     pub seed: u64,
-    /// Link rate of hosts, Gb/s (default per scenario).
-    pub rate_gbps: Option<u64>,
-    /// Per-port buffer on a 100 Gb/s port, KB (default 4,096).
-    pub buf_kb: Option<u32>,
-    /// Simulated time before the drain, us (default per scenario).
-    pub duration_us: Option<u64>,
-    /// FCT scenarios: `leaf-spine` (default) or `fat-tree`.
-    pub topology: Option<String>,
-    /// LDCP's gamma = 2^-shift (default 4, 1/16; 8, 1/256, for the incasts).
-    pub gamma_shift: Option<u8>,
-    /// The receiver's delayed-ACK count m, 1..=15 (default 1).
-    pub ack_m: Option<u32>,
-    /// LDCP's switch: K_min, K_max and K (fast-start drop) on a 100 Gb/s
-    /// port, KB (scaled with the rate), and P_max.
-    pub ldcp_kmin_kb: Option<u32>,
-    /// See `ldcp_kmin_kb`.
-    pub ldcp_kmax_kb: Option<u32>,
-    /// See `ldcp_kmin_kb`.
-    pub ldcp_k_kb: Option<u32>,
-    /// See `ldcp_kmin_kb`.
-    pub ldcp_pmax: Option<f64>,
+    /// What the run changes from the scenario's defaults.
+    pub tuning: Tuning,
     /// Flows whose cw is traced.
     pub trace: u32,
     /// Log every engine input and output and every switch decision (tests).
@@ -82,16 +102,7 @@ impl Options {
             scenario: scenario.into(),
             cc,
             seed,
-            rate_gbps: None,
-            buf_kb: None,
-            duration_us: None,
-            topology: None,
-            gamma_shift: None,
-            ack_m: None,
-            ldcp_kmin_kb: None,
-            ldcp_kmax_kb: None,
-            ldcp_k_kb: None,
-            ldcp_pmax: None,
+            tuning: Tuning::default(),
             trace: 4,
             log_engine: false,
         }
@@ -168,46 +179,54 @@ pub fn check(o: &Options) -> Result<(), String> {
     }
     let name = o.scenario.as_str();
     let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
-    check_range("--rate-gbps", o.rate_gbps.unwrap_or(rate_default), 10, 400)?;
-    if let Some(b) = o.buf_kb {
+    check_range(
+        "--rate-gbps",
+        o.tuning.rate_gbps.unwrap_or(rate_default),
+        10,
+        400,
+    )?;
+    if let Some(b) = o.tuning.buf_kb {
         check_range("--buf-kb", b, 64, 16_383)?;
     }
-    if let Some(g) = o.gamma_shift {
+    if let Some(g) = o.tuning.gamma_shift {
         check_range("--gamma-shift", g, 1, 8)?;
     }
-    if let Some(d) = o.duration_us {
+    if let Some(d) = o.tuning.duration_us {
         check_range("--duration-us", d, 10, 10_000_000)?;
     }
-    if let Some(m) = o.ack_m {
+    if let Some(m) = o.tuning.ack_m {
         check_range("--ack-m", m, 1, 15)?;
     }
     for (n, v) in [
-        ("--ldcp-kmin-kb", o.ldcp_kmin_kb),
-        ("--ldcp-kmax-kb", o.ldcp_kmax_kb),
-        ("--ldcp-k-kb", o.ldcp_k_kb),
+        ("--ldcp-kmin-kb", o.tuning.ldcp_kmin_kb),
+        ("--ldcp-kmax-kb", o.tuning.ldcp_kmax_kb),
+        ("--ldcp-k-kb", o.tuning.ldcp_k_kb),
     ] {
         if let Some(v) = v {
             check_range(n, v, 0, 16_383)?;
         }
     }
-    if let Some(p) = o.ldcp_pmax {
+    if let Some(p) = o.tuning.ldcp_pmax {
         if !(0.0..=1.0).contains(&p) {
             return Err(format!(
                 "--ldcp-pmax = {p} is out of range: it must be in [0, 1]"
             ));
         }
     }
-    let (kmin, kmax) = (o.ldcp_kmin_kb.unwrap_or(5), o.ldcp_kmax_kb.unwrap_or(50));
+    let (kmin, kmax) = (
+        o.tuning.ldcp_kmin_kb.unwrap_or(5),
+        o.tuning.ldcp_kmax_kb.unwrap_or(50),
+    );
     if kmin > kmax {
         return Err(format!(
             "--ldcp-kmin-kb = {kmin} is above --ldcp-kmax-kb = {kmax}: the ramp needs K_min <= K_max"
         ));
     }
-    if let Some(t) = o.topology.as_deref() {
+    if let Some(t) = o.tuning.topology.as_deref() {
         if t != "leaf-spine" && t != "fat-tree" {
             return Err(format!("--topology {t}: it must be leaf-spine or fat-tree"));
         }
-        if t == "fat-tree" && o.rate_gbps.is_some() {
+        if t == "fat-tree" && o.tuning.rate_gbps.is_some() {
             return Err(
                 "--rate-gbps cannot be used with --topology fat-tree: the HPCC fat tree's links are 100 and 400 Gb/s".into(),
             );
@@ -226,9 +245,8 @@ pub fn run(
     check(o)?;
     let name = o.scenario.as_str();
     let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
-    let gbps = o.rate_gbps.unwrap_or(rate_default);
-    let us = |d: u64| o.duration_us.unwrap_or(d) * US;
-    let pkt = |c: &NetConfig| c.packet_bytes();
+    let gbps = o.tuning.rate_gbps.unwrap_or(rate_default);
+    let us = |d: u64| o.tuning.duration_us.unwrap_or(d) * US;
     let mut tmp = NetConfig::new(o.cc, gbps * 1_000_000_000, 10 * US);
     if name == "dumbbell-10g" {
         tmp.payload_bytes = 1452; // 1,500 bytes on the wire, as ns-3's IP packets
@@ -247,7 +265,7 @@ pub fn run(
             (Topology::star(s, gbps, US), "star")
         }
         "mini" => (Topology::dumbbell(6, gbps, US), "dumbbell"),
-        _ => match o.topology.as_deref().unwrap_or("leaf-spine") {
+        _ => match o.tuning.topology.as_deref().unwrap_or("leaf-spine") {
             "leaf-spine" => (
                 Topology::leaf_spine(4, 8, 2, gbps, 4 * gbps, US),
                 "leaf-spine",
@@ -256,41 +274,12 @@ pub fn run(
             t => return Err(format!("--topology {t}: it must be leaf-spine or fat-tree")),
         },
     };
-    // base RTT of the longest path
-    let hops = match kind {
-        "dumbbell" => vec![
-            (
-                gbps * 1_000_000_000,
-                if name == "dumbbell-10g" { 20 * US } else { US }
-            );
-            3
-        ],
-        "star" => vec![
-            (
-                gbps * 1_000_000_000,
-                if name == "dumbbell-10g" { 20 * US } else { US }
-            );
-            2
-        ],
-        "leaf-spine" => vec![
-            (gbps * 1_000_000_000, US),
-            (4 * gbps * 1_000_000_000, US),
-            (4 * gbps * 1_000_000_000, US),
-            (gbps * 1_000_000_000, US),
-        ],
-        _ => vec![
-            (100_000_000_000, US),
-            (400_000_000_000, US),
-            (400_000_000_000, US),
-            (400_000_000_000, US),
-            (400_000_000_000, US),
-            (100_000_000_000, US),
-        ],
-    };
-    let rtt = base_rtt_ps(&hops, pkt(&tmp), tmp.ack_bytes);
+    // the base RTT of the longest route from host 0 (every scenario's
+    // senders include host 0, and its farthest host is as far as any)
+    let rtt = base_rtt_ps(&topo.farthest_route(0), tmp.packet_bytes(), tmp.ack_bytes);
     let mut cfg = NetConfig::new(o.cc, gbps * 1_000_000_000, rtt);
     cfg.payload_bytes = tmp.payload_bytes;
-    if let Some(b) = o.buf_kb {
+    if let Some(b) = o.tuning.buf_kb {
         cfg.buf_bytes_100g = b * 1024;
     }
     // incast: the smallest gamma the engine has (1/256), so that N senders
@@ -299,22 +288,22 @@ pub fn run(
     if name.starts_with("incast-") {
         cfg.window.gamma_shift = 8;
     }
-    if let Some(g) = o.gamma_shift {
+    if let Some(g) = o.tuning.gamma_shift {
         cfg.window.gamma_shift = g;
     }
-    if let Some(m) = o.ack_m {
+    if let Some(m) = o.tuning.ack_m {
         cfg.ack_m = m;
     }
-    if let Some(v) = o.ldcp_kmin_kb {
+    if let Some(v) = o.tuning.ldcp_kmin_kb {
         cfg.ldcp_switch.k_min_bytes = v * 1000;
     }
-    if let Some(v) = o.ldcp_kmax_kb {
+    if let Some(v) = o.tuning.ldcp_kmax_kb {
         cfg.ldcp_switch.k_max_bytes = v * 1000;
     }
-    if let Some(v) = o.ldcp_k_kb {
+    if let Some(v) = o.tuning.ldcp_k_kb {
         cfg.ldcp_switch.k_bytes = v * 1000;
     }
-    if let Some(v) = o.ldcp_pmax {
+    if let Some(v) = o.tuning.ldcp_pmax {
         cfg.ldcp_switch.p_max = v;
     }
     if name == "dumbbell-10g" {
@@ -432,12 +421,7 @@ pub fn run(
         };
         let w = &sim.stats.watches[0];
         let q = |from: u64, to: u64| {
-            let mut h = hdrhistogram::Histogram::<u64>::new(3).expect("legal");
-            for &(t, v, _) in &w.series {
-                if t >= from && t < to {
-                    h.record(v).expect("auto-resizing");
-                }
-            }
+            let h = w.hist_between(from, to);
             let pk = sim.cfg.packet_bytes() as f64;
             json!({"p50_pkts": pct(&h, 0.5) as f64 / pk, "p99_pkts": pct(&h, 0.99) as f64 / pk, "max_pkts": h.max() as f64 / pk})
         };

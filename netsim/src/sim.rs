@@ -108,8 +108,6 @@ pub struct Port {
     sending: Option<Pkt>,
     pipe: VecDeque<(u64, Pkt)>,
     wred: Option<WredPort>,
-    /// Bytes sent (every kind).
-    pub tx_bytes: u64,
     /// Data bytes sent.
     pub tx_data_bytes: u64,
     /// Largest data occupancy seen (queued + in the WRED block), bytes.
@@ -147,8 +145,6 @@ pub struct Flow {
     pub size_pkts: u64,
     /// Bytes in the message (payload).
     pub size_bytes: u64,
-    /// Start time, ps.
-    pub start_ps: u64,
     /// Completion (last packet acknowledged), ps.
     pub finish_ps: Option<u64>,
     fwd: Vec<u32>,
@@ -217,7 +213,6 @@ pub struct Sim {
     /// Flows.
     pub flows: Vec<Flow>,
     dist: Vec<Option<Vec<u16>>>,
-    adj: Vec<Vec<(usize, usize)>>,
     /// What the run measured.
     pub stats: Stats,
     /// Events processed.
@@ -267,7 +262,6 @@ impl Sim {
         let n = topo.nodes();
         let mut ports = Vec::new();
         let mut node_ports = vec![Vec::new(); n];
-        let mut adj = vec![Vec::new(); n];
         for l in &topo.links {
             for (from, to) in [(l.a, l.b), (l.b, l.a)] {
                 let id = ports.len() as u32;
@@ -293,12 +287,10 @@ impl Sim {
                     sending: None,
                     pipe: VecDeque::new(),
                     wred,
-                    tx_bytes: 0,
                     tx_data_bytes: 0,
                     max_queue_bytes: 0,
                 });
                 node_ports[from].push(id);
-                adj[from].push((to, id as usize));
             }
         }
         let mut hosts = Vec::new();
@@ -339,7 +331,6 @@ impl Sim {
             node_ports,
             hosts,
             flows: Vec::new(),
-            adj,
             events: 0,
             seed,
             cycle_ps,
@@ -388,11 +379,6 @@ impl Sim {
         &self.flows[f].fwd
     }
 
-    /// The port of host `h`'s NIC.
-    pub fn host_port(&self, h: usize) -> u32 {
-        self.hosts[h].port
-    }
-
     /// Adds a flow of `size_bytes` (u64::MAX: long-lived) from `src` to
     /// `dst` starting at `start_ps`; `salt` varies its ECMP path. Returns
     /// its index.
@@ -428,7 +414,6 @@ impl Sim {
             dst: dst as u32,
             size_pkts,
             size_bytes,
-            start_ps,
             finish_ps: None,
             fwd,
             rev,
@@ -463,7 +448,17 @@ impl Sim {
 
     fn route(&mut self, src: usize, dst: usize, h: u64) -> Result<Vec<u32>, String> {
         if self.dist[dst].is_none() {
-            self.dist[dst] = Some(self.topo.distances_to(dst, &self.adj));
+            // links are full duplex: the ports out of a node are its neighbours
+            let adj: Vec<Vec<(usize, usize)>> = self
+                .node_ports
+                .iter()
+                .map(|ps| {
+                    ps.iter()
+                        .map(|&p| (self.ports[p as usize].to as usize, p as usize))
+                        .collect()
+                })
+                .collect();
+            self.dist[dst] = Some(self.topo.distances_to(dst, &adj));
         }
         let d = self.dist[dst].as_ref().expect("computed");
         if d[src] == u16::MAX {
@@ -590,7 +585,6 @@ impl Sim {
             .expect("a packet in serialization");
         self.stats.link_tx += 1;
         let port = &mut self.ports[p as usize];
-        port.tx_bytes += pkt.bytes as u64;
         if pkt.kind == Kind::Data {
             port.tx_data_bytes += pkt.bytes as u64;
             if let Some(w) = port.wred.as_mut() {
@@ -714,7 +708,6 @@ impl Sim {
         let h = fl.src as usize;
         fl.slot = slot;
         fl.started = true;
-        fl.start_ps = self.now;
         fl.fs = FsFlow::default();
         fl.cc = cc::init(cc_kind, &self.cfg, rate as f64);
         self.hosts[h].slot_flow[slot as usize] = f;

@@ -12,8 +12,6 @@ pub struct Watch {
     pub port: u32,
     /// What it is.
     pub label: String,
-    /// Queue samples, bytes.
-    pub hist: Histogram<u64>,
     /// (time ps, queue bytes, data bytes sent so far).
     pub series: Vec<(u64, u64, u64)>,
 }
@@ -24,22 +22,25 @@ impl Watch {
         Watch {
             port,
             label: label.to_string(),
-            hist: Histogram::new(3).expect("3 significant digits is legal"),
             series: Vec::new(),
         }
     }
 
     /// One sample.
     pub fn sample(&mut self, t: u64, q: u64, tx: u64) {
-        self.hist.record(q).expect("auto-resizing histogram");
         self.series.push((t, q, tx));
     }
 
     /// The samples taken at or after `from_ps`, as a histogram.
     pub fn hist_from(&self, from_ps: u64) -> Histogram<u64> {
-        let mut h = Histogram::<u64>::new(3).expect("legal");
+        self.hist_between(from_ps, u64::MAX)
+    }
+
+    /// The samples taken in `[from_ps, to_ps)`, as a histogram.
+    pub fn hist_between(&self, from_ps: u64, to_ps: u64) -> Histogram<u64> {
+        let mut h = Histogram::<u64>::new(3).expect("3 significant digits is legal");
         for &(t, q, _) in &self.series {
-            if t >= from_ps {
+            if t >= from_ps && t < to_ps {
                 h.record(q).expect("auto-resizing histogram");
             }
         }

@@ -139,6 +139,35 @@ impl Topology {
         t
     }
 
+    /// The links, as (rate bits/s, delay ps), of a shortest route from host
+    /// `from` to the host farthest from it (the lowest-numbered one among
+    /// equals): the route a base RTT is taken on. Hosts do not forward.
+    pub fn farthest_route(&self, from: usize) -> Vec<(u64, u64)> {
+        let mut adj = vec![Vec::new(); self.nodes()];
+        for (i, l) in self.links.iter().enumerate() {
+            adj[l.a].push((l.b, i));
+            adj[l.b].push((l.a, i));
+        }
+        let d = self.distances_to(from, &adj);
+        let far = (0..self.hosts)
+            .filter(|&h| d[h] != u16::MAX)
+            .max_by_key(|&h| (d[h], std::cmp::Reverse(h)))
+            .unwrap_or(from);
+        // walk back toward `from`, one hop nearer each step, through switches
+        let mut route = Vec::new();
+        let mut x = far;
+        while x != from {
+            let &(y, l) = adj[x]
+                .iter()
+                .find(|&&(y, _)| d[y] + 1 == d[x] && (y >= self.hosts || y == from))
+                .expect("a node at distance k > 0 has a neighbour at k - 1");
+            route.push((self.links[l].rate_bps, self.links[l].delay_ps));
+            x = y;
+        }
+        route.reverse();
+        route
+    }
+
     /// Shortest-path hop counts from every node to `dst` (BFS).
     pub fn distances_to(&self, dst: usize, adj: &[Vec<(usize, usize)>]) -> Vec<u16> {
         let mut d = vec![u16::MAX; self.nodes()];

@@ -105,7 +105,7 @@ fn a_message_completes_in_one_rtt_plus_serialization() {
 fn every_packet_is_accounted_for() {
     for cc in Cc::ALL {
         for name in ["mini", "incast-100", "stable-8"] {
-            let o = run(name, cc, 3, |o| o.duration_us = Some(500));
+            let o = run(name, cc, 3, |o| o.tuning.duration_us = Some(500));
             conserved(&o);
             let p = &o.json["packets"];
             let sent = p["data_sent"].as_u64().unwrap();
@@ -120,9 +120,9 @@ fn every_packet_is_accounted_for() {
 fn runs_are_deterministic() {
     let strip = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap();
     for cc in Cc::ALL {
-        let a = strip(run("fct-hadoop-50", cc, 7, |o| o.duration_us = Some(100)).json);
-        let b = strip(run("fct-hadoop-50", cc, 7, |o| o.duration_us = Some(100)).json);
-        let c = strip(run("fct-hadoop-50", cc, 8, |o| o.duration_us = Some(100)).json);
+        let a = strip(run("fct-hadoop-50", cc, 7, |o| o.tuning.duration_us = Some(100)).json);
+        let b = strip(run("fct-hadoop-50", cc, 7, |o| o.tuning.duration_us = Some(100)).json);
+        let c = strip(run("fct-hadoop-50", cc, 8, |o| o.tuning.duration_us = Some(100)).json);
         assert_eq!(a, b, "{}: same seed, same JSON", cc.name());
         assert_ne!(a, c, "{}: another seed, other numbers", cc.name());
     }
@@ -185,7 +185,7 @@ fn engine_replay(ack_m: u32) {
     use ldcp_sim::window_engine::{WeInputs, WindowEngineModel};
     let o = run("mini", Cc::Ldcp, 5, |o| {
         o.log_engine = true;
-        o.ack_m = Some(ack_m);
+        o.tuning.ack_m = Some(ack_m);
     });
     let log = o.sim.engine_log.as_ref().unwrap();
     let p = o.sim.cfg.window;
