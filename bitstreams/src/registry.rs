@@ -94,7 +94,7 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::fast_start_marker::MODULE,
         fpga: true,
-        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::fast_start_marker::verilog,
         adapter: || Box::new(fast_start_marker()),

@@ -64,6 +64,15 @@ fn window_engine_synthesizes_at_100_mhz_on_the_hx8k() {
     );
 }
 
+/// The fast-start marker: its table read-modify-write pipelined (the
+/// difference PSN - base precomputed against every source of the state,
+/// the checksum for both codepoints off the loop).
+#[test]
+fn fast_start_marker_synthesizes_at_100_mhz_on_the_hx8k() {
+    let r = synthesize_at_100_mhz("fast_start_marker");
+    assert!(r.bram >= 3, "the flow table is block RAM ({} BRAM)", r.bram);
+}
+
 fn committed_board_report(board: &str) -> serde_json::Value {
     let path = format!("{}/reports/{board}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

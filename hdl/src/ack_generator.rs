@@ -51,7 +51,7 @@ const _: () = assert!(M_BITS == 49 && C_BITS == 24 && TIMEOUT_BITS == 16);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "ack_generator",
     doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
-    open: &["ts$sweep_ptr"],
+    open: &["ts$sweep_ptr", "ts$upd_oor", "ts$p_state", "ts$z_hit", "ts$z_state", "ts$fwd"],
     subs: &[],
 };
 
@@ -411,6 +411,7 @@ impl Logic for AckGenerator {
         self.s1_last.d.next = self.in_last.val();
         // the op: the input's flow, or the scanner's flush (always in the table)
         self.ts.op_flow.next = self.in_flow.val();
+        self.ts.pre_valid.next = false;
         self.ts.op_internal.next = self.hit.val();
         self.ts.op_entry.next = self.sc_idx.q.val();
         self.t_m.read_address.next = self.ts.rd_addr.val();

@@ -292,7 +292,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 /// `isolate_assignments` ([`crate::verilog::isolate_sub_inputs`]).
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let raw = crate::generate::raw_verilog(NicSystem::new(build))
-        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map(|v| crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs(&v)))
         .map_err(crate::verilog::VerilogError::RustHdl)?;
     crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
 }

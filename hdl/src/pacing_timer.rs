@@ -49,7 +49,7 @@ const _: () = assert!(A_BITS == 26 && U_BITS == 50 && S_BITS == 51);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "pacing_timer",
     doc: "pacing timer of the gamma floor: one send credit per clock to flows with cw < 1 every RTT/cw, 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
-    open: &["ts$s1_idx"],
+    open: &["ts$s1_idx", "ts$upd_oor", "ts$p_state", "ts$z_hit", "ts$z_state", "ts$fwd"],
     subs: &[],
 };
 
@@ -217,6 +217,7 @@ impl Logic for PacingTimer {
         self.s1_v.d.next = self.in_valid.val() & !self.ts.sweeping.val() & !self.reset.val();
         self.s1_kind.d.next = self.in_restart.val();
         self.ts.op_flow.next = self.in_flow.val();
+        self.ts.pre_valid.next = false;
         self.ts.op_internal.next = false;
         self.ts.op_entry.next = bits::<FB>(0);
         self.s1_iv.d.next = self.in_interval_cycles.val();

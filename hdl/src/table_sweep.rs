@@ -24,11 +24,34 @@
 //! in consecutive cycles (`sweeping` high, the parent's `in_ready` low) and
 //! ends. `table_sweep_reset_writes_nothing_then_sweeps_in_order` shows it.
 //!
-//! # Timing
+//! # Timing, one-cycle ([`TableSweep::default`])
 //! Edge t registers `op_flow` (its index and whether it is beyond the
 //! table); in cycle t + 1 `state` is the entry's state and the parent
 //! computes the new one into `wr_state`; edge t + 1 writes it (when the
-//! parent raises `wr_valid`) and captures it for the bypass.
+//! parent raises `wr_valid`) and captures it for the bypass. The RAM's
+//! read data, the bypass mux and the parent's whole update are one path.
+//!
+//! # Timing, deep ([`TableSweep::deep`])
+//! The op is updated two cycles later, so that the loop the clock must
+//! close is only the parent's update of a registered state, and the parent
+//! has a cycle of its own to precompute, from registers, what its update
+//! needs (a difference between the op's fields and the entry's). Stages
+//! are named by the cycle the op spends in them:
+//! - edge t: the op enters, the RAM reads its entry;
+//! - cycle t + 1 (s1): the RAM's word, or the state written at edge t if it
+//!   was this entry (the read saw the old word); registered (`p_state`);
+//! - cycle t + 2 (s2): the entry's state is, newest first, the state the
+//!   op in s3 writes at the next edge (`fwd`; the parent knows from which
+//!   of its update's sources that state comes), the state written at edge
+//!   t + 1 (`z_hit`, `z_state`), or `p_state`; edge t + 2 registers it;
+//! - cycle t + 3 (s3): `state` is that register, the parent computes
+//!   `wr_state`; edge t + 3 writes it.
+//!
+//! Back-to-back ops of one entry still behave as one after another at one
+//! op per clock. `wr_valid` is the parent's s3 valid bit, `pre_valid` its
+//! s2 valid bit (`fwd` is registered), and `upd_oor` says whether the s3 op
+//! was refused. The parent masks each of its stage valid bits in a reset
+//! cycle.
 
 use ldcp_sim::FLOW_ID_BITS;
 use rust_hdl::prelude::*;
@@ -57,16 +80,32 @@ pub struct TableSweep<const FB: usize, const D: usize> {
     /// The entering op's flow id was beyond the table, registered: its op
     /// writes nothing (the parent reports the error).
     pub s1_oor: Signal<Out, Bit>,
+    /// The op being updated (s1, or s3 in the deep form) was beyond the table.
+    pub upd_oor: Signal<Out, Bit>,
+    /// Deep form, for the op in s2: its entry's state as read (registered).
+    pub p_state: Signal<Out, Bits<D>>,
+    /// Deep form, for the op in s2: the write of the last edge was its entry...
+    pub z_hit: Signal<Out, Bit>,
+    /// ... and this is the state it wrote.
+    pub z_state: Signal<Out, Bits<D>>,
+    /// Deep form, for the op in s2: the op in s3 writes its entry at the next
+    /// edge (its `wr_state` is the newest state); registered.
+    pub fwd: Signal<Out, Bit>,
     /// The RAM's read data (the word at the address of the last edge).
     pub rd_state: Signal<In, Bits<D>>,
-    /// The entry's state for the op in s1: the RAM's word, or the state
-    /// written by the previous edge if it was the same entry.
+    /// The entry's state for the op being updated (s1 in the one-cycle
+    /// form, s3 in the deep one; see the module doc).
     pub state: Signal<Out, Bits<D>>,
-    /// The op in s1 writes its new state at the next edge (the parent's
-    /// s1 valid bit; refused ids and resets are masked here).
+    /// The op being updated writes its new state at the next edge (the
+    /// parent's valid bit of that stage; refused ids and resets are masked
+    /// here).
     pub wr_valid: Signal<In, Bit>,
-    /// The new state of the op in s1.
+    /// The new state of the op being updated.
     pub wr_state: Signal<In, Bits<D>>,
+    /// Deep form: the parent's valid bit of its op in s2 (the next to be
+    /// updated), so that `fwd` can be registered.
+    /// Tied low by one-cycle parents.
+    pub pre_valid: Signal<In, Bit>,
     /// The table's write address.
     pub wr_addr: Signal<Out, Bits<FB>>,
     /// The table's write data (0 while sweeping).
@@ -83,7 +122,19 @@ pub struct TableSweep<const FB: usize, const D: usize> {
     wb_state: DFF<Bits<D>>,
     active: DFF<Bit>,
     ptr: DFF<Bits<FB>>,
+    idx2: DFF<Bits<FB>>,
+    oor2: DFF<Bit>,
+    idx3: DFF<Bits<FB>>,
+    oor3: DFF<Bit>,
+    p_st: DFF<Bits<D>>,
+    hitz: DFF<Bit>,
+    fwdr: DFF<Bit>,
+    st3: DFF<Bits<D>>,
     write_op: Signal<Local, Bit>,
+    w_idx: Signal<Local, Bits<FB>>,
+    w_oor: Signal<Local, Bit>,
+    s1_state: Signal<Local, Bits<D>>,
+    deep: Constant<Bit>,
     flow_max: Constant<Bits<FLOW_ID_BITS>>,
     last_idx: Constant<Bits<FB>>,
     one: Constant<Bits<FB>>,
@@ -100,10 +151,16 @@ impl<const FB: usize, const D: usize> Default for TableSweep<FB, D> {
             rd_addr: Default::default(),
             s1_idx: Default::default(),
             s1_oor: Default::default(),
+            upd_oor: Default::default(),
+            p_state: Default::default(),
+            z_hit: Default::default(),
+            z_state: Default::default(),
+            fwd: Default::default(),
             rd_state: Default::default(),
             state: Default::default(),
             wr_valid: Default::default(),
             wr_state: Default::default(),
+            pre_valid: Default::default(),
             wr_addr: Default::default(),
             wr_data: Default::default(),
             wr_en: Default::default(),
@@ -115,7 +172,19 @@ impl<const FB: usize, const D: usize> Default for TableSweep<FB, D> {
             wb_state: Default::default(),
             active: Default::default(),
             ptr: Default::default(),
+            idx2: Default::default(),
+            oor2: Default::default(),
+            idx3: Default::default(),
+            oor3: Default::default(),
+            p_st: Default::default(),
+            hitz: Default::default(),
+            fwdr: Default::default(),
+            st3: Default::default(),
             write_op: Default::default(),
+            w_idx: Default::default(),
+            w_oor: Default::default(),
+            s1_state: Default::default(),
+            deep: Constant::new(false),
             flow_max: Constant::new(Bits::<FLOW_ID_BITS>::from((1u64 << FB) - 1)),
             last_idx: Constant::new(Bits::<FB>::from((1u64 << FB) - 1)),
             one: Constant::new(Bits::<FB>::from(1u64)),
@@ -123,10 +192,23 @@ impl<const FB: usize, const D: usize> Default for TableSweep<FB, D> {
     }
 }
 
+impl<const FB: usize, const D: usize> TableSweep<FB, D> {
+    /// The deep form (see the module doc).
+    pub fn deep() -> Self {
+        Self {
+            deep: Constant::new(true),
+            ..Default::default()
+        }
+    }
+}
+
 impl<const FB: usize, const D: usize> Logic for TableSweep<FB, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, idx1, oor1, hit, wb_state, active, ptr);
+        dff_setup!(
+            self, clock, idx1, oor1, hit, wb_state, active, ptr, idx2, oor2, idx3, oor3, p_st,
+            hitz, fwdr, st3
+        );
         // ---- the entering op: its index, and whether it is in the table
         self.rd_addr.next = self.op_flow.val().get_bits::<FB>(0);
         self.oor1.d.next = self.op_flow.val() > self.flow_max.val();
@@ -137,18 +219,58 @@ impl<const FB: usize, const D: usize> Logic for TableSweep<FB, D> {
         self.idx1.d.next = self.rd_addr.val();
         self.s1_idx.next = self.idx1.q.val();
         self.s1_oor.next = self.oor1.q.val();
+        self.idx2.d.next = self.idx1.q.val();
+        self.oor2.d.next = self.oor1.q.val();
+        self.idx3.d.next = self.idx2.q.val();
+        self.oor3.d.next = self.oor2.q.val();
 
-        // ---- the entry's state: the RAM's word, or the bypass of the last write
-        // (whether the entering op's entry is the one being written is
+        // ---- the op being updated: s1 (one-cycle) or s3 (deep)
+        self.w_idx.next = self.idx1.q.val();
+        self.w_oor.next = self.oor1.q.val();
+        if self.deep.val() {
+            self.w_idx.next = self.idx3.q.val();
+            self.w_oor.next = self.oor3.q.val();
+        }
+        self.upd_oor.next = self.w_oor.val();
+        self.write_op.next = self.wr_valid.val() & !self.w_oor.val() & !self.reset.val();
+
+        // ---- the s1 op's state: the RAM's word, or the bypass of the last
+        // write (whether the entering op's entry is the one being written is
         // decided the cycle before, so the select comes from a register)
-        self.state.next = self.rd_state.val();
+        self.s1_state.next = self.rd_state.val();
         if self.hit.q.val() {
-            self.state.next = self.wb_state.q.val();
+            self.s1_state.next = self.wb_state.q.val();
+        }
+        self.state.next = self.s1_state.val();
+
+        // ---- deep: registered for s2; in s2 the write of the last edge and
+        // the s3 op's write are newer; the result is registered for s3
+        self.p_st.d.next = self.s1_state.val();
+        self.hitz.d.next =
+            self.write_op.val() & !self.active.q.val() & (self.w_idx.val() == self.idx1.q.val());
+        self.p_state.next = self.p_st.q.val();
+        self.z_hit.next = self.hitz.q.val();
+        self.z_state.next = self.wb_state.q.val();
+        // (registered: the op now in s2 writes in the next cycle unless a
+        // reset comes, and a reset drops the op this select serves)
+        self.fwdr.d.next = self.pre_valid.val()
+            & !self.oor2.q.val()
+            & !self.reset.val()
+            & (self.idx2.q.val() == self.idx1.q.val());
+        self.fwd.next = self.fwdr.q.val();
+        self.st3.d.next = self.p_st.q.val();
+        if self.hitz.q.val() {
+            self.st3.d.next = self.wb_state.q.val();
+        }
+        if self.fwdr.q.val() {
+            self.st3.d.next = self.wr_state.val();
+        }
+        if self.deep.val() {
+            self.state.next = self.st3.q.val();
         }
 
         // ---- the write: the op's new state, or the sweep; nothing in a reset cycle
-        self.write_op.next = self.wr_valid.val() & !self.oor1.q.val() & !self.reset.val();
-        self.wr_addr.next = self.idx1.q.val();
+        self.wr_addr.next = self.w_idx.val();
         self.wr_data.next = self.wr_state.val();
         self.wr_en.next = self.write_op.val();
         if self.active.q.val() {
@@ -157,7 +279,7 @@ impl<const FB: usize, const D: usize> Logic for TableSweep<FB, D> {
             self.wr_en.next = !self.reset.val();
         }
         self.hit.d.next =
-            self.write_op.val() & !self.active.q.val() & (self.idx1.q.val() == self.rd_addr.val());
+            self.write_op.val() & !self.active.q.val() & (self.w_idx.val() == self.rd_addr.val());
         self.wb_state.d.next = self.wr_state.val();
 
         // ---- the sweep

@@ -148,6 +148,48 @@ pub fn isolate_sub_inputs(raw: &str) -> String {
     format!("{top}{}", &raw[end..])
 }
 
+/// The same mark on both sides of every [`crate::table_sweep::TableSweep`]:
+/// the inputs its parent drives (`reg ts$<port>;`) and, inside the table's
+/// own module (`module <parent>$ts`), its outputs. In the deep form the
+/// table's registered outputs (state, forwarding select) and the parent's
+/// write data meet in the two modules' single blocks, a loop to Verilator
+/// that no signal closes; with each assignment in a block of its own the
+/// order is plain.
+pub fn isolate_table_inputs(raw: &str) -> String {
+    static INPUTS: OnceLock<Regex> = OnceLock::new();
+    static OUTPUTS: OnceLock<Regex> = OnceLock::new();
+    let inputs = INPUTS
+        .get_or_init(|| Regex::new(r"(?m)^(    reg  (?:\[\d+:0\] )?ts\$[A-Za-z0-9_]+);$").unwrap());
+    let outputs = OUTPUTS.get_or_init(|| {
+        Regex::new(r"(?m)^(    output reg  (?:\[\d+:0\] )?[A-Za-z0-9_]+);$").unwrap()
+    });
+    let marked = inputs.replace_all(raw, "$1 /*verilator isolate_assignments*/;");
+    let mut out = String::with_capacity(marked.len() + 4096);
+    let mut rest: &str = &marked;
+    while let Some(start) = rest.find("module ") {
+        let header_end = rest[start..].find('(').map_or(rest.len(), |i| start + i);
+        let end = rest[start..]
+            .find("endmodule")
+            .map_or(rest.len(), |i| start + i);
+        out.push_str(&rest[..start]);
+        let module = &rest[start..end];
+        if rest[start..header_end].ends_with("$ts") {
+            out.push_str(&outputs.replace_all(module, "$1 /*verilator isolate_assignments*/;"));
+        } else {
+            out.push_str(module);
+        }
+        rest = &rest[end..];
+        if let Some(nl) = rest.find('\n') {
+            out.push_str(&rest[..=nl]);
+            rest = &rest[nl + 1..];
+        } else {
+            break;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The Verilog a user gets: `raw` (RustHDL's output) with module `name` and
 /// width-exact casts, under a header saying where it came from.
 pub fn finalize(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError> {

@@ -68,10 +68,10 @@
 //! # Timing of the RTL
 //! One event per clock, no back-pressure except during a reset sweep. An
 //! event presented in cycle t has its result on the output registers after
-//! edge t + 1 ([`LATENCY_CYCLES`] = 2). The per-flow state is block RAM
-//! (read one edge ahead, written by the result's edge) with a one-entry
-//! bypass, so back-to-back events of one flow see each other exactly as the
-//! functional model does. `reset` clears the outputs and sweeps the table
+//! edge t + 4 ([`LATENCY_CYCLES`] = 5). The per-flow state is block RAM
+//! (read one edge ahead, registered twice, written by the decisions' edge)
+//! with forwarding and two bypasses, so back-to-back events of one flow
+//! see each other exactly as the functional model does. `reset` clears the outputs and sweeps the table
 //! (2^flow_bits cycles with `in_ready` low; events presented then are
 //! ignored, not queued).
 
@@ -85,8 +85,10 @@ pub const PSN_MASK: u32 = (1 << PSN_BITS) - 1;
 pub const COUNT_BITS: usize = 12;
 /// Largest count (the window engine's largest integer window).
 pub const COUNT_MAX: u32 = (1 << COUNT_BITS) - 1;
-/// Cycles from an event on the inputs to its result on the outputs.
-pub const LATENCY_CYCLES: usize = 2;
+/// Cycles from an event on the inputs to its result on the outputs (a
+/// design constant of the RTL: input register, read register, the
+/// difference's register, decisions, result).
+pub const LATENCY_CYCLES: usize = 5;
 
 /// Not-ECT.
 pub const ECN_NOT_ECT: u8 = 0b00;
@@ -190,7 +192,8 @@ pub struct FsFlow {
     pub next: u32,
     /// Fast-start burst length, packets (IW, or a shorter message's length).
     pub fs_len: u32,
-    /// In-order packets acknowledged during fast start (saturates at 4,095).
+    /// In-order packets acknowledged during fast start (saturates at 4,095):
+    /// the model's own record, which decides nothing (the RTL does not keep it).
     pub acked: u32,
 }
 

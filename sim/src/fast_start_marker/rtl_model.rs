@@ -1,10 +1,11 @@
 //! The cycle-accurate mirror of `FastStartMarker`'s registers.
 //!
-//! The RTL's table is block RAM read one edge ahead with a one-entry bypass
-//! of the last write, which makes back-to-back events of a flow behave as if
+//! The RTL's table is block RAM read one edge ahead, registered once more,
+//! with the forwarding of the write in progress and a one-entry bypass of
+//! the last write, which makes back-to-back events of a flow behave as if
 //! applied one after another: the mirror therefore applies each event to a
 //! plain table ([`FsFlow`]) in its result cycle. What it mirrors register by
-//! register is the timing: the input register, the output registers, the
+//! register is the timing: the three input stages, the decision stage, the output registers, the
 //! registered IW, `in_ready` and the reset sweep.
 
 use super::*;
@@ -69,7 +70,10 @@ crate::ports! {
 #[derive(Clone, Debug)]
 pub struct FastStartModel {
     flows: Vec<FsFlow>,
-    s1: Option<FsInputs>,
+    /// The input stages (edges t, t + 1, t + 2).
+    stages: [Option<FsInputs>; 3],
+    /// The decisions (edge t + 3).
+    decided: FsOutputs,
     s1_iw: u32,
     sweep: crate::Sweep,
     out: FsOutputs,
@@ -84,7 +88,8 @@ impl FastStartModel {
         );
         FastStartModel {
             flows: vec![FsFlow::default(); 1 << flow_bits],
-            s1: None,
+            stages: [None; 3],
+            decided: FsOutputs::default(),
             s1_iw: 1,
             sweep: crate::Sweep::default(),
             out: FsOutputs {
@@ -149,12 +154,18 @@ impl FastStartModel {
     /// One rising edge.
     pub fn tick(&mut self, i: &FsInputs) {
         let ready = self.out.in_ready;
-        let mut out = match self.s1.take() {
+        // the decisions of the op in s2 are made at this edge, its result
+        // shows one edge later
+        let decided = match self.stages[2].take() {
             Some(op) => self.result(&op, self.s1_iw),
             None => FsOutputs::default(),
         };
+        let mut out = std::mem::replace(&mut self.decided, decided);
         self.s1_iw = clamp_iw(i.cfg_iw_pkts);
+        self.stages.rotate_right(1);
         if i.reset {
+            self.stages = [None; 3];
+            self.decided = FsOutputs::default();
             // the sweep clears every entry before the next event can read one
             self.flows.iter_mut().for_each(|f| *f = FsFlow::default());
             self.sweep.tick(true, self.flows.len());
@@ -163,7 +174,7 @@ impl FastStartModel {
         }
         self.sweep.tick(false, self.flows.len());
         if i.in_valid && ready {
-            self.s1 = Some(*i);
+            self.stages[0] = Some(*i);
         }
         out.in_ready = !self.sweep.active();
         self.out = out;
@@ -194,8 +205,10 @@ impl crate::cosim::CosimModel for FastStartModel {
 
     fn in_flight(&self) -> Vec<(&'static str, u64)> {
         let mut v = vec![];
-        if self.s1.is_some() {
-            v.push(("event in the input register", 1));
+        let stages = self.stages.iter().filter(|s| s.is_some()).count() as u64
+            + self.decided.out_valid as u64;
+        if stages > 0 {
+            v.push(("events in the input stages", stages));
         }
         if self.sweep.active() {
             v.push((
