@@ -271,6 +271,27 @@ fn serve_sim_keeps_the_board_state_across_sessions() {
         "{n} register reads through the pty in {secs:.3} s: {:.0} reads/s",
         n as f64 / secs
     );
+
+    // board time: a host pause is replayed up to the cap, then the board's
+    // clock stops, so pauses of 50 ms and 300 ms leave the same CYCLES
+    // difference between two reads: the line's bits (the first read's
+    // answer, the second's request) and QUIET_MAX_CYCLES
+    let cap = srv.ready["quiet_max_cycles"].as_u64().unwrap();
+    assert_eq!(cap, ldcp_host::sim_board::QUIET_MAX_CYCLES);
+    let mut paused = |ms: u64| {
+        let c0 = bus.read32(regs::cycles_lo::OFFSET).unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        let c1 = bus.read32(regs::cycles_lo::OFFSET).unwrap();
+        c1.wrapping_sub(c0) as u64
+    };
+    let (d50, d300) = (paused(50), paused(300));
+    eprintln!("CYCLES between two reads 50 ms / 300 ms apart: {d50} / {d300}");
+    assert_eq!(d50, d300);
+    assert!(d50 > cap, "the pause was not replayed: {d50}");
+    let line = d50 - cap;
+    // a 70-bit answer and a 90-bit request at 60 clocks per bit, less the
+    // parts of bits before the strobe and after the answer
+    assert!((9_000..=10_000).contains(&line), "{line}");
     drop(bus);
 
     // SIGTERM: a clean exit, the summary, and the port gone
