@@ -68,10 +68,16 @@
 //! `cfsetispeed`/`cfsetospeed` only store the rate (one rate: the input
 //! speed follows the output speed), `CLOCAL`/`CRTSCTS` are accepted and do
 //! nothing, and `tcflush(TCIOFLUSH)` at open discards what the board sent
-//! to an earlier client that did not read it. `tcgetattr` on the master
-//! returns the slave's settings; the server keeps its own descriptor of the
-//! slave open, so the slave's settings (raw, 1 Mbaud from the start) last
-//! from one client to the next and the master never sees a hang-up.
+//! to an earlier client that did not read it (and the bytes that client
+//! wrote which the server has not read yet). It cannot discard an answer
+//! the board has not sent yet: the simulator answers a few ms after a
+//! request (the board in 110 us), so a client that opens the port within
+//! that of an earlier one leaving without its answer may read that answer
+//! first. `tcgetattr` on the master returns the slave's settings; the
+//! server keeps its own descriptor of the slave open, so the slave's
+//! settings (raw, 1 Mbaud from the start) last from one client to the next
+//! and the master never sees a hang-up (with every slave descriptor closed
+//! it would poll as POLLHUP).
 
 use crate::DriverError;
 use ldcp_sim::board::{BoardIn, BoardModel, BoardOut};
