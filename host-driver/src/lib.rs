@@ -11,9 +11,14 @@
 //! - [`backend::pcie`]: a PCIe BAR mapped from sysfs `resource0` (or any
 //!   file of the BAR's size);
 //! - [`backend::uart`]: the Alchitry Cu's UART bridge.
+//!
+//! [`sim_board`] is the other end of that bridge without hardware: the
+//! board's RTL behind a pseudo-terminal (`ldcpctl serve-sim`), which keeps
+//! its state from one session to the next as the board does.
 
 pub mod backend;
 pub mod device;
+pub mod sim_board;
 #[rustfmt::skip]
 pub mod regs;
 

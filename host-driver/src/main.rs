@@ -12,7 +12,8 @@ use std::process::ExitCode;
 /// The default backend is the simulated device: the Verilated NIC core,
 /// built on first use (a minute or two, then cached). Each invocation
 /// starts a fresh simulated device at power-up; hardware keeps its state
-/// between invocations.
+/// between invocations, and so does the simulated board of `serve-sim`
+/// (reached with `--backend uart --port <its pty>`).
 #[derive(Parser, Debug)]
 #[command(name = "ldcpctl", version)]
 struct Cli {
@@ -114,6 +115,23 @@ enum Cmd {
     },
     /// Pacing timer: grants, the last one and the worst lateness (needs the extension blocks).
     Pacing,
+    /// Serve a simulated Alchitry Cu on a pseudo-terminal until SIGINT/SIGTERM: the board core's
+    /// RTL (bridge, register map, NIC core) fed the bytes a client writes, at the bit level.
+    ///
+    /// Prints `port: /dev/pts/N` (with --json: {"port": ...}) once the board is up; then
+    /// `ldcpctl --backend uart --port /dev/pts/N <command>` works session after session, the
+    /// board keeping its state as the real one does. Board time advances with the line's bits
+    /// (60 clocks per bit at 1 Mbaud) and with the host's pauses, replayed at 60 cycles per us
+    /// up to 200 us each (host-driver/src/sim_board.rs). On exit a summary goes to stderr (with
+    /// --json, a second JSON line on stdout).
+    ServeSim {
+        /// What runs the board: its Verilated RTL, the golden model, or both in lock step.
+        #[arg(long, value_enum, default_value = "rtl")]
+        engine: ldcp_host::sim_board::Engine,
+        /// Exit once no byte has come for this many seconds (and the board has settled).
+        #[arg(long, value_name = "SECS")]
+        exit_after_idle: Option<f64>,
+    },
     /// Throughput: the on-chip generator and/or host pushes through the FIFO.
     Bench {
         /// Events per run.
@@ -250,7 +268,103 @@ impl Progress {
     }
 }
 
+/// `serve-sim`: the board on a pty until stopped; the summary.
+fn serve_sim(
+    json: bool,
+    engine: ldcp_host::sim_board::Engine,
+    exit_after_idle: Option<f64>,
+) -> Result<serde_json::Value, DriverError> {
+    use ldcp_host::sim_board::{self as sb, Pty, ServeOptions, SimBoard};
+    use std::io::Write;
+    let exit_after_idle = match exit_after_idle {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(DriverError::BadValue(format!(
+                "--exit-after-idle {s} is out of range: it must be a number of seconds above 0"
+            )))
+        }
+    };
+    // a signal during the build stops the server before it serves
+    sb::stop_on_signals()?;
+    if engine != sb::Engine::Model {
+        eprintln!("serve-sim: verilating the board core (cached after the first time)...");
+    }
+    let build = ldcp_hdl::nic_core::BuildId::current();
+    let mut board = SimBoard::power_on(sb::open_engine(engine, build)?)?;
+    let pty = Pty::open()?;
+    let port = pty.path().display().to_string();
+    eprintln!(
+        "serve-sim: {} on {port}, {} baud 8N1 ({} clocks per bit at {} MHz); stop with SIGINT or SIGTERM",
+        board.describe(),
+        ldcp_hdl::board::BAUD,
+        sb::BIT_CYCLES,
+        sb::CYCLES_PER_US
+    );
+    let ready = serde_json::json!({
+        "port": port,
+        "pid": std::process::id(),
+        "engine": board.describe(),
+        "baud": ldcp_hdl::board::BAUD,
+        "clock_mhz": sb::CYCLES_PER_US,
+        "bit_cycles": sb::BIT_CYCLES,
+        "settle_bits": sb::SETTLE_BITS,
+        "quiet_max_cycles": sb::QUIET_MAX_CYCLES,
+        "cycles": board.cycles(),
+    });
+    {
+        // the port goes out at once: a client waits for this line
+        let mut out = std::io::stdout().lock();
+        let line = if json {
+            ready.to_string()
+        } else {
+            format!("port: {port}")
+        };
+        // a closed stdout only loses the line; the board still serves
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    }
+    let s = sb::serve(
+        &mut board,
+        &pty,
+        &ServeOptions {
+            exit_after_idle,
+            stop: None,
+        },
+    )?;
+    eprintln!(
+        "serve-sim: stopped by {}: {} board cycles ({} while serving) in {:.2} s of simulation ({:.3} M cycles/s), \
+         {} bytes in, {} out, {} dropped for want of a reader; served {:.1} s",
+        s.stopped_by,
+        s.cycles,
+        s.served_cycles,
+        s.sim_seconds,
+        s.cycles_per_second / 1e6,
+        s.host_bytes,
+        s.board_bytes,
+        s.board_bytes_dropped,
+        s.wall_seconds
+    );
+    match s.mismatched_cycles {
+        Some(n) if n > 0 => Err(DriverError::Sim(format!(
+            "the RTL and its golden model differed: {}",
+            s.engine
+        ))),
+        Some(_) => {
+            eprintln!("serve-sim: {}", s.engine);
+            Ok(serde_json::to_value(&s).unwrap_or_default())
+        }
+        None => Ok(serde_json::to_value(&s).unwrap_or_default()),
+    }
+}
+
 fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
+    if let Cmd::ServeSim {
+        engine,
+        exit_after_idle,
+    } = &cli.cmd
+    {
+        return serve_sim(cli.json, *engine, *exit_after_idle);
+    }
     let t = Target {
         bdf: cli.bdf.clone(),
         bar_file: cli.bar_file.clone(),
@@ -436,6 +550,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::to_value(r).unwrap_or_default()
         }
+        Cmd::ServeSim { .. } => unreachable!("serve-sim opens no backend (handled above)"),
         Cmd::Bench {
             events,
             mode,
@@ -485,7 +600,9 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(v) => {
             if cli.json {
-                println!("{v}");
+                // a reader that went away loses the line; it is no failure of the command
+                use std::io::Write;
+                let _ = writeln!(std::io::stdout(), "{v}");
             }
             ExitCode::SUCCESS
         }

@@ -11,7 +11,7 @@ use ldcp_host::{regs, Device, DriverError, Param, RegAccess};
 use ldcp_sim::uart_bridge::{self as br, Action, FrameParser};
 use proptest::prelude::*;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::fd::FromRawFd;
 
 /// The script both backends run: configure, push ACK events, read flows;
 /// returns the windows and the counters (the cycle counter aside: it
@@ -775,128 +775,38 @@ proptest! {
     }
 }
 
-/// A pseudo-terminal whose far end is the board's RTL: the Verilated
-/// `board_core` (power-on sequencer, UART bridge, NIC core), fed the host's
-/// bytes as UART line bits at 4 clocks per bit, its transmit line decoded
-/// back into bytes. The golden model runs in lock step on the same line:
-/// returns the port, the cycles simulated, the cycles on which any output
-/// of the RTL and the model differed, and the pty's slave side: dropping it
-/// (once the driver has closed the port) hangs the line up and ends the
-/// board's thread.
+/// A pseudo-terminal whose far end is the board's RTL: `ldcpctl serve-sim
+/// --engine lockstep` in a thread (the Verilated `board_core`: power-on
+/// sequencer, UART bridge, NIC core; its line at the bitstream's 60 clocks
+/// per bit), with the golden model in lock step on the same line. Returns
+/// the port, the flag that stops the server, and the server's thread, whose
+/// summary counts the cycles simulated and those on which any output of the
+/// RTL and the model differed.
 fn rtl_board_on_pty() -> (
     std::path::PathBuf,
-    std::sync::Arc<std::sync::atomic::AtomicU64>,
-    std::sync::Arc<std::sync::atomic::AtomicU64>,
-    std::fs::File,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    std::thread::JoinHandle<ldcp_host::sim_board::ServeSummary>,
 ) {
-    use ldcp_sim::board::{BoardIn, BoardModel, BoardOut};
-    use ldcp_sim::cosim::{BuildSpec, VerilatedLib};
-    use ldcp_sim::ports::Ports;
-    use std::sync::atomic::Ordering;
-    const DIV: u32 = 4;
-    let verilog = ldcp_hdl::board::core_verilog(ldcp_hdl::nic_core::BuildId::UNSTAMPED).unwrap();
-    let spec = BuildSpec::new(
-        &verilog,
-        ldcp_hdl::board::MODULE.name,
-        BoardIn::PORTS,
-        BoardOut::PORTS,
-        false,
-    )
-    .unwrap();
-    let lib = VerilatedLib::build(&spec).unwrap();
-    let (mut master, slave, path) = open_pty();
-    let cycles = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let count = cycles.clone();
-    let mismatches = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let bad = mismatches.clone();
-    std::thread::spawn(move || {
-        let mut inst = lib.instance();
-        let mut model = BoardModel::new(0, true);
-        let mut ports_in = vec![0u64; BoardIn::PORTS.len()];
-        let mut ports_out = vec![0u64; BoardOut::PORTS.len()];
-        // one cycle of the RTL and the model; the RTL's outputs, by port name
-        let mut step = |inst: &mut ldcp_sim::cosim::Instance, i: &BoardIn| -> BoardOut {
-            i.to_ports(&mut ports_in);
-            inst.step(&ports_in, &mut ports_out);
-            let got = BoardOut::from_ports(&ports_out);
-            model.tick(i);
-            if model.outputs() != got {
-                bad.fetch_add(1, Ordering::Relaxed);
-            }
-            count.fetch_add(1, Ordering::Relaxed);
-            got
-        };
-        let mut ins = BoardIn {
-            uart_rx: true,
-            cfg_bit_cycles: DIV,
-            reset_hold: false,
-        };
-        let mut dec = br::LineDecoder::new(DIV);
-        let mut line: std::collections::VecDeque<bool> = Default::default();
-        let mut buf = [0u8; 256];
-        let mut out = Vec::new();
-        // the board powers up (PLL lock, the sequencer's CORE_RESET) before
-        // the host opens the port
-        for _ in 0..300 {
-            step(&mut inst, &ins);
-        }
-        loop {
-            // wait for host bytes only while the board has nothing to do
-            let timeout = if line.is_empty() { 2 } else { 0 };
-            let mut pfd = libc::pollfd {
-                fd: master.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd.
-            let ready = unsafe { libc::poll(&mut pfd, 1, timeout) };
-            if ready > 0 {
-                if pfd.revents & (libc::POLLHUP | libc::POLLERR) != 0
-                    && pfd.revents & libc::POLLIN == 0
-                {
-                    return;
-                }
-                match master.read(&mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => {
-                        let mut bits = Vec::new();
-                        br::serialize(&buf[..n], DIV, &mut bits);
-                        line.extend(bits);
-                    }
-                }
-            }
-            // run until the line is sent and the board has answered (a response
-            // is 70 bits; 100 bit times of idle line cover it)
-            let mut idle_after = 100 * DIV;
-            while idle_after > 0 {
-                let rx = line.pop_front();
-                if rx.is_none() {
-                    idle_after -= 1;
-                }
-                ins.uart_rx = rx.unwrap_or(true);
-                let o = step(&mut inst, &ins);
-                if let Some(b) = dec.push(o.uart_tx) {
-                    out.push(b);
-                }
-            }
-            if !out.is_empty() {
-                if master.write_all(&out).is_err() {
-                    return;
-                }
-                out.clear();
-            }
-        }
-    });
-    (path, cycles, mismatches, slave)
+    use ldcp_host::sim_board::{serve, LockStepBoard, Pty, ServeOptions, SimBoard};
+    let rtl = LockStepBoard::build(ldcp_hdl::nic_core::BuildId::UNSTAMPED).unwrap();
+    let mut board = SimBoard::power_on(rtl).unwrap();
+    let pty = Pty::open().unwrap();
+    let path = pty.path().to_path_buf();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let opts = ServeOptions {
+        exit_after_idle: None,
+        stop: Some(stop.clone()),
+    };
+    let h = std::thread::spawn(move || serve(&mut board, &pty, &opts).unwrap());
+    (path, stop, h)
 }
 
 /// The uart backend, and `ldcpctl --backend uart`, against the board's RTL
 /// bit by bit: the same Verilog that goes into the bitstream (but for the
-/// 60 MHz PLL and the 60-clock divider, which are the top module's).
+/// 60 MHz PLL, which is the top module's).
 #[test]
 fn uart_backend_drives_the_board_rtl_bit_by_bit() {
-    use std::sync::atomic::Ordering;
-    let (path, cycles, mismatches, slave) = rtl_board_on_pty();
+    let (path, stop, server) = rtl_board_on_pty();
     let mut dev = Device::open(UartBridge::open(&path, 1_000_000).unwrap()).unwrap();
     assert_eq!(dev.info().flows, 256);
     // the power-on sequencer's CORE_RESET left every parameter at its reset value
@@ -913,15 +823,8 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     assert_ne!(after.cw_raw, 7 << 19, "the events moved the window");
     assert_eq!(dev.stats().unwrap().core.cnt_events, 40);
     drop(dev);
-    eprintln!(
-        "uart backend over the board RTL: {} cycles simulated, {} cycles where RTL and model differ",
-        cycles.load(Ordering::Relaxed),
-        mismatches.load(Ordering::Relaxed)
-    );
-    // the golden model, in lock step on the same line, agreed every cycle
-    assert_eq!(mismatches.load(Ordering::Relaxed), 0);
 
-    // ldcpctl itself, over the same line
+    // ldcpctl itself, over the same line: the board kept the session's state
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
             .args(["--backend", "uart", "--port", path.to_str().unwrap()])
@@ -937,15 +840,25 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     let (code, out, err) = run(&["probe"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("LDCP") || out.contains("0x4c444350") || out.contains("256"),
+        out.contains("LDCP NIC core") && out.contains("flows      256"),
         "{out}"
     );
     let (code, out, err) = run(&["flow", "show", "42"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(!out.is_empty());
+    assert!(out.contains(&format!("(raw {:#x})", after.cw_raw)), "{out}");
     let (code, _, err) = run(&["config", "set", "alpha", "1.5"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("alpha"), "{err}");
-    assert_eq!(mismatches.load(Ordering::Relaxed), 0);
-    drop(slave);
+
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let s = server.join().unwrap();
+    eprintln!(
+        "uart backend over the board RTL: {} cycles simulated, {} cycles where RTL and model differ",
+        s.cycles,
+        s.mismatched_cycles.unwrap()
+    );
+    assert_eq!(s.stopped_by, "stop");
+    assert!(s.host_bytes > 0 && s.board_bytes > 0, "{s:?}");
+    // the golden model, in lock step on the same line, agreed every cycle
+    assert_eq!(s.mismatched_cycles, Some(0), "{}", s.engine);
 }

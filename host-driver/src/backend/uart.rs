@@ -2,7 +2,10 @@
 //! frames (`ldcp_sim::uart_bridge` defines the protocol), 8N1, raw mode.
 //! Each access waits for its response; a refused frame (bad CRC) or a
 //! response that fails its own CRC is an error, and so is silence beyond
-//! the timeout.
+//! the timeout. The port may also be the pty of `ldcpctl serve-sim` (the
+//! board simulated, [`crate::sim_board`]): every termios call below works
+//! on a pty slave, where the rate is only stored (the simulated board reads
+//! it back to time the line).
 
 use crate::{DriverError, RegAccess};
 use ldcp_sim::uart_bridge::{self as br, RESP_LEN};
@@ -21,17 +24,64 @@ pub struct UartBridge {
     baud: u32,
 }
 
+/// The line rates the driver offers (`--baud`), with their termios codes.
+const SUPPORTED: [(u32, libc::speed_t); 7] = [
+    (115_200, libc::B115200),
+    (230_400, libc::B230400),
+    (460_800, libc::B460800),
+    (921_600, libc::B921600),
+    (1_000_000, libc::B1000000),
+    (2_000_000, libc::B2000000),
+    (3_000_000, libc::B3000000),
+];
+
+/// Other termios rates a tty can be left at (a pty starts at 38400), for
+/// [`baud_of`]: the simulated board reads the line rate its client set.
+const OTHER: [(u32, libc::speed_t); 16] = [
+    (300, libc::B300),
+    (600, libc::B600),
+    (1_200, libc::B1200),
+    (2_400, libc::B2400),
+    (4_800, libc::B4800),
+    (9_600, libc::B9600),
+    (19_200, libc::B19200),
+    (38_400, libc::B38400),
+    (57_600, libc::B57600),
+    (500_000, libc::B500000),
+    (576_000, libc::B576000),
+    (1_152_000, libc::B1152000),
+    (1_500_000, libc::B1500000),
+    (2_500_000, libc::B2500000),
+    (3_500_000, libc::B3500000),
+    (4_000_000, libc::B4000000),
+];
+
 fn speed(baud: u32) -> Option<libc::speed_t> {
-    Some(match baud {
-        115_200 => libc::B115200,
-        230_400 => libc::B230400,
-        460_800 => libc::B460800,
-        921_600 => libc::B921600,
-        1_000_000 => libc::B1000000,
-        2_000_000 => libc::B2000000,
-        3_000_000 => libc::B3000000,
-        _ => return None,
-    })
+    SUPPORTED.iter().find(|s| s.0 == baud).map(|s| s.1)
+}
+
+/// The line rate, in baud, of a termios speed code (`cfgetospeed`).
+pub fn baud_of(code: libc::speed_t) -> Option<u32> {
+    SUPPORTED
+        .iter()
+        .chain(OTHER.iter())
+        .find(|s| s.1 == code)
+        .map(|s| s.0)
+}
+
+fn unsupported(baud: u32) -> String {
+    let list: Vec<String> = SUPPORTED
+        .iter()
+        .map(|s| {
+            if s.0 == br::DEFAULT_BAUD {
+                format!("{} (the bitstream's default)", s.0)
+            } else {
+                s.0.to_string()
+            }
+        })
+        .collect();
+    let (last, rest) = list.split_last().expect("SUPPORTED is not empty");
+    format!("{baud} is not supported: use {} or {last}", rest.join(", "))
 }
 
 /// Puts a tty in raw 8N1 mode at `baud`, reads returning after 10 ms of silence.
@@ -39,7 +89,7 @@ pub fn make_raw(f: &std::fs::File, baud: u32) -> std::io::Result<()> {
     let sp = speed(baud).ok_or_else(|| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            format!("baud rate {baud} is not supported: use 115200, 230400, 460800, 921600, 1000000 (the bitstream's default), 2000000 or 3000000"),
+            format!("baud rate {}", unsupported(baud)),
         )
     })?;
     // SAFETY: termios calls on an open descriptor with a zeroed struct
@@ -70,7 +120,8 @@ impl UartBridge {
         let disp = path.display().to_string();
         if speed(baud).is_none() {
             return Err(DriverError::BadValue(format!(
-                "--baud {baud} is not supported: use 115200, 230400, 460800, 921600, 1000000 (the bitstream's default), 2000000 or 3000000"
+                "--baud {}",
+                unsupported(baud)
             )));
         }
         if !path.exists() {
@@ -167,7 +218,10 @@ impl RegAccess for UartBridge {
     }
 
     fn idle(&mut self, cycles: u64) -> Result<(), DriverError> {
-        std::thread::sleep(Duration::from_nanos(cycles * 10));
+        // cycles of the board's 60 MHz clock
+        std::thread::sleep(Duration::from_secs_f64(
+            cycles as f64 / (ldcp_hdl::board::CLOCK_MHZ * 1e6),
+        ));
         Ok(())
     }
 
