@@ -102,7 +102,7 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::pacing_timer::MODULE,
         fpga: true,
-        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::pacing_timer::verilog,
         adapter: || Box::new(pacing_timer()),

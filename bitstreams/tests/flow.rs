@@ -73,6 +73,13 @@ fn fast_start_marker_synthesizes_at_100_mhz_on_the_hx8k() {
     assert!(r.bram >= 3, "the flow table is block RAM ({} BRAM)", r.bram);
 }
 
+/// The pacing timer: its scanner in five stages of one carry chain each.
+#[test]
+fn pacing_timer_synthesizes_at_100_mhz_on_the_hx8k() {
+    let r = synthesize_at_100_mhz("pacing_timer");
+    assert!(r.bram >= 3, "the three tables are block RAM ({} BRAM)", r.bram);
+}
+
 fn committed_board_report(board: &str) -> serde_json::Value {
     let path = format!("{}/reports/{board}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

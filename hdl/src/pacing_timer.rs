@@ -12,10 +12,14 @@
 //! update path  edge t: in_* -> s1_*, A read (in_flow)
 //!              t+1:    A entry (or the bypass of the last write): join or
 //!                      leave; edge t+1 writes A and U
-//! scanner      every edge: U and S read entry sc_ptr, sc_ptr += 1
-//!              X (next cycle): fresh join? due = T - next >= 0? next += interval
-//!                      (or T + interval when a whole interval behind)
-//!              edge: y_* registers; Y (next edge): S written, out_* (the grant)
+//! scanner      every edge r: U and S read entry sc_ptr, sc_ptr += 1
+//!              X1 (r+1): the entries, T and "fresh join?" registered
+//!              X2 (r+2): next due = join + interval (fresh) or S's
+//!              X3 (r+3): T - next, next + interval, T + interval
+//!              X4 (r+4): due? next += interval (or T + interval when a
+//!                      whole interval behind) -> y_* registers
+//!              Y (r+5): S written, out_* (the grant)
+//! (one carry chain per scanner stage, so each closes 100 MHz)
 //! ```
 //! Tables (block RAM, 256 entries): A = active | join (26 bits, the update
 //! path's own), U = active | interval | join (50, update path -> scanner),
@@ -27,7 +31,8 @@
 //! # Timing
 //! - One update per clock (`in_ready` high except during the reset sweep).
 //! - A visit whose table read is at edge r has its grant on `out_*` after
-//!   edge r + 1; a flow is visited every 256 cycles.
+//!   edge r + 4 (T is that of cycle r + 1); a flow is visited every 256
+//!   cycles.
 //! - `reset` (synchronous): T = 0, pointers 0, outputs cleared, the update
 //!   taken the cycle before dropped (a reset cycle writes nothing, see
 //!   [`TableSweep`]), then the three tables are swept idle (256 cycles).
@@ -94,6 +99,32 @@ pub struct PacingTimer {
     sc_ptr: DFF<Bits<FB>>,
     sc_idx: DFF<Bits<FB>>,
     sc_v: DFF<Bit>,
+    x1_v: DFF<Bit>,
+    x1_idx: DFF<Bits<FB>>,
+    x1_uact: DFF<Bit>,
+    x1_iv: DFF<Bits<IB>>,
+    x1_ujoin: DFF<Bits<TB>>,
+    x1_snext: DFF<Bits<TB>>,
+    x1_fresh: DFF<Bit>,
+    x1_t: DFF<Bits<TB>>,
+    x2_v: DFF<Bit>,
+    x2_idx: DFF<Bits<FB>>,
+    x2_uact: DFF<Bit>,
+    x2_iv: DFF<Bits<IB>>,
+    x2_ujoin: DFF<Bits<TB>>,
+    x2_snext: DFF<Bits<TB>>,
+    x2_nxt: DFF<Bits<TB>>,
+    x2_t: DFF<Bits<TB>>,
+    x3_v: DFF<Bit>,
+    x3_idx: DFF<Bits<FB>>,
+    x3_uact: DFF<Bit>,
+    x3_iv: DFF<Bits<IB>>,
+    x3_ujoin: DFF<Bits<TB>>,
+    x3_snext: DFF<Bits<TB>>,
+    x3_nxt: DFF<Bits<TB>>,
+    x3_diff: DFF<Bits<TB>>,
+    x3_n2: DFF<Bits<TB>>,
+    x3_tn: DFF<Bits<TB>>,
     y_v: DFF<Bit>,
     y_idx: DFF<Bits<FB>>,
     y_s: DFF<Bits<S_BITS>>,
@@ -122,10 +153,9 @@ pub struct PacingTimer {
     nxt: Signal<Local, Bits<TB>>,
     diff: Signal<Local, Bits<TB>>,
     due: Signal<Local, Bit>,
-    n2: Signal<Local, Bits<TB>>,
-    tn: Signal<Local, Bits<TB>>,
     diff_lo: Signal<Local, Bits<IB>>,
     nxt_w: Signal<Local, Bits<TB>>,
+    x2_iv25: Signal<Local, Bits<TB>>,
     // ---- constants
     one_fb: Constant<Bits<FB>>,
     one_tb: Constant<Bits<TB>>,
@@ -155,6 +185,32 @@ impl Default for PacingTimer {
             sc_ptr: Default::default(),
             sc_idx: Default::default(),
             sc_v: Default::default(),
+            x1_v: Default::default(),
+            x1_idx: Default::default(),
+            x1_uact: Default::default(),
+            x1_iv: Default::default(),
+            x1_ujoin: Default::default(),
+            x1_snext: Default::default(),
+            x1_fresh: Default::default(),
+            x1_t: Default::default(),
+            x2_v: Default::default(),
+            x2_idx: Default::default(),
+            x2_uact: Default::default(),
+            x2_iv: Default::default(),
+            x2_ujoin: Default::default(),
+            x2_snext: Default::default(),
+            x2_nxt: Default::default(),
+            x2_t: Default::default(),
+            x3_v: Default::default(),
+            x3_idx: Default::default(),
+            x3_uact: Default::default(),
+            x3_iv: Default::default(),
+            x3_ujoin: Default::default(),
+            x3_snext: Default::default(),
+            x3_nxt: Default::default(),
+            x3_diff: Default::default(),
+            x3_n2: Default::default(),
+            x3_tn: Default::default(),
             y_v: Default::default(),
             y_idx: Default::default(),
             y_s: Default::default(),
@@ -180,10 +236,9 @@ impl Default for PacingTimer {
             nxt: Default::default(),
             diff: Default::default(),
             due: Default::default(),
-            n2: Default::default(),
-            tn: Default::default(),
             diff_lo: Default::default(),
             nxt_w: Default::default(),
+            x2_iv25: Default::default(),
             one_fb: Constant::new(Bits::<FB>::from(1u64)),
             one_tb: Constant::new(Bits::<TB>::from(1u64)),
             a_active_bit: Constant::new(Bits::<A_BITS>::from(1u64 << TB)),
@@ -197,8 +252,10 @@ impl Logic for PacingTimer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, t_now, s1_v, s1_kind, s1_iv, sc_ptr, sc_idx, sc_v, y_v, y_idx, y_s,
-            y_grant, y_late, q_err
+            self, clock, t_now, s1_v, s1_kind, s1_iv, sc_ptr, sc_idx, sc_v, x1_v, x1_idx, x1_uact,
+            x1_iv, x1_ujoin, x1_snext, x1_fresh, x1_t, x2_v, x2_idx, x2_uact, x2_iv, x2_ujoin,
+            x2_snext, x2_nxt, x2_t, x3_v, x3_idx, x3_uact, x3_iv, x3_ujoin, x3_snext, x3_nxt,
+            x3_diff, x3_n2, x3_tn, y_v, y_idx, y_s, y_grant, y_late, q_err
         );
         self.t_a.read_clock.next = self.clock.val();
         self.t_a.write_clock.next = self.clock.val();
@@ -264,42 +321,75 @@ impl Logic for PacingTimer {
         self.sc_idx.d.next = self.sc_ptr.q.val();
         self.sc_v.d.next = !self.ts.sweeping.val() & !self.reset.val();
 
-        // ---- scanner X
+        // ---- scanner X1 (the cycle after the read): the entries and T
+        // registered, and whether the join is fresh (a 25-bit equality)
         self.u_active.next = self.t_u.read_data.val().get_bit(49);
         self.u_iv.next = self.t_u.read_data.val().get_bits::<IB>(25);
-        self.u_iv25.next = bit_cast::<TB, IB>(self.u_iv.val());
         self.u_join.next = self.t_u.read_data.val().get_bits::<TB>(0);
         self.s_active.next = self.t_s.read_data.val().get_bit(50);
         self.s_join.next = self.t_s.read_data.val().get_bits::<TB>(25);
         self.s_next.next = self.t_s.read_data.val().get_bits::<TB>(0);
-        self.nxt.next = self.s_next.val();
-        if !self.s_active.val() | (self.u_join.val() != self.s_join.val()) {
-            self.nxt.next = self.u_join.val() + self.u_iv25.val();
+        self.x1_v.d.next = self.sc_v.q.val() & !self.reset.val();
+        self.x1_idx.d.next = self.sc_idx.q.val();
+        self.x1_uact.d.next = self.u_active.val();
+        self.x1_iv.d.next = self.u_iv.val();
+        self.x1_ujoin.d.next = self.u_join.val();
+        self.x1_snext.d.next = self.s_next.val();
+        self.x1_fresh.d.next = !self.s_active.val() | (self.u_join.val() != self.s_join.val());
+        self.x1_t.d.next = self.t_now.q.val();
+
+        // ---- X2: the due time, a fresh join's first (join + interval)
+        self.u_iv25.next = bit_cast::<TB, IB>(self.x1_iv.q.val());
+        self.nxt.next = self.x1_snext.q.val();
+        if self.x1_fresh.q.val() {
+            self.nxt.next = self.x1_ujoin.q.val() + self.u_iv25.val();
         }
-        self.diff.next = self.t_now.q.val() - self.nxt.val();
+        self.x2_v.d.next = self.x1_v.q.val() & !self.reset.val();
+        self.x2_idx.d.next = self.x1_idx.q.val();
+        self.x2_uact.d.next = self.x1_uact.q.val();
+        self.x2_iv.d.next = self.x1_iv.q.val();
+        self.x2_ujoin.d.next = self.x1_ujoin.q.val();
+        self.x2_snext.d.next = self.x1_snext.q.val();
+        self.x2_nxt.d.next = self.nxt.val();
+        self.x2_t.d.next = self.x1_t.q.val();
+
+        // ---- X3: T - due, the due time after this grant, T + interval
+        // (T is the visit's, the cycle after the read, carried along)
+        self.x2_iv25.next = bit_cast::<TB, IB>(self.x2_iv.q.val());
+        self.x3_v.d.next = self.x2_v.q.val() & !self.reset.val();
+        self.x3_idx.d.next = self.x2_idx.q.val();
+        self.x3_uact.d.next = self.x2_uact.q.val();
+        self.x3_iv.d.next = self.x2_iv.q.val();
+        self.x3_ujoin.d.next = self.x2_ujoin.q.val();
+        self.x3_snext.d.next = self.x2_snext.q.val();
+        self.x3_nxt.d.next = self.x2_nxt.q.val();
+        self.x3_diff.d.next = self.x2_t.q.val() - self.x2_nxt.q.val();
+        self.x3_n2.d.next = self.x2_nxt.q.val() + self.x2_iv25.val();
+        self.x3_tn.d.next = self.x2_t.q.val() + self.x2_iv25.val();
+
+        // ---- X4: due? the next due time (catch up when a whole interval behind)
+        self.diff.next = self.x3_diff.q.val();
         self.due.next = !self.diff.val().get_bit(24);
-        self.n2.next = self.nxt.val() + self.u_iv25.val();
-        self.tn.next = self.t_now.q.val() + self.u_iv25.val();
         // T - (nxt + iv) >= 0 <=> diff >= iv, with diff < 2^24 when due
         self.diff_lo.next = self.diff.val().get_bits::<IB>(0);
-        self.nxt_w.next = self.nxt.val();
+        self.nxt_w.next = self.x3_nxt.q.val();
         if self.due.val() {
-            self.nxt_w.next = self.n2.val();
-            if self.diff_lo.val() >= self.u_iv.val() {
-                self.nxt_w.next = self.tn.val();
+            self.nxt_w.next = self.x3_n2.q.val();
+            if self.diff_lo.val() >= self.x3_iv.q.val() {
+                self.nxt_w.next = self.x3_tn.q.val();
             }
         }
-        self.y_v.d.next = self.sc_v.q.val() & !self.reset.val();
-        self.y_idx.d.next = self.sc_idx.q.val();
-        self.y_grant.d.next = self.u_active.val() & self.due.val();
+        self.y_v.d.next = self.x3_v.q.val() & !self.reset.val();
+        self.y_idx.d.next = self.x3_idx.q.val();
+        self.y_grant.d.next = self.x3_uact.q.val() & self.due.val();
         self.y_late.d.next = self.diff.val().get_bits::<LATE_BITS>(0);
-        if self.u_active.val() {
+        if self.x3_uact.q.val() {
             self.y_s.d.next = self.s_active_bit.val()
-                | (bit_cast::<S_BITS, TB>(self.u_join.val()) << 25)
+                | (bit_cast::<S_BITS, TB>(self.x3_ujoin.q.val()) << 25)
                 | bit_cast::<S_BITS, TB>(self.nxt_w.val());
         } else {
-            self.y_s.d.next = (bit_cast::<S_BITS, TB>(self.u_join.val()) << 25)
-                | bit_cast::<S_BITS, TB>(self.s_next.val());
+            self.y_s.d.next = (bit_cast::<S_BITS, TB>(self.x3_ujoin.q.val()) << 25)
+                | bit_cast::<S_BITS, TB>(self.x3_snext.q.val());
         }
 
         // ---- scanner Y: the S write and the grant

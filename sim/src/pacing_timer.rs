@@ -32,8 +32,9 @@
 //!   that served due flows in order of arrival would have lateness k - 1;
 //!   this one trades that for a bound that holds without any queue and
 //!   with no state beyond one table read per clock.) A visit whose table
-//!   read is at edge r shows its grant after edge r + 1, with its lateness
-//!   `T - due` at the visit.
+//!   read is at edge r shows its grant after edge r + 4 (a design constant:
+//!   the RTL's scanner is five stages, one carry chain each), with its
+//!   lateness `T - due` at the visit (T of the cycle after the read).
 //! - No flow is starved: every member is visited every N cycles.
 //! - Intervals shorter than N cycles cannot be honoured (one visit per N
 //!   cycles): such a flow is granted at every visit, and when it falls a

@@ -1,6 +1,8 @@
 //! The cycle-accurate mirror of `PacingTimer`: its three tables, their read
-//! registers, the scanner (X computes, Y writes S; the grant is shown from
-//! the Y registers), the update path and the sweep.
+//! registers, the scanner (a visit is decided from the entries read and the
+//! T of the cycle after the read, then carried through the RTL's pipeline
+//! stages X2..X4; Y writes S and the grant is shown from the Y registers),
+//! the update path and the sweep.
 
 use super::*;
 
@@ -56,7 +58,10 @@ struct SEntry {
     next: u32,
 }
 
-/// The scanner's second stage: the S entry to write and the grant to show.
+/// Pipeline stages a decided visit passes before Y (the RTL's X2, X3, X4).
+const SCAN_STAGES: usize = 3;
+
+/// A decided visit: the S entry to write and the grant to show.
 #[derive(Clone, Copy, Debug)]
 struct ScanResult {
     idx: usize,
@@ -76,6 +81,8 @@ pub struct PacingTimerModel {
     sc_v: bool,
     u_q: UEntry,
     s_q: SEntry,
+    /// The visits decided and moving through X2, X3, X4.
+    xs: [Option<ScanResult>; SCAN_STAGES],
     y: Option<ScanResult>,
     t: u32,
     sweep: crate::Sweep,
@@ -85,11 +92,11 @@ pub struct PacingTimerModel {
 impl PacingTimerModel {
     /// A timer of 2^flow_bits flows at power-up: no member, T = 0.
     pub fn new(flow_bits: u32) -> Self {
-        // the scanner writes a flow's entry two edges after reading it, before
-        // its next visit: at least 4 flows
+        // the scanner writes a flow's entry five edges after reading it,
+        // before its next visit: at least 8 flows
         assert!(
-            (2..=16).contains(&flow_bits),
-            "flow_bits {flow_bits} not in 2..=16"
+            (3..=16).contains(&flow_bits),
+            "flow_bits {flow_bits} not in 3..=16"
         );
         let n = 1usize << flow_bits;
         PacingTimerModel {
@@ -102,6 +109,7 @@ impl PacingTimerModel {
             sc_v: false,
             u_q: UEntry::default(),
             s_q: SEntry::default(),
+            xs: [None; SCAN_STAGES],
             y: None,
             t: 0,
             sweep: crate::Sweep::default(),
@@ -248,7 +256,13 @@ impl PacingTimerModel {
 
         // ---- registers
         let ready = self.out.in_ready;
-        self.y = if i.reset { None } else { new_y };
+        self.y = self.xs[SCAN_STAGES - 1].take();
+        self.xs.rotate_right(1);
+        self.xs[0] = new_y;
+        if i.reset {
+            self.y = None;
+            self.xs = [None; SCAN_STAGES];
+        }
         if let Some(ScanResult {
             idx,
             grant: Some(late),
