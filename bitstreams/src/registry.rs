@@ -65,10 +65,6 @@ impl Block {
     }
 }
 
-/// Why the packet-path blocks' clock is reported, not held (their Fmax is
-/// in their committed reports, not here).
-const PACKET_PATH_CLOCK: &str =
-    "its one-cycle table read-modify-write closes well below 100 MHz on the HX8K (see its report)";
 /// Why the NIC core's clock is reported, not held.
 const NIC_CORE_CLOCK: &str =
     "it fills most of the HX8K and closes below 100 MHz (see its report); the board runs it at the PLL's 60 MHz";
@@ -110,7 +106,7 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::ack_generator::MODULE,
         fpga: true,
-        clock: Clock::Reported(PACKET_PATH_CLOCK),
+        clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::ack_generator::verilog,
         adapter: || Box::new(ack_generator()),

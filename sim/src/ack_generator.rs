@@ -224,7 +224,9 @@ impl AckFlow {
 }
 
 mod rtl_model;
-pub use rtl_model::{stimulus, AckGeneratorModel, AgInputs, AgOutputs, AgStimulus};
+pub use rtl_model::{
+    stimulus, AckGeneratorModel, AgInputs, AgOutputs, AgStimulus, ACK_QUEUE, READY_MAX_QUEUED,
+};
 
 #[cfg(test)]
 mod tests;

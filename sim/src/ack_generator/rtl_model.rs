@@ -1,7 +1,8 @@
-//! The cycle-accurate mirror of `AckGenerator`: the table (applied in order,
-//! which the RTL's one-entry bypass makes exact), the scanner's copy of the
-//! pending/stamp fields and its read register, the hold register of split
-//! ACKs, the combinational `in_ready`, and the reset sweep.
+//! The cycle-accurate mirror of `AckGenerator`: the table (applied in order
+//! at each op's update edge, which the RTL's forwarding and bypasses make
+//! exact), the op pipeline, the ACK queue, the scanner's copy of the
+//! pending/stamp fields and its stages, `in_ready` (from registers), and the
+//! reset sweep.
 
 use super::*;
 
@@ -57,12 +58,32 @@ enum Op {
     Flush(usize),
 }
 
+/// Stages an op spends between its entry edge and its update edge (the
+/// table's deep form: read, state chosen, update).
+const OP_STAGES: usize = 3;
+/// Entries of the ACK queue between the decisions and `out_*`.
+pub const ACK_QUEUE: usize = 8;
+/// `in_ready` is high while the queue holds at most this many ACKs (after
+/// the last edge). Every op adds at most one ACK to the queue beyond the one
+/// that leaves per clock, and an op taken while the queue holds `q` ACKs
+/// meets at most `q + 5` when its ACKs arrive (the four ops ahead of it and
+/// its own): 2 + 5 <= [`ACK_QUEUE`], so no ACK is ever dropped.
+pub const READY_MAX_QUEUED: usize = 2;
+const _: () = assert!(READY_MAX_QUEUED + OP_STAGES + 2 <= ACK_QUEUE);
+
 /// The RTL's registers and tables, mirrored.
 #[derive(Clone, Debug)]
 pub struct AckGeneratorModel {
     flows: Vec<AckFlow>,
-    s1: Option<Op>,
-    hold: Option<Ack>,
+    /// The ops taken: [s1, s2, s3].
+    ops: [Option<Op>; OP_STAGES],
+    /// The decisions of the op updated at the last edge.
+    decided: AckOut,
+    /// ACKs decided and not yet shown, oldest first.
+    queue: std::collections::VecDeque<Ack>,
+    /// Largest queue length seen (at most [`ACK_QUEUE`]).
+    queue_peak: usize,
+    ready_q: bool,
     cf_m: u32,
     cf_timeout: u32,
     sc_ptr: usize,
@@ -70,6 +91,12 @@ pub struct AckGeneratorModel {
     sc_v: bool,
     /// The scanner's read register: (pending, held_since) of `sc_idx`.
     sc_q: (u32, u32),
+    /// The scanner's next stage: (index, pending != 0, held_since, T).
+    h1: Option<(usize, bool, u32, u32)>,
+    /// The scanner's third stage: (index, pending != 0, age).
+    h2: Option<(usize, bool, u32)>,
+    /// A flow to flush, found by the scanner (enters at the next edge).
+    hit: Option<usize>,
     t: u32,
     sweep: crate::Sweep,
     out: AgOutputs,
@@ -84,14 +111,20 @@ impl AckGeneratorModel {
         );
         let mut m = AckGeneratorModel {
             flows: vec![AckFlow::default(); 1 << flow_bits],
-            s1: None,
-            hold: None,
+            ops: [None; OP_STAGES],
+            decided: AckOut::default(),
+            queue: Default::default(),
+            queue_peak: 0,
+            ready_q: true,
             cf_m: 1,
             cf_timeout: 0,
             sc_ptr: 0,
             sc_idx: 0,
             sc_v: false,
             sc_q: (0, 0),
+            h1: None,
+            h2: None,
+            hit: None,
             t: 0,
             sweep: crate::Sweep::default(),
             out: AgOutputs::default(),
@@ -110,7 +143,12 @@ impl AckGeneratorModel {
         self.out
     }
 
-    /// What the op in s1 produces, applied to `flows` (a copy when peeking).
+    /// The longest the ACK queue has been.
+    pub fn queue_peak(&self) -> usize {
+        self.queue_peak
+    }
+
+    /// What an op produces, applied to `flows`.
     fn compute(flows: &mut [AckFlow], op: Op, m: u32, timeout: u32, t: u32) -> AckOut {
         match op {
             Op::Flush(f) => AckOut {
@@ -135,45 +173,17 @@ impl AckGeneratorModel {
         }
     }
 
-    /// The s1 op needs two ACKs (a split): its result on a copy of its flow.
-    fn split_now(&self) -> bool {
-        match self.s1 {
-            Some(Op::Event(i)) if !i.in_open => {
-                let f = (i.in_flow & 0xffff) as usize;
-                self.flows.get(f).is_some_and(|&flow| {
-                    let mut copy = flow;
-                    let o = copy.packet(
-                        f as u32,
-                        i.in_psn & PSN_MASK,
-                        i.in_ce,
-                        i.in_last,
-                        self.cf_m,
-                        self.t,
-                    );
-                    o.second.is_some()
-                })
-            }
-            _ => false,
-        }
-    }
-
-    /// The scanner found a flow to flush (from its read register).
-    fn hit_now(&self) -> bool {
-        let (pending, since) = self.sc_q;
-        self.sc_v && pending != 0 && (self.t.wrapping_sub(since) & T_MASK) >= self.cf_timeout
-    }
-
+    /// `in_ready`: from registers only.
     fn ready(&self) -> bool {
-        !self.sweep.active() && !self.split_now() && !self.hit_now()
+        !self.sweep.active() && self.hit.is_none() && self.ready_q
     }
 
     /// One rising edge.
     pub fn tick(&mut self, i: &AgInputs) {
         let t = self.t;
         let n = self.flows.len();
-        let split = self.split_now();
-        let hit = self.hit_now();
-        let ready = !self.sweep.active() && !split && !hit;
+        let ready = self.ready();
+        let prev_q = self.sc_q;
         // the scanner's copy is written with the table, so its read at this
         // edge returns the entry as it was before this edge's write
         let rd = (
@@ -181,21 +191,13 @@ impl AckGeneratorModel {
             self.flows[self.sc_ptr].held_since,
         );
 
-        // ---- s1: the op's result, applied to the table (unless reset)
+        // ---- the ACK shown: the oldest of the queue, then the decisions
+        // of the last edge, in order; the rest queued
         let mut out = AgOutputs::default();
-        let res = match self.s1.take() {
-            Some(op) if !i.reset => {
-                Self::compute(&mut self.flows, op, self.cf_m, self.cf_timeout, t)
-            }
-            _ => AckOut::default(),
-        };
-        let shown = if let Some(h) = self.hold.take() {
-            Some(h)
-        } else {
-            self.hold = res.second;
-            res.first
-        };
-        if let Some(a) = shown {
+        let d = std::mem::take(&mut self.decided);
+        self.queue.extend(d.first);
+        self.queue.extend(d.second);
+        if let Some(a) = self.queue.pop_front() {
             out.out_valid = true;
             out.out_flow = a.flow;
             out.out_psn = a.psn;
@@ -203,25 +205,49 @@ impl AckGeneratorModel {
             out.out_n_pkts = a.n;
             out.out_nak = a.nak;
         }
-        out.stat_err = res.err;
+        self.queue_peak = self.queue_peak.max(self.queue.len());
+        assert!(
+            self.queue.len() <= ACK_QUEUE,
+            "the ACK queue overflowed: the ready rule is wrong"
+        );
+        out.stat_err = d.err;
 
+        // ---- the update: the op leaving s3, applied to the table (unless reset)
+        self.decided = match self.ops[OP_STAGES - 1].take() {
+            Some(op) if !i.reset => {
+                Self::compute(&mut self.flows, op, self.cf_m, self.cf_timeout, t)
+            }
+            _ => AckOut::default(),
+        };
         self.sc_q = rd;
         if self.sweep.active() && !i.reset {
             self.flows[self.sweep.ptr()] = AckFlow::default();
         }
 
-        // ---- the next op
-        self.s1 = if i.reset || self.sweep.active() || split {
+        // ---- the ops move on; the next op: a flush the scanner found, else the input
+        self.ops.rotate_right(1);
+        self.ops[0] = if i.reset || self.sweep.active() {
             None
-        } else if hit {
-            Some(Op::Flush(self.sc_idx))
+        } else if let Some(f) = self.hit {
+            Some(Op::Flush(f))
         } else if i.in_valid && ready {
             Some(Op::Event(*i))
         } else {
             None
         };
 
+        // ---- the scanner: read register -> (pending, stamp, T) -> age -> hit
+        self.hit = self
+            .h2
+            .and_then(|(f, nz, age)| (nz && age >= self.cf_timeout).then_some(f));
+        self.h2 = self
+            .h1
+            .map(|(f, nz, since, th)| (f, nz, th.wrapping_sub(since) & T_MASK));
+        let (pend, since) = prev_q;
+        self.h1 = self.sc_v.then_some((self.sc_idx, pend != 0, since, t));
+
         // ---- registers
+        self.ready_q = self.queue.len() <= READY_MAX_QUEUED;
         self.cf_m = clamp_m(i.cfg_m_pkts);
         self.cf_timeout = i.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1);
         self.sc_idx = self.sc_ptr;
@@ -232,14 +258,19 @@ impl AckGeneratorModel {
         if i.reset {
             self.t = 0;
             self.sc_ptr = 0;
-            self.hold = None;
+            self.ops = [None; OP_STAGES];
+            self.decided = AckOut::default();
+            self.queue.clear();
+            self.ready_q = true;
+            self.h1 = None;
+            self.h2 = None;
+            self.hit = None;
             out = AgOutputs::default();
         }
         self.out = out;
         self.out.in_ready = self.ready();
     }
 }
-
 impl crate::cosim::CosimModel for AckGeneratorModel {
     type Input = AgInputs;
     type Output = AgOutputs;
@@ -256,7 +287,7 @@ impl crate::cosim::CosimModel for AckGeneratorModel {
     /// sweep to finish and for the scanner to flush every held ACK: the
     /// timeout, plus two passes of the scanner (one to reach a flow, one
     /// for a flow whose stamp was taken just after its visit), plus the
-    /// pipeline.
+    /// pipeline and the ACK queue.
     fn drain(last: Option<&AgInputs>) -> Vec<AgInputs> {
         let cfg = AgInputs {
             cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
@@ -264,16 +295,24 @@ impl crate::cosim::CosimModel for AckGeneratorModel {
             ..Default::default()
         };
         let timeout = (cfg.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1)) as usize;
-        vec![cfg; timeout + 3 * (1 << FPGA_FLOW_BITS) + 4]
+        vec![cfg; timeout + 3 * (1 << FPGA_FLOW_BITS) + 8 + ACK_QUEUE]
     }
 
-    /// The op in the pipeline, a split's second ACK waiting, a sweep under
+    /// The ops in the pipeline, decided ACKs not yet shown, a sweep under
     /// way, and ACKs held for a delayed ACK (the timeout must flush them).
     fn in_flight(&self) -> Vec<(&'static str, u64)> {
         let held = self.flows.iter().filter(|f| f.pending != 0).count() as u64;
+        let decided = self.decided.first.is_some() as u64 + self.decided.second.is_some() as u64;
         [
-            ("op in the input register", self.s1.is_some() as u64),
-            ("second ACK of a split", self.hold.is_some() as u64),
+            (
+                "ops in the pipeline",
+                self.ops.iter().flatten().count() as u64,
+            ),
+            (
+                "ACKs decided, not yet shown",
+                decided + self.queue.len() as u64,
+            ),
+            ("a flush found by the scanner", self.hit.is_some() as u64),
             (
                 "reset sweep entries left",
                 if self.sweep.active() {

@@ -115,58 +115,73 @@ fn run(m: &mut AckGeneratorModel, stim: impl Iterator<Item = AgInputs>) -> (Vec<
 
 #[test]
 fn ack_generator_model_back_pressure_loses_nothing() {
-    // one flow, delayed m = 4, every packet in order, CE every third packet,
-    // presented every cycle: the splits stall the input; every packet taken
-    // is acknowledged exactly once and every CE is echoed with n = 1
+    // eight flows, delayed m = 4, every packet in order, presented every
+    // cycle in rounds: eight unmarked packets (one per flow, all held),
+    // then eight CE packets (each a split: two ACKs in one cycle). A CE
+    // round makes 16 ACKs in 8 cycles, so the ACK queue fills and
+    // `in_ready` must drop; every packet taken is acknowledged exactly
+    // once, every CE is echoed with n = 1, the queue never overflows
     let mut m = AckGeneratorModel::new(3);
-    let mut psn = 0u32;
+    let mut psn = [0u32; 8];
     let (mut taken, mut ce_taken) = (0u64, 0u64);
-    let mut acks = vec![];
+    let mut acks: Vec<Vec<(u32, bool, u32)>> = vec![vec![]; 8];
     let mut ready_low = 0;
-    for c in 0..3_200u32 {
+    let mut k = 0u32; // packets taken so far: decides the next one's flow and CE
+    for c in 0..3_400u32 {
         let ready = m.outputs().in_ready;
-        let i = if c < 3_000 {
-            AgInputs {
-                in_valid: true,
-                in_psn: psn,
-                in_ce: c % 3 == 0,
-                cfg_m_pkts: 4,
-                cfg_timeout_cycles: 60,
-                ..Default::default()
-            }
-        } else {
-            AgInputs {
-                cfg_m_pkts: 4,
-                cfg_timeout_cycles: 60,
-                ..Default::default()
-            }
+        let f = (k % 8) as usize;
+        let ce = (k / 8) % 2 == 1;
+        let i = AgInputs {
+            in_valid: c < 3_000,
+            in_flow: f as u32,
+            in_psn: psn[f],
+            in_ce: ce,
+            cfg_m_pkts: 4,
+            cfg_timeout_cycles: 60_000,
+            ..Default::default()
         };
         if i.in_valid && ready {
             taken += 1;
-            ce_taken += i.in_ce as u64;
-            psn += 1;
+            ce_taken += ce as u64;
+            psn[f] += 1;
+            k += 1;
         }
-        ready_low += !ready as u64;
+        ready_low += (c < 3_000 && !ready) as u64;
         m.tick(&i);
         let o = m.outputs();
         if o.out_valid {
-            acks.push((o.out_psn, o.out_ece, o.out_n_pkts));
+            acks[o.out_flow as usize].push((o.out_psn, o.out_ece, o.out_n_pkts));
         }
     }
-    let n: u64 = acks.iter().map(|a| a.2 as u64).sum();
-    let marked: u64 = acks.iter().filter(|a| a.1).map(|a| a.2 as u64).sum();
+    let all = acks.iter().flatten();
+    let n: u64 = all.clone().map(|a| a.2 as u64).sum();
+    let marked: u64 = all.clone().filter(|a| a.1).map(|a| a.2 as u64).sum();
     assert_eq!(
         (n, marked),
         (taken, ce_taken),
         "every packet acknowledged once, marks exact"
     );
-    assert!(acks.iter().filter(|a| a.1).all(|a| a.2 == 1));
+    assert!(all.clone().filter(|a| a.1).all(|a| a.2 == 1));
+    for (f, a) in acks.iter().enumerate() {
+        assert!(
+            a.windows(2).all(|w| w[0].0 < w[1].0),
+            "flow {f}: cumulative PSNs increase"
+        );
+        assert_eq!(
+            a.last().unwrap().0,
+            psn[f],
+            "flow {f}: all acknowledged at the end"
+        );
+    }
     assert!(
-        acks.windows(2).all(|w| w[0].0 < w[1].0),
-        "cumulative PSNs increase"
+        ready_low > 100 && taken > 1_500,
+        "the CE rounds stalled the input ({ready_low} cycles low, {taken} taken)"
     );
-    assert!(ready_low > 100, "splits stalled the input ({ready_low})");
-    assert_eq!(acks.last().unwrap().0, psn, "all acknowledged at the end");
+    assert!(
+        (READY_MAX_QUEUED + 1..=ACK_QUEUE).contains(&m.queue_peak()),
+        "queue peak {}",
+        m.queue_peak()
+    );
 }
 
 #[test]
@@ -193,7 +208,9 @@ fn ack_generator_model_timeout_flush_within_the_bound() {
         }
     }
     let at = at.expect("the lone packet is flushed");
-    assert!((100..=100 + n + 3).contains(&at), "flushed at {at}");
+    // the timeout, then up to N - 1 cycles to the scanner's visit, then
+    // the scanner's stages, the op's and the ACK queue's
+    assert!((100..=100 + n + 9).contains(&at), "flushed at {at}");
     let (acks, delivered, _) = run(&mut m, std::iter::repeat_n(idle, 500));
     assert!(acks.is_empty() && delivered == 0);
 }
