@@ -39,22 +39,30 @@
 //! is one packet with `last` set (RoCEv2), acknowledged at once.
 //!
 //! # One ACK per clock, back-pressure, and the timeout's lateness (RTL)
-//! The RTL takes one event per clock and emits at most one ACK per clock.
-//! `in_ready` (combinational from registers and table reads) drops for one
-//! cycle when
-//! - the event in the pipeline is a CE packet with held packets (it needs
-//!   two ACKs: the second leaves from a one-entry hold register while no
-//!   event enters), or
-//! - the timeout scanner found a flow to flush: the flush enters the
-//!   pipeline as an event, instead of an input event.
+//! The RTL takes one event per clock and shows at most one ACK per clock.
+//! An event's ACKs are decided four edges after it is taken (the table's
+//! read, the state's choice, the update) and shown from an 8-entry queue
+//! ([`ACK_QUEUE`]), oldest first: the second ACK of a CE packet with held
+//! packets (a split) waits there a cycle instead of stalling the input.
+//! `in_ready` is from registers only; it is low
+//! - during the reset sweep,
+//! - in the cycle a flush the timeout scanner found enters the pipeline
+//!   (the flush is an op, in place of an input event), and
+//! - while the queue holds more than [`READY_MAX_QUEUED`] ACKs. Every op
+//!   adds at most one ACK to the queue beyond the one that leaves per
+//!   clock, and at most five ops (four in flight and the one taken) add
+//!   theirs before the ready rule sees it, so the queue never overflows
+//!   (the model asserts it; per flow an ACK covers at least one packet, so
+//!   the queue only fills when many flows' held packets are split at once).
 //!
 //! Events presented while `in_ready` is low are not taken (the sender holds
 //! them); none is lost and no ACK is dropped. The scanner visits one flow per
 //! clock (a copy of the table's pending/stamp fields, written with it), so a
-//! held ACK is flushed at most `N - 1` cycles after its timeout (N = flows),
-//! plus N cycles for each visit that coincides with a split cycle (the flush
-//! is then found at the next visit). Latency of an ACK: 2 cycles from its
-//! packet (3 for the second ACK of a split).
+//! held ACK is flushed at most `N - 1` cycles after its timeout (N = flows)
+//! plus the scanner's three stages and the op's pipeline (the flush re-checks
+//! the timeout on the flow's state when it is updated). Latency of an ACK: 5
+//! cycles from its packet, more when ACKs queue ahead of it (design
+//! constants of the RTL).
 
 pub use crate::{FLOW_ID_BITS, FPGA_FLOW_BITS};
 
