@@ -11,8 +11,8 @@
 //! - Throughput: one event (transmit, ACK, NAK, flow reset) per clock, any
 //!   flow pattern, back-to-back events of one flow included.
 //! - Latency: an event presented in cycle t is on the output registers after
-//!   edge t + 3 (`LATENCY_CYCLES` = 4).
-//! - `reset` (synchronous): clears the outputs and the input register, then
+//!   edge t + 4 (`LATENCY_CYCLES` = 5, a design constant).
+//! - `reset` (synchronous): clears the outputs and the pipeline, then
 //!   writes every table entry idle, one per cycle (256 cycles); `in_ready`
 //!   is low meanwhile and events presented then are ignored. At power-up the
 //!   table is already idle (RAM initial values), no sweep.
@@ -20,19 +20,22 @@
 //! # Pipeline
 //! ```text
 //! edge t     in_* -> s1_* registers; the table RAMs read entry in_flow[7:0]
-//! cycle t+1  from the input registers only: PSN + 1, IPv4?, word 0 and the
-//!            RFC 1624 Eq. 3 checksum for both codepoints (Not-ECT, ECT(0))
-//!            -> s2_*; the entry's state (forwarded, bypassed or the RAM's,
-//!            see [`TableSweep::pipelined`]) -> the table's s2 register
-//! cycle t+2  the rules on the registered state; the new state -> RAM, the
-//!            forwarding and the bypass; the decisions (ECN, error, stage,
-//!            set, go-back-N) and the two folded checksums -> r_* registers
-//! cycle t+3  the result from the decisions (the ECN decision picks one of
+//! cycle t+1  from the input registers only: PSN + 1, IPv4?, and RFC 1624
+//!            Eq. 3's three-term sum for both codepoints -> s2_*; the RAM's
+//!            word (or the write of edge t) registered by the table
+//! cycle t+2  the two checksum folds; off = PSN - base, sent = next - base
+//!            and in order? (PSN == next), each against every source of the
+//!            state (the s3 op's new state, the last edge's write, the read;
+//!            [`TableSweep::deep`]) -> s3_*; the state registered
+//! cycle t+3  the rules on the registered state and the registered off,
+//!            sent and in-order; the new state -> RAM, the forwarding and
+//!            the bypass; the decisions -> r_* registers
+//! cycle t+4  the result from the decisions (the ECN decision picks one of
 //!            the two precomputed headers; the window for the set) -> out_*
 //! ```
-//! The loop the clock closes is the rules alone: the registered state, one
-//! 24-bit difference and a 24-bit compare, a mux, the forwarding mux. The
-//! checksum and the result's muxes are never on it.
+//! The loop the clock closes is the rules alone: two compares of
+//! registered values (12-bit halves), a few LUTs, the forwarding mux. The
+//! subtractions, the checksum and the result's muxes are never on it.
 //!
 //! The table is three RAMs per flow: `base` (24 bits), `next` (24) and
 //! `misc` = stage (2) | fs_len - 1 (12), written together (the model's
