@@ -65,7 +65,7 @@ const _: () = assert!(Q_BITS == 38 && ACK_QUEUE == 8 && READY_MAX_QUEUED == 2);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "ack_generator",
     doc: "receiver ACK generator: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one ACK per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
-    open: &["ts$sweep_ptr"],
+    open: &["ts$s1_oor", "ts$sweep_ptr", "ts$p_state", "ts$z_state"],
     subs: &[],
 };
 
@@ -251,6 +251,7 @@ pub struct AckGenerator {
     one3: Constant<Bits<3>>,
     one4: Constant<Bits<4>>,
     ready_max: Constant<Bits<4>>,
+    gap_max: Constant<Bits<PB>>,
     q_ece_bit: Constant<Bits<Q_BITS>>,
     q_nak_bit: Constant<Bits<Q_BITS>>,
     q_ece_n1: Constant<Bits<Q_BITS>>,
@@ -407,6 +408,7 @@ impl Default for AckGenerator {
             one3: Constant::new(Bits::<3>::from(1u64)),
             one4: Constant::new(Bits::<4>::from(1u64)),
             ready_max: Constant::new(Bits::<4>::from(READY_MAX_QUEUED as u64)),
+            gap_max: Constant::new(Bits::<PB>::from(GAP_MAX as u64)),
             q_ece_bit: Constant::new(Bits::<Q_BITS>::from(1u64 << 5)),
             q_nak_bit: Constant::new(Bits::<Q_BITS>::from(1u64)),
             q_ece_n1: Constant::new(Bits::<Q_BITS>::from((1u64 << 5) | (1 << 1))),
@@ -560,7 +562,7 @@ impl Logic for AckGenerator {
         // ---- s3: the rules (see ldcp_sim::ack_generator)
         self.d.next = self.s3_d.q.val();
         self.d0.next = self.s3_d0.q.val();
-        self.gap.next = !self.d.val().get_bits::<12>(12).any() & !self.d0.val();
+        self.gap.next = (self.d.val() <= self.gap_max.val()) & !self.d0.val();
         self.flush_ok.next = self.pend.val().any() & (self.s3_age.q.val() >= self.to20.val());
         self.n_e.next = self.e_cur.val();
         self.n_pend.next = self.pend.val();

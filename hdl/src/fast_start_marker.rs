@@ -64,7 +64,7 @@ const _: () = assert!(MISC_BITS + PB == 38);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "fast_start_marker",
     doc: "sender fast-start ECN marker with the IPv4 ECN rewrite and RFC 1624 checksum update, 256 flows, one event per clock (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1)",
-    open: &["ts$s1_idx", "ts$s1_oor", "ts$sweep_ptr"],
+    open: &["ts$s1_idx", "ts$s1_oor", "ts$sweep_ptr", "ts$p_state", "ts$z_state"],
     subs: &[],
 };
 
