@@ -143,7 +143,7 @@ pub const BOARDS: &[Board] = &[
         package: "cb132",
         family: Family::Ice40,
         nextpnr_device: "--hx8k",
-        doc: "a second Alchitry Cu as the switch port: the WRED/ECN port, its registers and the UART bridge; iCE40-HX8K cb132 on the 100 MHz oscillator, no PLL",
+        doc: "a second Alchitry Cu as the switch port: the WRED/ECN port, its registers and the UART bridge; iCE40-HX8K cb132, 90 MHz PLL clock from the 100 MHz oscillator",
         core: ldcp_hdl::switch_board::MODULE.name,
         top: ldcp_hdl::switch_board::TOP,
         oscillator_mhz: ldcp_hdl::switch_board::OSC_MHZ,
@@ -155,7 +155,15 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::switch_board::core_verilog,
         top_verilog: ldcp_hdl::switch_board::top_verilog,
         constraints: ldcp_hdl::switch_board::pcf,
-        pll: Vec::new,
+        pll: || {
+            let (r, f, q, filter) = ldcp_hdl::switch_board::PLL;
+            vec![
+                ("DIVR", r),
+                ("DIVF", f),
+                ("DIVQ", q),
+                ("FILTER_RANGE", filter),
+            ]
+        },
     },
     Board {
         name: "ulx3s",
@@ -163,7 +171,7 @@ pub const BOARDS: &[Board] = &[
         package: "CABGA381",
         family: Family::Ecp5,
         nextpnr_device: "--85k",
-        doc: "ULX3S, the whole system: the NIC system (NIC core with 256 flows, pacing timer, fast-start marker, ACK generator, WRED/ECN port) and the UART bridge; ECP5 LFE5U-85F CABGA381, 40 MHz PLL clock from the 25 MHz oscillator",
+        doc: "ULX3S, the whole system: the NIC system (NIC core with 256 flows, pacing timer, fast-start marker, ACK generator, WRED/ECN port) and the UART bridge; ECP5 LFE5U-85F CABGA381, 35 MHz PLL clock from the 25 MHz oscillator",
         core: ldcp_hdl::system_board::MODULE.name,
         top: ldcp_hdl::system_board::TOP,
         oscillator_mhz: ldcp_hdl::system_board::OSC_MHZ,

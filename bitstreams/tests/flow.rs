@@ -104,10 +104,10 @@ fn alchitry_cu_bitstream_builds_and_meets_its_60_mhz_clock() {
 
 /// The switch port's bitstream: the switch board core (the board shell,
 /// the switch decoder, the WRED/ECN port) on the second Alchitry Cu meets
-/// the oscillator's 100 MHz without a PLL, and icepack writes a whole HX8K
-/// bitstream.
+/// the PLL's 90 MHz (100 MHz is not reliable: `hdl/src/switch_board.rs`),
+/// and icepack writes a whole HX8K bitstream.
 #[test]
-fn alchitry_cu_switch_bitstream_builds_and_meets_100_mhz() {
+fn alchitry_cu_switch_bitstream_builds_and_meets_its_90_mhz_clock() {
     use ldcp_flow::board;
     let opts = board::BoardOptions {
         board: board::board("alchitry-cu-switch").unwrap(),
@@ -121,8 +121,8 @@ fn alchitry_cu_switch_bitstream_builds_and_meets_100_mhz() {
     assert!(r.timing_met, "{:?}", r.clocks);
     assert_eq!(r.clocks.len(), 1, "one clock domain: {:?}", r.clocks);
     let clk = &r.clocks[0];
-    assert!((clk.constraint_mhz - 100.0).abs() < 0.01 && clk.achieved_mhz >= 100.0);
-    assert_eq!((r.pll_used, r.flows, r.bram), (0, 0, 0));
+    assert!((clk.constraint_mhz - 90.0).abs() < 0.1 && clk.achieved_mhz >= clk.constraint_mhz);
+    assert_eq!((r.pll_used, r.flows, r.bram), (1, 0, 0));
     assert!(r.logic_cells > 2_000 && r.logic_cells < r.logic_cells_total);
     let bin = r.bitstream.as_ref().expect("a bitstream");
     assert_eq!(bin.bytes, board::ICE40_HX8K_BIN_BYTES);
@@ -134,11 +134,11 @@ fn alchitry_cu_switch_bitstream_builds_and_meets_100_mhz() {
 }
 
 /// The whole system on the ULX3S: the NIC system (256 flows) with the
-/// board shell, the EHXPLLL's 40 MHz derived from the 25 MHz oscillator,
+/// board shell, the EHXPLLL's 35 MHz derived from the 25 MHz oscillator,
 /// met; YoWASP's yosys, nextpnr-ecp5 and ecppack (the test fails, never
 /// skips, when they are missing: scripts/bootstrap.sh installs them).
 #[test]
-fn ulx3s_bitstream_builds_and_meets_its_40_mhz_clock() {
+fn ulx3s_bitstream_builds_and_meets_its_35_mhz_clock() {
     use ldcp_flow::board;
     let opts = board::BoardOptions {
         board: board::board("ulx3s").unwrap(),
@@ -153,9 +153,9 @@ fn ulx3s_bitstream_builds_and_meets_its_40_mhz_clock() {
     let clk = r
         .clocks
         .iter()
-        .find(|c| (c.constraint_mhz - 40.0).abs() < 0.01)
-        .unwrap_or_else(|| panic!("no clock constrained at the PLL's 40 MHz: {:?}", r.clocks));
-    assert!(clk.achieved_mhz >= 40.0, "{clk:?}");
+        .find(|c| (c.constraint_mhz - 35.0).abs() < 0.01)
+        .unwrap_or_else(|| panic!("no clock constrained at the PLL's 35 MHz: {:?}", r.clocks));
+    assert!(clk.achieved_mhz >= 35.0, "{clk:?}");
     assert_eq!((r.pll_used, r.flows), (1, 256));
     assert!(r.logic_cells > 5_000 && r.logic_cells < r.logic_cells_total);
     assert!(r.bram >= 10 && r.dsp >= 10, "BRAM {} DSP {}", r.bram, r.dsp);

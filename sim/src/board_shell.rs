@@ -311,8 +311,9 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
     }
 
     /// The line idle at the last bit rate and hold, long enough for a
-    /// power-on sequence, the bridge's timeout on a cut frame, a response,
-    /// the activity LED's hold and the core's drain.
+    /// power-on sequence, the bridge's timeout on a cut frame, a response
+    /// and the core's drain (a lit activity LED is not in flight: its
+    /// count-down is compared every cycle, not waited for).
     fn drain(last: Option<&ShellIn>) -> Vec<ShellIn> {
         let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
         let hold = last.map_or(0, |i| i.cfg_led_hold_cycles);
@@ -326,7 +327,7 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
         let cycles = POR_DONE as usize
             + 4
             + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
-            + (hold as usize).max(C::drain_cycles());
+            + C::drain_cycles();
         vec![idle; cycles]
     }
 
