@@ -216,9 +216,9 @@ impl crate::Stimulus for SwitchStimulus {
             let r = d.next_u64();
             let q = &mut self.queue;
             match r % 100 {
-                0..=39 => {
-                    // a burst of packets
-                    let n = 1 + (r >> 8) % 24;
+                0..=29 => {
+                    // a burst of packets (back to back on the bus; a frame each through the bridge)
+                    let n = 1 + (r >> 8) % 8;
                     let len = match (r >> 16) % 4 {
                         0 => 64,
                         1 => 1500,
@@ -230,7 +230,7 @@ impl crate::Stimulus for SwitchStimulus {
                         q.push_back(BusIn::write(off("WRED_PKT"), len | ecn << 16));
                     }
                 }
-                40..=59 => {
+                30..=49 => {
                     // a parameter, legal or not
                     let names = [
                         "WRED_K_MIN",
@@ -250,13 +250,15 @@ impl crate::Stimulus for SwitchStimulus {
                     };
                     q.push_back(BusIn::write(off(name), v));
                 }
-                60..=84 => {
-                    // a read of any register (or of an offset the port does not decode)
+                50..=84 => {
+                    // a read: mostly of the port's registers, else of any register or
+                    // offset (which the port may not decode)
+                    let sw = ldcp_regmap::switch_registers();
                     let regs = ldcp_regmap::REGISTERS;
-                    let a = if r & 0x100 != 0 {
-                        regs[(r >> 9) as usize % regs.len()].offset
-                    } else {
-                        (r >> 9) as u32 & 0xffc
+                    let a = match (r >> 8) % 4 {
+                        0 => regs[(r >> 10) as usize % regs.len()].offset,
+                        1 => (r >> 10) as u32 & 0xfff,
+                        _ => sw[(r >> 10) as usize % sw.len()].offset,
                     };
                     q.push_back(BusIn::read(a));
                 }
