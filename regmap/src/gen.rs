@@ -163,6 +163,9 @@ pub fn json(regs: &[Register]) -> String {
         "magic": MAGIC,
         "map_version": MAP_VERSION,
         "window_bytes": WINDOW_BYTES,
+        "kinds": crate::KINDS,
+        "ext_base": EXT_BASE,
+        "switch_port_registers": switch_registers().iter().map(|r| r.name).collect::<Vec<_>>(),
         "registers": regs,
     });
     let mut s = serde_json::to_string_pretty(&v).expect("the map serialises");
