@@ -3,7 +3,7 @@
 #define LDCP_REGS_H
 
 #define LDCP_MAGIC 0x4c444350u
-#define LDCP_MAP_VERSION 0x00010001u
+#define LDCP_MAP_VERSION 0x00010002u
 #define LDCP_WINDOW_BYTES 4096u
 
 /* MAGIC (RO, block id): identifies an LDCP NIC core */
@@ -16,7 +16,7 @@
 
 /* VERSION (RO, block id): the register-map version */
 #define LDCP_VERSION_OFFSET 0x004u
-#define LDCP_VERSION_RESET 0x00010001u
+#define LDCP_VERSION_RESET 0x00010002u
 #define LDCP_VERSION_MINOR_SHIFT 0u
 #define LDCP_VERSION_MINOR_MASK 0x0000ffffu
 #define LDCP_VERSION_MINOR_MIN 0x0u
@@ -57,8 +57,14 @@
 #define LDCP_CAPS_EXT_MASK 0x02000000u
 #define LDCP_CAPS_EXT_MIN 0x0u
 #define LDCP_CAPS_EXT_MAX 0x1u
+#define LDCP_CAPS_KIND_SHIFT 26u
+#define LDCP_CAPS_KIND_MASK 0x0c000000u
+#define LDCP_CAPS_KIND_MIN 0x0u
+#define LDCP_CAPS_KIND_MAX 0x1u
+#define LDCP_CAPS_KIND_NIC 0u
+#define LDCP_CAPS_KIND_SWITCH_PORT 1u
 
-/* CORE_RESET (WO, block ctrl): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first) */
+/* CORE_RESET (WO, block ctrl): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first); in a switch port: the WRED/ECN port and its registers, at once */
 #define LDCP_CORE_RESET_OFFSET 0x010u
 #define LDCP_CORE_RESET_RESET 0x00000000u
 #define LDCP_CORE_RESET_GO_SHIFT 0u

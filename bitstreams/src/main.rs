@@ -93,7 +93,10 @@ struct SynthArgs {
     block: Option<String>,
     /// Build a board's bitstream instead: the board core with its PLL and pins
     /// (alchitry-cu: the NIC core, the UART bridge, 60 MHz from the 100 MHz
-    /// oscillator; writes <out>/ldcp_alchitry_cu.bin only if timing is met).
+    /// oscillator; alchitry-cu-switch: the WRED/ECN switch port, the UART
+    /// bridge, 90 MHz from the 100 MHz oscillator; ulx3s: the whole NIC system on the
+    /// ECP5, 35 MHz from the 25 MHz oscillator). Writes the bitstream under
+    /// <out> only if every clock meets its constraint.
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]
     board: Option<String>,
     /// Target device (with --block).
@@ -263,14 +266,17 @@ fn print_synth(r: &SynthReport) {
 
 fn print_board(r: &ldcp_flow::board::BoardReport) {
     eprintln!(
-        "{} ({} {}): {} of {} logic cells, {} of {} BRAM, {} PLL, {} flows",
+        "{} ({} {}): {} of {} logic cells, {} flip-flops, {} of {} BRAM, {} of {} DSP, {} PLL, {} flows",
         r.board,
         r.device,
         r.package,
         r.logic_cells,
         r.logic_cells_total,
+        r.flip_flops,
         r.bram,
         r.bram_total,
+        r.dsp,
+        r.dsp_total,
         r.pll_used,
         r.flows
     );
@@ -289,13 +295,25 @@ fn print_board(r: &ldcp_flow::board::BoardReport) {
             p.from, p.to, p.delay_ns
         );
     }
+    eprintln!(
+        "tools: yosys {:.1} s, nextpnr {:.1} s ({} seed(s)), {} {:.1} s",
+        r.seconds.yosys,
+        r.seconds.nextpnr,
+        r.seeds_tried.len(),
+        r.packer,
+        r.seconds.pack
+    );
     match &r.bitstream {
         Some(b) => eprintln!(
-            "bitstream: {} ({} bytes; GIT_HASH {}{}); flash with `iceprog {}`",
+            "bitstream: {} ({} bytes; GIT_HASH {}{}); load it with `{} {}`",
             b.file.display(),
             b.bytes,
             r.git_hash,
             if r.dirty { ", dirty tree" } else { "" },
+            match r.family {
+                ldcp_flow::board::Family::Ice40 => "iceprog",
+                ldcp_flow::board::Family::Ecp5 => "openFPGALoader --board ulx3s",
+            },
             b.file.display()
         ),
         None => eprintln!("timing NOT met at the board clock: no bitstream written"),
@@ -333,7 +351,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
         Cmd::Blocks(a) => {
             let clock = |b: &ldcp_flow::Block| match b.clock {
                 ldcp_flow::registry::Clock::Held => match b.board {
-                    Some(board) => format!("held to the {board} PLL clock"),
+                    Some(board) => format!("held to the {board} board's clock"),
                     None => "held to 100 MHz on the HX8K".to_string(),
                 },
                 ldcp_flow::registry::Clock::Reported(why) => {
@@ -516,7 +534,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             synthesis: if a.no_synth {
                 "skipped (--no-synth)".into()
             } else if !b.fpga {
-                "not synthesized: a simulation size, more than the HX8K holds".into()
+                "not synthesized: a simulation size, more than the HX8K holds (the ULX3S board carries it)".into()
             } else {
                 "not reached".into()
             },
@@ -549,7 +567,11 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                 };
                 let r = ldcp_flow::board::build(&opts, &mut |s| progress(&format!("{name}: {s}")))?;
                 row.synth = Some(r.as_synth_report(name));
-                row.synthesis = format!("synthesized in its board ({board}), bitstream built");
+                row.synthesis = if r.timing_met {
+                    format!("synthesized in its board ({board}), bitstream built")
+                } else {
+                    format!("synthesized in its board ({board}): timing NOT met, no bitstream")
+                };
             } else if !a.no_synth && b.fpga {
                 let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, false, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
@@ -577,7 +599,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             if a.no_synth {
                 "; synthesis skipped (--no-synth)"
             } else {
-                "; the HX8K blocks synthesized"
+                "; the FPGA blocks synthesized (HX8K blocks alone, boards with their pins)"
             }
         );
         println!(

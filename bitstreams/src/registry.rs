@@ -28,7 +28,8 @@ pub struct Block {
     /// Its module: the `--block` name, the Verilog module name, the stem
     /// of its report, and its one-line doc.
     pub module: &'static Module,
-    /// Whether it is meant for the iCE40-HX8K (false: a simulation size).
+    /// Whether it is meant for an FPGA: the iCE40-HX8K, or its board's
+    /// (false: a simulation size).
     pub fpga: bool,
     /// How its clock is treated.
     pub clock: Clock,
@@ -142,6 +143,22 @@ pub const BLOCKS: &[Block] = &[
         board: None,
         verilog: ldcp_hdl::wred_ecn::verilog,
         adapter: || Box::new(wred_ecn()),
+    },
+    Block {
+        module: &ldcp_hdl::switch_board::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: Some("alchitry-cu-switch"),
+        verilog: || ldcp_hdl::switch_board::core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(switch_board_core()),
+    },
+    Block {
+        module: &ldcp_hdl::system_board::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: Some("ulx3s"),
+        verilog: || ldcp_hdl::system_board::core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(system_board_core()),
     },
 ];
 
@@ -498,6 +515,68 @@ fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
         throughput: |c| crate::throughput::board_core(c, BOARD_SIM_DIV, 400),
         functional: None,
         rusthdl_divisor: 200,
+    }
+}
+
+/// The activity LED's hold in the shell boards' cosimulation and bench
+/// streams (the boards tie about 1/16 s; the hold is a port, so the
+/// Verilog is the same): short, so the LED goes dark within a run.
+const BOARD_SIM_LED_HOLD: u32 = 300;
+
+fn switch_board_core() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
+    use ldcp_sim::switch_board::*;
+    Adapter {
+        model: || SwitchBoardModel::new(SwitchCoreModel::new(0, true)),
+        stimulus: |seed| {
+            Box::new(ldcp_sim::board_shell::stimulus(
+                seed,
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                SwitchStimulus::default(),
+            ))
+        },
+        rusthdl: rusthdl::<ldcp_hdl::switch_board::SwitchBoardCore>,
+        throughput: |c| {
+            crate::throughput::shell_board(
+                c,
+                SwitchBoardModel::new(SwitchCoreModel::new(0, true)),
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                400,
+                &["WRED_K_MIN", "WRED_K_MAX", "WRED_P_MAX", "WRED_DRAIN"],
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 200,
+    }
+}
+
+fn system_board_core() -> Adapter<ldcp_sim::system_board::SystemBoardModel> {
+    use ldcp_sim::nic_system::{NicSystemModel, SysStimulus};
+    use ldcp_sim::system_board::*;
+    Adapter {
+        model: || SystemBoardModel::new(NicSystemModel::new(0, true)),
+        stimulus: |seed| {
+            Box::new(ldcp_sim::board_shell::stimulus(
+                seed,
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                SysStimulus::default(),
+            ))
+        },
+        rusthdl: rusthdl::<ldcp_hdl::system_board::SystemBoardCore>,
+        throughput: |c| {
+            crate::throughput::shell_board(
+                c,
+                SystemBoardModel::new(NicSystemModel::new(0, true)),
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                400,
+                &["ALPHA", "BETA", "RTT", "FS_IW", "WRED_K_MIN"],
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 400,
     }
 }
 

@@ -95,14 +95,21 @@ pub struct CriticalPath {
 /// Cells yosys mapped the design (block and harness) to.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CellCounts {
-    /// SB_LUT4.
+    /// SB_LUT4 (iCE40), LUT4 (ECP5).
     pub luts: u64,
-    /// SB_CARRY.
+    /// SB_CARRY (iCE40), CCU2C (ECP5: two bits each).
     pub carries: u64,
-    /// SB_DFF*.
+    /// SB_DFF* (iCE40), TRELLIS_FF (ECP5).
     pub flip_flops: u64,
-    /// SB_RAM40_4K.
+    /// SB_RAM40_4K (iCE40, 4 kbit), DP16KD (ECP5, 18 kbit).
     pub brams: u64,
+    /// MULT18X18D (ECP5; the iCE40-HX8K has none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub dsps: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The synthesis report (`--json`), also written to `<out>/report.json`.
@@ -162,18 +169,26 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), FlowError> {
     std::fs::write(path, text).map_err(|e| FlowError::Io(format!("{}: {e}", path.display())))
 }
 
+/// yosys' `stat` cell counts. Yosys 0.23 prints `NAME COUNT`, 0.5x and
+/// later `COUNT NAME`; both are read.
 pub(crate) fn parse_stat(text: &str) -> CellCounts {
     let mut c = CellCounts::default();
     for line in text.lines() {
         let mut it = line.split_whitespace();
-        let (Some(name), Some(n)) = (it.next(), it.next()) else {
+        let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
             continue;
         };
-        let Ok(n) = n.parse::<u64>() else { continue };
+        let (name, n) = match (a.parse::<u64>(), b.parse::<u64>()) {
+            (Ok(n), Err(_)) => (b, n),
+            (Err(_), Ok(n)) => (a, n),
+            _ => continue,
+        };
         match name {
-            "SB_LUT4" => c.luts += n,
-            "SB_CARRY" => c.carries += n,
-            "SB_RAM40_4K" => c.brams += n,
+            "SB_LUT4" | "LUT4" => c.luts += n,
+            "SB_CARRY" | "CCU2C" => c.carries += n,
+            "SB_RAM40_4K" | "DP16KD" => c.brams += n,
+            "MULT18X18D" => c.dsps += n,
+            "TRELLIS_FF" => c.flip_flops += n,
             n2 if n2.starts_with("SB_DFF") => c.flip_flops += n,
             _ => {}
         }
@@ -185,10 +200,32 @@ pub(crate) struct Placement {
     pub(crate) fmax: f64,
     pub(crate) lcs: u64,
     pub(crate) brams: u64,
-    pub(crate) plls: u64,
     pub(crate) critical: Option<CriticalPath>,
     /// Every clock: (net, achieved MHz, constraint MHz).
     pub(crate) clocks: Vec<(String, f64, f64)>,
+    /// nextpnr's utilization: bel type -> (used, available).
+    pub(crate) utilization: std::collections::BTreeMap<String, (u64, u64)>,
+}
+
+impl Placement {
+    /// (used, available) of a bel type (0, 0 when the device has none).
+    pub(crate) fn used(&self, bel: &str) -> (u64, u64) {
+        self.utilization.get(bel).copied().unwrap_or((0, 0))
+    }
+}
+
+/// One nextpnr run of a seed sweep: the command, and the files it writes.
+pub(crate) struct SeedRun {
+    /// The nextpnr command for the seed.
+    pub(crate) cmd: Command,
+    /// What to call it in messages.
+    pub(crate) tool: &'static str,
+    /// Its JSON report.
+    pub(crate) report: PathBuf,
+    /// Its log.
+    pub(crate) log: PathBuf,
+    /// Its placed and routed output (`.asc`, `.config`).
+    pub(crate) out: PathBuf,
 }
 
 pub(crate) fn read_report(path: &Path) -> Result<Placement, FlowError> {
@@ -230,13 +267,29 @@ pub(crate) fn read_report(path: &Path) -> Result<Placement, FlowError> {
                 .collect()
         })
         .unwrap_or_default();
+    let utilization = v["utilization"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, u)| {
+                    (
+                        k.clone(),
+                        (
+                            u["used"].as_u64().unwrap_or(0),
+                            u["available"].as_u64().unwrap_or(0),
+                        ),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Placement {
         fmax,
         lcs: used("ICESTORM_LC"),
         brams: used("ICESTORM_RAM"),
-        plls: used("ICESTORM_PLL"),
         critical,
         clocks,
+        utilization,
     })
 }
 
@@ -249,11 +302,8 @@ pub(crate) struct Placed {
     pub(crate) asc: PathBuf,
 }
 
-/// nextpnr-ice40 on `netlist` with `args`, seeds 1, 2, ... up to `seeds`:
-/// stops at the first placement `met` accepts (unless `all`), keeps the
-/// fastest, and
-/// reports every seed tried. A run that exits non-zero because timing
-/// failed is a figure, not an error, when it still wrote its report.
+/// nextpnr-ice40 on `netlist` with `args`, seeds 1, 2, ... up to `seeds`
+/// ([`place_seed_runs`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn place_seeds(
     device: &Device,
@@ -266,42 +316,72 @@ pub(crate) fn place_seeds(
     met: &dyn Fn(&Placement) -> bool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Placed, FlowError> {
-    let mut tried = Vec::new();
-    let mut best: Option<(u32, Placement, PathBuf)> = None;
-    for seed in 1..=seeds {
-        progress(&format!("nextpnr-ice40 {} seed {seed} {what}", device.name));
+    let run = |seed: u32| {
         let report = dir.join(format!("nextpnr-seed{seed}.json"));
         let log = dir.join(format!("nextpnr-seed{seed}.log"));
         let asc = dir.join(format!("seed{seed}.asc"));
-        let _ = std::fs::remove_file(&report);
-        let run = tools::run(
-            Command::new("nextpnr-ice40")
-                .arg(device.nextpnr_flag)
-                .args(["--package", device.package, "--json"])
-                .arg(netlist)
-                .args(args)
-                .arg("--asc")
-                .arg(&asc)
-                .args(["--seed", &seed.to_string(), "--report"])
-                .arg(&report)
-                .arg("--log")
-                .arg(&log),
-            "nextpnr-ice40",
-        );
-        if let Err(e) = run {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            if !(report.is_file() && text.contains("FAIL at")) {
+        let mut cmd = Command::new("nextpnr-ice40");
+        cmd.arg(device.nextpnr_flag)
+            .args(["--package", device.package, "--json"])
+            .arg(netlist)
+            .args(args)
+            .arg("--asc")
+            .arg(&asc)
+            .args(["--seed", &seed.to_string(), "--report"])
+            .arg(&report)
+            .arg("--log")
+            .arg(&log);
+        SeedRun {
+            cmd,
+            tool: "nextpnr-ice40",
+            report,
+            log,
+            out: asc,
+        }
+    };
+    place_seed_runs(
+        seeds,
+        all,
+        &format!("{} {what}", device.name),
+        met,
+        progress,
+        &run,
+    )
+}
+
+/// nextpnr on seeds 1, 2, ... up to `seeds` (`run` makes a seed's
+/// command): stops at the first placement `met` accepts (unless `all`),
+/// keeps the fastest, and reports every seed tried. A run that exits
+/// non-zero because timing failed is a figure, not an error, when it
+/// still wrote its report.
+pub(crate) fn place_seed_runs(
+    seeds: u32,
+    all: bool,
+    what: &str,
+    met: &dyn Fn(&Placement) -> bool,
+    progress: &mut dyn FnMut(&str),
+    run: &dyn Fn(u32) -> SeedRun,
+) -> Result<Placed, FlowError> {
+    let mut tried = Vec::new();
+    let mut best: Option<(u32, Placement, PathBuf)> = None;
+    for seed in 1..=seeds {
+        let mut r = run(seed);
+        progress(&format!("{} seed {seed} {what}", r.tool));
+        let _ = std::fs::remove_file(&r.report);
+        if let Err(e) = tools::run(&mut r.cmd, r.tool) {
+            let text = std::fs::read_to_string(&r.log).unwrap_or_default();
+            if !(r.report.is_file() && text.contains("FAIL at")) {
                 return Err(e.into());
             }
         }
-        let p = read_report(&report)?;
+        let p = read_report(&r.report)?;
         tried.push(SeedResult {
             seed,
             fmax_mhz: (p.fmax * 100.0).round() / 100.0,
         });
         let ok = met(&p);
         if best.as_ref().is_none_or(|(_, b, _)| p.fmax > b.fmax) {
-            best = Some((seed, p, asc));
+            best = Some((seed, p, r.out));
         }
         if ok && !all {
             break;

@@ -594,3 +594,98 @@ pub fn board_core(
         .design("response_bytes", RESP_LEN);
     Ok(f)
 }
+
+/// A shell board core ([`ldcp_sim::board_shell::ShellBoard`]: the switch
+/// port's, the ULX3S's) over its UART at `div` clocks per bit: `frames`
+/// request frames, writes and reads of `regs` alternately, each sent when
+/// the previous response is through; every frame answered, one bus access
+/// each (and the power-on CORE_RESET), the response latency, and the LEDs
+/// (ready from the end of power-on, no error, activity lit while frames
+/// flow and dark after the hold).
+pub fn shell_board<C>(
+    cosim: &Cosim<ldcp_sim::board_shell::ShellBoard<C>>,
+    model: ldcp_sim::board_shell::ShellBoard<C>,
+    div: u32,
+    led_hold: u32,
+    frames: u32,
+    regs: &[&str],
+) -> Result<Figures, FlowError>
+where
+    C: ldcp_sim::board_shell::BusCore + std::fmt::Debug + 'static,
+{
+    use ldcp_sim::board_shell::{ShellIn, POR_DONE};
+    use ldcp_sim::uart_bridge::{request, serialize, LineDecoder, RESP_LEN};
+    let line = |rx: bool| ShellIn {
+        uart_rx: rx,
+        cfg_bit_cycles: div,
+        cfg_led_hold_cycles: led_hold,
+        reset_hold: false,
+    };
+    let mut stim: Vec<ShellIn> = vec![line(true); POR_DONE as usize + 8];
+    let mut bits = Vec::new();
+    let mut sent = Vec::with_capacity(frames as usize);
+    let mut rng = SplitMix64::new(1);
+    for k in 0..frames {
+        let r = rng.next_u64();
+        let reg =
+            ldcp_regmap::register(regs[(r % regs.len() as u64) as usize]).expect("a register");
+        bits.clear();
+        serialize(
+            &request(k % 2 == 0, reg.offset, 1 + (r >> 8) as u32 % 200),
+            div,
+            &mut bits,
+        );
+        stim.extend(bits.iter().map(|&b| line(b)));
+        sent.push(stim.len() as u64);
+        stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
+    }
+    let cycles = stim.len() as u64;
+    let mut dec = LineDecoder::new(div);
+    let (mut bytes, mut accesses, mut t) = (0u64, 0u64, 0u64);
+    let (mut lit, mut errors, mut ready_at) = (0u64, 0u64, None);
+    let mut latency = Vec::with_capacity(frames as usize);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
+        if dec.push(o.uart_tx).is_some() {
+            bytes += 1;
+            if bytes.is_multiple_of(RESP_LEN as u64) {
+                let k = (bytes / RESP_LEN as u64 - 1) as usize;
+                latency.push(t.saturating_sub(sent.get(k).copied().unwrap_or(t)));
+            }
+        }
+        accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
+        lit += o.led_activity as u64;
+        errors += o.led_error as u64;
+        if o.led_ready && ready_at.is_none() {
+            ready_at = Some(t);
+        }
+        t += 1;
+    })?;
+    let responses = bytes / RESP_LEN as u64;
+    latency.sort_unstable();
+    conserved("frames sent vs responses", frames as u64, responses)?;
+    conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
+    conserved("cycles with the error LED lit", 0, errors)?;
+    let mut f = Figures::ran(cycles, drain);
+    f.run("frames_sent", frames)
+        .run(
+            "offered_cycles_per_frame",
+            per_cycle(cycles - (POR_DONE as u64 + 8), frames as u64),
+        )
+        .measured("responses", responses)
+        .measured("bus_accesses", accesses)
+        .measured(
+            "response_latency_cycles_median",
+            latency.get(latency.len() / 2).copied().unwrap_or(0),
+        )
+        .measured(
+            "response_latency_cycles_max",
+            latency.last().copied().unwrap_or(0),
+        )
+        .measured("led_ready_from_cycle", ready_at.unwrap_or(u64::MAX))
+        .measured("led_activity_lit_cycles", lit)
+        .design("uart_clocks_per_bit", div)
+        .design("led_hold_cycles", led_hold)
+        .design("request_bytes", ldcp_sim::uart_bridge::REQ_LEN)
+        .design("response_bytes", RESP_LEN);
+    Ok(f)
+}

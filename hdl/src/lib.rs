@@ -7,6 +7,7 @@
 
 pub mod ack_generator;
 pub mod board;
+pub mod board_shell;
 pub mod fast_start_marker;
 pub mod generate;
 pub mod mul;
@@ -18,6 +19,10 @@ pub mod ext_regfile;
 #[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;
+pub mod switch_board;
+#[rustfmt::skip]
+pub mod switch_regfile;
+pub mod system_board;
 pub mod table_sweep;
 pub mod uart_bridge;
 pub mod verilog;

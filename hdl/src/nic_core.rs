@@ -159,6 +159,7 @@ pub struct NicCore {
     c_hash: Constant<Bits<32>>,
     c_dirty: Constant<Bits<1>>,
     c_ext: Constant<Bits<1>>,
+    c_kind: Constant<Bits<2>>,
     c_flow_bits: Constant<Bits<8>>,
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
@@ -255,6 +256,7 @@ impl NicCore {
             c_hash: Constant::new(bits::<32>(build.hash as u64)),
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
             c_ext: Constant::new(bits::<1>(ext as u64)),
+            c_kind: Constant::new(bits::<2>(ldcp_regmap::KIND_NIC as u64)),
             c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
@@ -404,6 +406,7 @@ impl Logic for NicCore {
         self.regs.caps_latency.next = self.c_latency.val();
         self.regs.caps_dirty.next = self.c_dirty.val();
         self.regs.caps_ext.next = self.c_ext.val();
+        self.regs.caps_kind.next = self.c_kind.val();
 
         // ---- cycle counter: reading CYCLES_LO latches the high word
         self.cycles.d.next = self.cycles.q.val() + self.one48.val();

@@ -37,6 +37,8 @@ pub struct RegFile {
     pub caps_dirty: Signal<In, Bits<1>>,
     /// CAPS.EXT: the extension blocks (registers from 0x100: pacing timer, fast-start marker, ACK generator, WRED/ECN port) are present; 0: they read as 0 and ignore writes
     pub caps_ext: Signal<In, Bits<1>>,
+    /// CAPS.KIND: what the device is: a NIC (the window engine; with EXT the extension blocks), or a switch port (the id registers, CORE_RESET and the WRED/ECN registers only; FLOW_BITS, FIFO_LOG2, LATENCY and EXT read 0)
+    pub caps_kind: Signal<In, Bits<2>>,
     /// CORE_RESET written (one-cycle strobe).
     pub core_reset_wr: Signal<Out, Bit>,
     /// CORE_RESET.GO as written (valid with `core_reset_wr`): 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
@@ -214,7 +216,7 @@ impl Default for RegFile {
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x1)),
+            c_version_minor: Constant::new(bits::<16>(0x2)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
@@ -224,6 +226,7 @@ impl Default for RegFile {
             caps_latency: Default::default(),
             caps_dirty: Default::default(),
             caps_ext: Default::default(),
+            caps_kind: Default::default(),
             a_core_reset: Constant::new(bits::<10>(4)),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
@@ -353,7 +356,7 @@ impl Logic for RegFile {
         }
         // CAPS (0x00c, RO)
         if self.re.val() & (self.word.val() == self.a_caps.val()) {
-            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25);
+            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
         }
         // CORE_RESET (0x010, WO)
         self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());

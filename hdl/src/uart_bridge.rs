@@ -67,6 +67,9 @@ pub struct UartBridge {
     pub bus_we: Signal<Out, Bit>,
     /// Bus read strobe.
     pub bus_re: Signal<Out, Bit>,
+    /// A frame was refused (bad CRC, bad op or address): one clock, as its
+    /// refusal starts to go out.
+    pub refused: Signal<Out, Bit>,
     // constants
     s0: Constant<Bits<2>>,
     s1: Constant<Bits<2>>,
@@ -120,6 +123,7 @@ pub struct UartBridge {
     f_write: DFF<Bit>,
     we_q: DFF<Bit>,
     re_q: DFF<Bit>,
+    refused_q: DFF<Bit>,
     // transmitter
     tx_busy: DFF<Bit>,
     tx_shift: DFF<Bits<10>>,
@@ -148,6 +152,7 @@ impl Default for UartBridge {
             bus_wdata: Default::default(),
             bus_we: Default::default(),
             bus_re: Default::default(),
+            refused: Default::default(),
             s0: c2(0),
             s1: c2(1),
             s2: c2(2),
@@ -197,6 +202,7 @@ impl Default for UartBridge {
             f_write: Default::default(),
             we_q: Default::default(),
             re_q: Default::default(),
+            refused_q: Default::default(),
             tx_busy: Default::default(),
             tx_shift: Default::default(),
             tx_cnt: Default::default(),
@@ -215,8 +221,8 @@ impl Logic for UartBridge {
     fn update(&mut self) {
         dff_setup!(
             self, clock, rx_s1, rx_s2, rx_state, rx_cnt, rx_bit, rx_shift, rx_done, f_state, f_len,
-            f_buf, f_crc, f_crc_n, f_idle, f_st, f_write, we_q, re_q, tx_busy, tx_shift, tx_cnt,
-            tx_nbits, tx_idx, tx_resp, tx_crc, tx_crc_n, tx_line
+            f_buf, f_crc, f_crc_n, f_idle, f_st, f_write, we_q, re_q, refused_q, tx_busy, tx_shift,
+            tx_cnt, tx_nbits, tx_idx, tx_resp, tx_crc, tx_crc_n, tx_line
         );
         // ---- the divider: below 4 acts as 4
         self.div.next = self.baud_div.val();
@@ -274,6 +280,7 @@ impl Logic for UartBridge {
         self.op.next = self.f_buf.q.val().get_bits::<8>(0);
         self.we_q.d.next = false;
         self.re_q.d.next = false;
+        self.refused_q.d.next = false;
         if self.f_crc_n.q.val().any() {
             self.f_crc.d.next = self.f_crc.q.val() << 1;
             if self.f_crc.q.val().get_bit(7) {
@@ -326,6 +333,7 @@ impl Logic for UartBridge {
                     self.f_state.d.next = bits::<2>(3);
                 } else {
                     self.we_q.d.next = self.f_st.q.val() == self.st_ok.val();
+                    self.refused_q.d.next = self.f_st.q.val() != self.st_ok.val();
                     self.start_tx.next = true;
                     self.f_state.d.next = self.s0.val();
                 }
@@ -395,6 +403,7 @@ impl Logic for UartBridge {
             self.f_state.d.next = self.s0.val();
             self.we_q.d.next = false;
             self.re_q.d.next = false;
+            self.refused_q.d.next = false;
             self.tx_busy.d.next = false;
         }
 
@@ -404,5 +413,6 @@ impl Logic for UartBridge {
         self.bus_wdata.next = self.f_buf.q.val().get_bits::<32>(24);
         self.bus_we.next = self.we_q.q.val();
         self.bus_re.next = self.re_q.q.val();
+        self.refused.next = self.refused_q.q.val();
     }
 }

@@ -1,4 +1,6 @@
-//! The NIC core as software sees it, on any [`RegAccess`] backend.
+//! An LDCP device as software sees it, on any [`RegAccess`] backend: the
+//! NIC (core, or system with the extension blocks) or the switch port
+//! (CAPS.KIND), each register used only where the device decodes it.
 
 use crate::regs::{self, Param};
 use crate::{DriverError, Field, RegAccess};
@@ -10,13 +12,15 @@ pub struct DeviceInfo {
     pub magic: u32,
     /// Register-map version, major.minor.
     pub map_version: String,
+    /// What the device is (CAPS.KIND): "NIC" or "SWITCH_PORT".
+    pub kind: String,
     /// GIT_HASH, 8 hex digits.
     pub git_hash: String,
     /// Built from a tree with uncommitted changes.
     pub dirty: bool,
-    /// Flows.
+    /// Flows (0 on a switch port).
     pub flows: u32,
-    /// Event FIFO depth.
+    /// Event FIFO depth (0 on a switch port).
     pub fifo_depth: u32,
     /// Window engine latency, cycles.
     pub engine_latency: u32,
@@ -75,6 +79,25 @@ pub struct Stats {
     pub core: regs::CoreCounters,
     /// The extension blocks' counters and flags, with CAPS.EXT.
     pub ext: Option<ExtStats>,
+}
+
+/// A switch port's counters and state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SwitchStats {
+    /// WRED_FORWARDED: packets forwarded, marked or not (saturating).
+    pub forwarded: u32,
+    /// WRED_MARKED: packets marked CE (saturating).
+    pub marked: u32,
+    /// WRED_DROPPED_WRED: Not-ECT packets dropped by Eq. 3 (saturating).
+    pub dropped_wred: u32,
+    /// WRED_DROPPED_FULL: packets dropped for room (saturating).
+    pub dropped_full: u32,
+    /// WRED_OCC: the queue, bytes.
+    pub occupancy_bytes: u32,
+    /// WRED_LAST.DECISION: 0 forwarded, 1 marked, 2 dropped (Eq. 3), 3 dropped (full).
+    pub last_decision: u32,
+    /// WRED_LAST.ECN: the codepoint the last packet left with.
+    pub last_ecn: u32,
 }
 
 /// The extension blocks' counters and status.
@@ -186,10 +209,11 @@ pub struct PushRun {
 /// Polls before a flow command or a reset is declared stuck.
 const POLLS: u32 = 10_000;
 
-/// An opened, identified NIC core.
+/// An opened, identified device.
 pub struct Device<A: RegAccess> {
     io: A,
     info: DeviceInfo,
+    kind: u32,
 }
 
 impl<A: RegAccess> Device<A> {
@@ -210,18 +234,60 @@ impl<A: RegAccess> Device<A> {
         }
         let hash = io.read32(regs::git_hash::OFFSET)?;
         let caps = io.read32(regs::caps::OFFSET)?;
+        let kind = regs::caps::KIND.get(caps);
+        let kind_name = ldcp_regmap::KINDS
+            .iter()
+            .find(|(c, _)| *c == kind)
+            .map(|(_, n)| n.to_string())
+            .ok_or(DriverError::UnknownKind(kind))?;
+        let nic = kind == ldcp_regmap::KIND_NIC;
         let info = DeviceInfo {
             magic,
             map_version: format!("{}.{}", v >> 16, v & 0xffff),
+            kind: kind_name,
             git_hash: format!("{hash:08x}"),
             dirty: regs::caps::DIRTY.get(caps) != 0,
-            flows: 1 << regs::caps::FLOW_BITS.get(caps),
-            fifo_depth: 1 << regs::caps::FIFO_LOG2.get(caps),
+            flows: if nic {
+                1 << regs::caps::FLOW_BITS.get(caps)
+            } else {
+                0
+            },
+            fifo_depth: if nic {
+                1 << regs::caps::FIFO_LOG2.get(caps)
+            } else {
+                0
+            },
             engine_latency: regs::caps::LATENCY.get(caps),
             ext: regs::caps::EXT.get(caps) != 0,
             backend: io.describe(),
         };
-        Ok(Device { io, info })
+        Ok(Device { io, info, kind })
+    }
+
+    /// Whether it is a switch port (CAPS.KIND = SWITCH_PORT).
+    pub fn is_switch_port(&self) -> bool {
+        self.kind == ldcp_regmap::KIND_SWITCH_PORT
+    }
+
+    /// Whether the device decodes `r` (others read as 0 and ignore writes).
+    pub fn has(&self, r: &ldcp_regmap::Register) -> bool {
+        ldcp_regmap::decoded_by(r, self.kind, self.info.ext)
+    }
+
+    /// Refuses `what` (which uses register `r`) on a device that does not
+    /// decode it, saying why.
+    fn need(&self, r: &ldcp_regmap::Register, what: &str) -> Result<(), DriverError> {
+        if self.has(r) {
+            Ok(())
+        } else if self.is_switch_port() {
+            Err(DriverError::NotOnSwitchPort(what.to_string()))
+        } else {
+            Err(DriverError::NoExt(what.to_string()))
+        }
+    }
+
+    fn reg(name: &str) -> &'static ldcp_regmap::Register {
+        ldcp_regmap::register(name).unwrap_or_else(|| panic!("no register {name} in the map"))
     }
 
     /// What `open` found.
@@ -234,19 +300,8 @@ impl<A: RegAccess> Device<A> {
         &mut self.io
     }
 
-    fn need_ext(&self, what: &str) -> Result<(), DriverError> {
-        if self.info.ext {
-            Ok(())
-        } else {
-            Err(DriverError::NoExt(what.to_string()))
-        }
-    }
-
     fn need_param(&self, p: Param) -> Result<(), DriverError> {
-        if p.ext() {
-            self.need_ext(&format!("parameter {}", p.name()))?;
-        }
-        Ok(())
+        self.need(p.register(), &format!("parameter {}", p.name()))
     }
 
     /// A parameter's value.
@@ -296,6 +351,7 @@ impl<A: RegAccess> Device<A> {
         op: FlowOp,
         cw_raw: u32,
     ) -> Result<FlowState, DriverError> {
+        self.need(Self::reg("FLOW_CMD"), "the flow window")?;
         self.check_flow(flow)?;
         for _ in 0..POLLS {
             let st = self.io.read32(regs::flow_status::OFFSET)?;
@@ -373,11 +429,16 @@ impl<A: RegAccess> Device<A> {
         self.flow_cmd(flow, FlowOp::Reset, 0)
     }
 
-    /// Resets the whole core and waits for the flow sweep to finish.
+    /// Resets the whole core and waits for the flow sweep to finish (a
+    /// switch port resets at once).
     pub fn core_reset(&mut self) -> Result<(), DriverError> {
         self.io
             .write32(regs::core_reset::OFFSET, regs::core_reset::GO.put(1))?;
         self.io.idle(2)?;
+        if self.is_switch_port() {
+            // CORE_RESET acts one cycle after its write; the port's pipeline is empty then
+            return Ok(());
+        }
         for _ in 0..POLLS {
             if regs::status::RESETTING.get(self.io.read32(regs::status::OFFSET)?) == 0 {
                 // let the sweep's last SETs leave the engine
@@ -392,6 +453,7 @@ impl<A: RegAccess> Device<A> {
 
     /// The counters and status flags.
     pub fn stats(&mut self) -> Result<Stats, DriverError> {
+        self.need(Self::reg("CNT_EVENTS"), "the NIC's counters")?;
         let cycles = self.cycles()?;
         let core = regs::CoreCounters::read(|off| self.io.read32(off))?;
         let st = self.io.read32(regs::status::OFFSET)?;
@@ -420,8 +482,25 @@ impl<A: RegAccess> Device<A> {
         })
     }
 
+    /// The switch port's view: its counters (WRED_*; saturating, cleared
+    /// by CORE_RESET only), its queue and its last decision.
+    pub fn switch_stats(&mut self) -> Result<SwitchStats, DriverError> {
+        self.need(Self::reg("WRED_FORWARDED"), "the WRED/ECN port's counters")?;
+        let last = self.io.read32(regs::wred_last::OFFSET)?;
+        Ok(SwitchStats {
+            forwarded: self.io.read32(regs::wred_forwarded::OFFSET)?,
+            marked: self.io.read32(regs::wred_marked::OFFSET)?,
+            dropped_wred: self.io.read32(regs::wred_dropped_wred::OFFSET)?,
+            dropped_full: self.io.read32(regs::wred_dropped_full::OFFSET)?,
+            occupancy_bytes: self.io.read32(regs::wred_occ::OFFSET)?,
+            last_decision: regs::wred_last::DECISION.get(last),
+            last_ecn: regs::wred_last::ECN.get(last),
+        })
+    }
+
     /// Zeroes the event counters and the error flags.
     pub fn clear_counters(&mut self) -> Result<(), DriverError> {
+        self.need(Self::reg("CNT_CLEAR"), "the NIC's counters")?;
         self.io
             .write32(regs::cnt_clear::OFFSET, regs::cnt_clear::GO.put(1))?;
         self.io.write32(
@@ -439,6 +518,7 @@ impl<A: RegAccess> Device<A> {
 
     /// The free-running cycle counter.
     pub fn cycles(&mut self) -> Result<u64, DriverError> {
+        self.need(Self::reg("CYCLES_LO"), "the cycle counter")?;
         let lo = self.io.read32(regs::cycles_lo::OFFSET)? as u64;
         let hi = self.io.read32(regs::cycles_hi::OFFSET)? as u64;
         Ok(hi << 32 | lo)
@@ -452,6 +532,7 @@ impl<A: RegAccess> Device<A> {
         total: u64,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<PushRun, DriverError> {
+        self.need(Self::reg("EV_PUSH"), "the event FIFO")?;
         let depth = self.info.fifo_depth;
         let d0 = self.io.read32(regs::cnt_dropped::OFFSET)?;
         let a0 = self.io.read32(regs::cnt_pushed::OFFSET)?;
@@ -511,6 +592,7 @@ impl<A: RegAccess> Device<A> {
         seed: u32,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<GenRun, DriverError> {
+        self.need(Self::reg("GEN_CTRL"), "the on-chip generator")?;
         if events == 0 {
             return Err(DriverError::BadValue(
                 "--events 0: a generator run needs at least one event".into(),
@@ -711,7 +793,7 @@ impl<A: RegAccess> Device<A> {
         word0: u16,
         csum: u16,
     ) -> Result<FsOutcome, DriverError> {
-        self.need_ext("the fast-start marker")?;
+        self.need(Self::reg("FS_EV"), "the fast-start marker")?;
         self.check_flow(flow)?;
         Self::check_psn("fast-start", psn)?;
         let before = self.io.read32(regs::fs_events::OFFSET)?;
@@ -756,7 +838,7 @@ impl<A: RegAccess> Device<A> {
         ce: bool,
         last: bool,
     ) -> Result<AgOutcome, DriverError> {
-        self.need_ext("the ACK generator")?;
+        self.need(Self::reg("AG_EV"), "the ACK generator")?;
         self.check_flow(flow)?;
         Self::check_psn("receiver", psn)?;
         let acks0 = self.io.read32(regs::ag_acks::OFFSET)?;
@@ -807,7 +889,7 @@ impl<A: RegAccess> Device<A> {
         ecn: u32,
         count: u32,
     ) -> Result<WredOutcome, DriverError> {
-        self.need_ext("the WRED/ECN port")?;
+        self.need(Self::reg("WRED_PKT"), "the WRED/ECN port")?;
         let f = regs::wred_pkt::LEN;
         if len > f.max {
             return Err(DriverError::BadValue(format!(
@@ -857,7 +939,7 @@ impl<A: RegAccess> Device<A> {
 
     /// The pacing timer's counters.
     pub fn pacing(&mut self) -> Result<PacingState, DriverError> {
-        self.need_ext("the pacing timer")?;
+        self.need(Self::reg("PT_GRANTS"), "the pacing timer")?;
         let last = self.io.read32(regs::pt_last::OFFSET)?;
         Ok(PacingState {
             grants: self.io.read32(regs::pt_grants::OFFSET)?,

@@ -1,4 +1,5 @@
-//! Host driver of the LDCP NIC core.
+//! Host driver of the LDCP devices: the NIC core (or system) and the
+//! switch port.
 //!
 //! [`RegAccess`] is the one thing a backend provides: 32-bit reads and
 //! writes at the byte offsets of the register map, and a way to let device
@@ -24,7 +25,7 @@ pub mod regs;
 
 pub use device::{
     AckInfo, AgOutcome, Device, DeviceInfo, ExtStats, FsKind, FsOutcome, GenRun, PacingState,
-    ParamValue, PushRun, Stats, WredOutcome,
+    ParamValue, PushRun, Stats, SwitchStats, WredOutcome,
 };
 pub use regs::Param;
 
@@ -100,6 +101,12 @@ pub enum DriverError {
     /// An extension block's one-event slot was full: the event was dropped.
     #[error("{0}: the block's one-event slot was full, so the event was dropped (XERRORS flag cleared); nothing else changed")]
     Overrun(String),
+    /// A CAPS.KIND this driver does not know.
+    #[error("CAPS.KIND reads {0}, which this driver does not know (it knows 0 NIC, 1 SWITCH_PORT): use a matching ldcpctl")]
+    UnknownKind(u32),
+    /// A NIC register asked of a switch port.
+    #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch bitstream), which has the id registers, CORE_RESET and the WRED/ECN port only; use `ldcpctl wred`, `stats`, `config` (the wred_* parameters), `reset`")]
+    NotOnSwitchPort(String),
     /// The device has no extension blocks (CAPS.EXT = 0).
     #[error("{0} belongs to the extension blocks (pacing timer, fast-start marker, ACK generator, WRED/ECN port), which this device does not have (CAPS.EXT = 0, e.g. the Alchitry Cu bitstream, where they do not fit); the sim and model backends have them")]
     NoExt(String),

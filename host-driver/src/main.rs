@@ -1,5 +1,6 @@
-//! `ldcpctl`: drive an LDCP NIC core: identify it, set its parameters, read
-//! and set flows, read its counters, and measure its throughput.
+//! `ldcpctl`: drive an LDCP device, the NIC or the switch port: identify
+//! it, set its parameters, read and set flows, send packets to the WRED/ECN
+//! port, read its counters, and measure its throughput.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ldcp_host::backend::{self, Kind, Target};
@@ -7,7 +8,7 @@ use ldcp_host::{Device, DriverError, Param};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-/// Drive an LDCP NIC core (register map docs/regmap.md).
+/// Drive an LDCP device: the NIC, or the switch port (register map docs/regmap.md).
 ///
 /// The default backend is the simulated device: the Verilated NIC core,
 /// built on first use (a minute or two, then cached). Each invocation
@@ -26,7 +27,7 @@ struct Cli {
     /// pcie: map this file instead of the sysfs BAR (tests, VFIO dumps).
     #[arg(long, global = true)]
     bar_file: Option<std::path::PathBuf>,
-    /// uart: the Alchitry Cu's serial port.
+    /// uart: the board's serial port (Alchitry Cu, NIC or switch port; ULX3S).
     #[arg(long, global = true, default_value = "/dev/ttyUSB1")]
     port: std::path::PathBuf,
     /// uart: the line rate the bitstream was built for.
@@ -41,7 +42,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
-    /// Identify the device: magic, register-map version, build, sizes.
+    /// Identify the device: what it is (NIC or switch port), register-map version, build, sizes.
     Probe,
     /// Read or set parameters by name (the parameter registers of docs/regmap.md; `config get`
     /// lists them, with their units and legal ranges).
@@ -54,7 +55,8 @@ enum Cmd {
         #[command(subcommand)]
         op: FlowCmd,
     },
-    /// The counters (cycles, events, pushes, drops, updates, marks, packets).
+    /// The counters (NIC: cycles, events, pushes, drops, updates, marks, packets; switch port:
+    /// the WRED/ECN port's counters, queue and last decision).
     Stats {
         /// Zero the event counters and error flags after reading them.
         #[arg(long)]
@@ -101,7 +103,8 @@ enum Cmd {
         #[arg(long)]
         last: bool,
     },
-    /// WRED/ECN port: send packets back to back, print the decisions (needs the extension blocks).
+    /// WRED/ECN port: send packets back to back, print the decisions (a switch port, or a NIC
+    /// with the extension blocks).
     Wred {
         /// Packet length, bytes (0..=16383).
         #[arg(long, default_value_t = 1500)]
@@ -378,6 +381,25 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
     let mut dev = Device::open(io)?;
     let json = cli.json;
     Ok(match &cli.cmd {
+        Cmd::Probe if dev.is_switch_port() => {
+            let i = dev.info().clone();
+            if !json {
+                println!(
+                    "LDCP switch port (WRED/ECN), register map {}",
+                    i.map_version
+                );
+                println!(
+                    "  build      {}{}",
+                    i.git_hash,
+                    if i.dirty { " (dirty)" } else { "" }
+                );
+                println!(
+                    "  blocks     WRED/ECN port (registers WRED_*); no NIC (flows, FIFO, engine)"
+                );
+                println!("  backend    {}", i.backend);
+            }
+            serde_json::to_value(&i).unwrap_or_default()
+        }
         Cmd::Probe => {
             let i = dev.info().clone();
             if !json {
@@ -408,7 +430,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 ConfigOp::Get { name: None } => Param::ALL
                     .iter()
                     .copied()
-                    .filter(|p| !p.ext() || dev.info().ext)
+                    .filter(|p| dev.has(p.register()))
                     .collect(),
                 ConfigOp::Set { name, value } => {
                     match parse_typed(name.name(), value)? {
@@ -457,6 +479,32 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::to_value(s).unwrap_or_default()
         }
+        Cmd::Stats { clear } if dev.is_switch_port() => {
+            if *clear {
+                return Err(DriverError::BadValue(
+                    "stats --clear: a switch port's counters clear on CORE_RESET only (`ldcpctl reset`)"
+                        .into(),
+                ));
+            }
+            let v = dev.switch_stats()?;
+            let entries: [(&str, u64); 7] = [
+                ("WRED_FORWARDED", v.forwarded as u64),
+                ("WRED_MARKED", v.marked as u64),
+                ("WRED_DROPPED_WRED", v.dropped_wred as u64),
+                ("WRED_DROPPED_FULL", v.dropped_full as u64),
+                ("WRED_OCC", v.occupancy_bytes as u64),
+                ("WRED_LAST.DECISION", v.last_decision as u64),
+                ("WRED_LAST.ECN", v.last_ecn as u64),
+            ];
+            let mut obj = serde_json::Map::new();
+            for (n, c) in entries {
+                if !json {
+                    println!("{n:<22} {c}");
+                }
+                obj.insert(n.into(), c.into());
+            }
+            serde_json::Value::Object(obj)
+        }
         Cmd::Stats { clear } => {
             let v = dev.stats()?;
             if *clear {
@@ -474,7 +522,11 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
         Cmd::Reset => {
             dev.core_reset()?;
             if !json {
-                println!("core reset: every flow at init_cw, parameters at their defaults");
+                if dev.is_switch_port() {
+                    println!("core reset: the WRED/ECN port's queue and counters cleared, parameters at their defaults");
+                } else {
+                    println!("core reset: every flow at init_cw, parameters at their defaults");
+                }
             }
             serde_json::json!({"reset": true})
         }

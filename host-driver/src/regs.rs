@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00010001;
+pub const MAP_VERSION: u32 = 0x00010002;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00010001;
+    pub const RESET: u32 = 0x00010002;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -59,9 +59,11 @@ pub mod caps {
     pub const DIRTY: Field = REGISTERS[3].fields[3];
     /// the extension blocks (registers from 0x100: pacing timer, fast-start marker, ACK generator, WRED/ECN port) are present; 0: they read as 0 and ignore writes
     pub const EXT: Field = REGISTERS[3].fields[4];
+    /// what the device is: a NIC (the window engine; with EXT the extension blocks), or a switch port (the id registers, CORE_RESET and the WRED/ECN registers only; FLOW_BITS, FIFO_LOG2, LATENCY and EXT read 0)
+    pub const KIND: Field = REGISTERS[3].fields[5];
 }
 
-/// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first)
+/// CORE_RESET (WO): resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first); in a switch port: the WRED/ECN port and its registers, at once
 pub mod core_reset {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "CORE_RESET";

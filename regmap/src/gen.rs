@@ -5,8 +5,8 @@
 //! staleness test.
 
 use crate::{
-    core_registers, ext_registers, Access, Format, Register, Source, ADDR_BITS, EXT_BASE, MAGIC,
-    MAP_VERSION, REGISTERS, WINDOW_BYTES,
+    core_registers, devices, ext_registers, switch_registers, Access, Format, Register, Source,
+    ADDR_BITS, EXT_BASE, MAGIC, MAP_VERSION, REGISTERS, WINDOW_BYTES,
 };
 use std::fmt::Write as _;
 
@@ -25,6 +25,14 @@ pub fn files() -> Vec<(&'static str, String)> {
                 ext_registers(),
                 "ExtRegFile",
                 "the extension decoder of the LDCP NIC system (pacing timer, fast-start marker, ACK generator, WRED/ECN port)",
+            ),
+        ),
+        (
+            "hdl/src/switch_regfile.rs",
+            rust_hdl_decoder(
+                switch_registers(),
+                "SwitchRegFile",
+                "the register decoder of the LDCP switch port (id registers, CORE_RESET, the WRED/ECN port)",
             ),
         ),
         ("host-driver/src/regs.rs", rust_accessors(REGISTERS)),
@@ -49,7 +57,7 @@ pub fn markdown(regs: &[Register]) -> String {
     let _ = writeln!(s, "<!-- {HEADER} -->\n");
     let _ = writeln!(
         s,
-        "# LDCP NIC core register map, version {}.{}\n",
+        "# LDCP register map (NIC and switch port), version {}.{}\n",
         MAP_VERSION >> 16,
         MAP_VERSION & 0xffff
     );
@@ -69,14 +77,21 @@ pub fn markdown(regs: &[Register]) -> String {
     );
     let _ = writeln!(
         s,
+        "A switch port (CAPS.KIND = SWITCH_PORT: the `alchitry-cu-switch` bitstream) decodes only the id \
+         registers, CORE_RESET and the WRED/ECN port's registers, at the offsets below; every other offset \
+         reads as 0 and ignores writes. The column \"devices\" says which builds decode a register: \
+         \"all\", \"NIC\" (`nic_core` and `nic_system`), \"NIC system\" (CAPS.EXT = 1), \"switch port\".\n"
+    );
+    let _ = writeln!(
+        s,
         "Access: RO read only; RW read/write; W1C sticky flags, write 1 to clear (a set and a clear in \
          one cycle: the set wins); WO a command, the write is a one-cycle strobe, reads return 0.\n"
     );
     let _ = writeln!(
         s,
-        "| offset | register | access | reset | block | description |"
+        "| offset | register | access | reset | block | devices | description |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
     for r in regs {
         let reset = match r.source {
             Source::Hw if r.name == "GIT_HASH" => "build".to_string(),
@@ -84,12 +99,13 @@ pub fn markdown(regs: &[Register]) -> String {
         };
         let _ = writeln!(
             s,
-            "| {:#05x} | {} | {} | {} | {} | {} |",
+            "| {:#05x} | {} | {} | {} | {} | {} | {} |",
             r.offset,
             r.name,
             r.access.name(),
             reset,
             r.block,
+            devices(r),
             r.doc
         );
     }
@@ -147,6 +163,9 @@ pub fn json(regs: &[Register]) -> String {
         "magic": MAGIC,
         "map_version": MAP_VERSION,
         "window_bytes": WINDOW_BYTES,
+        "kinds": crate::KINDS,
+        "ext_base": EXT_BASE,
+        "switch_port_registers": switch_registers().iter().map(|r| r.name).collect::<Vec<_>>(),
         "registers": regs,
     });
     let mut s = serde_json::to_string_pretty(&v).expect("the map serialises");

@@ -1,10 +1,14 @@
-//! The register map of the LDCP NIC core, defined once.
+//! The register map of the LDCP devices (the NIC and the switch port),
+//! defined once.
 //!
 //! Every register the host can reach is one [`Register`] in [`REGISTERS`]:
 //! its block, byte offset, access, reset value, fields (with fixed-point
 //! format and legal range) and a one-line doc. Everything else is generated
 //! from this table by [`gen`]:
 //! - `hdl/src/regfile.rs`: the RustHDL register decoder of the NIC core;
+//! - `hdl/src/ext_regfile.rs`: the NIC system's extension decoder;
+//! - `hdl/src/switch_regfile.rs`: the switch port's decoder (the
+//!   registers [`in_switch_port`] selects);
 //! - `host-driver/src/regs.rs`: the driver's typed accessors;
 //! - `docs/regmap.md` and `docs/regmap.json`: the documentation;
 //! - `docs/ldcp_regs.h`: a C header for people who write their own driver.
@@ -27,8 +31,8 @@ pub mod model;
 pub const MAGIC: u32 = 0x4C44_4350;
 /// The register-map version: major in bits 31..16, minor in 15..0. A
 /// driver refuses a device whose major differs from the one it was built
-/// with, or whose minor is newer.
-pub const MAP_VERSION: u32 = 0x0001_0001;
+/// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port.
+pub const MAP_VERSION: u32 = 0x0001_0002;
 /// The byte size of the register window (the PCIe BAR).
 pub const WINDOW_BYTES: u32 = 4096;
 /// Address bits of the bus (byte address).
@@ -39,6 +43,14 @@ pub const ADDR_BITS: u32 = 12;
 /// CAPS.EXT set (`nic_system`); in one without (`nic_core`, the Alchitry Cu
 /// board) they read as 0 and ignore writes.
 pub const EXT_BASE: u32 = 0x100;
+
+/// CAPS.KIND codes: what the device is.
+pub const KINDS: &[(u32, &str)] = &[(KIND_NIC, "NIC"), (KIND_SWITCH_PORT, "SWITCH_PORT")];
+/// CAPS.KIND of a NIC (`nic_core`, `nic_system`).
+pub const KIND_NIC: u32 = 0;
+/// CAPS.KIND of a switch port (the `alchitry-cu-switch` bitstream): it
+/// decodes only the registers [`in_switch_port`] selects.
+pub const KIND_SWITCH_PORT: u32 = 1;
 
 /// How software may access a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -454,6 +466,11 @@ pub const REGISTERS: &[Register] = &[
             ),
             flag("DIRTY", 24, "generated from a tree with uncommitted changes"),
             flag("EXT", 25, "the extension blocks (registers from 0x100: pacing timer, fast-start marker, ACK generator, WRED/ECN port) are present; 0: they read as 0 and ignore writes"),
+            Field {
+                format: Format::Enum(KINDS),
+                max: KIND_SWITCH_PORT,
+                ..uint("KIND", 26, 2, KIND_NIC, "what the device is: a NIC (the window engine; with EXT the extension blocks), or a switch port (the id registers, CORE_RESET and the WRED/ECN registers only; FLOW_BITS, FIFO_LOG2, LATENCY and EXT read 0)")
+            },
         ],
         "what this build holds",
     ),
@@ -468,7 +485,7 @@ pub const REGISTERS: &[Register] = &[
             0,
             "1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value",
         )],
-        "resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first)",
+        "resets the whole core (STATUS.RESETTING while the flow sweep runs: 256 cycles; 512 with the extension blocks, whose pacing timer sweeps first); in a switch port: the WRED/ECN port and its registers, at once",
     ),
     ro(
         "ctrl",
@@ -1111,6 +1128,39 @@ pub fn core_registers() -> &'static [Register] {
 /// The registers of the extension decoder (from [`EXT_BASE`] on).
 pub fn ext_registers() -> &'static [Register] {
     &REGISTERS[core_registers().len()..]
+}
+
+/// Whether a switch port (CAPS.KIND = SWITCH_PORT) decodes `r`: the id
+/// registers, CORE_RESET and the WRED/ECN port's registers, at the same
+/// offsets as in the NIC system, so one driver drives both.
+pub fn in_switch_port(r: &Register) -> bool {
+    r.block == "id" || r.name == "CORE_RESET" || r.block == "wred"
+}
+
+/// The registers of the switch port's decoder ([`in_switch_port`]), in
+/// address order.
+pub fn switch_registers() -> &'static [Register] {
+    static REGS: std::sync::OnceLock<Vec<Register>> = std::sync::OnceLock::new();
+    REGS.get_or_init(|| REGISTERS.iter().copied().filter(in_switch_port).collect())
+}
+
+/// Whether a device of CAPS.KIND `kind` with CAPS.EXT `ext` decodes `r`
+/// (others read as 0 and ignore writes).
+pub fn decoded_by(r: &Register, kind: u32, ext: bool) -> bool {
+    match kind {
+        KIND_SWITCH_PORT => in_switch_port(r),
+        _ => !r.is_ext() || ext,
+    }
+}
+
+/// Which builds decode `r`, for the documentation.
+pub fn devices(r: &Register) -> &'static str {
+    match (r.is_ext(), in_switch_port(r)) {
+        (false, true) => "all",
+        (false, false) => "NIC",
+        (true, true) => "NIC system, switch port",
+        (true, false) => "NIC system",
+    }
 }
 
 /// The parameters: the registers a host sets by name, in address order.

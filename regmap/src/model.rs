@@ -87,6 +87,14 @@ pub fn ext_index(name: &str) -> usize {
         .unwrap_or_else(|| panic!("no extension register {name} in the map"))
 }
 
+/// The index of `name` in [`crate::switch_registers`] (panics as [`index`]).
+pub fn switch_index(name: &str) -> usize {
+    crate::switch_registers()
+        .iter()
+        .position(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no switch-port register {name} in the map"))
+}
+
 fn hit(bus_addr: u32, r: &Register) -> bool {
     let a = bus_addr & 0xfff;
     a & 3 == 0 && a >> 2 == r.offset >> 2
@@ -102,6 +110,11 @@ impl RegFileModel {
     /// The extension decoder ([`crate::ext_registers`]) at power-up.
     pub fn ext() -> Self {
         Self::of(crate::ext_registers())
+    }
+
+    /// The switch port's decoder ([`crate::switch_registers`]) at power-up.
+    pub fn switch() -> Self {
+        Self::of(crate::switch_registers())
     }
 
     fn of(regs: &'static [Register]) -> Self {

@@ -166,3 +166,38 @@ fn parameter_values_convert_in_the_field_unit_and_name_the_range() {
     assert_eq!(bytes.from_value(30000.0), Ok(30000));
     assert!(bytes.from_value(30000.5).is_err());
 }
+
+#[test]
+fn the_switch_port_decodes_id_core_reset_and_wred_only() {
+    use ldcp_regmap::{decoded_by, switch_registers, KIND_NIC, KIND_SWITCH_PORT, REGISTERS};
+    let names: Vec<&str> = switch_registers().iter().map(|r| r.name).collect();
+    assert_eq!(
+        &names[..5],
+        ["MAGIC", "VERSION", "GIT_HASH", "CAPS", "CORE_RESET"]
+    );
+    assert!(
+        names[5..].iter().all(|n| n.starts_with("WRED_")),
+        "{names:?}"
+    );
+    assert!(ldcp_regmap::check(switch_registers()).is_empty());
+    // every WRED/ECN register is there, at the NIC system's offset
+    for r in REGISTERS.iter().filter(|r| r.block == "wred") {
+        assert!(decoded_by(r, KIND_SWITCH_PORT, false), "{}", r.name);
+        assert!(decoded_by(r, KIND_NIC, true) && !decoded_by(r, KIND_NIC, false));
+    }
+    for name in [
+        "ALPHA",
+        "FLOW_CMD",
+        "EV_PUSH",
+        "STATUS",
+        "FS_EV",
+        "PT_GRANTS",
+    ] {
+        let r = ldcp_regmap::register(name).unwrap();
+        assert!(!decoded_by(r, KIND_SWITCH_PORT, false), "{name}");
+    }
+    let caps = ldcp_regmap::register("CAPS").unwrap();
+    let kind = caps.field("KIND").unwrap();
+    assert_eq!(kind.get(kind.put(KIND_SWITCH_PORT)), KIND_SWITCH_PORT);
+    assert_eq!(caps.reset() & kind.mask(), 0, "a NIC by default");
+}

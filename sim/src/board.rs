@@ -289,28 +289,45 @@ impl LineHost {
     }
 }
 
-/// The board input generator at `baud_div`: power-up with a hold,
-/// then the NIC core stimulus's bus operations ([`crate::nic_core::stimulus`])
-/// sent as bridge frames, back to back or with gaps, some with a flipped bit
-/// (refused: bad CRC), a bad op or address (refused), cut short (timed out),
-/// surrounded by garbage bytes, line glitches and bad stop bits; and now and
-/// then a hold pulse (the reset button) that restarts the power-on sequence.
+/// The line-level generator behind the board stimuli, at `baud_div`:
+/// power-up with a hold, then the bus operations of the core generator
+/// `G` sent as bridge frames, back to back or with gaps, some with a
+/// flipped bit (refused: bad CRC), a bad op or address (refused), cut short
+/// (timed out), surrounded by garbage bytes, line glitches and bad stop
+/// bits; and now and then a hold pulse (the reset button) that restarts
+/// the power-on sequence. Each cycle is `(uart_rx, reset_hold)`.
 #[derive(Clone, Debug)]
-pub struct BoardStimulus {
+pub struct LineStimulus<G> {
     baud_div: u32,
-    core: crate::nic_core::NcStimulus,
+    core: G,
     queue: std::collections::VecDeque<(bool, bool)>,
     started: bool,
+}
+
+impl<G> LineStimulus<G> {
+    /// A generator at `baud_div` clocks per bit around the bus generator `core`.
+    pub fn new(baud_div: u32, core: G) -> Self {
+        LineStimulus {
+            baud_div,
+            core,
+            queue: Default::default(),
+            started: false,
+        }
+    }
+}
+
+/// The board input generator at `baud_div`: [`LineStimulus`] carrying the
+/// NIC core stimulus's bus operations ([`crate::nic_core::stimulus`]).
+#[derive(Clone, Debug)]
+pub struct BoardStimulus {
+    line: LineStimulus<crate::nic_core::NcStimulus>,
 }
 
 impl BoardStimulus {
     /// A generator at `baud_div` clocks per bit.
     pub fn new(baud_div: u32) -> Self {
         BoardStimulus {
-            baud_div,
-            core: Default::default(),
-            queue: Default::default(),
-            started: false,
+            line: LineStimulus::new(baud_div, Default::default()),
         }
     }
 }
@@ -325,10 +342,23 @@ impl crate::Stimulus for BoardStimulus {
     type Input = BoardIn;
 
     fn cycle(&mut self, d: &mut crate::Draws) -> BoardIn {
+        let (uart_rx, reset_hold) = self.line.cycle(d);
+        BoardIn {
+            uart_rx,
+            cfg_bit_cycles: self.line.baud_div,
+            reset_hold,
+        }
+    }
+}
+
+impl<G: crate::Stimulus<Input = BusIn>> crate::Stimulus for LineStimulus<G> {
+    type Input = (bool, bool);
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> (bool, bool) {
         use crate::uart_bridge::{effective_div, request, serialize, OP_READ, OP_WRITE};
         let baud_div = self.baud_div;
         let div = effective_div(baud_div);
-        let BoardStimulus {
+        let LineStimulus {
             core,
             queue,
             started,
@@ -454,12 +484,7 @@ impl crate::Stimulus for BoardStimulus {
             };
             idle(queue, gap);
         }
-        let (uart_rx, reset_hold) = queue.pop_front().unwrap_or((true, false));
-        BoardIn {
-            uart_rx,
-            cfg_bit_cycles: baud_div,
-            reset_hold,
-        }
+        queue.pop_front().unwrap_or((true, false))
     }
 }
 

@@ -13,12 +13,15 @@
 
 pub mod ack_generator;
 pub mod board;
+pub mod board_shell;
 pub mod cosim;
 pub mod fast_start_marker;
 pub mod nic_core;
 pub mod nic_system;
 pub mod pacing_timer;
 pub mod ports;
+pub mod switch_board;
+pub mod system_board;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;

@@ -19,6 +19,13 @@ pub const CAPTURE_AGE: u32 = 22;
 
 pub use crate::xorshift::{seed_state, step as xorshift32};
 
+/// A field of CAPS (panics on a name not in the map: a name in code).
+pub fn caps_field(name: &str) -> &'static ldcp_regmap::Field {
+    ldcp_regmap::REGISTERS[index("CAPS")]
+        .field(name)
+        .unwrap_or_else(|| panic!("no field CAPS.{name}"))
+}
+
 /// The ACK event the generator makes of state `x`: (flow, n, ECE).
 pub fn gen_event(x: u32) -> (u32, u32, bool) {
     (x & 0xff, (x >> 8) & 0xf, (x >> 13) & 7 == 0)
@@ -343,7 +350,8 @@ impl NicCoreModel {
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (ldcp_regmap::ENGINE_LATENCY << 16)
             | ((self.dirty as u32) << 24)
-            | ((self.ext as u32) << 25);
+            | ((self.ext as u32) << 25)
+            | caps_field("KIND").put(ldcp_regmap::KIND_NIC);
         ro[ix.status] = o.sweeping as u32
             | (o.fc_busy as u32) << 1
             | (o.gen_busy as u32) << 2

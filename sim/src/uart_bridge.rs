@@ -211,6 +211,9 @@ pub struct BridgeOut {
     pub bus_we: bool,
     /// Bus read strobe.
     pub bus_re: bool,
+    /// A frame was refused (bad CRC, bad op or address): a one-clock
+    /// strobe as its refusal starts to go out (the board's error LED).
+    pub refused: bool,
 }
 
 /// Receiver states.
@@ -245,6 +248,7 @@ struct BridgeRegs {
     f_write: bool,
     bus_we: bool,
     bus_re: bool,
+    refused: bool,
     tx_busy: bool,
     tx_shift: u16,
     tx_cnt: u32,
@@ -276,6 +280,7 @@ impl Default for BridgeRegs {
             f_write: false,
             bus_we: false,
             bus_re: false,
+            refused: false,
             tx_busy: false,
             tx_shift: 0x3ff,
             tx_cnt: 0,
@@ -329,6 +334,7 @@ impl BridgeModel {
             bus_wdata: (r.f_buf >> 24) as u32,
             bus_we: r.bus_we,
             bus_re: r.bus_re,
+            refused: r.refused,
         }
     }
 
@@ -412,6 +418,7 @@ impl BridgeModel {
         let got = o.rx_done;
         n.bus_we = false;
         n.bus_re = false;
+        n.refused = false;
         if o.f_crc_n != 0 {
             n.f_crc = crc_bit_step(o.f_crc);
             n.f_crc_n = o.f_crc_n - 1;
@@ -461,6 +468,7 @@ impl BridgeModel {
                         n.f_state = F_WAIT;
                     } else {
                         n.bus_we = o.f_st == ST_OK;
+                        n.refused = o.f_st != ST_OK;
                         start_tx = Some((o.f_st, 0));
                         n.f_state = F_HUNT;
                     }
@@ -528,6 +536,7 @@ impl BridgeModel {
             n.f_state = F_HUNT;
             n.bus_we = false;
             n.bus_re = false;
+            n.refused = false;
             n.tx_busy = false;
         }
         self.r = n;

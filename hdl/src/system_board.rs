@@ -1,0 +1,357 @@
+//! The whole system on one ECP5 board, the ULX3S (LFE5U-85F, CABGA381):
+//! `SystemBoardCore` (the board shell [`crate::board_shell::BoardShell`]
+//! around [`crate::nic_system::NicSystem`]: the NIC core with 256 flows and
+//! the pacing timer, fast-start marker, ACK generator and WRED/ECN port),
+//! and the top module and pin constraints that `ldcp synth --board ulx3s`
+//! wraps around it. `ldcp_sim::system_board::SystemBoardModel` is its
+//! model.
+//!
+//! # Clock: 35 MHz from the 25 MHz oscillator
+//! The target was 100 MHz; the NIC system closes at 40-45 MHz on the
+//! LFE5U-85F (placed at 100 MHz: 43.8 MHz; at 40 MHz, seeds reached 40.08
+//! to 44.63 MHz over two builds). The critical path is the fast-start
+//! marker's one-cycle table read-modify-write (table RAM -> checksum
+//! update -> register), as on the HX8K (its report). So an EHXPLLL makes
+//! a **35 MHz** system clock, the PLL setting below that with an integer
+//! UART divider and a margin a commit's placement cannot eat: 25 MHz / 5
+//! (PFD 5 MHz) x 7 (feedback from CLKOP), VCO 595 MHz = 35 MHz x
+//! CLKOP_DIV 17 (`ecppll -i 25 -o 35` gives the same, CLKOP_CPHASE 8 as it
+//! writes). 35 clocks per bit give the UART exactly 1 Mbaud. The build
+//! fails when a placement does not meet 35 MHz; its report gives the Fmax
+//! reached.
+//!
+//! # Pins (emard/ulx3s `doc/constraints/ulx3s_v20.lpf`, boards v2.x/v3.0.x)
+//! The 25 MHz oscillator `clk_25mhz` on G2; the FT231X USB-UART: the FPGA
+//! receives on `ftdi_txd` M1 and transmits on `ftdi_rxd` L4 (names from
+//! the FTDI's side); LEDs `led[0..7]` on B2, C2, C1, D2, D1, E2, E1, H3,
+//! active high; the FIRE1 button `btn[1]` on R1 (pull-down, pressed high)
+//! is the reset, as LiteX-Boards' `radiona_ulx3s` platform uses it;
+//! `wifi_gpio0` on L2 is driven high, as the board's examples do, so the
+//! ESP32 does not reboot the board. LED 0: power-on done (PLL locked and
+//! the sequencer through); LED 1: bridge traffic; LED 2: a refused frame
+//! since the last CORE_RESET; the others off.
+
+use crate::board_shell::BoardShell;
+use crate::nic_core::BuildId;
+use crate::nic_system::NicSystem;
+use ldcp_sim::board_shell::LED_HOLD_BITS;
+use rust_hdl::prelude::*;
+
+const HB: usize = LED_HOLD_BITS as usize;
+
+/// The system clock, MHz.
+pub const CLOCK_MHZ: f64 = 35.0;
+/// The oscillator, MHz.
+pub const OSC_MHZ: f64 = 25.0;
+/// The UART line rate on the board.
+pub const BAUD: u32 = ldcp_sim::uart_bridge::DEFAULT_BAUD;
+/// Clocks per UART bit on the board.
+pub const BAUD_DIV: u32 = 35;
+/// EHXPLLL: CLKI_DIV, CLKFB_DIV, CLKOP_DIV, CLKOP_CPHASE.
+pub const PLL: (u32, u32, u32, u32) = (5, 7, 17, 8);
+/// The LED pins, LED 0 first.
+pub const LED_PINS: [&str; 8] = ["B2", "C2", "C1", "D2", "D1", "E2", "E1", "H3"];
+
+/// The EHXPLLL's output frequency for its settings, MHz (feedback from CLKOP).
+pub fn pll_out_mhz(osc_mhz: f64, pll: (u32, u32, u32, u32)) -> f64 {
+    osc_mhz / pll.0 as f64 * pll.1 as f64
+}
+
+/// The whole-system board core (see the module doc).
+#[derive(LogicBlock)]
+pub struct SystemBoardCore {
+    /// The system clock (the PLL's).
+    pub clock: Signal<In, Clock>,
+    /// The UART line from the host (FT231X), asynchronous.
+    pub uart_rx: Signal<In, Bit>,
+    /// Clocks per UART bit (the board ties it to 35).
+    pub cfg_bit_cycles: Signal<In, Bits<10>>,
+    /// Cycles the activity LED stays lit after bridge traffic (the board ties it).
+    pub cfg_led_hold_cycles: Signal<In, Bits<HB>>,
+    /// Power-on hold: PLL not locked, or the reset button pressed; asynchronous.
+    pub reset_hold: Signal<In, Bit>,
+    /// The UART line to the host.
+    pub uart_tx: Signal<Out, Bit>,
+    /// LED: the power-on sequence is over.
+    pub led_ready: Signal<Out, Bit>,
+    /// LED: bridge traffic within the hold.
+    pub led_activity: Signal<Out, Bit>,
+    /// LED: a frame was refused since the last CORE_RESET.
+    pub led_error: Signal<Out, Bit>,
+    /// Observation: the bus address.
+    pub obs_bus_addr: Signal<Out, Bits<12>>,
+    /// Observation: the bus write data.
+    pub obs_bus_wdata: Signal<Out, Bits<32>>,
+    /// Observation: the bus write strobe.
+    pub obs_bus_we: Signal<Out, Bit>,
+    /// Observation: the bus read strobe.
+    pub obs_bus_re: Signal<Out, Bit>,
+    /// Observation: the system's read data.
+    pub obs_bus_rdata: Signal<Out, Bits<32>>,
+    /// Observation: the system's read-valid.
+    pub obs_bus_rvalid: Signal<Out, Bit>,
+    shell: BoardShell,
+    sys: NicSystem,
+}
+
+impl SystemBoardCore {
+    /// The board core with its system stamped with `build`.
+    pub fn new(build: BuildId) -> Self {
+        SystemBoardCore {
+            clock: Default::default(),
+            uart_rx: Default::default(),
+            cfg_bit_cycles: Default::default(),
+            cfg_led_hold_cycles: Default::default(),
+            reset_hold: Default::default(),
+            uart_tx: Default::default(),
+            led_ready: Default::default(),
+            led_activity: Default::default(),
+            led_error: Default::default(),
+            obs_bus_addr: Default::default(),
+            obs_bus_wdata: Default::default(),
+            obs_bus_we: Default::default(),
+            obs_bus_re: Default::default(),
+            obs_bus_rdata: Default::default(),
+            obs_bus_rvalid: Default::default(),
+            shell: Default::default(),
+            sys: NicSystem::new(build),
+        }
+    }
+}
+
+impl Default for SystemBoardCore {
+    /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
+    fn default() -> Self {
+        SystemBoardCore::new(BuildId::UNSTAMPED)
+    }
+}
+
+impl Logic for SystemBoardCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.shell.clock.next = self.clock.val();
+        self.sys.clock.next = self.clock.val();
+        self.shell.uart_rx.next = self.uart_rx.val();
+        self.shell.cfg_bit_cycles.next = self.cfg_bit_cycles.val();
+        self.shell.cfg_led_hold_cycles.next = self.cfg_led_hold_cycles.val();
+        self.shell.reset_hold.next = self.reset_hold.val();
+        self.shell.bus_rdata.next = self.sys.bus_rdata.val();
+        self.shell.bus_rvalid.next = self.sys.bus_rvalid.val();
+        self.sys.bus_addr.next = self.shell.bus_addr.val();
+        self.sys.bus_wdata.next = self.shell.bus_wdata.val();
+        self.sys.bus_we.next = self.shell.bus_we.val();
+        self.sys.bus_re.next = self.shell.bus_re.val();
+        self.uart_tx.next = self.shell.uart_tx.val();
+        self.led_ready.next = self.shell.led_ready.val();
+        self.led_activity.next = self.shell.led_activity.val();
+        self.led_error.next = self.shell.led_error.val();
+        self.obs_bus_addr.next = self.shell.bus_addr.val();
+        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
+        self.obs_bus_we.next = self.shell.bus_we.val();
+        self.obs_bus_re.next = self.shell.bus_re.val();
+        self.obs_bus_rdata.next = self.sys.bus_rdata.val();
+        self.obs_bus_rvalid.next = self.sys.bus_rvalid.val();
+    }
+}
+
+/// The board core's module. The system's observation outputs stay open
+/// on the board (the bus reaches every block's results).
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "system_board_core",
+    doc: "the whole LDCP system on the ULX3S (ECP5): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, and the NIC system (NIC core, pacing timer, fast-start marker, ACK generator, WRED/ECN port)",
+    open: &[
+        "sys$obs_pt_out_valid",
+        "sys$obs_pt_out_flow",
+        "sys$obs_pt_stat_err_flow_strobe",
+        "sys$obs_ag_out_valid",
+        "sys$obs_ag_out_flow",
+        "sys$obs_ag_out_psn",
+        "sys$obs_ag_out_n_pkts",
+        "sys$obs_ag_out_ece",
+        "sys$obs_ag_out_nak",
+        "sys$obs_fs_out_valid",
+        "sys$obs_fs_out_flow",
+        "sys$obs_fs_out_err",
+        "sys$obs_fs_out_ecn",
+        "sys$obs_fs_out_csum",
+        "sys$obs_wred_out_valid",
+        "sys$obs_wred_out_decision",
+    ],
+    subs: &[&crate::nic_system::MODULE],
+};
+
+/// The board core's finalized Verilog (module [`MODULE`]), stamped.
+pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    let raw = crate::generate::raw_verilog(SystemBoardCore::new(build))
+        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+}
+
+/// The board's top module name.
+pub const TOP: &str = "ldcp_ulx3s";
+
+/// The board's top module: the EHXPLLL, the hold, the LEDs, and
+/// `system_board_core` with its divider and LED hold tied. Hand-written
+/// Verilog, because RustHDL 0.46 has no ECP5 primitives.
+pub fn top_verilog() -> String {
+    use ldcp_sim::ports::Ports;
+    let (clki, clkfb, clkop, cphase) = PLL;
+    let hold = ldcp_sim::board_shell::led_hold_cycles(CLOCK_MHZ);
+    let obs: String = ldcp_sim::board_shell::ShellOut::PORTS
+        .iter()
+        .filter(|p| p.name.starts_with("obs_"))
+        .map(|p| format!(",\n        .{}()", p.name))
+        .collect();
+    format!(
+        "// {TOP}: the whole LDCP system on the ULX3S (ECP5 LFE5U-85F, CABGA381).\n\
+         // Generated by ldcp-hdl (hdl/src/system_board.rs); do not edit.\n\
+         // {OSC_MHZ} MHz oscillator -> EHXPLLL -> {CLOCK_MHZ} MHz system clock;\n\
+         // UART {BAUD} baud 8N1 ({BAUD_DIV} clocks per bit) to the FT231X USB-UART;\n\
+         // LED 0 power-on done, 1 bridge traffic, 2 a refused frame.\n\
+         module {TOP}(\n\
+         \x20   input  wire clk_25mhz,\n\
+         \x20   input  wire btn_fire1,\n\
+         \x20   input  wire ftdi_txd,\n\
+         \x20   output wire ftdi_rxd,\n\
+         \x20   output wire [7:0] led,\n\
+         \x20   output wire wifi_gpio0\n\
+         );\n\
+         \x20   wire clk;\n\
+         \x20   wire locked;\n\
+         \x20   assign wifi_gpio0 = 1'b1;\n\
+         \x20   assign led[7:3] = 5'b0;\n\
+         \x20   (* FREQUENCY_PIN_CLKI=\"{OSC_MHZ}\" *)\n\
+         \x20   (* FREQUENCY_PIN_CLKOP=\"{CLOCK_MHZ}\" *)\n\
+         \x20   (* ICP_CURRENT=\"12\" *) (* LPF_RESISTOR=\"8\" *) (* MFG_ENABLE_FILTEROPAMP=\"1\" *) (* MFG_GMCREF_SEL=\"2\" *)\n\
+         \x20   EHXPLLL #(\n\
+         \x20       .PLLRST_ENA(\"DISABLED\"),\n\
+         \x20       .INTFB_WAKE(\"DISABLED\"),\n\
+         \x20       .STDBY_ENABLE(\"DISABLED\"),\n\
+         \x20       .DPHASE_SOURCE(\"DISABLED\"),\n\
+         \x20       .OUTDIVIDER_MUXA(\"DIVA\"),\n\
+         \x20       .OUTDIVIDER_MUXB(\"DIVB\"),\n\
+         \x20       .OUTDIVIDER_MUXC(\"DIVC\"),\n\
+         \x20       .OUTDIVIDER_MUXD(\"DIVD\"),\n\
+         \x20       .CLKI_DIV({clki}),\n\
+         \x20       .CLKOP_ENABLE(\"ENABLED\"),\n\
+         \x20       .CLKOP_DIV({clkop}),\n\
+         \x20       .CLKOP_CPHASE({cphase}),\n\
+         \x20       .CLKOP_FPHASE(0),\n\
+         \x20       .FEEDBK_PATH(\"CLKOP\"),\n\
+         \x20       .CLKFB_DIV({clkfb})\n\
+         \x20   ) pll (\n\
+         \x20       .RST(1'b0),\n\
+         \x20       .STDBY(1'b0),\n\
+         \x20       .CLKI(clk_25mhz),\n\
+         \x20       .CLKOP(clk),\n\
+         \x20       .CLKFB(clk),\n\
+         \x20       .CLKINTFB(),\n\
+         \x20       .PHASESEL0(1'b0),\n\
+         \x20       .PHASESEL1(1'b0),\n\
+         \x20       .PHASEDIR(1'b1),\n\
+         \x20       .PHASESTEP(1'b1),\n\
+         \x20       .PHASELOADREG(1'b1),\n\
+         \x20       .PLLWAKESYNC(1'b0),\n\
+         \x20       .ENCLKOP(1'b0),\n\
+         \x20       .LOCK(locked)\n\
+         \x20   );\n\
+         \x20   system_board_core core (\n\
+         \x20       .clock(clk),\n\
+         \x20       .uart_rx(ftdi_txd),\n\
+         \x20       .cfg_bit_cycles(10'd{BAUD_DIV}),\n\
+         \x20       .cfg_led_hold_cycles({LED_HOLD_BITS}'d{hold}),\n\
+         \x20       .reset_hold(~locked | btn_fire1),\n\
+         \x20       .uart_tx(ftdi_rxd),\n\
+         \x20       .led_ready(led[0]),\n\
+         \x20       .led_activity(led[1]),\n\
+         \x20       .led_error(led[2]){obs}\n\
+         \x20   );\n\
+         endmodule\n"
+    )
+}
+
+/// The board's pin constraints (nextpnr-ecp5 LPF), from emard/ulx3s'
+/// `doc/constraints/ulx3s_v20.lpf`.
+pub fn lpf() -> String {
+    let leds: String = LED_PINS
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "LOCATE COMP \"led[{i}]\" SITE \"{p}\";\n\
+                 IOBUF PORT \"led[{i}]\" PULLMODE=NONE IO_TYPE=LVCMOS33 DRIVE=4;\n"
+            )
+        })
+        .collect();
+    format!(
+        "# ULX3S (LFE5U-85F, CABGA381): pins of {TOP}. Generated by ldcp-hdl; do not edit.\n\
+         # Sites and I/O settings from emard/ulx3s doc/constraints/ulx3s_v20.lpf.\n\
+         BLOCK RESETPATHS;\n\
+         BLOCK ASYNCPATHS;\n\
+         # 25 MHz oscillator\n\
+         LOCATE COMP \"clk_25mhz\" SITE \"G2\";\n\
+         IOBUF PORT \"clk_25mhz\" PULLMODE=NONE IO_TYPE=LVCMOS33;\n\
+         FREQUENCY PORT \"clk_25mhz\" {OSC_MHZ} MHZ;\n\
+         # FT231X USB-UART: ftdi_txd is the FPGA's input, ftdi_rxd its output\n\
+         LOCATE COMP \"ftdi_txd\" SITE \"M1\";\n\
+         IOBUF PORT \"ftdi_txd\" PULLMODE=UP IO_TYPE=LVCMOS33;\n\
+         LOCATE COMP \"ftdi_rxd\" SITE \"L4\";\n\
+         IOBUF PORT \"ftdi_rxd\" PULLMODE=UP IO_TYPE=LVCMOS33 DRIVE=4;\n\
+         # FIRE1 (btn[1]): reset, pressed high\n\
+         LOCATE COMP \"btn_fire1\" SITE \"R1\";\n\
+         IOBUF PORT \"btn_fire1\" PULLMODE=DOWN IO_TYPE=LVCMOS33;\n\
+         # ESP32 GPIO0, held high\n\
+         LOCATE COMP \"wifi_gpio0\" SITE \"L2\";\n\
+         IOBUF PORT \"wifi_gpio0\" PULLMODE=UP IO_TYPE=LVCMOS33 DRIVE=4;\n\
+         # LEDs 0..7, active high\n\
+         {leds}"
+    )
+}
+
+ldcp_sim::shell_board_ports!(crate::hand_stepped {
+    SystemBoardCore [],
+    ldcp_sim::board_shell::ShellIn,
+    ldcp_sim::board_shell::ShellOut
+});
+
+/// The board core in RustHDL's simulator, stepped by hand.
+pub type SystemBoardRustHdl = crate::stepper::RustHdlSim<SystemBoardCore>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulx3s_pll_gives_35_mhz_and_the_uart_1_mbaud() {
+        let (clki, clkfb, clkop, cphase) = PLL;
+        assert_eq!(pll_out_mhz(OSC_MHZ, PLL), CLOCK_MHZ);
+        // ECP5 EHXPLLL limits (Lattice TN1263): PFD 3.125..400 MHz, VCO 400..800 MHz
+        let pfd = OSC_MHZ / clki as f64;
+        let vco = CLOCK_MHZ * clkop as f64;
+        assert!((3.125..=400.0).contains(&pfd) && (400.0..=800.0).contains(&vco));
+        assert_eq!(pfd * clkfb as f64, CLOCK_MHZ);
+        assert_eq!(cphase, (clkop - 1) / 2);
+        assert_eq!(CLOCK_MHZ * 1e6 / BAUD_DIV as f64, BAUD as f64);
+        let top = top_verilog();
+        assert!(top.contains(".CLKOP_DIV(17)") && top.contains("10'd35"));
+        let lpf = lpf();
+        assert!(lpf.contains("LOCATE COMP \"clk_25mhz\" SITE \"G2\";"));
+        assert!(lpf.contains("LOCATE COMP \"ftdi_txd\" SITE \"M1\";"));
+        assert!(lpf.contains("LOCATE COMP \"led[7]\" SITE \"H3\";"));
+    }
+
+    #[test]
+    fn system_board_rusthdl_simulation_matches_model() {
+        use ldcp_sim::board_shell::ShellStimulus;
+        use ldcp_sim::system_board::SystemBoardModel;
+        let mut sim = SystemBoardRustHdl::new();
+        let mut m = SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new(0, true));
+        let line = ShellStimulus::new(4, 40, ldcp_sim::nic_system::SysStimulus::default());
+        for (c, i) in ldcp_sim::seeded(line, 7).take(1_500).enumerate() {
+            let o = sim.step(&i).expect("RustHDL settles");
+            m.tick(&i);
+            assert_eq!(o, m.outputs(), "cycle {c}, inputs {i:?}");
+        }
+    }
+}
