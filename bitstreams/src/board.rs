@@ -171,7 +171,7 @@ pub const BOARDS: &[Board] = &[
         package: "CABGA381",
         family: Family::Ecp5,
         nextpnr_device: "--85k",
-        doc: "ULX3S, the whole system: the NIC system (NIC core with 256 flows, pacing timer, fast-start marker, ACK generator, WRED/ECN port) and the UART bridge; ECP5 LFE5U-85F CABGA381, 35 MHz PLL clock from the 25 MHz oscillator",
+        doc: "ULX3S, the whole system: the NIC system (NIC core with 256 flows, pacing timer, fast-start marker, ACK generator, WRED/ECN port) and the UART bridge; ECP5 LFE5U-85F CABGA381, 50 MHz PLL clock from the 25 MHz oscillator",
         core: ldcp_hdl::system_board::MODULE.name,
         top: ldcp_hdl::system_board::TOP,
         oscillator_mhz: ldcp_hdl::system_board::OSC_MHZ,

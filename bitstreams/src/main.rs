@@ -95,7 +95,7 @@ struct SynthArgs {
     /// (alchitry-cu: the NIC core, the UART bridge, 60 MHz from the 100 MHz
     /// oscillator; alchitry-cu-switch: the WRED/ECN switch port, the UART
     /// bridge, 90 MHz from the 100 MHz oscillator; ulx3s: the whole NIC system on the
-    /// ECP5, 35 MHz from the 25 MHz oscillator). Writes the bitstream under
+    /// ECP5, 50 MHz from the 25 MHz oscillator). Writes the bitstream under
     /// <out> only if every clock meets its constraint.
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]
     board: Option<String>,

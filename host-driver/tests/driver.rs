@@ -11,7 +11,7 @@ use ldcp_host::{regs, Device, DriverError, Param, RegAccess};
 use ldcp_sim::uart_bridge::{self as br, Action, FrameParser};
 use proptest::prelude::*;
 use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
+use std::os::fd::{AsRawFd, FromRawFd};
 
 /// The script both backends run: configure, push ACK events, read flows;
 /// returns the windows and the counters (the cycle counter aside: it
