@@ -187,7 +187,10 @@ fn ulx3s_bitstream_builds_and_meets_its_50_mhz_clock() {
         .iter()
         .find(|c| (c.constraint_mhz - ldcp_hdl::system_board::CLOCK_MHZ).abs() < 0.01)
         .unwrap_or_else(|| panic!("no clock constrained at the PLL's clock: {:?}", r.clocks));
-    assert!(clk.achieved_mhz >= ldcp_hdl::system_board::CLOCK_MHZ, "{clk:?}");
+    assert!(
+        clk.achieved_mhz >= ldcp_hdl::system_board::CLOCK_MHZ,
+        "{clk:?}"
+    );
     assert_eq!((r.pll_used, r.flows), (1, 256));
     assert!(r.logic_cells > 5_000 && r.logic_cells < r.logic_cells_total);
     assert!(r.bram >= 10 && r.dsp >= 10, "BRAM {} DSP {}", r.bram, r.dsp);
