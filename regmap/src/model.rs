@@ -55,6 +55,12 @@ pub struct RegFileModel {
     regs: &'static [Register],
     vals: Vec<u32>,
     out: BusOut,
+    /// Per register: its fields' bits and its reset value, computed once
+    /// (the models tick this every cycle of a cosimulation).
+    masks: Vec<u32>,
+    resets: Vec<u32>,
+    /// The W1C registers, the only ones an idle bus cycle can change.
+    w1c: Vec<usize>,
 }
 
 impl Default for RegFileModel {
@@ -125,6 +131,11 @@ impl RegFileModel {
                 .map(|r| if r.access == Access::Rw { r.reset() } else { 0 })
                 .collect(),
             out: BusOut::default(),
+            masks: regs.iter().map(Register::mask).collect(),
+            resets: regs.iter().map(Register::reset).collect(),
+            w1c: (0..regs.len())
+                .filter(|&i| regs[i].access == Access::W1c)
+                .collect(),
         }
     }
 
@@ -140,8 +151,7 @@ impl RegFileModel {
 
     /// A WO register's written fields this cycle, if `bus` writes it.
     pub fn wrote(&self, bus: &BusIn, i: usize) -> Option<u32> {
-        let r = &self.regs[i];
-        (bus.we && hit(bus.addr, r)).then_some(bus.wdata & r.mask())
+        (bus.we && hit(bus.addr, &self.regs[i])).then_some(bus.wdata & self.masks[i])
     }
 
     /// Whether `bus` reads register `i` this cycle.
@@ -158,35 +168,41 @@ impl RegFileModel {
     /// (ignored for others), `set[i]` the W1C flags it sets, `reset` the
     /// decoder's synchronous reset.
     pub fn tick(&mut self, bus: &BusIn, reset: bool, ro: &[u32], set: &[u32]) {
-        let mut rdata = 0;
+        self.out = BusOut {
+            rdata: 0,
+            rvalid: bus.re,
+        };
+        if !bus.re && !bus.we && !reset {
+            // an idle bus: only the W1C flags the core sets can change
+            for &i in &self.w1c {
+                self.vals[i] = (self.vals[i] | set[i]) & self.masks[i];
+            }
+            return;
+        }
         for (i, r) in self.regs.iter().enumerate() {
             if self.reads(bus, i) {
-                rdata = match (r.access, r.source) {
+                self.out.rdata = match (r.access, r.source) {
                     (Access::Rw | Access::W1c, _) => self.vals[i],
-                    (Access::Ro, Source::Const) => r.reset(),
-                    (Access::Ro, _) => ro[i] & r.mask(),
+                    (Access::Ro, Source::Const) => self.resets[i],
+                    (Access::Ro, _) => ro[i] & self.masks[i],
                     (Access::Wo, _) => 0,
                 };
             }
         }
-        self.out = BusOut {
-            rdata,
-            rvalid: bus.re,
-        };
         for (i, r) in self.regs.iter().enumerate() {
             let w = bus.we && hit(bus.addr, r);
             match r.access {
                 Access::Rw => {
                     if w {
-                        self.vals[i] = bus.wdata & r.mask();
+                        self.vals[i] = bus.wdata & self.masks[i];
                     }
                     if reset {
-                        self.vals[i] = r.reset();
+                        self.vals[i] = self.resets[i];
                     }
                 }
                 Access::W1c => {
                     let clr = if w { bus.wdata } else { 0 };
-                    self.vals[i] = ((self.vals[i] & !clr) | set[i]) & r.mask();
+                    self.vals[i] = ((self.vals[i] & !clr) | set[i]) & self.masks[i];
                     if reset {
                         self.vals[i] = 0;
                     }

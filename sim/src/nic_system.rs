@@ -312,6 +312,10 @@ pub struct NicSystemModel {
     wred: WredEcnModel,
     s: State,
     stats: SysStats,
+    /// The values driven into the extension decoder's RO registers and its
+    /// W1C sets, refilled every tick (kept to spare two allocations a cycle).
+    ro: Vec<u32>,
+    set: Vec<u32>,
 }
 
 impl NicSystemModel {
@@ -327,6 +331,8 @@ impl NicSystemModel {
             wred: WredEcnModel::new(),
             s: State::default(),
             stats: SysStats::default(),
+            ro: vec![0; ldcp_regmap::ext_registers().len()],
+            set: vec![0; ldcp_regmap::ext_registers().len()],
         }
     }
 
@@ -574,9 +580,10 @@ impl NicSystemModel {
         }
 
         // ---- what the extension decoder reads (pre-edge)
-        let nx = self.x.registers().len();
-        let mut ro = vec![0u32; nx];
-        let mut set = vec![0u32; nx];
+        let mut ro = std::mem::take(&mut self.ro);
+        let mut set = std::mem::take(&mut self.set);
+        ro.fill(0);
+        set.fill(0);
         ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
         set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
         ro[xi.pt_grants] = o.pt_grants;
@@ -635,6 +642,8 @@ impl NicSystemModel {
         self.ag.tick(&ag_in);
         self.wred.tick(&w_in);
         self.x.tick(bus, rst, &ro, &set);
+        self.ro = ro;
+        self.set = set;
         self.s = n;
     }
 }
