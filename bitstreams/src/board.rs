@@ -65,6 +65,9 @@ pub struct Board {
     pub flows: u32,
     /// The bitstream's size in bytes when the family's is fixed.
     pub bitstream_bytes: Option<u64>,
+    /// Options added to yosys' synthesis command (`synth_ice40`,
+    /// `synth_ecp5`); the report records the command as run.
+    pub synth_options: &'static str,
     core_verilog: fn(BuildId) -> Result<String, ldcp_hdl::verilog::VerilogError>,
     top_verilog: fn() -> String,
     constraints: fn() -> String,
@@ -124,6 +127,14 @@ pub const BOARDS: &[Board] = &[
         baud_div: ldcp_hdl::board::BAUD_DIV,
         flows: 1 << ldcp_regmap::FLOW_BITS,
         bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
+        // `-abc2` (ABC's combinational mapping twice): the board core fills
+        // the HX8K, and with map 1.3's BLOCKS register plain synth_ice40
+        // gave 5,231 LUTs and 7,683 logic cells, 3 more than the device
+        // has; -abc2 gave 5,217 and 7,667 (72.6 MHz at seed 1). `-dff`
+        // gave 7,633, but it passes the flip-flops through ABC's
+        // sequential script (register merging, retiming), which may drop
+        // their power-up values: not used.
+        synth_options: "-abc2",
         core_verilog: ldcp_hdl::board::core_verilog,
         top_verilog: ldcp_hdl::board::top_verilog,
         constraints: ldcp_hdl::board::pcf,
@@ -152,6 +163,7 @@ pub const BOARDS: &[Board] = &[
         baud_div: ldcp_hdl::switch_board::BAUD_DIV,
         flows: 0,
         bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
+        synth_options: "",
         core_verilog: ldcp_hdl::switch_board::core_verilog,
         top_verilog: ldcp_hdl::switch_board::top_verilog,
         constraints: ldcp_hdl::switch_board::pcf,
@@ -180,6 +192,7 @@ pub const BOARDS: &[Board] = &[
         baud_div: ldcp_hdl::system_board::BAUD_DIV,
         flows: 1 << ldcp_regmap::FLOW_BITS,
         bitstream_bytes: None,
+        synth_options: "",
         core_verilog: ldcp_hdl::system_board::core_verilog,
         top_verilog: ldcp_hdl::system_board::top_verilog,
         constraints: ldcp_hdl::system_board::lpf,
@@ -332,6 +345,8 @@ pub struct BoardReport {
     pub block_verilog_fnv64: String,
     /// Tool versions.
     pub yosys: String,
+    /// yosys' synthesis command as run, with the board's options.
+    pub synth_command: String,
     /// Tool versions.
     pub nextpnr: String,
     /// The packer.
@@ -476,11 +491,14 @@ pub fn build(
     };
     progress(&format!("yosys {} ({})", t.synth, b.top));
     let t0 = Instant::now();
+    let synth_command = format!("{} {}", t.synth, b.synth_options)
+        .trim()
+        .to_string();
     let script = format!(
         "read_verilog -sv {}; read_verilog -sv {}; {} -top {} -json {}; tee -o {} stat",
         rel(&core_name),
         rel(&top_name),
-        t.synth,
+        synth_command,
         b.top,
         rel("design.json"),
         rel("stat.txt"),
@@ -647,6 +665,7 @@ pub fn build(
         verilog_fnv64: ldcp_sim::Fnv64::hex_of(&core),
         block_verilog_fnv64: ldcp_sim::Fnv64::hex_of(&b.core_verilog(BuildId::UNSTAMPED)?),
         yosys,
+        synth_command,
         nextpnr,
         packer: t.packer.to_string(),
         seconds: ToolSeconds {

@@ -67,6 +67,14 @@ pub const FLOW_BITS: usize = 8;
 /// The first age at which an update of the commanded flow is its result.
 pub const CAPTURE_AGE: u64 = 22;
 const _: () = assert!(FLOW_BITS as u32 == ldcp_regmap::FLOW_BITS);
+// the BLOCKS bits the core drives, in the order it drives them
+const _: () = assert!(
+    ldcp_regmap::BLOCK_WINDOW_ENGINE == 0
+        && ldcp_regmap::BLOCK_PACING_TIMER == 1
+        && ldcp_regmap::BLOCK_FAST_START == 2
+        && ldcp_regmap::BLOCK_ACK_GEN == 3
+        && ldcp_regmap::BLOCK_WRED_ECN == 4
+);
 
 /// The build an instance reports in GIT_HASH and CAPS.DIRTY.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,6 +168,7 @@ pub struct NicCore {
     c_dirty: Constant<Bits<1>>,
     c_ext: Constant<Bits<1>>,
     c_kind: Constant<Bits<2>>,
+    c_blocks: Constant<Bits<5>>,
     c_flow_bits: Constant<Bits<8>>,
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
@@ -257,6 +266,11 @@ impl NicCore {
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
             c_ext: Constant::new(bits::<1>(ext as u64)),
             c_kind: Constant::new(bits::<2>(ldcp_regmap::KIND_NIC as u64)),
+            c_blocks: Constant::new(bits::<5>(if ext {
+                ldcp_regmap::BLOCKS_NIC_SYSTEM
+            } else {
+                ldcp_regmap::BLOCKS_NIC_CORE
+            } as u64)),
             c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
@@ -407,6 +421,12 @@ impl Logic for NicCore {
         self.regs.caps_dirty.next = self.c_dirty.val();
         self.regs.caps_ext.next = self.c_ext.val();
         self.regs.caps_kind.next = self.c_kind.val();
+        // BLOCKS: the bits are ldcp_regmap::BLOCK_* (asserted below)
+        self.regs.blocks_window_engine.next = self.c_blocks.val().get_bits::<1>(0);
+        self.regs.blocks_pacing_timer.next = self.c_blocks.val().get_bits::<1>(1);
+        self.regs.blocks_fast_start.next = self.c_blocks.val().get_bits::<1>(2);
+        self.regs.blocks_ack_gen.next = self.c_blocks.val().get_bits::<1>(3);
+        self.regs.blocks_wred_ecn.next = self.c_blocks.val().get_bits::<1>(4);
 
         // ---- cycle counter: reading CYCLES_LO latches the high word
         self.cycles.d.next = self.cycles.q.val() + self.one48.val();
@@ -459,9 +479,14 @@ impl Logic for NicCore {
             self.eng.in_ece.next = false;
             self.eng.in_set.next =
                 self.fc_op.q.val().any() & (self.fc_op.q.val() != self.op_read.val());
-            if self.fc_op.q.val() == self.op_write.val() {
-                self.eng.in_cw.next = self.regs.flow_wdata_cw.val();
-            }
+        }
+        // a SET's value: FLOW_WDATA for a WRITE command, INIT_CW for a RESET
+        // or the sweep. Selected from registers only (not from take_fc,
+        // which waits on the FIFO level): the engine compares it with its
+        // limits in the same cycle, and that compare was the core's critical
+        // path. Events that are not SETs carry a value nobody reads.
+        if !self.sweeping.q.val() & (self.fc_op.q.val() == self.op_write.val()) {
+            self.eng.in_cw.next = self.regs.flow_wdata_cw.val();
         }
         if self.take_sweep.val() {
             self.eng.in_flow.next = self.sweep_ptr.q.val();

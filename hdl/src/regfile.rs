@@ -55,6 +55,16 @@ pub struct RegFile {
     pub errors_fifo_overflow_set: Signal<In, Bits<1>>,
     /// Sets ERRORS.FLOW_CMD_BUSY: a FLOW_CMD arrived while one was in progress: it was ignored
     pub errors_flow_cmd_busy_set: Signal<In, Bits<1>>,
+    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    pub blocks_window_engine: Signal<In, Bits<1>>,
+    /// BLOCKS.PACING_TIMER: the pacing timer (PT_* registers)
+    pub blocks_pacing_timer: Signal<In, Bits<1>>,
+    /// BLOCKS.FAST_START: the fast-start marker (FS_* registers)
+    pub blocks_fast_start: Signal<In, Bits<1>>,
+    /// BLOCKS.ACK_GEN: the ACK generator (AG_* registers)
+    pub blocks_ack_gen: Signal<In, Bits<1>>,
+    /// BLOCKS.WRED_ECN: the WRED/ECN port (WRED_* registers)
+    pub blocks_wred_ecn: Signal<In, Bits<1>>,
     /// ALPHA.RAW: PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
     pub alpha_raw: Signal<Out, Bits<9>>,
     /// BETA.RAW: PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
@@ -148,6 +158,7 @@ pub struct RegFile {
     clr_errors_fifo_overflow: Signal<Local, Bits<1>>,
     r_errors_flow_cmd_busy: DFF<Bits<1>>,
     clr_errors_flow_cmd_busy: Signal<Local, Bits<1>>,
+    a_blocks: Constant<Bits<10>>,
     a_alpha: Constant<Bits<10>>,
     r_alpha_raw: DFFWithInit<Bits<9>>,
     k_alpha_raw: Constant<Bits<9>>,
@@ -216,7 +227,7 @@ impl Default for RegFile {
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x2)),
+            c_version_minor: Constant::new(bits::<16>(0x3)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
@@ -242,6 +253,12 @@ impl Default for RegFile {
             errors_flow_cmd_busy_set: Default::default(),
             r_errors_flow_cmd_busy: Default::default(),
             clr_errors_flow_cmd_busy: Default::default(),
+            a_blocks: Constant::new(bits::<10>(7)),
+            blocks_window_engine: Default::default(),
+            blocks_pacing_timer: Default::default(),
+            blocks_fast_start: Default::default(),
+            blocks_ack_gen: Default::default(),
+            blocks_wred_ecn: Default::default(),
             a_alpha: Constant::new(bits::<10>(8)),
             alpha_raw: Default::default(),
             r_alpha_raw: DFFWithInit::new(bits::<9>(0x100)),
@@ -384,6 +401,10 @@ impl Logic for RegFile {
         }
         if self.re.val() & (self.word.val() == self.a_errors.val()) {
             self.rdata.d.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val()) | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
+        }
+        // BLOCKS (0x01c, RO)
+        if self.re.val() & (self.word.val() == self.a_blocks.val()) {
+            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4);
         }
         // ALPHA (0x020, RW)
         if self.we.val() & (self.word.val() == self.a_alpha.val()) {

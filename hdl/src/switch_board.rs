@@ -38,6 +38,11 @@ use crate::wred_ecn::WredEcn;
 use ldcp_sim::board_shell::LED_HOLD_BITS;
 use rust_hdl::prelude::*;
 
+const _: () = assert!(
+    ldcp_regmap::BLOCKS_SWITCH_PORT == 1 << ldcp_regmap::BLOCK_WRED_ECN
+        && ldcp_regmap::BLOCK_WRED_ECN == 4
+);
+
 const HB: usize = LED_HOLD_BITS as usize;
 
 /// The board clock, MHz (the PLL's).
@@ -169,6 +174,12 @@ impl Logic for SwitchBoardCore {
         self.regs.caps_dirty.next = self.c_dirty.val();
         self.regs.caps_ext.next = bits::<1>(0);
         self.regs.caps_kind.next = self.c_kind.val();
+        // BLOCKS: the WRED/ECN port only (ldcp_regmap::BLOCKS_SWITCH_PORT)
+        self.regs.blocks_window_engine.next = bits::<1>(0);
+        self.regs.blocks_pacing_timer.next = bits::<1>(0);
+        self.regs.blocks_fast_start.next = bits::<1>(0);
+        self.regs.blocks_ack_gen.next = bits::<1>(0);
+        self.regs.blocks_wred_ecn.next = bits::<1>(1);
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.regs.reset.next = self.reset_q.q.val();
 

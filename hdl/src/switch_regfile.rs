@@ -43,6 +43,16 @@ pub struct SwitchRegFile {
     pub core_reset_wr: Signal<Out, Bit>,
     /// CORE_RESET.GO as written (valid with `core_reset_wr`): 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
     pub core_reset_go: Signal<Out, Bits<1>>,
+    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    pub blocks_window_engine: Signal<In, Bits<1>>,
+    /// BLOCKS.PACING_TIMER: the pacing timer (PT_* registers)
+    pub blocks_pacing_timer: Signal<In, Bits<1>>,
+    /// BLOCKS.FAST_START: the fast-start marker (FS_* registers)
+    pub blocks_fast_start: Signal<In, Bits<1>>,
+    /// BLOCKS.ACK_GEN: the ACK generator (AG_* registers)
+    pub blocks_ack_gen: Signal<In, Bits<1>>,
+    /// BLOCKS.WRED_ECN: the WRED/ECN port (WRED_* registers)
+    pub blocks_wred_ecn: Signal<In, Bits<1>>,
     /// WRED_K_MIN.BYTES: start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
     pub wred_k_min_bytes: Signal<Out, Bits<24>>,
     /// WRED_K_MAX.BYTES: end of the ramp: p = 1 from here
@@ -90,6 +100,7 @@ pub struct SwitchRegFile {
     a_git_hash: Constant<Bits<10>>,
     a_caps: Constant<Bits<10>>,
     a_core_reset: Constant<Bits<10>>,
+    a_blocks: Constant<Bits<10>>,
     a_wred_k_min: Constant<Bits<10>>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_min_bytes: Constant<Bits<24>>,
@@ -139,7 +150,7 @@ impl Default for SwitchRegFile {
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x2)),
+            c_version_minor: Constant::new(bits::<16>(0x3)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
@@ -153,6 +164,12 @@ impl Default for SwitchRegFile {
             a_core_reset: Constant::new(bits::<10>(4)),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
+            a_blocks: Constant::new(bits::<10>(7)),
+            blocks_window_engine: Default::default(),
+            blocks_pacing_timer: Default::default(),
+            blocks_fast_start: Default::default(),
+            blocks_ack_gen: Default::default(),
+            blocks_wred_ecn: Default::default(),
             a_wred_k_min: Constant::new(bits::<10>(96)),
             wred_k_min_bytes: Default::default(),
             r_wred_k_min_bytes: DFFWithInit::new(bits::<24>(0x4e20)),
@@ -233,6 +250,10 @@ impl Logic for SwitchRegFile {
         // CORE_RESET (0x010, WO)
         self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
         self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
+        // BLOCKS (0x01c, RO)
+        if self.re.val() & (self.word.val() == self.a_blocks.val()) {
+            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4);
+        }
         // WRED_K_MIN (0x180, RW)
         if self.we.val() & (self.word.val() == self.a_wred_k_min.val()) {
             self.r_wred_k_min_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);

@@ -24,8 +24,12 @@ pub struct DeviceInfo {
     pub fifo_depth: u32,
     /// Window engine latency, cycles.
     pub engine_latency: u32,
-    /// The extension blocks are present (CAPS.EXT).
+    /// The extension decoder is present (CAPS.EXT).
     pub ext: bool,
+    /// The blocks the device holds (BLOCKS; on a map-1.2 device, which has
+    /// no BLOCKS register, derived from CAPS.KIND and CAPS.EXT), by their
+    /// BLOCKS field names.
+    pub blocks: Vec<String>,
     /// The backend.
     pub backend: String,
 }
@@ -214,6 +218,16 @@ pub struct Device<A: RegAccess> {
     io: A,
     info: DeviceInfo,
     kind: u32,
+    /// BLOCKS, raw.
+    blocks: u32,
+}
+
+/// The BLOCKS field of bit `bit`.
+fn block_field(bit: u32) -> Option<&'static ldcp_regmap::Field> {
+    ldcp_regmap::register("BLOCKS")?
+        .fields
+        .iter()
+        .find(|f| f.lsb == bit)
 }
 
 impl<A: RegAccess> Device<A> {
@@ -241,6 +255,16 @@ impl<A: RegAccess> Device<A> {
             .map(|(_, n)| n.to_string())
             .ok_or(DriverError::UnknownKind(kind))?;
         let nic = kind == ldcp_regmap::KIND_NIC;
+        let ext = regs::caps::EXT.get(caps) != 0;
+        let blocks = if v & 0xffff >= 3 {
+            io.read32(regs::blocks::OFFSET)?
+        } else if !nic {
+            ldcp_regmap::BLOCKS_SWITCH_PORT
+        } else if ext {
+            ldcp_regmap::BLOCKS_NIC_SYSTEM
+        } else {
+            ldcp_regmap::BLOCKS_NIC_CORE
+        };
         let info = DeviceInfo {
             magic,
             map_version: format!("{}.{}", v >> 16, v & 0xffff),
@@ -258,10 +282,19 @@ impl<A: RegAccess> Device<A> {
                 0
             },
             engine_latency: regs::caps::LATENCY.get(caps),
-            ext: regs::caps::EXT.get(caps) != 0,
+            ext,
+            blocks: (0..32)
+                .filter(|b| blocks >> b & 1 != 0)
+                .map(|b| block_field(b).map_or(format!("BIT{b}"), |f| f.name.to_string()))
+                .collect(),
             backend: io.describe(),
         };
-        Ok(Device { io, info, kind })
+        Ok(Device {
+            io,
+            info,
+            kind,
+            blocks,
+        })
     }
 
     /// Whether it is a switch port (CAPS.KIND = SWITCH_PORT).
@@ -271,7 +304,13 @@ impl<A: RegAccess> Device<A> {
 
     /// Whether the device decodes `r` (others read as 0 and ignore writes).
     pub fn has(&self, r: &ldcp_regmap::Register) -> bool {
-        ldcp_regmap::decoded_by(r, self.kind, self.info.ext)
+        ldcp_regmap::decoded_by(r, self.kind, self.info.ext, self.blocks)
+    }
+
+    /// Whether the device holds the block of BLOCKS bit `bit`
+    /// (`ldcp_regmap::BLOCK_*`).
+    pub fn has_block(&self, bit: u32) -> bool {
+        self.blocks >> bit & 1 != 0
     }
 
     /// Refuses `what` (which uses register `r`) on a device that does not
@@ -279,6 +318,12 @@ impl<A: RegAccess> Device<A> {
     fn need(&self, r: &ldcp_regmap::Register, what: &str) -> Result<(), DriverError> {
         if self.has(r) {
             Ok(())
+        } else if let Some(b) = ldcp_regmap::block_bit(r).filter(|&b| !self.has_block(b)) {
+            Err(DriverError::NoBlock {
+                what: what.to_string(),
+                block: block_field(b).map_or("?", |f| f.name).to_string(),
+                has: self.info.blocks.join(", "),
+            })
         } else if self.is_switch_port() {
             Err(DriverError::NotOnSwitchPort(what.to_string()))
         } else {

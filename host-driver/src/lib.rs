@@ -107,6 +107,16 @@ pub enum DriverError {
     /// A NIC register asked of a switch port.
     #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch bitstream), which has the id registers, CORE_RESET and the WRED/ECN port only; use `ldcpctl wred`, `stats`, `config` (the wred_* parameters), `reset`")]
     NotOnSwitchPort(String),
+    /// The device does not hold the block a request needs (BLOCKS).
+    #[error("{what} needs the {block} block, which this device does not hold (BLOCKS: {has}); `ldcpctl probe` lists what it holds")]
+    NoBlock {
+        /// The request.
+        what: String,
+        /// The BLOCKS field of the missing block.
+        block: String,
+        /// The blocks the device holds.
+        has: String,
+    },
     /// The device has no extension blocks (CAPS.EXT = 0).
     #[error("{0} belongs to the extension blocks (pacing timer, fast-start marker, ACK generator, WRED/ECN port), which this device does not have (CAPS.EXT = 0, e.g. the Alchitry Cu bitstream, where they do not fit); the sim and model backends have them")]
     NoExt(String),

@@ -394,7 +394,8 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                     if i.dirty { " (dirty)" } else { "" }
                 );
                 println!(
-                    "  blocks     WRED/ECN port (registers WRED_*); no NIC (flows, FIFO, engine)"
+                    "  blocks     {} (no NIC: flows, FIFO, engine)",
+                    i.blocks.join(", ")
                 );
                 println!("  backend    {}", i.backend);
             }
@@ -412,14 +413,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 println!("  flows      {}", i.flows);
                 println!("  event FIFO {} entries", i.fifo_depth);
                 println!("  latency    {} cycles", i.engine_latency);
-                println!(
-                    "  extension  {}",
-                    if i.ext {
-                        "pacing timer, fast-start marker, ACK generator, WRED/ECN port"
-                    } else {
-                        "none (window engine only)"
-                    }
-                );
+                println!("  blocks     {}", i.blocks.join(", "));
                 println!("  backend    {}", i.backend);
             }
             serde_json::to_value(&i).unwrap_or_default()

@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00010002;
+pub const MAP_VERSION: u32 = 0x00010003;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00010002;
+    pub const RESET: u32 = 0x00010003;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -101,6 +101,24 @@ pub mod errors {
     pub const FLOW_CMD_BUSY: Field = REGISTERS[6].fields[1];
 }
 
+/// BLOCKS (RO): the blocks this build holds, one bit each: a block's registers read as 0 and ignore writes where its bit is 0
+pub mod blocks {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "BLOCKS";
+    pub const OFFSET: u32 = 0x01c;
+    pub const RESET: u32 = 0x00000000;
+    /// the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    pub const WINDOW_ENGINE: Field = REGISTERS[7].fields[0];
+    /// the pacing timer (PT_* registers)
+    pub const PACING_TIMER: Field = REGISTERS[7].fields[1];
+    /// the fast-start marker (FS_* registers)
+    pub const FAST_START: Field = REGISTERS[7].fields[2];
+    /// the ACK generator (AG_* registers)
+    pub const ACK_GEN: Field = REGISTERS[7].fields[3];
+    /// the WRED/ECN port (WRED_* registers)
+    pub const WRED_ECN: Field = REGISTERS[7].fields[4];
+}
+
 /// ALPHA (RW): alpha (draft Eq. 1)
 pub mod alpha {
     use super::{Field, REGISTERS};
@@ -108,7 +126,7 @@ pub mod alpha {
     pub const OFFSET: u32 = 0x020;
     pub const RESET: u32 = 0x00000100;
     /// PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
-    pub const RAW: Field = REGISTERS[7].fields[0];
+    pub const RAW: Field = REGISTERS[8].fields[0];
 }
 
 /// BETA (RW): beta (draft Eq. 1)
@@ -118,7 +136,7 @@ pub mod beta {
     pub const OFFSET: u32 = 0x024;
     pub const RESET: u32 = 0x00000080;
     /// PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
-    pub const RAW: Field = REGISTERS[8].fields[0];
+    pub const RAW: Field = REGISTERS[9].fields[0];
 }
 
 /// GAMMA (RW): gamma, the floor of cw below one packet
@@ -128,7 +146,7 @@ pub mod gamma {
     pub const OFFSET: u32 = 0x028;
     pub const RESET: u32 = 0x00000003;
     /// gamma = 2^-SHIFT, the window floor; 0 acts as 1, above 8 as 8
-    pub const SHIFT: Field = REGISTERS[9].fields[0];
+    pub const SHIFT: Field = REGISTERS[10].fields[0];
 }
 
 /// CW_MAX (RW): the largest cw
@@ -138,7 +156,7 @@ pub mod cw_max {
     pub const OFFSET: u32 = 0x02c;
     pub const RESET: u32 = 0x40000000;
     /// cw cap in packets; below 1.0 acts as 1.0
-    pub const CW: Field = REGISTERS[10].fields[0];
+    pub const CW: Field = REGISTERS[11].fields[0];
 }
 
 /// RTT (RW): the RTT the pacing interval RTT/cw is computed from
@@ -148,7 +166,7 @@ pub mod rtt {
     pub const OFFSET: u32 = 0x030;
     pub const RESET: u32 = 0x000003e8;
     /// RTT in pacing-timer ticks; 0 acts as 1
-    pub const TICKS: Field = REGISTERS[11].fields[0];
+    pub const TICKS: Field = REGISTERS[12].fields[0];
 }
 
 /// INIT_CW (RW): the initial window of a flow
@@ -158,7 +176,7 @@ pub mod init_cw {
     pub const OFFSET: u32 = 0x034;
     pub const RESET: u32 = 0x00100000;
     /// cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]
-    pub const CW: Field = REGISTERS[12].fields[0];
+    pub const CW: Field = REGISTERS[13].fields[0];
 }
 
 /// FLOW_ID (RW): selects a flow for the indirect window
@@ -168,7 +186,7 @@ pub mod flow_id {
     pub const OFFSET: u32 = 0x040;
     pub const RESET: u32 = 0x00000000;
     /// the flow FLOW_CMD acts on
-    pub const ID: Field = REGISTERS[13].fields[0];
+    pub const ID: Field = REGISTERS[14].fields[0];
 }
 
 /// FLOW_CMD (WO): runs a command on flow FLOW_ID (FLOW_STATUS.DONE when its result is in FLOW_CW)
@@ -178,7 +196,7 @@ pub mod flow_cmd {
     pub const OFFSET: u32 = 0x044;
     pub const RESET: u32 = 0x00000000;
     /// READ cw; WRITE cw := FLOW_WDATA; RESET cw := INIT_CW; each ends with FLOW_CW = the flow's cw
-    pub const OP: Field = REGISTERS[14].fields[0];
+    pub const OP: Field = REGISTERS[15].fields[0];
 }
 
 /// FLOW_WDATA (RW): data of a flow write
@@ -188,7 +206,7 @@ pub mod flow_wdata {
     pub const OFFSET: u32 = 0x048;
     pub const RESET: u32 = 0x00000000;
     /// cw for FLOW_CMD WRITE; the engine clamps it to [gamma, CW_MAX]
-    pub const CW: Field = REGISTERS[15].fields[0];
+    pub const CW: Field = REGISTERS[16].fields[0];
 }
 
 /// FLOW_CW (RO): result of the last FLOW_CMD
@@ -198,7 +216,7 @@ pub mod flow_cw {
     pub const OFFSET: u32 = 0x04c;
     pub const RESET: u32 = 0x00000000;
     /// cw after the last FLOW_CMD
-    pub const CW: Field = REGISTERS[16].fields[0];
+    pub const CW: Field = REGISTERS[17].fields[0];
 }
 
 /// FLOW_INTERVAL (RO): pacing interval after the last FLOW_CMD
@@ -208,7 +226,7 @@ pub mod flow_interval {
     pub const OFFSET: u32 = 0x050;
     pub const RESET: u32 = 0x00000000;
     /// pacing interval RTT/cw if cw < 1, else 0
-    pub const TICKS: Field = REGISTERS[17].fields[0];
+    pub const TICKS: Field = REGISTERS[18].fields[0];
 }
 
 /// FLOW_STATUS (RO): state of the indirect window
@@ -218,11 +236,11 @@ pub mod flow_status {
     pub const OFFSET: u32 = 0x054;
     pub const RESET: u32 = 0x00000000;
     /// FLOW_CW and FLOW_INTERVAL hold the result of the last command
-    pub const DONE: Field = REGISTERS[18].fields[0];
+    pub const DONE: Field = REGISTERS[19].fields[0];
     /// a command is in progress
-    pub const BUSY: Field = REGISTERS[18].fields[1];
+    pub const BUSY: Field = REGISTERS[19].fields[1];
     /// the flow of the result
-    pub const FLOW: Field = REGISTERS[18].fields[2];
+    pub const FLOW: Field = REGISTERS[19].fields[2];
 }
 
 /// EV_PUSH (WO): pushes one ACK event into the FIFO (full: dropped, ERRORS.FIFO_OVERFLOW and CNT_DROPPED)
@@ -232,11 +250,11 @@ pub mod ev_push {
     pub const OFFSET: u32 = 0x060;
     pub const RESET: u32 = 0x00000000;
     /// the flow acknowledged
-    pub const FLOW: Field = REGISTERS[19].fields[0];
+    pub const FLOW: Field = REGISTERS[20].fields[0];
     /// packets acknowledged, 0..=15 (0: a read, no change)
-    pub const N: Field = REGISTERS[19].fields[1];
+    pub const N: Field = REGISTERS[20].fields[1];
     /// ECN-Echo
-    pub const ECE: Field = REGISTERS[19].fields[2];
+    pub const ECE: Field = REGISTERS[20].fields[2];
 }
 
 /// GEN_COUNT (RW): length of a generator run
@@ -246,7 +264,7 @@ pub mod gen_count {
     pub const OFFSET: u32 = 0x070;
     pub const RESET: u32 = 0x00000000;
     /// events GEN_CTRL.START produces
-    pub const EVENTS: Field = REGISTERS[20].fields[0];
+    pub const EVENTS: Field = REGISTERS[21].fields[0];
 }
 
 /// GEN_SEED (RW): seed of the generator's event stream
@@ -256,7 +274,7 @@ pub mod gen_seed {
     pub const OFFSET: u32 = 0x074;
     pub const RESET: u32 = 0x00000001;
     /// xorshift32 state at START; 0 acts as 2463534242
-    pub const SEED: Field = REGISTERS[21].fields[0];
+    pub const SEED: Field = REGISTERS[22].fields[0];
 }
 
 /// GEN_CTRL (WO): starts and stops the on-chip event generator
@@ -266,9 +284,9 @@ pub mod gen_ctrl {
     pub const OFFSET: u32 = 0x078;
     pub const RESET: u32 = 0x00000000;
     /// start a run of GEN_COUNT events, one per clock (ignored while one runs)
-    pub const START: Field = REGISTERS[22].fields[0];
+    pub const START: Field = REGISTERS[23].fields[0];
     /// end the run now
-    pub const STOP: Field = REGISTERS[22].fields[1];
+    pub const STOP: Field = REGISTERS[23].fields[1];
 }
 
 /// GEN_REMAINING (RO): progress of the run
@@ -278,7 +296,7 @@ pub mod gen_remaining {
     pub const OFFSET: u32 = 0x07c;
     pub const RESET: u32 = 0x00000000;
     /// events still to produce
-    pub const EVENTS: Field = REGISTERS[23].fields[0];
+    pub const EVENTS: Field = REGISTERS[24].fields[0];
 }
 
 /// CYCLES_LO (RO): free-running cycle counter, low word; reading it latches CYCLES_HI
@@ -288,7 +306,7 @@ pub mod cycles_lo {
     pub const OFFSET: u32 = 0x080;
     pub const RESET: u32 = 0x00000000;
     /// bits 31..0
-    pub const COUNT: Field = REGISTERS[24].fields[0];
+    pub const COUNT: Field = REGISTERS[25].fields[0];
 }
 
 /// CYCLES_HI (RO): free-running cycle counter, high word
@@ -298,7 +316,7 @@ pub mod cycles_hi {
     pub const OFFSET: u32 = 0x084;
     pub const RESET: u32 = 0x00000000;
     /// bits 47..32, as of the last CYCLES_LO read
-    pub const COUNT: Field = REGISTERS[25].fields[0];
+    pub const COUNT: Field = REGISTERS[26].fields[0];
 }
 
 /// CNT_EVENTS (RO): ACK events that entered the window engine (FIFO and generator)
@@ -308,7 +326,7 @@ pub mod cnt_events {
     pub const OFFSET: u32 = 0x088;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[26].fields[0];
+    pub const COUNT: Field = REGISTERS[27].fields[0];
 }
 
 /// CNT_PUSHED (RO): EV_PUSH writes the FIFO accepted
@@ -318,7 +336,7 @@ pub mod cnt_pushed {
     pub const OFFSET: u32 = 0x08c;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[27].fields[0];
+    pub const COUNT: Field = REGISTERS[28].fields[0];
 }
 
 /// CNT_DROPPED (RO): EV_PUSH writes dropped: FIFO full
@@ -328,7 +346,7 @@ pub mod cnt_dropped {
     pub const OFFSET: u32 = 0x090;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[28].fields[0];
+    pub const COUNT: Field = REGISTERS[29].fields[0];
 }
 
 /// CNT_UPDATES (RO): updates the window engine wrote (merged events share one)
@@ -338,7 +356,7 @@ pub mod cnt_updates {
     pub const OFFSET: u32 = 0x094;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[29].fields[0];
+    pub const COUNT: Field = REGISTERS[30].fields[0];
 }
 
 /// CNT_MARKED (RO): ACK events with ECE that entered the engine
@@ -348,7 +366,7 @@ pub mod cnt_marked {
     pub const OFFSET: u32 = 0x098;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[30].fields[0];
+    pub const COUNT: Field = REGISTERS[31].fields[0];
 }
 
 /// GEN_CYCLES (RO): cycles the generator has been running (events/cycle = CNT_EVENTS / GEN_CYCLES in a generator run)
@@ -358,7 +376,7 @@ pub mod gen_cycles {
     pub const OFFSET: u32 = 0x09c;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[31].fields[0];
+    pub const COUNT: Field = REGISTERS[32].fields[0];
 }
 
 /// CNT_PACKETS (RO): packets (n) the window engine's updates applied, marked or not
@@ -368,7 +386,7 @@ pub mod cnt_packets {
     pub const OFFSET: u32 = 0x0a0;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[32].fields[0];
+    pub const COUNT: Field = REGISTERS[33].fields[0];
 }
 
 /// CNT_CLEAR (WO): clears the event counters
@@ -378,7 +396,7 @@ pub mod cnt_clear {
     pub const OFFSET: u32 = 0x0a4;
     pub const RESET: u32 = 0x00000000;
     /// 1: zero every CNT_* counter and GEN_CYCLES (not CYCLES)
-    pub const GO: Field = REGISTERS[33].fields[0];
+    pub const GO: Field = REGISTERS[34].fields[0];
 }
 
 /// XSTATUS (RO): events waiting at the extension blocks' ports (one slot each)
@@ -388,9 +406,9 @@ pub mod xstatus {
     pub const OFFSET: u32 = 0x100;
     pub const RESET: u32 = 0x00000000;
     /// an FS_EV or flow reset waits for the fast-start marker (its reset sweep)
-    pub const FS_PENDING: Field = REGISTERS[34].fields[0];
+    pub const FS_PENDING: Field = REGISTERS[35].fields[0];
     /// an AG_EV or flow reset waits for the ACK generator (a split ACK, a timeout flush or its reset sweep)
-    pub const AG_PENDING: Field = REGISTERS[34].fields[1];
+    pub const AG_PENDING: Field = REGISTERS[35].fields[1];
 }
 
 /// XERRORS (W1C): sticky error flags of the extension blocks; write 1 to clear
@@ -400,9 +418,9 @@ pub mod xerrors {
     pub const OFFSET: u32 = 0x104;
     pub const RESET: u32 = 0x00000000;
     /// an FS_EV or flow reset arrived while the marker's slot was full: it was dropped
-    pub const FS_OVERRUN: Field = REGISTERS[35].fields[0];
+    pub const FS_OVERRUN: Field = REGISTERS[36].fields[0];
     /// an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped
-    pub const AG_OVERRUN: Field = REGISTERS[35].fields[1];
+    pub const AG_OVERRUN: Field = REGISTERS[36].fields[1];
 }
 
 /// PT_GRANTS (RO): send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR)
@@ -412,7 +430,7 @@ pub mod pt_grants {
     pub const OFFSET: u32 = 0x110;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[36].fields[0];
+    pub const COUNT: Field = REGISTERS[37].fields[0];
 }
 
 /// PT_LAST (RO): the last send credit
@@ -422,9 +440,9 @@ pub mod pt_last {
     pub const OFFSET: u32 = 0x114;
     pub const RESET: u32 = 0x00000000;
     /// the flow of the last grant
-    pub const FLOW: Field = REGISTERS[37].fields[0];
+    pub const FLOW: Field = REGISTERS[38].fields[0];
     /// its lateness, cycles (T - due at the visit)
-    pub const LATE: Field = REGISTERS[37].fields[1];
+    pub const LATE: Field = REGISTERS[38].fields[1];
 }
 
 /// PT_MAX_LATE (RO): worst pacing lateness seen
@@ -434,7 +452,7 @@ pub mod pt_max_late {
     pub const OFFSET: u32 = 0x118;
     pub const RESET: u32 = 0x00000000;
     /// the largest grant lateness, cycles, since CORE_RESET or CNT_CLEAR
-    pub const LATE: Field = REGISTERS[38].fields[0];
+    pub const LATE: Field = REGISTERS[39].fields[0];
 }
 
 /// FS_IW (RW): the initial window of fast start
@@ -444,7 +462,7 @@ pub mod fs_iw {
     pub const OFFSET: u32 = 0x120;
     pub const RESET: u32 = 0x00000040;
     /// IW, packets: the fast-start burst; 0 acts as 1
-    pub const PKTS: Field = REGISTERS[39].fields[0];
+    pub const PKTS: Field = REGISTERS[40].fields[0];
 }
 
 /// FS_PSN (RW): PSN of the next FS_EV
@@ -454,7 +472,7 @@ pub mod fs_psn {
     pub const OFFSET: u32 = 0x124;
     pub const RESET: u32 = 0x00000000;
     /// TX: the packet's PSN; ACK/NAK: the receiver's expected PSN
-    pub const PSN: Field = REGISTERS[40].fields[0];
+    pub const PSN: Field = REGISTERS[41].fields[0];
 }
 
 /// FS_HDR (RW): header of the next FS_EV TX
@@ -464,9 +482,9 @@ pub mod fs_hdr {
     pub const OFFSET: u32 = 0x128;
     pub const RESET: u32 = 0x00004500;
     /// IPv4 header word 0 (version, IHL, DSCP, ECN); not IPv4: error 3
-    pub const WORD0: Field = REGISTERS[41].fields[0];
+    pub const WORD0: Field = REGISTERS[42].fields[0];
     /// IPv4 header checksum
-    pub const CSUM: Field = REGISTERS[41].fields[1];
+    pub const CSUM: Field = REGISTERS[42].fields[1];
 }
 
 /// FS_EV (WO): presents one event to the fast-start marker (slot full: dropped, XERRORS.FS_OVERRUN)
@@ -476,11 +494,11 @@ pub mod fs_ev {
     pub const OFFSET: u32 = 0x12c;
     pub const RESET: u32 = 0x00000000;
     /// the event, with FS_PSN and (TX) FS_HDR
-    pub const KIND: Field = REGISTERS[42].fields[0];
+    pub const KIND: Field = REGISTERS[43].fields[0];
     /// TX: the packet ends its message
-    pub const LAST: Field = REGISTERS[42].fields[1];
+    pub const LAST: Field = REGISTERS[43].fields[1];
     /// the flow
-    pub const FLOW: Field = REGISTERS[42].fields[2];
+    pub const FLOW: Field = REGISTERS[43].fields[2];
 }
 
 /// FS_RESULT (RO): result of the last fast-start event
@@ -490,19 +508,19 @@ pub mod fs_result {
     pub const OFFSET: u32 = 0x130;
     pub const RESET: u32 = 0x00000000;
     /// the event's kind
-    pub const KIND: Field = REGISTERS[43].fields[0];
+    pub const KIND: Field = REGISTERS[44].fields[0];
     /// 0 none, 1 flow id, 2 PSN out of window or ACK for an idle flow, 3 not IPv4
-    pub const ERR: Field = REGISTERS[43].fields[1];
+    pub const ERR: Field = REGISTERS[44].fields[1];
     /// TX: the codepoint written (0 Not-ECT, 2 ECT(0))
-    pub const ECN: Field = REGISTERS[43].fields[2];
+    pub const ECN: Field = REGISTERS[44].fields[2];
     /// the flow after the event: 0 idle, 1 fast start, 2 stable
-    pub const STAGE: Field = REGISTERS[43].fields[3];
+    pub const STAGE: Field = REGISTERS[44].fields[3];
     /// ACK/NAK: the window engine's cw of the flow should become FS_RESULT_CW
-    pub const SET: Field = REGISTERS[43].fields[4];
+    pub const SET: Field = REGISTERS[44].fields[4];
     /// go back to FS_RESULT_PSN (a loss during fast start)
-    pub const GBN: Field = REGISTERS[43].fields[5];
+    pub const GBN: Field = REGISTERS[44].fields[5];
     /// the event's flow
-    pub const FLOW: Field = REGISTERS[43].fields[6];
+    pub const FLOW: Field = REGISTERS[44].fields[6];
 }
 
 /// FS_RESULT_HDR (RO): rewritten header of the last fast-start event
@@ -512,9 +530,9 @@ pub mod fs_result_hdr {
     pub const OFFSET: u32 = 0x134;
     pub const RESET: u32 = 0x00000000;
     /// TX: header word 0 with the ECN written
-    pub const WORD0: Field = REGISTERS[44].fields[0];
+    pub const WORD0: Field = REGISTERS[45].fields[0];
     /// TX: the checksum updated (RFC 1624)
-    pub const CSUM: Field = REGISTERS[44].fields[1];
+    pub const CSUM: Field = REGISTERS[45].fields[1];
 }
 
 /// FS_RESULT_PSN (RO): PSN of the last fast-start result
@@ -524,7 +542,7 @@ pub mod fs_result_psn {
     pub const OFFSET: u32 = 0x138;
     pub const RESET: u32 = 0x00000000;
     /// the event's PSN (0 for a flow reset)
-    pub const PSN: Field = REGISTERS[45].fields[0];
+    pub const PSN: Field = REGISTERS[46].fields[0];
 }
 
 /// FS_RESULT_CW (RO): window of the last fast-start result
@@ -534,7 +552,7 @@ pub mod fs_result_cw {
     pub const OFFSET: u32 = 0x13c;
     pub const RESET: u32 = 0x00000000;
     /// the window for the engine's set, packets
-    pub const PKTS: Field = REGISTERS[46].fields[0];
+    pub const PKTS: Field = REGISTERS[47].fields[0];
 }
 
 /// FS_EVENTS (RO): fast-start results (cleared by CNT_CLEAR)
@@ -544,7 +562,7 @@ pub mod fs_events {
     pub const OFFSET: u32 = 0x140;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[47].fields[0];
+    pub const COUNT: Field = REGISTERS[48].fields[0];
 }
 
 /// FS_ERRORS (RO): fast-start results with an error (cleared by CNT_CLEAR)
@@ -554,7 +572,7 @@ pub mod fs_errors {
     pub const OFFSET: u32 = 0x144;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[48].fields[0];
+    pub const COUNT: Field = REGISTERS[49].fields[0];
 }
 
 /// AG_M (RW): packets per delayed ACK
@@ -564,7 +582,7 @@ pub mod ag_m {
     pub const OFFSET: u32 = 0x150;
     pub const RESET: u32 = 0x00000001;
     /// delayed-ACK count m (1: an ACK per packet); 0 acts as 1
-    pub const PKTS: Field = REGISTERS[49].fields[0];
+    pub const PKTS: Field = REGISTERS[50].fields[0];
 }
 
 /// AG_TIMEOUT (RW): timeout of a held ACK
@@ -574,7 +592,7 @@ pub mod ag_timeout {
     pub const OFFSET: u32 = 0x154;
     pub const RESET: u32 = 0x000003e8;
     /// a held ACK leaves after this many cycles; 0 flushes at the next visit
-    pub const CYCLES: Field = REGISTERS[50].fields[0];
+    pub const CYCLES: Field = REGISTERS[51].fields[0];
 }
 
 /// AG_PSN (RW): PSN of the next AG_EV
@@ -584,7 +602,7 @@ pub mod ag_psn {
     pub const OFFSET: u32 = 0x158;
     pub const RESET: u32 = 0x00000000;
     /// DATA: the packet's PSN; OPEN: the PSN expected next
-    pub const PSN: Field = REGISTERS[51].fields[0];
+    pub const PSN: Field = REGISTERS[52].fields[0];
 }
 
 /// AG_EV (WO): presents one packet to the ACK generator (slot full: dropped, XERRORS.AG_OVERRUN)
@@ -594,13 +612,13 @@ pub mod ag_ev {
     pub const OFFSET: u32 = 0x15c;
     pub const RESET: u32 = 0x00000000;
     /// a data packet, or open the flow
-    pub const KIND: Field = REGISTERS[52].fields[0];
+    pub const KIND: Field = REGISTERS[53].fields[0];
     /// DATA: the packet arrived with CE
-    pub const CE: Field = REGISTERS[52].fields[1];
+    pub const CE: Field = REGISTERS[53].fields[1];
     /// DATA: the packet ends its message
-    pub const LAST: Field = REGISTERS[52].fields[2];
+    pub const LAST: Field = REGISTERS[53].fields[2];
     /// the flow
-    pub const FLOW: Field = REGISTERS[52].fields[3];
+    pub const FLOW: Field = REGISTERS[53].fields[3];
 }
 
 /// AG_ACK (RO): the last ACK the generator sent
@@ -610,13 +628,13 @@ pub mod ag_ack {
     pub const OFFSET: u32 = 0x160;
     pub const RESET: u32 = 0x00000000;
     /// cumulative: the next expected PSN
-    pub const PSN: Field = REGISTERS[53].fields[0];
+    pub const PSN: Field = REGISTERS[54].fields[0];
     /// packets covered
-    pub const N: Field = REGISTERS[53].fields[1];
+    pub const N: Field = REGISTERS[54].fields[1];
     /// ECN-Echo
-    pub const ECE: Field = REGISTERS[53].fields[2];
+    pub const ECE: Field = REGISTERS[54].fields[2];
     /// a NAK: go back to PSN
-    pub const NAK: Field = REGISTERS[53].fields[3];
+    pub const NAK: Field = REGISTERS[54].fields[3];
 }
 
 /// AG_ACK_FLOW (RO): flow of the last ACK
@@ -626,7 +644,7 @@ pub mod ag_ack_flow {
     pub const OFFSET: u32 = 0x164;
     pub const RESET: u32 = 0x00000000;
     /// the flow of the last ACK
-    pub const FLOW: Field = REGISTERS[54].fields[0];
+    pub const FLOW: Field = REGISTERS[55].fields[0];
 }
 
 /// AG_ACKS (RO): ACKs and NAKs sent (cleared by CNT_CLEAR)
@@ -636,7 +654,7 @@ pub mod ag_acks {
     pub const OFFSET: u32 = 0x168;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[55].fields[0];
+    pub const COUNT: Field = REGISTERS[56].fields[0];
 }
 
 /// AG_NAKS (RO): NAKs sent (cleared by CNT_CLEAR)
@@ -646,7 +664,7 @@ pub mod ag_naks {
     pub const OFFSET: u32 = 0x16c;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[56].fields[0];
+    pub const COUNT: Field = REGISTERS[57].fields[0];
 }
 
 /// AG_ERRORS (RO): packets refused: bad flow, duplicate or out of window, repeated gap (cleared by CNT_CLEAR)
@@ -656,7 +674,7 @@ pub mod ag_errors {
     pub const OFFSET: u32 = 0x170;
     pub const RESET: u32 = 0x00000000;
     /// wraps at 2^32
-    pub const COUNT: Field = REGISTERS[57].fields[0];
+    pub const COUNT: Field = REGISTERS[58].fields[0];
 }
 
 /// AG_ERR (RO): error code of the last refused packet
@@ -666,7 +684,7 @@ pub mod ag_err {
     pub const OFFSET: u32 = 0x174;
     pub const RESET: u32 = 0x00000000;
     /// 1 flow id, 2 duplicate or out-of-window PSN, 3 a gap already NAKed
-    pub const CODE: Field = REGISTERS[58].fields[0];
+    pub const CODE: Field = REGISTERS[59].fields[0];
 }
 
 /// WRED_K_MIN (RW): K_min (draft §2.1)
@@ -676,7 +694,7 @@ pub mod wred_k_min {
     pub const OFFSET: u32 = 0x180;
     pub const RESET: u32 = 0x00004e20;
     /// start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
-    pub const BYTES: Field = REGISTERS[59].fields[0];
+    pub const BYTES: Field = REGISTERS[60].fields[0];
 }
 
 /// WRED_K_MAX (RW): K_max (draft §2.1)
@@ -686,7 +704,7 @@ pub mod wred_k_max {
     pub const OFFSET: u32 = 0x184;
     pub const RESET: u32 = 0x00030d40;
     /// end of the ramp: p = 1 from here
-    pub const BYTES: Field = REGISTERS[60].fields[0];
+    pub const BYTES: Field = REGISTERS[61].fields[0];
 }
 
 /// WRED_K (RW): K of Eq. 3
@@ -696,7 +714,7 @@ pub mod wred_k {
     pub const OFFSET: u32 = 0x188;
     pub const RESET: u32 = 0x000186a0;
     /// Not-ECT packets are dropped when q >= K (Eq. 3)
-    pub const BYTES: Field = REGISTERS[61].fields[0];
+    pub const BYTES: Field = REGISTERS[62].fields[0];
 }
 
 /// WRED_BUF_MAX (RW): the queue's buffer
@@ -706,7 +724,7 @@ pub mod wred_buf_max {
     pub const OFFSET: u32 = 0x18c;
     pub const RESET: u32 = 0x00100000;
     /// buffer size: a packet that does not fit is dropped
-    pub const BYTES: Field = REGISTERS[62].fields[0];
+    pub const BYTES: Field = REGISTERS[63].fields[0];
 }
 
 /// WRED_P_MAX (RW): P_max (draft §2.1)
@@ -716,7 +734,7 @@ pub mod wred_p_max {
     pub const OFFSET: u32 = 0x190;
     pub const RESET: u32 = 0x0000199a;
     /// marking probability at K_MAX; above 1.0 acts as 1.0
-    pub const P: Field = REGISTERS[63].fields[0];
+    pub const P: Field = REGISTERS[64].fields[0];
 }
 
 /// WRED_SEED (RW): seed of the marking draws
@@ -726,7 +744,7 @@ pub mod wred_seed {
     pub const OFFSET: u32 = 0x194;
     pub const RESET: u32 = 0x00000001;
     /// xorshift32 seed: CORE_RESET loads the value held when it is written (and returns this register to 1); 0 loads 2463534242, as does power-up
-    pub const SEED: Field = REGISTERS[64].fields[0];
+    pub const SEED: Field = REGISTERS[65].fields[0];
 }
 
 /// WRED_DRAIN (RW): egress rate
@@ -736,7 +754,7 @@ pub mod wred_drain {
     pub const OFFSET: u32 = 0x198;
     pub const RESET: u32 = 0x00000010;
     /// bytes the egress link sends per cycle (the port's line rate)
-    pub const BYTES: Field = REGISTERS[65].fields[0];
+    pub const BYTES: Field = REGISTERS[66].fields[0];
 }
 
 /// WRED_PKT (WO): one packet arrives at the queue (a decision per packet, no back-pressure)
@@ -746,9 +764,9 @@ pub mod wred_pkt {
     pub const OFFSET: u32 = 0x19c;
     pub const RESET: u32 = 0x00000000;
     /// the packet's length, bytes
-    pub const LEN: Field = REGISTERS[66].fields[0];
+    pub const LEN: Field = REGISTERS[67].fields[0];
     /// its codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
-    pub const ECN: Field = REGISTERS[66].fields[1];
+    pub const ECN: Field = REGISTERS[67].fields[1];
 }
 
 /// WRED_LAST (RO): decision on the last packet
@@ -758,9 +776,9 @@ pub mod wred_last {
     pub const OFFSET: u32 = 0x1a0;
     pub const RESET: u32 = 0x00000000;
     /// 0 forwarded, 1 forwarded marked CE, 2 dropped by Eq. 3, 3 dropped: no room
-    pub const DECISION: Field = REGISTERS[67].fields[0];
+    pub const DECISION: Field = REGISTERS[68].fields[0];
     /// the codepoint it left with
-    pub const ECN: Field = REGISTERS[67].fields[1];
+    pub const ECN: Field = REGISTERS[68].fields[1];
 }
 
 /// WRED_OCC (RO): queue occupancy
@@ -770,7 +788,7 @@ pub mod wred_occ {
     pub const OFFSET: u32 = 0x1a4;
     pub const RESET: u32 = 0x00000000;
     /// bytes in the queue
-    pub const BYTES: Field = REGISTERS[68].fields[0];
+    pub const BYTES: Field = REGISTERS[69].fields[0];
 }
 
 /// WRED_FORWARDED (RO): packets forwarded, marked or not (saturating; cleared by CORE_RESET)
@@ -780,7 +798,7 @@ pub mod wred_forwarded {
     pub const OFFSET: u32 = 0x1a8;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[69].fields[0];
+    pub const COUNT: Field = REGISTERS[70].fields[0];
 }
 
 /// WRED_MARKED (RO): packets marked CE (saturating; cleared by CORE_RESET)
@@ -790,7 +808,7 @@ pub mod wred_marked {
     pub const OFFSET: u32 = 0x1ac;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[70].fields[0];
+    pub const COUNT: Field = REGISTERS[71].fields[0];
 }
 
 /// WRED_DROPPED_WRED (RO): Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)
@@ -800,7 +818,7 @@ pub mod wred_dropped_wred {
     pub const OFFSET: u32 = 0x1b0;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[71].fields[0];
+    pub const COUNT: Field = REGISTERS[72].fields[0];
 }
 
 /// WRED_DROPPED_FULL (RO): packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)
@@ -810,7 +828,7 @@ pub mod wred_dropped_full {
     pub const OFFSET: u32 = 0x1b4;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[72].fields[0];
+    pub const COUNT: Field = REGISTERS[73].fields[0];
 }
 
 /// The parameters a host sets by name: one per parameter register of the map.
@@ -906,22 +924,22 @@ impl Param {
     /// Its register in the map.
     pub const fn register(self) -> &'static ldcp_regmap::Register {
         match self {
-            Param::Alpha => &REGISTERS[7],
-            Param::Beta => &REGISTERS[8],
-            Param::GammaShift => &REGISTERS[9],
-            Param::CwMax => &REGISTERS[10],
-            Param::RttTicks => &REGISTERS[11],
-            Param::InitCw => &REGISTERS[12],
-            Param::FsIw => &REGISTERS[39],
-            Param::AgM => &REGISTERS[49],
-            Param::AgTimeout => &REGISTERS[50],
-            Param::WredKMin => &REGISTERS[59],
-            Param::WredKMax => &REGISTERS[60],
-            Param::WredK => &REGISTERS[61],
-            Param::WredBufMax => &REGISTERS[62],
-            Param::WredPMax => &REGISTERS[63],
-            Param::WredSeed => &REGISTERS[64],
-            Param::WredDrain => &REGISTERS[65],
+            Param::Alpha => &REGISTERS[8],
+            Param::Beta => &REGISTERS[9],
+            Param::GammaShift => &REGISTERS[10],
+            Param::CwMax => &REGISTERS[11],
+            Param::RttTicks => &REGISTERS[12],
+            Param::InitCw => &REGISTERS[13],
+            Param::FsIw => &REGISTERS[40],
+            Param::AgM => &REGISTERS[50],
+            Param::AgTimeout => &REGISTERS[51],
+            Param::WredKMin => &REGISTERS[60],
+            Param::WredKMax => &REGISTERS[61],
+            Param::WredK => &REGISTERS[62],
+            Param::WredBufMax => &REGISTERS[63],
+            Param::WredPMax => &REGISTERS[64],
+            Param::WredSeed => &REGISTERS[65],
+            Param::WredDrain => &REGISTERS[66],
         }
     }
 

@@ -148,6 +148,17 @@ fn extension_blocks_sim_backend_matches_model_backend() {
     let mut sim = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
     let mut model = Device::open(SimBus::model()).unwrap();
     assert!(sim.info().ext && model.info().ext);
+    assert_eq!(sim.info().blocks, model.info().blocks);
+    assert_eq!(
+        sim.info().blocks,
+        [
+            "WINDOW_ENGINE",
+            "PACING_TIMER",
+            "FAST_START",
+            "ACK_GEN",
+            "WRED_ECN"
+        ]
+    );
     let a = ext_script(&mut sim);
     let b = ext_script(&mut model);
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
@@ -438,33 +449,69 @@ mod tempfile_lite {
     }
 }
 
-#[test]
-fn a_device_without_extension_blocks_refuses_them_by_name() {
-    // a BAR whose CAPS reads 0: no extension blocks (the Alchitry Cu build)
+/// A BAR file of a NIC core alone (the Alchitry Cu build): map 1.3,
+/// CAPS 0, BLOCKS = the window engine only.
+fn nic_core_bar() -> tempfile_lite::TempPath {
     let f = bar_file(4096, regs::MAGIC, regs::MAP_VERSION);
+    let mut b = std::fs::read(&f.0).unwrap();
+    let off = regs::blocks::OFFSET as usize;
+    b[off..off + 4].copy_from_slice(&ldcp_regmap::BLOCKS_NIC_CORE.to_le_bytes());
+    std::fs::write(&f.0, b).unwrap();
+    f
+}
+
+#[test]
+fn a_device_without_a_block_refuses_it_by_name() {
+    let f = nic_core_bar();
     let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
     assert!(!dev.info().ext);
+    assert_eq!(dev.info().blocks, ["WINDOW_ENGINE"]);
     let e = dev.set_param(Param::WredKMin, 1000.0).unwrap_err();
-    assert!(matches!(e, DriverError::NoExt(_)), "{e}");
+    assert!(matches!(e, DriverError::NoBlock { .. }), "{e}");
     assert!(
-        e.to_string().contains("parameter wred_k_min") && e.to_string().contains("CAPS.EXT = 0"),
+        e.to_string().contains("parameter wred_k_min")
+            && e.to_string().contains("the WRED_ECN block")
+            && e.to_string().contains("BLOCKS: WINDOW_ENGINE"),
         "{e}"
     );
     // nothing was written
     let bytes = std::fs::read(&f.0).unwrap();
     let off = regs::wred_k_min::OFFSET as usize;
     assert_eq!(&bytes[off..off + 4], &[0; 4]);
-    for e in [
-        dev.fs_event(ldcp_host::FsKind::Tx, 1, 0, false, 0x4500, 0)
-            .unwrap_err(),
-        dev.ag_packet(false, 1, 0, false, false).unwrap_err(),
-        dev.wred_packets(1500, 2, 1).unwrap_err(),
-        dev.pacing().unwrap_err(),
+    for (e, block) in [
+        (
+            dev.fs_event(ldcp_host::FsKind::Tx, 1, 0, false, 0x4500, 0)
+                .unwrap_err(),
+            "FAST_START",
+        ),
+        (
+            dev.ag_packet(false, 1, 0, false, false).unwrap_err(),
+            "ACK_GEN",
+        ),
+        (dev.wred_packets(1500, 2, 1).unwrap_err(), "WRED_ECN"),
+        (dev.pacing().unwrap_err(), "PACING_TIMER"),
     ] {
-        assert!(matches!(e, DriverError::NoExt(_)), "{e}");
+        assert!(
+            matches!(&e, DriverError::NoBlock { block: b, .. } if b == block),
+            "{block}: {e}"
+        );
     }
     // the core's own parameters still work
     dev.set_param(Param::Alpha, 0.5).unwrap();
+}
+
+/// A device of map 1.2 has no BLOCKS register: the driver derives its
+/// blocks from CAPS.KIND and CAPS.EXT, and refuses what it lacks as before.
+#[test]
+fn a_map_1_2_device_has_its_blocks_derived_from_caps() {
+    let f = bar_file(4096, regs::MAGIC, 0x0001_0002);
+    let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
+    assert_eq!(
+        (dev.info().map_version.as_str(), dev.info().blocks.clone()),
+        ("1.2", vec!["WINDOW_ENGINE".to_string()])
+    );
+    let e = dev.pacing().unwrap_err();
+    assert!(matches!(e, DriverError::NoBlock { .. }), "{e}");
 }
 
 #[test]
@@ -987,6 +1034,7 @@ fn uart_backend_drives_the_switch_port_rtl() {
     assert!(dev.is_switch_port());
     assert_eq!(dev.info().kind, "SWITCH_PORT");
     assert_eq!((dev.info().flows, dev.info().ext), (0, false));
+    assert_eq!(dev.info().blocks, ["WRED_ECN"]);
     assert_eq!(
         dev.param(Param::WredKMin).unwrap().raw,
         regs::wred_k_min::BYTES.reset

@@ -31,8 +31,9 @@ pub mod model;
 pub const MAGIC: u32 = 0x4C44_4350;
 /// The register-map version: major in bits 31..16, minor in 15..0. A
 /// driver refuses a device whose major differs from the one it was built
-/// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port.
-pub const MAP_VERSION: u32 = 0x0001_0002;
+/// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port;
+/// 1.3 added BLOCKS (one bit per block).
+pub const MAP_VERSION: u32 = 0x0001_0003;
 /// The byte size of the register window (the PCIe BAR).
 pub const WINDOW_BYTES: u32 = 4096;
 /// Address bits of the bus (byte address).
@@ -43,6 +44,41 @@ pub const ADDR_BITS: u32 = 12;
 /// CAPS.EXT set (`nic_system`); in one without (`nic_core`, the Alchitry Cu
 /// board) they read as 0 and ignore writes.
 pub const EXT_BASE: u32 = 0x100;
+
+/// BLOCKS bit of the window engine (with the core's FIFO, generator, flow
+/// window and counters).
+pub const BLOCK_WINDOW_ENGINE: u32 = 0;
+/// BLOCKS bit of the pacing timer.
+pub const BLOCK_PACING_TIMER: u32 = 1;
+/// BLOCKS bit of the fast-start marker.
+pub const BLOCK_FAST_START: u32 = 2;
+/// BLOCKS bit of the ACK generator.
+pub const BLOCK_ACK_GEN: u32 = 3;
+/// BLOCKS bit of the WRED/ECN port.
+pub const BLOCK_WRED_ECN: u32 = 4;
+/// The BLOCKS of a NIC core alone (the Alchitry Cu NIC bitstream).
+pub const BLOCKS_NIC_CORE: u32 = 1 << BLOCK_WINDOW_ENGINE;
+/// The BLOCKS of the NIC system (the simulated device, the ULX3S).
+pub const BLOCKS_NIC_SYSTEM: u32 = 1 << BLOCK_WINDOW_ENGINE
+    | 1 << BLOCK_PACING_TIMER
+    | 1 << BLOCK_FAST_START
+    | 1 << BLOCK_ACK_GEN
+    | 1 << BLOCK_WRED_ECN;
+/// The BLOCKS of a switch port.
+pub const BLOCKS_SWITCH_PORT: u32 = 1 << BLOCK_WRED_ECN;
+
+/// The BLOCKS bit a register needs, by its map block: `None` for the id,
+/// control and window-engine registers (every NIC has them) and for the
+/// extension decoder's own XSTATUS/XERRORS (CAPS.EXT).
+pub fn block_bit(r: &Register) -> Option<u32> {
+    match r.block {
+        "pacing" => Some(BLOCK_PACING_TIMER),
+        "fast_start" => Some(BLOCK_FAST_START),
+        "ack_gen" => Some(BLOCK_ACK_GEN),
+        "wred" => Some(BLOCK_WRED_ECN),
+        _ => None,
+    }
+}
 
 /// CAPS.KIND codes: what the device is.
 pub const KINDS: &[(u32, &str)] = &[(KIND_NIC, "NIC"), (KIND_SWITCH_PORT, "SWITCH_PORT")];
@@ -510,6 +546,20 @@ pub const REGISTERS: &[Register] = &[
             flag("FLOW_CMD_BUSY", 1, "a FLOW_CMD arrived while one was in progress: it was ignored"),
         ],
         "sticky error flags; write 1 to clear",
+    ),
+    ro(
+        "id",
+        "BLOCKS",
+        0x01C,
+        Source::Hw,
+        &[
+            flag("WINDOW_ENGINE", BLOCK_WINDOW_ENGINE, "the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC"),
+            flag("PACING_TIMER", BLOCK_PACING_TIMER, "the pacing timer (PT_* registers)"),
+            flag("FAST_START", BLOCK_FAST_START, "the fast-start marker (FS_* registers)"),
+            flag("ACK_GEN", BLOCK_ACK_GEN, "the ACK generator (AG_* registers)"),
+            flag("WRED_ECN", BLOCK_WRED_ECN, "the WRED/ECN port (WRED_* registers)"),
+        ],
+        "the blocks this build holds, one bit each: a block's registers read as 0 and ignore writes where its bit is 0",
     ),
     // ---- params
     param(
@@ -1144,12 +1194,15 @@ pub fn switch_registers() -> &'static [Register] {
     REGS.get_or_init(|| REGISTERS.iter().copied().filter(in_switch_port).collect())
 }
 
-/// Whether a device of CAPS.KIND `kind` with CAPS.EXT `ext` decodes `r`
-/// (others read as 0 and ignore writes).
-pub fn decoded_by(r: &Register, kind: u32, ext: bool) -> bool {
+/// Whether a device of CAPS.KIND `kind`, CAPS.EXT `ext` and BLOCKS
+/// `blocks` decodes `r` (others read as 0 and ignore writes): a block's
+/// registers need its BLOCKS bit ([`block_bit`]), the extension decoder's
+/// own need CAPS.EXT, a switch port decodes [`in_switch_port`].
+pub fn decoded_by(r: &Register, kind: u32, ext: bool, blocks: u32) -> bool {
+    let block = block_bit(r).is_none_or(|b| blocks >> b & 1 != 0);
     match kind {
-        KIND_SWITCH_PORT => in_switch_port(r),
-        _ => !r.is_ext() || ext,
+        KIND_SWITCH_PORT => in_switch_port(r) && block,
+        _ => (!r.is_ext() || ext) && block,
     }
 }
 

@@ -169,21 +169,56 @@ fn parameter_values_convert_in_the_field_unit_and_name_the_range() {
 
 #[test]
 fn the_switch_port_decodes_id_core_reset_and_wred_only() {
-    use ldcp_regmap::{decoded_by, switch_registers, KIND_NIC, KIND_SWITCH_PORT, REGISTERS};
+    use ldcp_regmap::{
+        decoded_by, switch_registers, BLOCKS_NIC_CORE, BLOCKS_NIC_SYSTEM, BLOCKS_SWITCH_PORT,
+        KIND_NIC, KIND_SWITCH_PORT, REGISTERS,
+    };
     let names: Vec<&str> = switch_registers().iter().map(|r| r.name).collect();
     assert_eq!(
-        &names[..5],
-        ["MAGIC", "VERSION", "GIT_HASH", "CAPS", "CORE_RESET"]
+        &names[..6],
+        [
+            "MAGIC",
+            "VERSION",
+            "GIT_HASH",
+            "CAPS",
+            "CORE_RESET",
+            "BLOCKS"
+        ]
     );
     assert!(
-        names[5..].iter().all(|n| n.starts_with("WRED_")),
+        names[6..].iter().all(|n| n.starts_with("WRED_")),
         "{names:?}"
     );
     assert!(ldcp_regmap::check(switch_registers()).is_empty());
     // every WRED/ECN register is there, at the NIC system's offset
     for r in REGISTERS.iter().filter(|r| r.block == "wred") {
-        assert!(decoded_by(r, KIND_SWITCH_PORT, false), "{}", r.name);
-        assert!(decoded_by(r, KIND_NIC, true) && !decoded_by(r, KIND_NIC, false));
+        assert!(
+            decoded_by(r, KIND_SWITCH_PORT, false, BLOCKS_SWITCH_PORT),
+            "{}",
+            r.name
+        );
+        assert!(
+            decoded_by(r, KIND_NIC, true, BLOCKS_NIC_SYSTEM)
+                && !decoded_by(r, KIND_NIC, false, BLOCKS_NIC_CORE)
+        );
+        // the block's bit decides, not CAPS.EXT alone
+        assert!(!decoded_by(r, KIND_NIC, true, BLOCKS_NIC_CORE));
+        assert!(!decoded_by(r, KIND_SWITCH_PORT, false, 0));
+    }
+    // each extension block's registers follow its own bit
+    for (block, bit) in [
+        ("pacing", ldcp_regmap::BLOCK_PACING_TIMER),
+        ("fast_start", ldcp_regmap::BLOCK_FAST_START),
+        ("ack_gen", ldcp_regmap::BLOCK_ACK_GEN),
+    ] {
+        for r in REGISTERS.iter().filter(|r| r.block == block) {
+            assert!(decoded_by(r, KIND_NIC, true, 1 << bit), "{}", r.name);
+            assert!(
+                !decoded_by(r, KIND_NIC, true, BLOCKS_NIC_SYSTEM & !(1 << bit)),
+                "{}",
+                r.name
+            );
+        }
     }
     for name in [
         "ALPHA",
@@ -194,7 +229,10 @@ fn the_switch_port_decodes_id_core_reset_and_wred_only() {
         "PT_GRANTS",
     ] {
         let r = ldcp_regmap::register(name).unwrap();
-        assert!(!decoded_by(r, KIND_SWITCH_PORT, false), "{name}");
+        assert!(
+            !decoded_by(r, KIND_SWITCH_PORT, false, BLOCKS_NIC_SYSTEM),
+            "{name}"
+        );
     }
     let caps = ldcp_regmap::register("CAPS").unwrap();
     let kind = caps.field("KIND").unwrap();

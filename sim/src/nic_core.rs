@@ -42,6 +42,7 @@ pub fn gen_events(seed: u32) -> impl Iterator<Item = (u32, u32, bool)> {
 struct Ix {
     git_hash: usize,
     caps: usize,
+    blocks: usize,
     core_reset: usize,
     status: usize,
     errors: usize,
@@ -79,6 +80,7 @@ impl Ix {
         Ix {
             git_hash: index("GIT_HASH"),
             caps: index("CAPS"),
+            blocks: index("BLOCKS"),
             core_reset: index("CORE_RESET"),
             status: index("STATUS"),
             errors: index("ERRORS"),
@@ -328,9 +330,10 @@ impl NicCoreModel {
             ev.in_n_pkts = 0;
             ev.in_ece = false;
             ev.in_set = o.fc_op != 0 && o.fc_op != 1;
-            if o.fc_op == 2 {
-                ev.in_cw = held(ix.flow_wdata);
-            }
+        }
+        // the SET value, selected from registers only (as the RTL does)
+        if !o.sweeping && o.fc_op == 2 {
+            ev.in_cw = held(ix.flow_wdata);
         }
         if take_sweep {
             ev.in_flow = o.sweep_ptr;
@@ -352,6 +355,11 @@ impl NicCoreModel {
             | ((self.dirty as u32) << 24)
             | ((self.ext as u32) << 25)
             | caps_field("KIND").put(ldcp_regmap::KIND_NIC);
+        ro[ix.blocks] = if self.ext {
+            ldcp_regmap::BLOCKS_NIC_SYSTEM
+        } else {
+            ldcp_regmap::BLOCKS_NIC_CORE
+        };
         ro[ix.status] = o.sweeping as u32
             | (o.fc_busy as u32) << 1
             | (o.gen_busy as u32) << 2

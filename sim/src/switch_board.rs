@@ -28,6 +28,7 @@ pub type SwitchBoardModel = ShellBoard<SwitchCoreModel>;
 struct Ix {
     git_hash: usize,
     caps: usize,
+    blocks: usize,
     core_reset: usize,
     k_min: usize,
     k_max: usize,
@@ -50,6 +51,7 @@ impl Ix {
         Ix {
             git_hash: switch_index("GIT_HASH"),
             caps: switch_index("CAPS"),
+            blocks: switch_index("BLOCKS"),
             core_reset: switch_index("CORE_RESET"),
             k_min: switch_index("WRED_K_MIN"),
             k_max: switch_index("WRED_K_MAX"),
@@ -139,6 +141,7 @@ impl SwitchCoreModel {
         let set = vec![0u32; n];
         ro[ix.git_hash] = self.hash;
         ro[ix.caps] = caps(self.dirty);
+        ro[ix.blocks] = ldcp_regmap::BLOCKS_SWITCH_PORT;
         ro[ix.last] = self.decision | self.ecn << 2;
         ro[ix.occ] = wo.stat_occupancy_bytes;
         ro[ix.forwarded] = wo.stat_forwarded_pkts;
