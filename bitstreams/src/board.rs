@@ -128,12 +128,13 @@ pub const BOARDS: &[Board] = &[
         flows: 1 << ldcp_regmap::FLOW_BITS,
         bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
         // `-abc2` (ABC's combinational mapping twice): the board core fills
-        // the HX8K, and with map 1.3's BLOCKS register plain synth_ice40
-        // gave 5,231 LUTs and 7,683 logic cells, 3 more than the device
-        // has; -abc2 gave 5,217 and 7,667 (72.6 MHz at seed 1). `-dff`
-        // gave 7,633, but it passes the flip-flops through ABC's
-        // sequential script (register merging, retiming), which may drop
-        // their power-up values: not used.
+        // the HX8K. With map 1.3's BLOCKS register plain synth_ice40 gave
+        // 7,683 logic cells, 3 more than the device has (-abc2: 7,667);
+        // after the engine's cw < 1 became a NOR, plain gives 7,655 cells
+        // and 66.76 MHz at seed 1, -abc2 7,637 and 80.68 MHz. `-dff` gave
+        // 7,633 (before the NOR), but it passes the flip-flops through
+        // ABC's sequential script (register merging, retiming), which may
+        // drop their power-up values: not used.
         synth_options: "-abc2",
         core_verilog: ldcp_hdl::board::core_verilog,
         top_verilog: ldcp_hdl::board::top_verilog,

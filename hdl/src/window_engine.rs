@@ -705,8 +705,11 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         // ---- P: the interval's regime and normalisation (cw < 1: cw << k
         // has bit 19 set), a priority encoder of cw's bits 12..19; its cycle
         // addresses ROM2, Q's feeds the RTT multiplier
-        self.ld_isub[P - P].d.next = self.ld_c[P - 1].q.val() < self.cw_one.val();
-        self.ld_tiny[P - P].d.next = (self.ld_c[P - 1].q.val() < self.cw_one.val())
+        // cw < 1.0 <=> no integer bit set: a 12-input NOR (yosys made the
+        // compare with the constant a 32-bit carry chain, the engine's
+        // critical path)
+        self.ld_isub[P - P].d.next = !self.ld_c[P - 1].q.val().get_bits::<12>(20).any();
+        self.ld_tiny[P - P].d.next = !self.ld_c[P - 1].q.val().get_bits::<12>(20).any()
             & !self.ld_c[P - 1].q.val().get_bits::<8>(12).any();
         self.ld_k[P - P].d.next = bits::<K_BITS>(0);
         for b in 0..8 {

@@ -64,7 +64,7 @@ enum Cmd {
     },
     /// Reset the whole core (every flow to init_cw, parameters to defaults).
     Reset,
-    /// Fast-start marker: present one event (needs the extension blocks).
+    /// Fast-start marker: present one event (needs BLOCKS.FAST_START; `probe` lists the blocks).
     Fs {
         /// The event.
         #[arg(long, value_enum, default_value = "tx")]
@@ -85,7 +85,7 @@ enum Cmd {
         #[arg(long, default_value = "0", value_parser = parse_hex16)]
         csum: u16,
     },
-    /// ACK generator: present one received packet (needs the extension blocks).
+    /// ACK generator: present one received packet (needs BLOCKS.ACK_GEN).
     Ag {
         /// Open the flow at --psn (held packets discarded) instead of a data packet.
         #[arg(long)]
@@ -103,8 +103,8 @@ enum Cmd {
         #[arg(long)]
         last: bool,
     },
-    /// WRED/ECN port: send packets back to back, print the decisions (a switch port, or a NIC
-    /// with the extension blocks).
+    /// WRED/ECN port: send packets back to back, print the decisions (needs BLOCKS.WRED_ECN: a
+    /// switch port, or the NIC system).
     Wred {
         /// Packet length, bytes (0..=16383).
         #[arg(long, default_value_t = 1500)]
@@ -116,7 +116,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         count: u32,
     },
-    /// Pacing timer: grants, the last one and the worst lateness (needs the extension blocks).
+    /// Pacing timer: grants, the last one and the worst lateness (needs BLOCKS.PACING_TIMER).
     Pacing,
     /// Serve a simulated Alchitry Cu on a pseudo-terminal until SIGINT/SIGTERM: the board core's
     /// RTL (bridge, register map, NIC core) fed the bytes a client writes, at the bit level.
@@ -643,6 +643,18 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A reader that goes away (`ldcpctl config get | head -1`) ends the
+    // command quietly, by SIGPIPE, as it ends any Unix filter: Rust ignores
+    // SIGPIPE, and println! then panicked (exit 101). The device operation
+    // has been done by the time anything is printed. serve-sim keeps it
+    // ignored: its clients come and go, and it handles EPIPE itself.
+    if !matches!(cli.cmd, Cmd::ServeSim { .. }) {
+        // SAFETY: setting a signal's disposition to its default, before any
+        // thread is started
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     match run(&cli) {
         Ok(v) => {
             if cli.json {

@@ -88,3 +88,23 @@ fn bench_json_reports_one_event_per_device_cycle() {
         "{v}"
     );
 }
+
+/// A reader that closes its end early (`ldcpctl config get | head -1`)
+/// ends ldcpctl by SIGPIPE, quietly, as any Unix filter: no panic message,
+/// no exit 101 (it panicked in println! before).
+#[test]
+fn a_reader_that_goes_away_ends_ldcpctl_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+        .args(["--backend", "model", "config", "get"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running ldcpctl");
+    drop(child.stdout.take()); // the reader goes away before reading
+    let out = child.wait_with_output().expect("waiting for ldcpctl");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}
