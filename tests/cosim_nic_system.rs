@@ -86,7 +86,7 @@ fn nic_system_matches_model() {
     );
     assert!(st.naks > 50 && st.wred.iter().all(|&d| d > 100), "{st:?}");
     assert!(
-        st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000,
+        st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000 && st.handoffs > 100,
         "{st:?}"
     );
 }

@@ -185,6 +185,9 @@ impl Logic for BoardCore {
         self.core.bus_we.next = self.we.val();
         self.core.bus_re.next = self.re.val();
         self.core.sys_sweep_hold.next = false;
+        self.core.sys_set_valid.next = false;
+        self.core.sys_set_flow.next = bits::<8>(0);
+        self.core.sys_set_cw.next = bits::<32>(0);
 
         // ---- outputs
         self.uart_tx.next = self.bridge.tx.val();
@@ -210,7 +213,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
     doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
     // no LEDs on this board (the HX8K is full), so no error LED either
-    open: &["bridge$refused"],
+    open: &["bridge$refused", "core$sys_sweeping"],
     subs: &[&crate::nic_core::MODULE],
 };
 

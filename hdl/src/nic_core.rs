@@ -7,11 +7,14 @@
 //!
 //! # The engine's one input port, by priority
 //! 1. the reset sweep (256 cycles after CORE_RESET): SET flow := INIT_CW;
-//! 2. a FLOW_CMD, issued once the FIFO is empty (so every event pushed
+//! 2. a window handed over in hardware by the system (`sys_set_*`: the
+//!    fast-start marker's window at its transition): a SET (ignored during
+//!    the sweep, when the system holds its source);
+//! 3. a FLOW_CMD, issued once the FIFO is empty (so every event pushed
 //!    before the command enters the engine before it): READ is an ACK with
 //!    n = 0, WRITE a SET to FLOW_WDATA, RESET a SET to INIT_CW;
-//! 3. the generator, one event per clock while it runs;
-//! 4. the FIFO, one event per clock while it holds one.
+//! 4. the generator, one event per clock while it runs;
+//! 5. the FIFO, one event per clock while it holds one.
 //!
 //! A lower source waits while a higher one holds the port; nothing is
 //! dropped but a push into a full FIFO (counted, flagged).
@@ -145,6 +148,19 @@ pub struct NicCore {
     // alone (and the board) ties `sweep_hold` low
     /// While high, the reset sweep waits (and with it every event source).
     pub sys_sweep_hold: Signal<In, Bit>,
+    /// A window handed over in hardware (the fast-start marker's, at its
+    /// transition): SET flow `sys_set_flow` to `sys_set_cw`, clamped as any
+    /// SET. It takes the engine's port ahead of a flow command, the
+    /// generator and the FIFO (which wait that cycle); during the reset
+    /// sweep it is ignored: the system holds its source then
+    /// (`sys_sweeping`). A core alone ties it low.
+    pub sys_set_valid: Signal<In, Bit>,
+    /// The flow of `sys_set_valid`.
+    pub sys_set_flow: Signal<In, Bits<FLOW_BITS>>,
+    /// The window of `sys_set_valid`, packets, UQ12.20.
+    pub sys_set_cw: Signal<In, Bits<32>>,
+    /// The reset sweep is running (STATUS.RESETTING).
+    pub sys_sweeping: Signal<Out, Bit>,
     /// The core resets at this edge (CORE_RESET, registered).
     pub sys_core_rst: Signal<Out, Bit>,
     /// The window engine's update this cycle.
@@ -185,6 +201,7 @@ pub struct NicCore {
     // local decisions
     core_reset: Signal<Local, Bit>,
     take_sweep: Signal<Local, Bit>,
+    take_set: Signal<Local, Bit>,
     take_fc: Signal<Local, Bit>,
     take_gen: Signal<Local, Bit>,
     take_fifo: Signal<Local, Bit>,
@@ -244,6 +261,10 @@ impl NicCore {
     pub fn with_ext(build: BuildId, ext: bool) -> Self {
         NicCore {
             sys_sweep_hold: Default::default(),
+            sys_set_valid: Default::default(),
+            sys_set_flow: Default::default(),
+            sys_set_cw: Default::default(),
+            sys_sweeping: Default::default(),
             sys_core_rst: Default::default(),
             sys_upd_valid: Default::default(),
             sys_upd_flow: Default::default(),
@@ -286,6 +307,7 @@ impl NicCore {
             op_reset: Constant::new(bits::<2>(3)),
             core_reset: Default::default(),
             take_sweep: Default::default(),
+            take_set: Default::default(),
             take_fc: Default::default(),
             take_gen: Default::default(),
             take_fifo: Default::default(),
@@ -445,11 +467,19 @@ impl Logic for NicCore {
         // ---- the engine's port, by priority
         self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
         self.take_sweep.next = self.sweeping.q.val() & !self.sys_sweep_hold.val();
-        // a flow command waits until the events pushed before it have left the FIFO
-        self.take_fc.next =
-            !self.sweeping.q.val() & self.fc_start.val() & !self.level.q.val().any();
-        self.take_gen.next = !self.sweeping.q.val() & !self.take_fc.val() & self.gen_busy.q.val();
+        // a window handed over in hardware, then (it waits for the FIFO to
+        // empty) a flow command, the generator, the FIFO
+        self.take_set.next = !self.sweeping.q.val() & self.sys_set_valid.val();
+        self.take_fc.next = !self.sweeping.q.val()
+            & !self.sys_set_valid.val()
+            & self.fc_start.val()
+            & !self.level.q.val().any();
+        self.take_gen.next = !self.sweeping.q.val()
+            & !self.sys_set_valid.val()
+            & !self.take_fc.val()
+            & self.gen_busy.q.val();
         self.take_fifo.next = !self.sweeping.q.val()
+            & !self.sys_set_valid.val()
             & !self.take_fc.val()
             & !self.gen_busy.q.val()
             & self.fifo_avail.val();
@@ -461,8 +491,11 @@ impl Logic for NicCore {
         self.eng.cfg_gamma_shift.next = self.regs.gamma_shift.val();
         self.eng.cfg_cw_max.next = self.regs.cw_max_cw.val();
         self.eng.cfg_rtt_ticks.next = self.regs.rtt_ticks.val();
-        self.eng.in_valid.next =
-            self.take_sweep.val() | self.take_fc.val() | self.take_gen.val() | self.take_fifo.val();
+        self.eng.in_valid.next = self.take_sweep.val()
+            | self.take_set.val()
+            | self.take_fc.val()
+            | self.take_gen.val()
+            | self.take_fifo.val();
         self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
         self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(8);
         self.eng.in_ece.next = self.fifo.read_data.val().get_bit(12);
@@ -487,6 +520,13 @@ impl Logic for NicCore {
         // path. Events that are not SETs carry a value nobody reads.
         if !self.sweeping.q.val() & (self.fc_op.q.val() == self.op_write.val()) {
             self.eng.in_cw.next = self.regs.flow_wdata_cw.val();
+        }
+        if self.take_set.val() {
+            self.eng.in_flow.next = self.sys_set_flow.val();
+            self.eng.in_n_pkts.next = bits::<4>(0);
+            self.eng.in_ece.next = false;
+            self.eng.in_set.next = true;
+            self.eng.in_cw.next = self.sys_set_cw.val();
         }
         if self.take_sweep.val() {
             self.eng.in_flow.next = self.sweep_ptr.q.val();
@@ -609,6 +649,7 @@ impl Logic for NicCore {
         self.sys_upd_restart.next =
             self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
         self.sys_core_rst.next = self.reset_q.q.val();
+        self.sys_sweeping.next = self.sweeping.q.val();
         self.sys_cnt_clear.next = self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any();
         self.regs.flow_cw_cw.next = self.res_cw.q.val();
         self.regs.flow_interval_ticks.next = self.res_interval.q.val();

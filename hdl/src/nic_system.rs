@@ -8,6 +8,14 @@
 //! - the **fast-start marker** and the **ACK generator**, each with a
 //!   one-event slot written through FS_EV / AG_EV (with FS_PSN, FS_HDR,
 //!   AG_PSN) and its last result in RO registers;
+//! - the **fast-start hand-off**, in hardware: the window the marker
+//!   decides at a transition (a result with FS_RESULT.SET) is written into
+//!   the window engine as a SET of that flow, the cycle the result leaves
+//!   the marker (packets to UQ12.20; 0 becomes gamma by the engine's
+//!   clamp). It goes ahead of flow commands, the generator and the FIFO
+//!   (they wait that cycle; the marker gives at most one result per
+//!   cycle, so nothing queues). The marker's slot waits while the core's
+//!   reset sweep runs (STATUS.RESETTING), so no hand-off meets the sweep;
 //! - the **WRED/ECN port**: parameters, WRED_PKT presents one packet, the
 //!   egress drains WRED_DRAIN bytes per cycle.
 //!
@@ -63,6 +71,10 @@ use crate::wred_ecn::WredEcn;
 use rust_hdl::prelude::*;
 
 const FB: usize = FLOW_BITS;
+// the hand-off's packets -> UQ12.20 is a literal shift of a 12-bit count
+const _: () = assert!(
+    ldcp_sim::fast_start_marker::COUNT_BITS == 12 && ldcp_sim::window_engine::CW_FRAC_BITS == 20
+);
 
 /// The NIC system (see the module doc).
 #[derive(LogicBlock)]
@@ -376,6 +388,14 @@ impl Logic for NicSystem {
         self.pt.in_flow.next = bit_cast::<16, FB>(self.core.sys_upd_flow.val());
         self.pt.in_interval_cycles.next = self.core.sys_upd_interval_ticks.val();
         self.core.sys_sweep_hold.next = !self.pt.in_ready.val();
+        // ---- the fast-start hand-off: the window the marker decides at its
+        // transition (FS_RESULT.SET) is written into the window engine as a
+        // SET, packets -> UQ12.20 (0 becomes gamma by the engine's clamp);
+        // the marker's slot waits while the core sweeps, so no hand-off
+        // meets the sweep
+        self.core.sys_set_valid.next = self.fs.out_valid.val() & self.fs.out_set.val();
+        self.core.sys_set_flow.next = self.fs.out_flow.val().get_bits::<FB>(0);
+        self.core.sys_set_cw.next = bit_cast::<32, 12>(self.fs.out_cw_pkts.val()) << 20;
         if self.pt.out_valid.val() {
             self.pt_grants.d.next = self.pt_grants.q.val() + self.one32.val();
             self.pt_last_flow.d.next = self.pt.out_flow.val().get_bits::<FB>(0);
@@ -392,14 +412,15 @@ impl Logic for NicSystem {
         // ---- fast-start marker: its slot
         self.fs.reset.next = self.core.sys_core_rst.val();
         self.fs.cfg_iw_pkts.next = self.xregs.fs_iw_pkts.val();
-        self.fs.in_valid.next = self.fs_pend.q.val();
+        self.fs.in_valid.next = self.fs_pend.q.val() & !self.core.sys_sweeping.val();
         self.fs.in_kind.next = self.fs_kind.q.val();
         self.fs.in_flow.next = bit_cast::<16, FB>(self.fs_flow.q.val());
         self.fs.in_psn.next = self.fs_psn.q.val();
         self.fs.in_last.next = self.fs_last.q.val();
         self.fs.in_word0.next = self.fs_word0.q.val();
         self.fs.in_csum.next = self.fs_csum.q.val();
-        self.fs_take.next = self.fs_pend.q.val() & self.fs.in_ready.val();
+        self.fs_take.next =
+            self.fs_pend.q.val() & self.fs.in_ready.val() & !self.core.sys_sweeping.val();
         self.fs_req.next = self.xregs.fs_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.fs_take.val() {
             self.fs_pend.d.next = false;

@@ -184,8 +184,16 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 
 /// The board core's finalized Verilog (module [`MODULE`]), stamped.
 pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    // the marks `nic_system` has as a top, inside it here too (without
+    // them Verilator ran this core at half the speed once the fast-start
+    // hand-off joined the marker's outputs to the core's inputs)
     let raw = crate::generate::raw_verilog(SystemBoardCore::new(build))
-        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map(|v| {
+            crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs_in(
+                &crate::verilog::isolate_sub_inputs(&v),
+                "top$sys",
+            ))
+        })
         .map_err(crate::verilog::VerilogError::RustHdl)?;
     crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
 }

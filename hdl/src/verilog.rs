@@ -148,6 +148,28 @@ pub fn isolate_sub_inputs(raw: &str) -> String {
     format!("{top}{}", &raw[end..])
 }
 
+/// [`isolate_sub_inputs`] for the module `name` of a raw RustHDL text (its
+/// `module name(` to its `endmodule // name`): a system nested in a board
+/// core, whose false loops are the same as when it is the top. Text
+/// without that module is returned unchanged.
+pub fn isolate_sub_inputs_in(raw: &str, name: &str) -> String {
+    let head = format!("module {name}(");
+    let tail = format!("endmodule // {name}\n");
+    let Some(start) = raw.find(&head) else {
+        return raw.to_string();
+    };
+    let Some(len) = raw[start..].find(&tail) else {
+        return raw.to_string();
+    };
+    let end = start + len;
+    format!(
+        "{}{}{}",
+        &raw[..start],
+        sub_input_re().replace_all(&raw[start..end], "$1 /*verilator isolate_assignments*/;"),
+        &raw[end..]
+    )
+}
+
 /// The same mark on both sides of every [`crate::table_sweep::TableSweep`]:
 /// the inputs its parent drives (`reg ts$<port>;`) and, inside the table's
 /// own module (`module <parent>$ts`), its outputs. In the deep form the

@@ -543,7 +543,11 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                     r.word0,
                     r.csum,
                     r.psn,
-                    if r.set { format!(", set cw to {} packets", r.cw_pkts) } else { String::new() },
+                    if r.set {
+                        format!(", set cw to {} packets (handed to the window engine in hardware)", r.cw_pkts)
+                    } else {
+                        String::new()
+                    },
                     if r.gbn { ", go back" } else { "" }
                 );
             }

@@ -192,6 +192,8 @@ pub struct Taps {
     pub flow_reset_id: u32,
     /// CNT_CLEAR.GO is written this cycle.
     pub cnt_clear: bool,
+    /// The reset sweep is running.
+    pub sweeping: bool,
 }
 
 /// The NIC core's registers, mirrored.
@@ -271,6 +273,7 @@ impl NicCoreModel {
                 .regs
                 .wrote(bus, self.ix.cnt_clear)
                 .is_some_and(|v| v & 1 != 0),
+            sweeping: o.sweeping,
         }
     }
 
@@ -287,6 +290,14 @@ impl NicCoreModel {
 
     /// One rising edge with `bus` and `sweep_hold` on the inputs.
     pub fn tick_held(&mut self, bus: &BusIn, sweep_hold: bool) {
+        self.tick_sys(bus, sweep_hold, None);
+    }
+
+    /// One rising edge with `bus`, `sweep_hold` and a window handed over
+    /// in hardware (`set`: flow, cw UQ12.20; the RTL's `sys_set_*`) on the
+    /// inputs. The SET takes the engine's port ahead of a flow command,
+    /// the generator and the FIFO; during the reset sweep it is ignored.
+    pub fn tick_sys(&mut self, bus: &BusIn, sweep_hold: bool, set: Option<(u32, u32)>) {
         self.last_bus = *bus;
         let ix = self.ix;
         let o = self.s;
@@ -301,14 +312,16 @@ impl NicCoreModel {
         let fifo_avail = o.wr_ptr_d != o.rd_ptr;
         let fc_start = o.fc_busy && !o.fc_issued;
         let take_sweep = o.sweeping && !sweep_hold;
-        let take_fc = !o.sweeping && fc_start && o.level == 0;
-        let take_gen = !o.sweeping && !take_fc && o.gen_busy;
-        let take_fifo = !o.sweeping && !take_fc && !o.gen_busy && fifo_avail;
+        let set_valid = set.is_some();
+        let take_set = !o.sweeping && set_valid;
+        let take_fc = !o.sweeping && !set_valid && fc_start && o.level == 0;
+        let take_gen = !o.sweeping && !set_valid && !take_fc && o.gen_busy;
+        let take_fifo = !o.sweeping && !set_valid && !take_fc && !o.gen_busy && fifo_avail;
         let (gflow, gn, gece) = gen_event(o.gen_x);
 
         let mut ev = WeInputs {
             reset: core_reset,
-            in_valid: take_sweep || take_fc || take_gen || take_fifo,
+            in_valid: take_sweep || take_set || take_fc || take_gen || take_fifo,
             in_flow: o.fifo_q & 0xff,
             in_set: false,
             in_ece: (o.fifo_q >> 12) & 1 != 0,
@@ -334,6 +347,13 @@ impl NicCoreModel {
         // the SET value, selected from registers only (as the RTL does)
         if !o.sweeping && o.fc_op == 2 {
             ev.in_cw = held(ix.flow_wdata);
+        }
+        if let (true, Some((flow, cw))) = (take_set, set) {
+            ev.in_flow = flow & 0xff;
+            ev.in_n_pkts = 0;
+            ev.in_ece = false;
+            ev.in_set = true;
+            ev.in_cw = cw;
         }
         if take_sweep {
             ev.in_flow = o.sweep_ptr;
@@ -567,6 +587,12 @@ crate::ports! {
         bus_re: bool = 1,
         /// The system around the core holds the core's reset sweep (the pacing timer sweeps first).
         sys_sweep_hold: bool = 1,
+        /// A window handed over in hardware: SET `sys_set_flow` to `sys_set_cw`.
+        sys_set_valid: bool = 1,
+        /// Its flow.
+        sys_set_flow: u32 = FLOW_BITS,
+        /// Its window, packets, UQ12.20.
+        sys_set_cw: u32 = 32,
     }
     /// The core's outputs: the bus, and the taps a system around it uses.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -591,6 +617,8 @@ crate::ports! {
         sys_flow_reset_id: u32 = FLOW_BITS,
         /// CNT_CLEAR.GO is written this cycle.
         sys_cnt_clear: bool = 1,
+        /// The reset sweep is running.
+        sys_sweeping: bool = 1,
     }
 }
 
@@ -602,6 +630,9 @@ impl From<BusIn> for NicCoreIn {
             bus_we: b.we,
             bus_re: b.re,
             sys_sweep_hold: false,
+            sys_set_valid: false,
+            sys_set_flow: 0,
+            sys_set_cw: 0,
         }
     }
 }
@@ -654,7 +685,12 @@ impl crate::cosim::CosimModel for NicCoreModel {
     type Output = NicCoreOut;
 
     fn tick(&mut self, i: &NicCoreIn) {
-        NicCoreModel::tick_held(self, &i.bus(), i.sys_sweep_hold);
+        NicCoreModel::tick_sys(
+            self,
+            &i.bus(),
+            i.sys_sweep_hold,
+            i.sys_set_valid.then_some((i.sys_set_flow, i.sys_set_cw)),
+        );
     }
 
     fn outputs(&self) -> NicCoreOut {
@@ -671,6 +707,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
             sys_flow_reset: t.flow_reset,
             sys_flow_reset_id: t.flow_reset_id,
             sys_cnt_clear: t.cnt_clear,
+            sys_sweeping: t.sweeping,
         }
     }
 

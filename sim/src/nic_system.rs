@@ -268,6 +268,8 @@ pub struct SysStats {
     pub flow_resets: u64,
     /// Cycles the core's sweep was held for the pacing timer.
     pub held: u64,
+    /// Windows the fast-start marker handed to the window engine (SETs).
+    pub handoffs: u64,
 }
 
 impl std::ops::AddAssign for SysStats {
@@ -284,6 +286,7 @@ impl std::ops::AddAssign for SysStats {
             overruns,
             flow_resets,
             held,
+            handoffs,
         } = o;
         self.grants += grants;
         self.restarts += restarts;
@@ -297,6 +300,7 @@ impl std::ops::AddAssign for SysStats {
         self.overruns += overruns;
         self.flow_resets += flow_resets;
         self.held += held;
+        self.handoffs += handoffs;
     }
 }
 
@@ -415,9 +419,10 @@ impl NicSystemModel {
 
         // ---- fast-start marker
         let hdr = held(xi.fs_hdr);
+        // the slot waits while the core sweeps (no hand-off meets the sweep)
         let fs_in = FsInputs {
             reset: rst,
-            in_valid: o.fs.pend,
+            in_valid: o.fs.pend && !t.sweeping,
             in_kind: o.fs.kind as u8,
             in_flow: o.fs.flow,
             in_psn: o.fs.psn,
@@ -426,7 +431,12 @@ impl NicSystemModel {
             in_csum: o.fs.csum as u16,
             cfg_iw_pkts: held(xi.fs_iw),
         };
-        let fs_take = o.fs.pend && fso.in_ready;
+        let fs_take = o.fs.pend && fso.in_ready && !t.sweeping;
+        // the hand-off: the window decided at the transition, as a SET
+        let handoff = (fso.out_valid && fso.out_set).then_some((
+            fso.out_flow & 0xff,
+            fso.out_cw_pkts << crate::window_engine::CW_FRAC_BITS,
+        ));
         let fs_ev = wrote(xi.fs_ev);
         if fs_take {
             n.fs.pend = false;
@@ -634,9 +644,10 @@ impl NicSystemModel {
         st.overruns += (n.fs_ovr as u64) + (n.ag_ovr as u64);
         st.flow_resets += t.flow_reset as u64;
         st.held += (hold && !rst) as u64;
+        st.handoffs += handoff.is_some() as u64;
 
         // ---- every sub-block takes the same edge
-        self.core.tick_held(bus, hold);
+        self.core.tick_sys(bus, hold, handoff);
         self.pt.tick(&pt_in);
         self.fs.tick(&fs_in);
         self.ag.tick(&ag_in);
@@ -891,6 +902,48 @@ mod tests {
     fn read(m: &mut NicSystemModel, name: &str) -> u32 {
         m.tick(&BusIn::read(ldcp_regmap::model::offset(name)));
         m.outputs().bus_rdata
+    }
+
+    /// The fast-start hand-off is hardware: after a burst of IW packets and
+    /// the ACK that covers it (transition 2), or a NAK in the burst
+    /// (transition 1), the window engine holds the window the marker
+    /// decided (IW, or the packets acknowledged before the loss), with no
+    /// write from the host; a flow that never transitions keeps INIT_CW.
+    #[test]
+    fn nic_system_hands_the_fast_start_window_to_the_engine() {
+        fn flow_cw(m: &mut NicSystemModel, flow: u32) -> u32 {
+            write(m, "FLOW_ID", flow);
+            write(m, "FLOW_CMD", 1); // READ
+            for _ in 0..200 {
+                if read(m, "FLOW_STATUS") & 1 != 0 {
+                    return read(m, "FLOW_CW");
+                }
+            }
+            panic!("FLOW_CMD READ of flow {flow} never finished");
+        }
+        fn fs(m: &mut NicSystemModel, kind: u32, flow: u32, psn: u32) {
+            write(m, "FS_PSN", psn);
+            write(m, "FS_EV", kind | flow << 8);
+        }
+        let mut m = NicSystemModel::new(0, true);
+        write(&mut m, "FS_IW", 8);
+        for (flow, ack_kind, e, want_pkts) in [(5, 1, 8, 8), (6, 2, 3, 3)] {
+            for psn in 0..8 {
+                fs(&mut m, 0, flow, psn); // TX
+            }
+            fs(&mut m, ack_kind, flow, e); // ACK of all 8, or a NAK at 3
+            for _ in 0..20 {
+                m.tick(&BusIn::default());
+            }
+            assert!(
+                read(&mut m, "FS_RESULT") >> 8 & 1 != 0,
+                "flow {flow}: a SET result"
+            );
+            assert_eq!(flow_cw(&mut m, flow), want_pkts << 20, "flow {flow}");
+        }
+        assert_eq!(m.stats().handoffs, 2);
+        // a flow with no transition keeps INIT_CW (1.0)
+        assert_eq!(flow_cw(&mut m, 7), 1 << 20);
     }
 
     /// From power-up, without a CORE_RESET, the port's marking draws are
