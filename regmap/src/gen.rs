@@ -72,8 +72,10 @@ pub fn markdown(regs: &[Register]) -> String {
         s,
         "Registers from {EXT_BASE:#05x} on belong to the extension blocks (pacing timer, fast-start marker, \
          ACK generator, WRED/ECN port). They exist in builds with CAPS.EXT = 1 (`nic_system`, the simulated \
-         device); in builds without (`nic_core`, the Alchitry Cu bitstream, which has no room for them) they \
-         read as 0 and ignore writes, and the driver refuses to use them.\n"
+         device, the ULX3S); in builds without (`nic_core`, the Alchitry Cu bitstream, which has no room for \
+         them) they read as 0 and ignore writes. BLOCKS says which blocks a build holds, one bit each \
+         (map 1.3); a block's registers need its bit, and the driver refuses a request for a block the \
+         device does not hold, naming it.\n"
     );
     let _ = writeln!(
         s,
