@@ -524,75 +524,135 @@ pub fn board_core(
     frames: u32,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::board::*;
-    use ldcp_sim::uart_bridge::{request, serialize, LineDecoder, RESP_LEN};
     let line = |rx: bool| BoardIn {
         uart_rx: rx,
         cfg_bit_cycles: div,
         reset_hold: false,
     };
-    let mut stim: Vec<BoardIn> = vec![line(true); POR_DONE as usize + 8];
-    let mut bits = Vec::new();
-    let mut sent = Vec::with_capacity(frames as usize);
-    let mut rng = SplitMix64::new(1);
     let regs = ["ALPHA", "BETA", "RTT", "FLOW_ID", "GEN_SEED"];
-    for k in 0..frames {
-        let r = rng.next_u64();
-        let reg =
-            ldcp_regmap::register(regs[(r % regs.len() as u64) as usize]).expect("a register");
-        bits.clear();
-        serialize(
-            &request(k % 2 == 0, reg.offset, 1 + (r >> 8) as u32 % 200),
-            div,
-            &mut bits,
-        );
-        stim.extend(bits.iter().map(|&b| line(b)));
-        // the request's last bit has been on the line from here
-        sent.push(stim.len() as u64);
-        // the host waits for the 7-byte response before the next frame
-        stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
-    }
-    let cycles = stim.len() as u64;
-    let mut dec = LineDecoder::new(div);
-    let (mut bytes, mut accesses, mut t) = (0u64, 0u64, 0u64);
-    // cycles from the end of each request to the end of its response's
-    // last byte, as decoded from the RTL's transmit line
-    let mut latency = Vec::with_capacity(frames as usize);
+    let (stim, mut ex) = UartExchange::frames(line, POR_DONE as usize + 8, div, frames, &regs);
+    let mut accesses = 0u64;
     let (_, drain) = lockstep(cosim, BoardModel::new(0, true), &stim, &mut |_, o| {
-        if dec.push(o.uart_tx).is_some() {
-            bytes += 1;
-            if bytes.is_multiple_of(RESP_LEN as u64) {
-                let k = (bytes / RESP_LEN as u64 - 1) as usize;
-                latency.push(t.saturating_sub(sent.get(k).copied().unwrap_or(t)));
+        ex.observe(o.uart_tx);
+        accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
+    })?;
+    let mut f = Figures::ran(stim.len() as u64, drain);
+    ex.figures(&mut f, accesses)?;
+    Ok(f)
+}
+
+/// Request frames on a board's UART line and what comes back: the line
+/// stimulus (idle through `lead` cycles of power-on, then `frames` frames,
+/// writes and reads of `regs` alternately, each sent when the previous
+/// response is through), and the response bytes decoded from the RTL's
+/// transmit line, with each response's latency.
+struct UartExchange {
+    frames: u32,
+    div: u32,
+    lead: u64,
+    cycles: u64,
+    /// The cycle each request's last bit is on the line from.
+    sent: Vec<u64>,
+    dec: ldcp_sim::uart_bridge::LineDecoder,
+    bytes: u64,
+    /// Cycles from the end of each request to the end of its response.
+    latency: Vec<u64>,
+    /// The cycle `observe` is at.
+    t: u64,
+}
+
+impl UartExchange {
+    fn frames<I: Clone>(
+        line: impl Fn(bool) -> I,
+        lead: usize,
+        div: u32,
+        frames: u32,
+        regs: &[&str],
+    ) -> (Vec<I>, Self) {
+        use ldcp_sim::uart_bridge::{request, serialize};
+        let mut stim: Vec<I> = vec![line(true); lead];
+        let mut bits = Vec::new();
+        let mut sent = Vec::with_capacity(frames as usize);
+        let mut rng = SplitMix64::new(1);
+        for k in 0..frames {
+            let r = rng.next_u64();
+            let reg =
+                ldcp_regmap::register(regs[(r % regs.len() as u64) as usize]).expect("a register");
+            bits.clear();
+            serialize(
+                &request(k % 2 == 0, reg.offset, 1 + (r >> 8) as u32 % 200),
+                div,
+                &mut bits,
+            );
+            stim.extend(bits.iter().map(|&b| line(b)));
+            // the request's last bit has been on the line from here
+            sent.push(stim.len() as u64);
+            // the host waits for the 7-byte response before the next frame
+            stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
+        }
+        let ex = UartExchange {
+            frames,
+            div,
+            lead: lead as u64,
+            cycles: stim.len() as u64,
+            sent,
+            dec: ldcp_sim::uart_bridge::LineDecoder::new(div),
+            bytes: 0,
+            latency: Vec::with_capacity(frames as usize),
+            t: 0,
+        };
+        (stim, ex)
+    }
+
+    /// One cycle of the RTL's transmit line.
+    fn observe(&mut self, tx: bool) {
+        use ldcp_sim::uart_bridge::RESP_LEN;
+        if self.dec.push(tx).is_some() {
+            self.bytes += 1;
+            if self.bytes.is_multiple_of(RESP_LEN as u64) {
+                let k = (self.bytes / RESP_LEN as u64 - 1) as usize;
+                let sent = self.sent.get(k).copied().unwrap_or(self.t);
+                self.latency.push(self.t.saturating_sub(sent));
             }
         }
-        accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
-        t += 1;
-    })?;
-    let responses = bytes / RESP_LEN as u64;
-    latency.sort_unstable();
-    // the power-on sequence writes CORE_RESET once on the core's bus
-    conserved("frames sent vs responses", frames as u64, responses)?;
-    conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
-    let mut f = Figures::ran(cycles, drain);
-    f.run("frames_sent", frames)
-        .run(
-            "offered_cycles_per_frame",
-            per_cycle(cycles - (POR_DONE as u64 + 8), frames as u64),
-        )
-        .measured("responses", responses)
-        .measured("bus_accesses", accesses)
-        .measured(
-            "response_latency_cycles_median",
-            latency.get(latency.len() / 2).copied().unwrap_or(0),
-        )
-        .measured(
-            "response_latency_cycles_max",
-            latency.last().copied().unwrap_or(0),
-        )
-        .design("uart_clocks_per_bit", div)
-        .design("request_bytes", ldcp_sim::uart_bridge::REQ_LEN)
-        .design("response_bytes", RESP_LEN);
-    Ok(f)
+        self.t += 1;
+    }
+
+    /// Every frame answered and executed once (`accesses` bus accesses: one
+    /// per frame and the power-on CORE_RESET), and the figures.
+    fn figures(mut self, f: &mut Figures, accesses: u64) -> Result<(), FlowError> {
+        use ldcp_sim::uart_bridge::{REQ_LEN, RESP_LEN};
+        let responses = self.bytes / RESP_LEN as u64;
+        self.latency.sort_unstable();
+        conserved("frames sent vs responses", self.frames as u64, responses)?;
+        conserved(
+            "frames sent vs bus accesses",
+            self.frames as u64 + 1,
+            accesses,
+        )?;
+        f.run("frames_sent", self.frames)
+            .run(
+                "offered_cycles_per_frame",
+                per_cycle(self.cycles - self.lead, self.frames as u64),
+            )
+            .measured("responses", responses)
+            .measured("bus_accesses", accesses)
+            .measured(
+                "response_latency_cycles_median",
+                self.latency
+                    .get(self.latency.len() / 2)
+                    .copied()
+                    .unwrap_or(0),
+            )
+            .measured(
+                "response_latency_cycles_max",
+                self.latency.last().copied().unwrap_or(0),
+            )
+            .design("uart_clocks_per_bit", self.div)
+            .design("request_bytes", REQ_LEN)
+            .design("response_bytes", RESP_LEN);
+        Ok(())
+    }
 }
 
 /// A shell board core ([`ldcp_sim::board_shell::ShellBoard`]: the switch
@@ -614,78 +674,29 @@ where
     C: ldcp_sim::board_shell::BusCore + std::fmt::Debug + 'static,
 {
     use ldcp_sim::board_shell::{ShellIn, POR_DONE};
-    use ldcp_sim::uart_bridge::{request, serialize, LineDecoder, RESP_LEN};
     let line = |rx: bool| ShellIn {
         uart_rx: rx,
         cfg_bit_cycles: div,
         cfg_led_hold_cycles: led_hold,
         reset_hold: false,
     };
-    let mut stim: Vec<ShellIn> = vec![line(true); POR_DONE as usize + 8];
-    let mut bits = Vec::new();
-    let mut sent = Vec::with_capacity(frames as usize);
-    let mut rng = SplitMix64::new(1);
-    for k in 0..frames {
-        let r = rng.next_u64();
-        let reg =
-            ldcp_regmap::register(regs[(r % regs.len() as u64) as usize]).expect("a register");
-        bits.clear();
-        serialize(
-            &request(k % 2 == 0, reg.offset, 1 + (r >> 8) as u32 % 200),
-            div,
-            &mut bits,
-        );
-        stim.extend(bits.iter().map(|&b| line(b)));
-        sent.push(stim.len() as u64);
-        stim.extend(std::iter::repeat_n(line(true), 72 * div as usize));
-    }
-    let cycles = stim.len() as u64;
-    let mut dec = LineDecoder::new(div);
-    let (mut bytes, mut accesses, mut t) = (0u64, 0u64, 0u64);
+    let (stim, mut ex) = UartExchange::frames(line, POR_DONE as usize + 8, div, frames, regs);
+    let mut accesses = 0u64;
     let (mut lit, mut errors, mut ready_at) = (0u64, 0u64, None);
-    let mut latency = Vec::with_capacity(frames as usize);
     let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
-        if dec.push(o.uart_tx).is_some() {
-            bytes += 1;
-            if bytes.is_multiple_of(RESP_LEN as u64) {
-                let k = (bytes / RESP_LEN as u64 - 1) as usize;
-                latency.push(t.saturating_sub(sent.get(k).copied().unwrap_or(t)));
-            }
+        if o.led_ready && ready_at.is_none() {
+            ready_at = Some(ex.t);
         }
+        ex.observe(o.uart_tx);
         accesses += (o.obs_bus_we || o.obs_bus_re) as u64;
         lit += o.led_activity as u64;
         errors += o.led_error as u64;
-        if o.led_ready && ready_at.is_none() {
-            ready_at = Some(t);
-        }
-        t += 1;
     })?;
-    let responses = bytes / RESP_LEN as u64;
-    latency.sort_unstable();
-    conserved("frames sent vs responses", frames as u64, responses)?;
-    conserved("frames sent vs bus accesses", frames as u64 + 1, accesses)?;
     conserved("cycles with the error LED lit", 0, errors)?;
-    let mut f = Figures::ran(cycles, drain);
-    f.run("frames_sent", frames)
-        .run(
-            "offered_cycles_per_frame",
-            per_cycle(cycles - (POR_DONE as u64 + 8), frames as u64),
-        )
-        .measured("responses", responses)
-        .measured("bus_accesses", accesses)
-        .measured(
-            "response_latency_cycles_median",
-            latency.get(latency.len() / 2).copied().unwrap_or(0),
-        )
-        .measured(
-            "response_latency_cycles_max",
-            latency.last().copied().unwrap_or(0),
-        )
-        .measured("led_ready_from_cycle", ready_at.unwrap_or(u64::MAX))
+    let mut f = Figures::ran(stim.len() as u64, drain);
+    ex.figures(&mut f, accesses)?;
+    f.measured("led_ready_from_cycle", ready_at.unwrap_or(u64::MAX))
         .measured("led_activity_lit_cycles", lit)
-        .design("uart_clocks_per_bit", div)
-        .design("led_hold_cycles", led_hold)
-        .design("request_bytes", ldcp_sim::uart_bridge::REQ_LEN)
-        .design("response_bytes", RESP_LEN);
+        .design("led_hold_cycles", led_hold);
     Ok(f)
 }
