@@ -143,15 +143,13 @@ fn sub_input_re() -> &'static Regex {
 /// comment; the logic is unchanged. Used for `nic_system`, whose top is the
 /// first to hit this.
 pub fn isolate_sub_inputs(raw: &str) -> String {
-    let end = raw.find("endmodule // top").unwrap_or(raw.len());
-    let top = sub_input_re().replace_all(&raw[..end], "$1 /*verilator isolate_assignments*/;");
-    format!("{top}{}", &raw[end..])
+    isolate_sub_inputs_in(raw, "top")
 }
 
 /// [`isolate_sub_inputs`] for the module `name` of a raw RustHDL text (its
-/// `module name(` to its `endmodule // name`): a system nested in a board
-/// core, whose false loops are the same as when it is the top. Text
-/// without that module is returned unchanged.
+/// `module name(` to its `endmodule // name`; `top` is the top module): a
+/// system nested in a board core has the same false loops as when it is
+/// the top. Text without that module is returned unchanged.
 pub fn isolate_sub_inputs_in(raw: &str, name: &str) -> String {
     let head = format!("module {name}(");
     let tail = format!("endmodule // {name}\n");
