@@ -417,6 +417,21 @@ fn generator_runs_one_event_per_device_cycle() {
     assert_eq!(dev.stats().unwrap().core.cnt_marked, want);
 }
 
+/// `ldcpctl --backend uart --port <path> <args>`: its exit code, stdout and
+/// stderr.
+fn ldcpctl_uart(path: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+        .args(["--backend", "uart", "--port", path.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 fn bar_file(len: usize, magic: u32, version: u32) -> tempfile_lite::TempPath {
     let p = tempfile_lite::TempPath::new("bar");
     let mut b = vec![0u8; len];
@@ -875,18 +890,7 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     drop(dev);
 
     // ldcpctl itself, over the same line: the board kept the session's state
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
-            .args(["--backend", "uart", "--port", path.to_str().unwrap()])
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| ldcpctl_uart(&path, args);
     let (code, out, err) = run(&["probe"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
@@ -1066,18 +1070,7 @@ fn uart_backend_drives_the_switch_port_rtl() {
     assert_eq!(dev.param(Param::WredBufMax).unwrap().raw, 1 << 20);
     drop(dev);
 
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
-            .args(["--backend", "uart", "--port", path.to_str().unwrap()])
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| ldcpctl_uart(&path, args);
     let (code, out, err) = run(&["probe"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("LDCP switch port (WRED/ECN)"), "{out}");
