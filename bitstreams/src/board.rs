@@ -110,6 +110,17 @@ impl Board {
     }
 }
 
+/// An iCE40 SB_PLL40_CORE's settings (DIVR, DIVF, DIVQ, FILTER_RANGE) as
+/// the report names them.
+fn sb_pll40((r, f, q, filter): (u32, u32, u32, u32)) -> Vec<(&'static str, u32)> {
+    vec![
+        ("DIVR", r),
+        ("DIVF", f),
+        ("DIVQ", q),
+        ("FILTER_RANGE", filter),
+    ]
+}
+
 /// The boards the flow knows.
 pub const BOARDS: &[Board] = &[
     Board {
@@ -139,15 +150,7 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::board::core_verilog,
         top_verilog: ldcp_hdl::board::top_verilog,
         constraints: ldcp_hdl::board::pcf,
-        pll: || {
-            let (r, f, q, filter) = ldcp_hdl::board::PLL;
-            vec![
-                ("DIVR", r),
-                ("DIVF", f),
-                ("DIVQ", q),
-                ("FILTER_RANGE", filter),
-            ]
-        },
+        pll: || sb_pll40(ldcp_hdl::board::PLL),
     },
     Board {
         name: "alchitry-cu-switch",
@@ -168,15 +171,7 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::switch_board::core_verilog,
         top_verilog: ldcp_hdl::switch_board::top_verilog,
         constraints: ldcp_hdl::switch_board::pcf,
-        pll: || {
-            let (r, f, q, filter) = ldcp_hdl::switch_board::PLL;
-            vec![
-                ("DIVR", r),
-                ("DIVF", f),
-                ("DIVQ", q),
-                ("FILTER_RANGE", filter),
-            ]
-        },
+        pll: || sb_pll40(ldcp_hdl::switch_board::PLL),
     },
     Board {
         name: "ulx3s",
