@@ -3,7 +3,7 @@
 #define LDCP_REGS_H
 
 #define LDCP_MAGIC 0x4c444350u
-#define LDCP_MAP_VERSION 0x00010003u
+#define LDCP_MAP_VERSION 0x00010004u
 #define LDCP_WINDOW_BYTES 4096u
 
 /* MAGIC (RO, block id): identifies an LDCP NIC core */
@@ -16,7 +16,7 @@
 
 /* VERSION (RO, block id): the register-map version */
 #define LDCP_VERSION_OFFSET 0x004u
-#define LDCP_VERSION_RESET 0x00010003u
+#define LDCP_VERSION_RESET 0x00010004u
 #define LDCP_VERSION_MINOR_SHIFT 0u
 #define LDCP_VERSION_MINOR_MASK 0x0000ffffu
 #define LDCP_VERSION_MINOR_MIN 0x0u
@@ -127,6 +127,10 @@
 #define LDCP_BLOCKS_WRED_ECN_MASK 0x00000010u
 #define LDCP_BLOCKS_WRED_ECN_MIN 0x0u
 #define LDCP_BLOCKS_WRED_ECN_MAX 0x1u
+#define LDCP_BLOCKS_LOOP_SHIFT 5u
+#define LDCP_BLOCKS_LOOP_MASK 0x00000020u
+#define LDCP_BLOCKS_LOOP_MIN 0x0u
+#define LDCP_BLOCKS_LOOP_MAX 0x1u
 
 /* ALPHA (RW, block params): alpha (draft Eq. 1) */
 #define LDCP_ALPHA_OFFSET 0x020u
@@ -391,6 +395,10 @@
 #define LDCP_XERRORS_AG_OVERRUN_MASK 0x00000002u
 #define LDCP_XERRORS_AG_OVERRUN_MIN 0x0u
 #define LDCP_XERRORS_AG_OVERRUN_MAX 0x1u
+#define LDCP_XERRORS_WRED_OVERRUN_SHIFT 2u
+#define LDCP_XERRORS_WRED_OVERRUN_MASK 0x00000004u
+#define LDCP_XERRORS_WRED_OVERRUN_MIN 0x0u
+#define LDCP_XERRORS_WRED_OVERRUN_MAX 0x1u
 
 /* PT_GRANTS (RO, block pacing): send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR) */
 #define LDCP_PT_GRANTS_OFFSET 0x110u
@@ -769,5 +777,77 @@
 #define LDCP_WRED_DROPPED_FULL_COUNT_MASK 0xffffffffu
 #define LDCP_WRED_DROPPED_FULL_COUNT_MIN 0x0u
 #define LDCP_WRED_DROPPED_FULL_COUNT_MAX 0xffffffffu
+
+/* LOOP_CTRL (RW, block loop): the loopback's mode */
+#define LDCP_LOOP_CTRL_OFFSET 0x1c0u
+#define LDCP_LOOP_CTRL_RESET 0x00001000u
+#define LDCP_LOOP_CTRL_LOOPBACK_SHIFT 0u
+#define LDCP_LOOP_CTRL_LOOPBACK_MASK 0x00000001u
+#define LDCP_LOOP_CTRL_LOOPBACK_MIN 0x0u
+#define LDCP_LOOP_CTRL_LOOPBACK_MAX 0x1u
+#define LDCP_LOOP_CTRL_SEND_SHIFT 1u
+#define LDCP_LOOP_CTRL_SEND_MASK 0x00000002u
+#define LDCP_LOOP_CTRL_SEND_MIN 0x0u
+#define LDCP_LOOP_CTRL_SEND_MAX 0x1u
+#define LDCP_LOOP_CTRL_FLOWS_SHIFT 8u
+#define LDCP_LOOP_CTRL_FLOWS_MASK 0x0001ff00u
+#define LDCP_LOOP_CTRL_FLOWS_MIN 0x1u
+#define LDCP_LOOP_CTRL_FLOWS_MAX 0x100u
+
+/* LOOP_RTO (RW, block loop): the sender's retransmission timeout */
+#define LDCP_LOOP_RTO_OFFSET 0x1c4u
+#define LDCP_LOOP_RTO_RESET 0x00000fa0u
+#define LDCP_LOOP_RTO_CYCLES_SHIFT 0u
+#define LDCP_LOOP_RTO_CYCLES_MASK 0x0000ffffu
+#define LDCP_LOOP_RTO_CYCLES_MIN 0x0u
+#define LDCP_LOOP_RTO_CYCLES_MAX 0xffffu
+
+/* LOOP_LEN (RW, block loop): length of a loop packet */
+#define LDCP_LOOP_LEN_OFFSET 0x1c8u
+#define LDCP_LOOP_LEN_RESET 0x000003e8u
+#define LDCP_LOOP_LEN_BYTES_SHIFT 0u
+#define LDCP_LOOP_LEN_BYTES_MASK 0x00003fffu
+#define LDCP_LOOP_LEN_BYTES_MIN 0x0u
+#define LDCP_LOOP_LEN_BYTES_MAX 0x3fffu
+
+/* LOOP_STATUS (RO, block loop): the loop's packets in flight on chip */
+#define LDCP_LOOP_STATUS_OFFSET 0x1ccu
+#define LDCP_LOOP_STATUS_RESET 0x00000000u
+#define LDCP_LOOP_STATUS_IN_PIPE_SHIFT 0u
+#define LDCP_LOOP_STATUS_IN_PIPE_MASK 0x0000003fu
+#define LDCP_LOOP_STATUS_IN_PIPE_MIN 0x0u
+#define LDCP_LOOP_STATUS_IN_PIPE_MAX 0x3fu
+
+/* LOOP_SENT (RO, block loop): packets the sender sent, retransmissions included (cleared by CNT_CLEAR) */
+#define LDCP_LOOP_SENT_OFFSET 0x1d0u
+#define LDCP_LOOP_SENT_RESET 0x00000000u
+#define LDCP_LOOP_SENT_COUNT_SHIFT 0u
+#define LDCP_LOOP_SENT_COUNT_MASK 0xffffffffu
+#define LDCP_LOOP_SENT_COUNT_MIN 0x0u
+#define LDCP_LOOP_SENT_COUNT_MAX 0xffffffffu
+
+/* LOOP_DELIVERED (RO, block loop): loop packets the receiver took (cleared by CNT_CLEAR) */
+#define LDCP_LOOP_DELIVERED_OFFSET 0x1d4u
+#define LDCP_LOOP_DELIVERED_RESET 0x00000000u
+#define LDCP_LOOP_DELIVERED_COUNT_SHIFT 0u
+#define LDCP_LOOP_DELIVERED_COUNT_MASK 0xffffffffu
+#define LDCP_LOOP_DELIVERED_COUNT_MIN 0x0u
+#define LDCP_LOOP_DELIVERED_COUNT_MAX 0xffffffffu
+
+/* LOOP_REWINDS (RO, block loop): go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR) */
+#define LDCP_LOOP_REWINDS_OFFSET 0x1d8u
+#define LDCP_LOOP_REWINDS_RESET 0x00000000u
+#define LDCP_LOOP_REWINDS_COUNT_SHIFT 0u
+#define LDCP_LOOP_REWINDS_COUNT_MASK 0xffffffffu
+#define LDCP_LOOP_REWINDS_COUNT_MIN 0x0u
+#define LDCP_LOOP_REWINDS_COUNT_MAX 0xffffffffu
+
+/* LOOP_TIMEOUTS (RO, block loop): of them, by the retransmission timeout (cleared by CNT_CLEAR) */
+#define LDCP_LOOP_TIMEOUTS_OFFSET 0x1dcu
+#define LDCP_LOOP_TIMEOUTS_RESET 0x00000000u
+#define LDCP_LOOP_TIMEOUTS_COUNT_SHIFT 0u
+#define LDCP_LOOP_TIMEOUTS_COUNT_MASK 0xffffffffu
+#define LDCP_LOOP_TIMEOUTS_COUNT_MIN 0x0u
+#define LDCP_LOOP_TIMEOUTS_COUNT_MAX 0xffffffffu
 
 #endif /* LDCP_REGS_H */

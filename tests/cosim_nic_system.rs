@@ -89,4 +89,19 @@ fn nic_system_matches_model() {
         st.overruns > 50 && st.flow_resets > 50 && st.held > 1_000 && st.handoffs > 100,
         "{st:?}"
     );
+    // the loopback ran: packets sent, marked, dropped, delivered and
+    // acknowledged back, rewinds by NAK and by timeout, pacing grants
+    // turned into send credits, nothing lost between blocks
+    assert!(
+        st.loop_sent > 1_000
+            && st.loop_delivered > 1_000
+            && st.loop_marked > 50
+            && st.loop_dropped > 10
+            && st.loop_acks > 500
+            && st.loop_rewinds > st.loop_timeouts
+            && st.loop_timeouts > 5
+            && st.loop_credits > 1_000
+            && st.loop_lost == 0,
+        "{st:?}"
+    );
 }

@@ -188,6 +188,8 @@ impl Logic for BoardCore {
         self.core.sys_set_valid.next = false;
         self.core.sys_set_flow.next = bits::<8>(0);
         self.core.sys_set_cw.next = bits::<32>(0);
+        self.core.sys_push_valid.next = false;
+        self.core.sys_push_event.next = bits::<13>(0);
 
         // ---- outputs
         self.uart_tx.next = self.bridge.tx.val();
@@ -213,7 +215,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
     doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
     // no LEDs on this board (the HX8K is full), so no error LED either
-    open: &["bridge$refused", "core$sys_sweeping"],
+    open: &["bridge$refused", "core$sys_sweeping", "core$sys_upd_cw_pkts"],
     subs: &[&crate::nic_core::MODULE],
 };
 

@@ -33,6 +33,8 @@ pub struct ExtRegFile {
     pub xerrors_fs_overrun_set: Signal<In, Bits<1>>,
     /// Sets XERRORS.AG_OVERRUN: an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped
     pub xerrors_ag_overrun_set: Signal<In, Bits<1>>,
+    /// Sets XERRORS.WRED_OVERRUN: a WRED_PKT write arrived in the cycle a loop packet reached the port: the write was dropped
+    pub xerrors_wred_overrun_set: Signal<In, Bits<1>>,
     /// PT_GRANTS.COUNT: wraps at 2^32
     pub pt_grants_count: Signal<In, Bits<32>>,
     /// PT_LAST.FLOW: the flow of the last grant
@@ -151,6 +153,26 @@ pub struct ExtRegFile {
     pub wred_dropped_wred_count: Signal<In, Bits<32>>,
     /// WRED_DROPPED_FULL.COUNT: saturates at 2^32 - 1
     pub wred_dropped_full_count: Signal<In, Bits<32>>,
+    /// LOOP_CTRL.LOOPBACK: the receiver's ACKs and NAKs return to this NIC: into the engine (through the FIFO), the marker and the sender
+    pub loop_ctrl_loopback: Signal<Out, Bits<1>>,
+    /// LOOP_CTRL.SEND: the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in
+    pub loop_ctrl_send: Signal<Out, Bits<1>>,
+    /// LOOP_CTRL.FLOWS: the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256
+    pub loop_ctrl_flows: Signal<Out, Bits<9>>,
+    /// LOOP_RTO.CYCLES: a flow with packets in flight and no progress for this many cycles goes back to its last acknowledged PSN; 0: never
+    pub loop_rto_cycles: Signal<Out, Bits<16>>,
+    /// LOOP_LEN.BYTES: the length the port's queue counts for each loop packet
+    pub loop_len_bytes: Signal<Out, Bits<14>>,
+    /// LOOP_STATUS.IN_PIPE: packets sent and not yet taken by the receiver or dropped by the port (at most 32)
+    pub loop_status_in_pipe: Signal<In, Bits<6>>,
+    /// LOOP_SENT.COUNT: wraps at 2^32
+    pub loop_sent_count: Signal<In, Bits<32>>,
+    /// LOOP_DELIVERED.COUNT: wraps at 2^32
+    pub loop_delivered_count: Signal<In, Bits<32>>,
+    /// LOOP_REWINDS.COUNT: wraps at 2^32
+    pub loop_rewinds_count: Signal<In, Bits<32>>,
+    /// LOOP_TIMEOUTS.COUNT: wraps at 2^32
+    pub loop_timeouts_count: Signal<In, Bits<32>>,
     word: Signal<Local, Bits<10>>,
     we: Signal<Local, Bit>,
     re: Signal<Local, Bit>,
@@ -162,6 +184,8 @@ pub struct ExtRegFile {
     clr_xerrors_fs_overrun: Signal<Local, Bits<1>>,
     r_xerrors_ag_overrun: DFF<Bits<1>>,
     clr_xerrors_ag_overrun: Signal<Local, Bits<1>>,
+    r_xerrors_wred_overrun: DFF<Bits<1>>,
+    clr_xerrors_wred_overrun: Signal<Local, Bits<1>>,
     a_pt_grants: Constant<Bits<10>>,
     a_pt_last: Constant<Bits<10>>,
     a_pt_max_late: Constant<Bits<10>>,
@@ -227,6 +251,24 @@ pub struct ExtRegFile {
     a_wred_marked: Constant<Bits<10>>,
     a_wred_dropped_wred: Constant<Bits<10>>,
     a_wred_dropped_full: Constant<Bits<10>>,
+    a_loop_ctrl: Constant<Bits<10>>,
+    r_loop_ctrl_loopback: DFFWithInit<Bits<1>>,
+    k_loop_ctrl_loopback: Constant<Bits<1>>,
+    r_loop_ctrl_send: DFFWithInit<Bits<1>>,
+    k_loop_ctrl_send: Constant<Bits<1>>,
+    r_loop_ctrl_flows: DFFWithInit<Bits<9>>,
+    k_loop_ctrl_flows: Constant<Bits<9>>,
+    a_loop_rto: Constant<Bits<10>>,
+    r_loop_rto_cycles: DFFWithInit<Bits<16>>,
+    k_loop_rto_cycles: Constant<Bits<16>>,
+    a_loop_len: Constant<Bits<10>>,
+    r_loop_len_bytes: DFFWithInit<Bits<14>>,
+    k_loop_len_bytes: Constant<Bits<14>>,
+    a_loop_status: Constant<Bits<10>>,
+    a_loop_sent: Constant<Bits<10>>,
+    a_loop_delivered: Constant<Bits<10>>,
+    a_loop_rewinds: Constant<Bits<10>>,
+    a_loop_timeouts: Constant<Bits<10>>,
 }
 
 impl Default for ExtRegFile {
@@ -255,6 +297,9 @@ impl Default for ExtRegFile {
             xerrors_ag_overrun_set: Default::default(),
             r_xerrors_ag_overrun: Default::default(),
             clr_xerrors_ag_overrun: Default::default(),
+            xerrors_wred_overrun_set: Default::default(),
+            r_xerrors_wred_overrun: Default::default(),
+            clr_xerrors_wred_overrun: Default::default(),
             a_pt_grants: Constant::new(bits::<10>(68)),
             pt_grants_count: Default::default(),
             a_pt_last: Constant::new(bits::<10>(69)),
@@ -379,6 +424,34 @@ impl Default for ExtRegFile {
             wred_dropped_wred_count: Default::default(),
             a_wred_dropped_full: Constant::new(bits::<10>(109)),
             wred_dropped_full_count: Default::default(),
+            a_loop_ctrl: Constant::new(bits::<10>(112)),
+            loop_ctrl_loopback: Default::default(),
+            r_loop_ctrl_loopback: DFFWithInit::new(bits::<1>(0x0)),
+            k_loop_ctrl_loopback: Constant::new(bits::<1>(0x0)),
+            loop_ctrl_send: Default::default(),
+            r_loop_ctrl_send: DFFWithInit::new(bits::<1>(0x0)),
+            k_loop_ctrl_send: Constant::new(bits::<1>(0x0)),
+            loop_ctrl_flows: Default::default(),
+            r_loop_ctrl_flows: DFFWithInit::new(bits::<9>(0x10)),
+            k_loop_ctrl_flows: Constant::new(bits::<9>(0x10)),
+            a_loop_rto: Constant::new(bits::<10>(113)),
+            loop_rto_cycles: Default::default(),
+            r_loop_rto_cycles: DFFWithInit::new(bits::<16>(0xfa0)),
+            k_loop_rto_cycles: Constant::new(bits::<16>(0xfa0)),
+            a_loop_len: Constant::new(bits::<10>(114)),
+            loop_len_bytes: Default::default(),
+            r_loop_len_bytes: DFFWithInit::new(bits::<14>(0x3e8)),
+            k_loop_len_bytes: Constant::new(bits::<14>(0x3e8)),
+            a_loop_status: Constant::new(bits::<10>(115)),
+            loop_status_in_pipe: Default::default(),
+            a_loop_sent: Constant::new(bits::<10>(116)),
+            loop_sent_count: Default::default(),
+            a_loop_delivered: Constant::new(bits::<10>(117)),
+            loop_delivered_count: Default::default(),
+            a_loop_rewinds: Constant::new(bits::<10>(118)),
+            loop_rewinds_count: Default::default(),
+            a_loop_timeouts: Constant::new(bits::<10>(119)),
+            loop_timeouts_count: Default::default(),
         }
     }
 }
@@ -386,7 +459,7 @@ impl Default for ExtRegFile {
 impl Logic for ExtRegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_fs_iw_pkts, r_fs_psn_psn, r_fs_hdr_word0, r_fs_hdr_csum, r_ag_m_pkts, r_ag_timeout_cycles, r_ag_psn_psn, r_wred_k_min_bytes, r_wred_k_max_bytes, r_wred_k_bytes, r_wred_buf_max_bytes, r_wred_p_max_p, r_wred_seed_seed, r_wred_drain_bytes);
+        dff_setup!(self, clock, rdata, rvalid, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_xerrors_wred_overrun, r_fs_iw_pkts, r_fs_psn_psn, r_fs_hdr_word0, r_fs_hdr_csum, r_ag_m_pkts, r_ag_timeout_cycles, r_ag_psn_psn, r_wred_k_min_bytes, r_wred_k_max_bytes, r_wred_k_bytes, r_wred_buf_max_bytes, r_wred_p_max_p, r_wred_seed_seed, r_wred_drain_bytes, r_loop_ctrl_loopback, r_loop_ctrl_send, r_loop_ctrl_flows, r_loop_rto_cycles, r_loop_len_bytes);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
@@ -416,8 +489,16 @@ impl Logic for ExtRegFile {
         if self.reset.val() {
             self.r_xerrors_ag_overrun.d.next = bits::<1>(0);
         }
+        self.clr_xerrors_wred_overrun.next = bits::<1>(0);
+        if self.we.val() & (self.word.val() == self.a_xerrors.val()) {
+            self.clr_xerrors_wred_overrun.next = self.bus_wdata.val().get_bits::<1>(2);
+        }
+        self.r_xerrors_wred_overrun.d.next = (self.r_xerrors_wred_overrun.q.val() & !self.clr_xerrors_wred_overrun.val()) | self.xerrors_wred_overrun_set.val();
+        if self.reset.val() {
+            self.r_xerrors_wred_overrun.d.next = bits::<1>(0);
+        }
         if self.re.val() & (self.word.val() == self.a_xerrors.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.r_xerrors_fs_overrun.q.val()) | (bit_cast::<32, 1>(self.r_xerrors_ag_overrun.q.val()) << 1);
+            self.rdata.d.next = bit_cast::<32, 1>(self.r_xerrors_fs_overrun.q.val()) | (bit_cast::<32, 1>(self.r_xerrors_ag_overrun.q.val()) << 1) | (bit_cast::<32, 1>(self.r_xerrors_wred_overrun.q.val()) << 2);
         }
         // PT_GRANTS (0x110, RO)
         if self.re.val() & (self.word.val() == self.a_pt_grants.val()) {
@@ -667,6 +748,73 @@ impl Logic for ExtRegFile {
         // WRED_DROPPED_FULL (0x1b4, RO)
         if self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) {
             self.rdata.d.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
+        }
+        // LOOP_CTRL (0x1c0, RW)
+        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
+            self.r_loop_ctrl_loopback.d.next = self.bus_wdata.val().get_bits::<1>(0);
+        }
+        if self.reset.val() {
+            self.r_loop_ctrl_loopback.d.next = self.k_loop_ctrl_loopback.val();
+        }
+        self.loop_ctrl_loopback.next = self.r_loop_ctrl_loopback.q.val();
+        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
+            self.r_loop_ctrl_send.d.next = self.bus_wdata.val().get_bits::<1>(1);
+        }
+        if self.reset.val() {
+            self.r_loop_ctrl_send.d.next = self.k_loop_ctrl_send.val();
+        }
+        self.loop_ctrl_send.next = self.r_loop_ctrl_send.q.val();
+        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
+            self.r_loop_ctrl_flows.d.next = self.bus_wdata.val().get_bits::<9>(8);
+        }
+        if self.reset.val() {
+            self.r_loop_ctrl_flows.d.next = self.k_loop_ctrl_flows.val();
+        }
+        self.loop_ctrl_flows.next = self.r_loop_ctrl_flows.q.val();
+        if self.re.val() & (self.word.val() == self.a_loop_ctrl.val()) {
+            self.rdata.d.next = bit_cast::<32, 1>(self.r_loop_ctrl_loopback.q.val()) | (bit_cast::<32, 1>(self.r_loop_ctrl_send.q.val()) << 1) | (bit_cast::<32, 9>(self.r_loop_ctrl_flows.q.val()) << 8);
+        }
+        // LOOP_RTO (0x1c4, RW)
+        if self.we.val() & (self.word.val() == self.a_loop_rto.val()) {
+            self.r_loop_rto_cycles.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        }
+        if self.reset.val() {
+            self.r_loop_rto_cycles.d.next = self.k_loop_rto_cycles.val();
+        }
+        self.loop_rto_cycles.next = self.r_loop_rto_cycles.q.val();
+        if self.re.val() & (self.word.val() == self.a_loop_rto.val()) {
+            self.rdata.d.next = bit_cast::<32, 16>(self.r_loop_rto_cycles.q.val());
+        }
+        // LOOP_LEN (0x1c8, RW)
+        if self.we.val() & (self.word.val() == self.a_loop_len.val()) {
+            self.r_loop_len_bytes.d.next = self.bus_wdata.val().get_bits::<14>(0);
+        }
+        if self.reset.val() {
+            self.r_loop_len_bytes.d.next = self.k_loop_len_bytes.val();
+        }
+        self.loop_len_bytes.next = self.r_loop_len_bytes.q.val();
+        if self.re.val() & (self.word.val() == self.a_loop_len.val()) {
+            self.rdata.d.next = bit_cast::<32, 14>(self.r_loop_len_bytes.q.val());
+        }
+        // LOOP_STATUS (0x1cc, RO)
+        if self.re.val() & (self.word.val() == self.a_loop_status.val()) {
+            self.rdata.d.next = bit_cast::<32, 6>(self.loop_status_in_pipe.val());
+        }
+        // LOOP_SENT (0x1d0, RO)
+        if self.re.val() & (self.word.val() == self.a_loop_sent.val()) {
+            self.rdata.d.next = bit_cast::<32, 32>(self.loop_sent_count.val());
+        }
+        // LOOP_DELIVERED (0x1d4, RO)
+        if self.re.val() & (self.word.val() == self.a_loop_delivered.val()) {
+            self.rdata.d.next = bit_cast::<32, 32>(self.loop_delivered_count.val());
+        }
+        // LOOP_REWINDS (0x1d8, RO)
+        if self.re.val() & (self.word.val() == self.a_loop_rewinds.val()) {
+            self.rdata.d.next = bit_cast::<32, 32>(self.loop_rewinds_count.val());
+        }
+        // LOOP_TIMEOUTS (0x1dc, RO)
+        if self.re.val() & (self.word.val() == self.a_loop_timeouts.val()) {
+            self.rdata.d.next = bit_cast::<32, 32>(self.loop_timeouts_count.val());
         }
     }
 }

@@ -77,6 +77,7 @@ const _: () = assert!(
         && ldcp_regmap::BLOCK_FAST_START == 2
         && ldcp_regmap::BLOCK_ACK_GEN == 3
         && ldcp_regmap::BLOCK_WRED_ECN == 4
+        && ldcp_regmap::BLOCK_LOOP == 5
 );
 
 /// The build an instance reports in GIT_HASH and CAPS.DIRTY.
@@ -159,6 +160,14 @@ pub struct NicCore {
     pub sys_set_flow: Signal<In, Bits<FLOW_BITS>>,
     /// The window of `sys_set_valid`, packets, UQ12.20.
     pub sys_set_cw: Signal<In, Bits<32>>,
+    /// An event pushed into the FIFO by the system (the receiver's ACKs in
+    /// loopback): it goes ahead of an EV_PUSH write in the same cycle, which
+    /// is then dropped (counted in CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a
+    /// push into a full FIFO is dropped the same way. A core alone ties it
+    /// low.
+    pub sys_push_valid: Signal<In, Bit>,
+    /// Its FIFO word: flow (7..0), n (11..8), ECE (12), as EV_PUSH packs it.
+    pub sys_push_event: Signal<In, Bits<13>>,
     /// The reset sweep is running (STATUS.RESETTING).
     pub sys_sweeping: Signal<Out, Bit>,
     /// The core resets at this edge (CORE_RESET, registered).
@@ -169,6 +178,8 @@ pub struct NicCore {
     pub sys_upd_flow: Signal<Out, Bits<FLOW_BITS>>,
     /// Its pacing interval (0: cw >= 1).
     pub sys_upd_interval_ticks: Signal<Out, Bits<24>>,
+    /// Its window's whole packets (cw's integer part).
+    pub sys_upd_cw_pkts: Signal<Out, Bits<12>>,
     /// The update is the result of a FLOW_CMD RESET (the flow restarts).
     pub sys_upd_restart: Signal<Out, Bit>,
     /// A FLOW_CMD RESET is accepted this cycle, for flow `flow_reset_id`.
@@ -184,7 +195,7 @@ pub struct NicCore {
     c_dirty: Constant<Bits<1>>,
     c_ext: Constant<Bits<1>>,
     c_kind: Constant<Bits<2>>,
-    c_blocks: Constant<Bits<5>>,
+    c_blocks: Constant<Bits<6>>,
     c_flow_bits: Constant<Bits<8>>,
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
@@ -209,6 +220,9 @@ pub struct NicCore {
     push: Signal<Local, Bit>,
     rd_next: Signal<Local, Bits<9>>,
     push_ok: Signal<Local, Bit>,
+    lost_full: Signal<Local, Bits<1>>,
+    lost_bus: Signal<Local, Bits<1>>,
+    lost_n: Signal<Local, Bits<2>>,
     gen_x1: Signal<Local, Bits<32>>,
     gen_x2: Signal<Local, Bits<32>>,
     gen_x3: Signal<Local, Bits<32>>,
@@ -264,11 +278,14 @@ impl NicCore {
             sys_set_valid: Default::default(),
             sys_set_flow: Default::default(),
             sys_set_cw: Default::default(),
+            sys_push_valid: Default::default(),
+            sys_push_event: Default::default(),
             sys_sweeping: Default::default(),
             sys_core_rst: Default::default(),
             sys_upd_valid: Default::default(),
             sys_upd_flow: Default::default(),
             sys_upd_interval_ticks: Default::default(),
+            sys_upd_cw_pkts: Default::default(),
             sys_upd_restart: Default::default(),
             sys_flow_reset: Default::default(),
             sys_flow_reset_id: Default::default(),
@@ -287,7 +304,7 @@ impl NicCore {
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
             c_ext: Constant::new(bits::<1>(ext as u64)),
             c_kind: Constant::new(bits::<2>(ldcp_regmap::KIND_NIC as u64)),
-            c_blocks: Constant::new(bits::<5>(if ext {
+            c_blocks: Constant::new(bits::<6>(if ext {
                 ldcp_regmap::BLOCKS_NIC_SYSTEM
             } else {
                 ldcp_regmap::BLOCKS_NIC_CORE
@@ -315,6 +332,9 @@ impl NicCore {
             push: Default::default(),
             rd_next: Default::default(),
             push_ok: Default::default(),
+            lost_full: Default::default(),
+            lost_bus: Default::default(),
+            lost_n: Default::default(),
             gen_x1: Default::default(),
             gen_x2: Default::default(),
             gen_x3: Default::default(),
@@ -449,6 +469,7 @@ impl Logic for NicCore {
         self.regs.blocks_fast_start.next = self.c_blocks.val().get_bits::<1>(2);
         self.regs.blocks_ack_gen.next = self.c_blocks.val().get_bits::<1>(3);
         self.regs.blocks_wred_ecn.next = self.c_blocks.val().get_bits::<1>(4);
+        self.regs.blocks_loop.next = self.c_blocks.val().get_bits::<1>(5);
 
         // ---- cycle counter: reading CYCLES_LO latches the high word
         self.cycles.d.next = self.cycles.q.val() + self.one48.val();
@@ -545,8 +566,8 @@ impl Logic for NicCore {
             }
         }
 
-        // ---- FIFO: push from the bus, pop to the engine
-        self.push.next = self.regs.ev_push_wr.val();
+        // ---- FIFO: push from the system (ahead) or the bus, pop to the engine
+        self.push.next = self.regs.ev_push_wr.val() | self.sys_push_valid.val();
         self.push_ok.next = self.push.val() & !self.level.q.val().get_bit(8);
         if self.push_ok.val() & !self.take_fifo.val() {
             self.level.d.next = self.level.q.val() + self.one9.val();
@@ -558,6 +579,9 @@ impl Logic for NicCore {
         self.fifo.write_data.next = bit_cast::<13, 8>(self.regs.ev_push_flow.val())
             | (bit_cast::<13, 4>(self.regs.ev_push_n.val()) << 8)
             | (bit_cast::<13, 1>(self.regs.ev_push_ece.val()) << 12);
+        if self.sys_push_valid.val() {
+            self.fifo.write_data.next = self.sys_push_event.val();
+        }
         self.fifo.write_enable.next = self.push_ok.val();
         if self.push_ok.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one9.val();
@@ -571,7 +595,9 @@ impl Logic for NicCore {
         // error flags are set one cycle after their cause (registered for
         // the same reason as the reset)
         self.ovf_q.d.next = bits::<1>(0);
-        if self.push.val() & !self.push_ok.val() {
+        if (self.push.val() & !self.push_ok.val())
+            | (self.sys_push_valid.val() & self.regs.ev_push_wr.val())
+        {
             self.ovf_q.d.next = bits::<1>(1);
         }
         self.regs.errors_fifo_overflow_set.next = self.ovf_q.q.val();
@@ -646,6 +672,7 @@ impl Logic for NicCore {
         self.sys_upd_valid.next = self.eng.out_valid.val();
         self.sys_upd_flow.next = self.eng.out_flow.val();
         self.sys_upd_interval_ticks.next = self.eng.out_interval_ticks.val();
+        self.sys_upd_cw_pkts.next = self.eng.out_cw.val().get_bits::<12>(20);
         self.sys_upd_restart.next =
             self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
         self.sys_core_rst.next = self.reset_q.q.val();
@@ -673,8 +700,28 @@ impl Logic for NicCore {
         if self.push_ok.val() {
             self.cnt_pushed.d.next = self.cnt_pushed.q.val() + self.one32.val();
         }
+        // events lost: a push refused (FIFO full), and an EV_PUSH write the
+        // system's push displaced (both in one cycle: two)
+        self.lost_full.next = bits::<1>(0);
         if self.push.val() & !self.push_ok.val() {
-            self.cnt_dropped.d.next = self.cnt_dropped.q.val() + self.one32.val();
+            self.lost_full.next = bits::<1>(1);
+        }
+        self.lost_bus.next = bits::<1>(0);
+        if self.sys_push_valid.val() & self.regs.ev_push_wr.val() {
+            self.lost_bus.next = bits::<1>(1);
+        }
+        // one adder of a 2-bit count (two chained 32-bit adds were the
+        // core's critical path)
+        self.lost_n.next = bits::<2>(0);
+        if (self.lost_full.val() ^ self.lost_bus.val()).any() {
+            self.lost_n.next = bits::<2>(1);
+        }
+        if (self.lost_full.val() & self.lost_bus.val()).any() {
+            self.lost_n.next = bits::<2>(2);
+        }
+        if self.lost_n.val().any() {
+            self.cnt_dropped.d.next =
+                self.cnt_dropped.q.val() + bit_cast::<32, 2>(self.lost_n.val());
         }
         if self.eng.out_valid.val() {
             self.cnt_updates.d.next = self.cnt_updates.q.val() + self.one32.val();

@@ -17,7 +17,9 @@
 //!   cycle, so nothing queues). The marker's slot waits while the core's
 //!   reset sweep runs (STATUS.RESETTING), so no hand-off meets the sweep;
 //! - the **WRED/ECN port**: parameters, WRED_PKT presents one packet, the
-//!   egress drains WRED_DRAIN bytes per cycle.
+//!   egress drains WRED_DRAIN bytes per cycle;
+//! - the **loopback** (LOOP_*, below): one chip runs a sender and a
+//!   receiver and closes the congestion loop.
 //!
 //! `ldcp_sim::nic_system::NicSystemModel` mirrors every register of this
 //! file; cosimulation compares the bus and the blocks' outputs each cycle.
@@ -34,6 +36,56 @@
 //! full slot. The fast-start marker takes one event per clock except in its
 //! reset sweep; the ACK generator also pauses one cycle for a split ACK or
 //! a timeout flush.
+//!
+//! # Loopback
+//! With LOOP_CTRL.LOOPBACK, every ACK or NAK the ACK generator sends
+//! returns to this NIC, in the cycle it leaves the generator:
+//! - into the window engine, through the core's event FIFO (`sys_push`:
+//!   flow, n, ECE; ahead of an EV_PUSH write in that cycle, which is then
+//!   dropped and counted in CNT_DROPPED);
+//! - to the sender's table (below);
+//! - two cycles later to the fast-start marker, as an ACK or NAK event
+//!   (so its transition hands its window to the engine, as with FS_EV).
+//!
+//! With LOOP_CTRL.SEND too, the **sender** visits flows 0..FLOWS-1 round
+//! robin, one per cycle in which its table's port is free (a flow reset
+//! and a returned ACK go first; it pauses while the marker's slot holds an
+//! FS_EV or the core sweeps). Its table (block RAM, the one-cycle
+//! [`TableSweep`], swept by CORE_RESET) holds per flow the next PSN, the
+//! acknowledged PSN and a progress stamp (16 bits of a cycle counter); a
+//! second RAM holds the engine's window, whole packets, written by every
+//! engine update. A visit
+//! - goes back to the acknowledged PSN when packets are in flight and the
+//!   stamp is LOOP_RTO cycles old or more (a timeout; 0: never);
+//! - else sends the next PSN when fewer than floor(cw) packets are in
+//!   flight, or, below one packet, when nothing is in flight and the flow
+//!   holds a send credit (a grant of the pacing timer, RTT / cw apart; the
+//!   send spends it), and fewer than 32 loop packets are on chip (the
+//!   credit that keeps the receive queue from overflowing).
+//!
+//! The pacing timer's grants (with LOOPBACK) are ops of the sender's table
+//! too, after flow resets and returned ACKs; a grant that finds the port
+//! taken is held in one register, and one that comes while a grant is
+//! held and the port taken is lost (the timer grants the flow again an
+//! interval later). The window RAM powers up at one packet for every flow,
+//! as the engine's table does.
+//!
+//! An ACK moves the acknowledged PSN forward (and the next PSN with it
+//! past a rewind); a NAK rewinds the flow to its PSN (go-back-N, as the ACK
+//! generator drops what follows a gap). A FLOW_CMD RESET zeroes the flow's
+//! entry, as the receiver opens it at PSN 0 and the marker idles it. A sent
+//! packet goes to the marker (header FS_HDR, the marker writes its ECN
+//! codepoint), then, tagged through the marker's latency, to the WRED/ECN
+//! port with LOOP_LEN bytes (ahead of a WRED_PKT write in that cycle,
+//! which is dropped and flagged XERRORS.WRED_OVERRUN), then, beside the
+//! port's latency, forwarded (CE if marked) into a 32-entry receive queue
+//! in front of the ACK generator (behind its AG_EV slot), or dropped.
+//!
+//! The marker's one port carries a packet and its ACK, so the loop peaks
+//! at half a packet per cycle. Stop the loop by
+//! clearing SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the
+//! receiver's held ACKs are out; a sender and receiver that disagree after
+//! an early stop are set right by the timeout or a flow reset.
 //!
 //! # Resets
 //! - A FLOW_CMD RESET the core accepts also resets the flow in the other
@@ -58,8 +110,10 @@
 //! - At power-up the WRED/ECN port is reset for one cycle (its generator
 //!   state is 0 until a reset loads a seed; a seed of 0 loads the
 //!   substitute). The other blocks' tables power up idle.
+//! - CORE_RESET empties the loop (its delay lines, queue, credit and
+//!   sender's op) and sweeps the sender's table with the others.
 //! - CNT_CLEAR also zeroes PT_GRANTS, PT_MAX_LATE, FS_EVENTS, FS_ERRORS,
-//!   AG_ACKS, AG_NAKS and AG_ERRORS; the port's WRED_* counters (saturating,
+//!   AG_ACKS, AG_NAKS, AG_ERRORS and the LOOP_* counters; the port's WRED_* counters (saturating,
 //!   inside the block) clear on CORE_RESET only.
 
 use crate::ack_generator::AckGenerator;
@@ -67,10 +121,17 @@ use crate::ext_regfile::ExtRegFile;
 use crate::fast_start_marker::FastStartMarker;
 use crate::nic_core::{BuildId, NicCore, FLOW_BITS};
 use crate::pacing_timer::PacingTimer;
+use crate::table_sweep::TableSweep;
 use crate::wred_ecn::WredEcn;
 use rust_hdl::prelude::*;
 
 const FB: usize = FLOW_BITS;
+/// Stages of the loop's tag beside the fast-start marker (its latency).
+const LFS: usize = ldcp_sim::fast_start_marker::LATENCY_CYCLES;
+/// Stages of the loop's delay line beside the WRED/ECN port (its latency).
+const LWS: usize = ldcp_sim::wred_ecn::LATENCY_CYCLES;
+use ldcp_sim::nic_system::LOOP_RX_DEPTH;
+const _: () = assert!(LOOP_RX_DEPTH == 32 && FB == 8);
 // the hand-off's packets -> UQ12.20 is a literal shift of a 12-bit count
 const _: () = assert!(
     ldcp_sim::fast_start_marker::COUNT_BITS == 12 && ldcp_sim::window_engine::CW_FRAC_BITS == 20
@@ -135,7 +196,17 @@ pub struct NicSystem {
     ag: AckGenerator,
     wred: WredEcn,
     one32: Constant<Bits<32>>,
+    one24: Constant<Bits<24>>,
+    one16: Constant<Bits<16>>,
+    one_fb: Constant<Bits<FB>>,
+    one6: Constant<Bits<6>>,
+    last_fb: Constant<Bits<FB>>,
+    rx_depth: Constant<Bits<6>>,
+    two6: Constant<Bits<6>>,
+    c_bit64: Constant<Bits<65>>,
+    ce_bit33: Constant<Bits<33>>,
     kind_reset: Constant<Bits<2>>,
+    ag_ece_bits: Signal<Local, Bits<1>>,
     // local decisions
     fs_req: Signal<Local, Bit>,
     fs_take: Signal<Local, Bit>,
@@ -189,6 +260,97 @@ pub struct NicSystem {
     ag_err: DFF<Bits<2>>,
     wred_decision: DFF<Bits<2>>,
     wred_ecn: DFF<Bits<2>>,
+    // ---- the loopback (see the module doc, Loopback)
+    lts: TableSweep<FB, 65>,
+    lt_ram: RAM<Bits<65>, FB>,
+    lw_ram: RAM<Bits<12>, FB>,
+    rx_ram: RAM<Bits<33>, 5>,
+    lp_ptr: DFF<Bits<FB>>,
+    lp_t: DFF<Bits<16>>,
+    lp_s1_v: DFF<Bit>,
+    lp_s1_kind: DFF<Bits<3>>,
+    lp_g_pend: DFF<Bit>,
+    lp_g_flow: DFF<Bits<FB>>,
+    lp_s1_psn: DFF<Bits<24>>,
+    lp_tx_v: DFF<Bit>,
+    lp_tx_flow: DFF<Bits<FB>>,
+    lp_tx_psn: DFF<Bits<24>>,
+    lp_ad1_v: DFF<Bit>,
+    lp_ad1_flow: DFF<Bits<FB>>,
+    lp_ad1_psn: DFF<Bits<24>>,
+    lp_ad1_nak: DFF<Bit>,
+    lp_ad2_v: DFF<Bit>,
+    lp_ad2_flow: DFF<Bits<FB>>,
+    lp_ad2_psn: DFF<Bits<24>>,
+    lp_ad2_nak: DFF<Bit>,
+    lp_s2_v: DFF<Bit>,
+    lp_s2_kind: DFF<Bits<3>>,
+    lp_s2_psn: DFF<Bits<24>>,
+    lp_s2_lw: DFF<Bits<12>>,
+    lp_s2_idx: DFF<Bits<FB>>,
+    lp_s3_v: DFF<Bit>,
+    lp_s3_kind: DFF<Bits<3>>,
+    lp_s3_psn: DFF<Bits<24>>,
+    lp_s3_lw: DFF<Bits<12>>,
+    lp_s3_idx: DFF<Bits<FB>>,
+    lp_ad3_v: DFF<Bit>,
+    lp_ad3_flow: DFF<Bits<FB>>,
+    lp_ad3_psn: DFF<Bits<24>>,
+    lp_ad3_nak: DFF<Bit>,
+    lp_ad4_v: DFF<Bit>,
+    lp_ad4_flow: DFF<Bits<FB>>,
+    lp_ad4_psn: DFF<Bits<24>>,
+    lp_ad4_nak: DFF<Bit>,
+    rx_wr: DFF<Bits<6>>,
+    rx_wr_d: DFF<Bits<6>>,
+    rx_rd: DFF<Bits<6>>,
+    lp_pipe: DFF<Bits<6>>,
+    lp_sent: DFF<Bits<32>>,
+    lp_deliv: DFF<Bits<32>>,
+    lp_rew: DFF<Bits<32>>,
+    lp_tmo: DFF<Bits<32>>,
+    lp_wovr: DFF<Bits<1>>,
+    lp_fst: [DFF<Bit>; LFS],
+    lp_wd_v: [DFF<Bit>; LWS],
+    lp_wd_flow: [DFF<Bits<FB>>; LWS],
+    lp_wd_psn: [DFF<Bits<24>>; LWS],
+    lp_loopback: Signal<Local, Bit>,
+    lp_send: Signal<Local, Bit>,
+    lp_last: Signal<Local, Bits<FB>>,
+    lp_sel_ack: Signal<Local, Bit>,
+    lp_visit: Signal<Local, Bit>,
+    lp_op_v: Signal<Local, Bit>,
+    lp_nx: Signal<Local, Bits<24>>,
+    lp_ak: Signal<Local, Bits<24>>,
+    lp_stamp: Signal<Local, Bits<16>>,
+    lp_infl: Signal<Local, Bits<24>>,
+    lp_win: Signal<Local, Bits<24>>,
+    lp_age: Signal<Local, Bits<16>>,
+    lp_adv: Signal<Local, Bits<24>>,
+    lp_past: Signal<Local, Bits<24>>,
+    lp_ws: Signal<Local, Bits<64>>,
+    lp_wc: Signal<Local, Bit>,
+    lp_credit: Signal<Local, Bit>,
+    lp_may: Signal<Local, Bit>,
+    lp_sel_grant: Signal<Local, Bit>,
+    lp_g_cand: Signal<Local, Bit>,
+    lp_g_fl: Signal<Local, Bits<FB>>,
+    lp_cr65: Signal<Local, Bits<65>>,
+    lp_tx: Signal<Local, Bit>,
+    lp_rewind: Signal<Local, Bit>,
+    lp_timeout: Signal<Local, Bit>,
+    lp_fs: Signal<Local, Bit>,
+    lp_pkt: Signal<Local, Bit>,
+    rx_avail: Signal<Local, Bit>,
+    rx_take: Signal<Local, Bit>,
+    rx_push: Signal<Local, Bit>,
+    lp_drop: Signal<Local, Bit>,
+    rx_next: Signal<Local, Bits<6>>,
+    rx_word: Signal<Local, Bits<33>>,
+    lp_nx1: Signal<Local, Bits<24>>,
+    wd_last_flow: Signal<Local, Bits<FB>>,
+    wd_last_psn: Signal<Local, Bits<24>>,
+    lp_flows: Signal<Local, Bits<9>>,
 }
 
 impl NicSystem {
@@ -225,7 +387,17 @@ impl NicSystem {
             ag: Default::default(),
             wred: Default::default(),
             one32: Constant::new(bits::<32>(1)),
+            one24: Constant::new(bits::<24>(1)),
+            one16: Constant::new(bits::<16>(1)),
+            one_fb: Constant::new(bits::<FB>(1)),
+            one6: Constant::new(bits::<6>(1)),
+            last_fb: Constant::new(bits::<FB>((1 << FB) - 1)),
+            rx_depth: Constant::new(bits::<6>(LOOP_RX_DEPTH as u64)),
+            two6: Constant::new(bits::<6>(2)),
+            c_bit64: Constant::new(Bits::<65>::from(1u64) << 64),
+            ce_bit33: Constant::new(bits::<33>(1 << 32)),
             kind_reset: Constant::new(bits::<2>(3)),
+            ag_ece_bits: Default::default(),
             fs_req: Default::default(),
             fs_take: Default::default(),
             ag_req: Default::default(),
@@ -274,6 +446,97 @@ impl NicSystem {
             ag_err: Default::default(),
             wred_decision: Default::default(),
             wred_ecn: Default::default(),
+            lts: TableSweep::deep(),
+            lt_ram: RAM::from((0..1usize << FB).map(|_| Bits::<65>::from(0u64))),
+            // every flow's window at configuration is 1.0, as the engine's table
+            lw_ram: RAM::from((0..1usize << FB).map(|_| Bits::<12>::from(1u64))),
+            rx_ram: RAM::from((0..32usize).map(|_| Bits::<33>::from(0u64))),
+            lp_ptr: Default::default(),
+            lp_t: Default::default(),
+            lp_s1_v: Default::default(),
+            lp_s1_kind: Default::default(),
+            lp_g_pend: Default::default(),
+            lp_g_flow: Default::default(),
+            lp_s1_psn: Default::default(),
+            lp_tx_v: Default::default(),
+            lp_tx_flow: Default::default(),
+            lp_tx_psn: Default::default(),
+            lp_ad1_v: Default::default(),
+            lp_ad1_flow: Default::default(),
+            lp_ad1_psn: Default::default(),
+            lp_ad1_nak: Default::default(),
+            lp_ad2_v: Default::default(),
+            lp_ad2_flow: Default::default(),
+            lp_ad2_psn: Default::default(),
+            lp_ad2_nak: Default::default(),
+            lp_s2_v: Default::default(),
+            lp_s2_kind: Default::default(),
+            lp_s2_psn: Default::default(),
+            lp_s2_lw: Default::default(),
+            lp_s2_idx: Default::default(),
+            lp_s3_v: Default::default(),
+            lp_s3_kind: Default::default(),
+            lp_s3_psn: Default::default(),
+            lp_s3_lw: Default::default(),
+            lp_s3_idx: Default::default(),
+            lp_ad3_v: Default::default(),
+            lp_ad3_flow: Default::default(),
+            lp_ad3_psn: Default::default(),
+            lp_ad3_nak: Default::default(),
+            lp_ad4_v: Default::default(),
+            lp_ad4_flow: Default::default(),
+            lp_ad4_psn: Default::default(),
+            lp_ad4_nak: Default::default(),
+            rx_wr: Default::default(),
+            rx_wr_d: Default::default(),
+            rx_rd: Default::default(),
+            lp_pipe: Default::default(),
+            lp_sent: Default::default(),
+            lp_deliv: Default::default(),
+            lp_rew: Default::default(),
+            lp_tmo: Default::default(),
+            lp_wovr: Default::default(),
+            lp_fst: Default::default(),
+            lp_wd_v: Default::default(),
+            lp_wd_flow: Default::default(),
+            lp_wd_psn: Default::default(),
+            lp_loopback: Default::default(),
+            lp_send: Default::default(),
+            lp_last: Default::default(),
+            lp_sel_ack: Default::default(),
+            lp_visit: Default::default(),
+            lp_op_v: Default::default(),
+            lp_nx: Default::default(),
+            lp_ak: Default::default(),
+            lp_stamp: Default::default(),
+            lp_infl: Default::default(),
+            lp_win: Default::default(),
+            lp_age: Default::default(),
+            lp_adv: Default::default(),
+            lp_past: Default::default(),
+            lp_ws: Default::default(),
+            lp_wc: Default::default(),
+            lp_credit: Default::default(),
+            lp_may: Default::default(),
+            lp_sel_grant: Default::default(),
+            lp_g_cand: Default::default(),
+            lp_g_fl: Default::default(),
+            lp_cr65: Default::default(),
+            lp_tx: Default::default(),
+            lp_rewind: Default::default(),
+            lp_timeout: Default::default(),
+            lp_fs: Default::default(),
+            lp_pkt: Default::default(),
+            rx_avail: Default::default(),
+            rx_take: Default::default(),
+            rx_push: Default::default(),
+            lp_drop: Default::default(),
+            rx_next: Default::default(),
+            rx_word: Default::default(),
+            lp_nx1: Default::default(),
+            wd_last_flow: Default::default(),
+            wd_last_psn: Default::default(),
+            lp_flows: Default::default(),
         }
     }
 }
@@ -288,8 +551,19 @@ impl Default for NicSystem {
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_system",
-    doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator and WRED/ECN port behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
-    open: &[],
+    doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator, WRED/ECN port and the on-chip loopback behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
+    // the loop sender's table uses the one-cycle form of TableSweep: the
+    // deep form's outputs, the refusal (its ids are 8 bits) and the sweep
+    // pointer stay open
+    open: &[
+        "lts$s1_oor",
+        "lts$upd_oor",
+        "lts$p_state",
+        "lts$z_hit",
+        "lts$z_state",
+        "lts$fwd",
+        "lts$sweep_ptr",
+    ],
     subs: &[
         &crate::nic_core::MODULE,
         &crate::fast_start_marker::MODULE,
@@ -358,8 +632,68 @@ impl Logic for NicSystem {
             ag_errors,
             ag_err,
             wred_decision,
-            wred_ecn
+            wred_ecn,
+            lp_ptr,
+            lp_t,
+            lp_s1_v,
+            lp_s1_kind,
+            lp_g_pend,
+            lp_g_flow,
+            lp_s1_psn,
+            lp_tx_v,
+            lp_tx_flow,
+            lp_tx_psn,
+            lp_ad1_v,
+            lp_ad1_flow,
+            lp_ad1_psn,
+            lp_ad1_nak,
+            lp_ad2_v,
+            lp_ad2_flow,
+            lp_ad2_psn,
+            lp_ad2_nak,
+            lp_s2_v,
+            lp_s2_kind,
+            lp_s2_psn,
+            lp_s2_lw,
+            lp_s2_idx,
+            lp_s3_v,
+            lp_s3_kind,
+            lp_s3_psn,
+            lp_s3_lw,
+            lp_s3_idx,
+            lp_ad3_v,
+            lp_ad3_flow,
+            lp_ad3_psn,
+            lp_ad3_nak,
+            lp_ad4_v,
+            lp_ad4_flow,
+            lp_ad4_psn,
+            lp_ad4_nak,
+            rx_wr,
+            rx_wr_d,
+            rx_rd,
+            lp_pipe,
+            lp_sent,
+            lp_deliv,
+            lp_rew,
+            lp_tmo,
+            lp_wovr
         );
+        self.lts.clock.next = self.clock.val();
+        self.lt_ram.read_clock.next = self.clock.val();
+        self.lt_ram.write_clock.next = self.clock.val();
+        self.lw_ram.read_clock.next = self.clock.val();
+        self.lw_ram.write_clock.next = self.clock.val();
+        self.rx_ram.read_clock.next = self.clock.val();
+        self.rx_ram.write_clock.next = self.clock.val();
+        for i in 0..LFS {
+            self.lp_fst[i].clock.next = self.clock.val();
+        }
+        for i in 0..LWS {
+            self.lp_wd_v[i].clock.next = self.clock.val();
+            self.lp_wd_flow[i].clock.next = self.clock.val();
+            self.lp_wd_psn[i].clock.next = self.clock.val();
+        }
         self.core.clock.next = self.clock.val();
         self.xregs.clock.next = self.clock.val();
         self.pt.clock.next = self.clock.val();
@@ -409,18 +743,274 @@ impl Logic for NicSystem {
         self.xregs.pt_last_late.next = self.pt_last_late.q.val();
         self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
 
+        // ---- the loopback: the sender's op (a flow reset, a returned ACK,
+        // or a visit of the next flow)
+        self.lp_loopback.next = self.xregs.loop_ctrl_loopback.val().any();
+        self.lp_send.next = self.xregs.loop_ctrl_send.val().any();
+        self.lp_flows.next = self.xregs.loop_ctrl_flows.val();
+        self.lp_last.next = self.lp_flows.val().get_bits::<FB>(0) - self.one_fb.val();
+        if !self.lp_flows.val().any() {
+            self.lp_last.next = bits::<FB>(0);
+        }
+        if self.lp_flows.val().get_bit(8) {
+            self.lp_last.next = self.last_fb.val();
+        }
+        self.lp_sel_ack.next = self.lp_loopback.val() & self.ag.out_valid.val();
+        // a pacing grant (a send credit for a flow below one packet): the
+        // one held, else the timer's of this cycle
+        self.lp_g_cand.next = self.lp_g_pend.q.val() | self.pt.out_valid.val();
+        self.lp_g_fl.next = self.pt.out_flow.val().get_bits::<FB>(0);
+        if self.lp_g_pend.q.val() {
+            self.lp_g_fl.next = self.lp_g_flow.q.val();
+        }
+        self.lp_sel_grant.next = self.lp_loopback.val()
+            & self.lp_g_cand.val()
+            & !self.core.sys_flow_reset.val()
+            & !self.lp_sel_ack.val()
+            & !self.lts.sweeping.val();
+        self.lp_visit.next = self.lp_loopback.val()
+            & self.lp_send.val()
+            & !self.core.sys_flow_reset.val()
+            & !self.lp_sel_ack.val()
+            & !self.lp_sel_grant.val()
+            & !self.fs_pend.q.val()
+            & !self.core.sys_sweeping.val();
+        self.lp_op_v.next = (self.core.sys_flow_reset.val()
+            | self.lp_sel_ack.val()
+            | self.lp_sel_grant.val()
+            | self.lp_visit.val())
+            & !self.lts.sweeping.val()
+            & !self.core.sys_core_rst.val();
+        // the grant held: the timer's new one while the held one goes in,
+        // or the timer's that finds the port taken (a held one is kept and
+        // a new one then lost: the timer grants again an interval later)
+        if self.lp_sel_grant.val() & self.lp_op_v.val() {
+            self.lp_g_pend.d.next = self.lp_g_pend.q.val() & self.pt.out_valid.val();
+            self.lp_g_flow.d.next = self.pt.out_flow.val().get_bits::<FB>(0);
+        } else if !self.lp_g_pend.q.val() {
+            self.lp_g_pend.d.next = self.lp_loopback.val() & self.pt.out_valid.val();
+            self.lp_g_flow.d.next = self.pt.out_flow.val().get_bits::<FB>(0);
+        }
+        self.lts.reset.next = self.core.sys_core_rst.val();
+        self.lts.op_internal.next = false;
+        self.lts.op_entry.next = bits::<FB>(0);
+        self.lts.op_flow.next = bit_cast::<16, FB>(self.lp_ptr.q.val());
+        self.lp_s1_kind.d.next = bits::<3>(0);
+        self.lp_s1_psn.d.next = bits::<24>(0);
+        if self.lp_sel_ack.val() {
+            self.lts.op_flow.next = bit_cast::<16, FB>(self.ag.out_flow.val().get_bits::<FB>(0));
+            self.lp_s1_kind.d.next = bits::<3>(1);
+            if self.ag.out_nak.val() {
+                self.lp_s1_kind.d.next = bits::<3>(2);
+            }
+            self.lp_s1_psn.d.next = self.ag.out_psn.val();
+        }
+        if self.lp_sel_grant.val() {
+            self.lts.op_flow.next = bit_cast::<16, FB>(self.lp_g_fl.val());
+            self.lp_s1_kind.d.next = bits::<3>(4);
+        }
+        if self.core.sys_flow_reset.val() {
+            self.lts.op_flow.next = bit_cast::<16, FB>(self.core.sys_flow_reset_id.val());
+            self.lp_s1_kind.d.next = bits::<3>(3);
+            self.lp_s1_psn.d.next = bits::<24>(0);
+        }
+        self.lp_s1_v.d.next = self.lp_op_v.val();
+        if self.lp_visit.val() & self.lp_op_v.val() {
+            self.lp_ptr.d.next = self.lp_ptr.q.val() + self.one_fb.val();
+            if self.lp_ptr.q.val() >= self.lp_last.val() {
+                self.lp_ptr.d.next = bits::<FB>(0);
+            }
+        }
+        self.lp_t.d.next = self.lp_t.q.val() + self.one16.val();
+        self.lt_ram.read_address.next = self.lts.rd_addr.val();
+        self.lw_ram.read_address.next = self.lts.rd_addr.val();
+        self.lts.rd_state.next = self.lt_ram.read_data.val();
+        self.lt_ram.write_address.next = self.lts.wr_addr.val();
+        self.lt_ram.write_data.next = self.lts.wr_data.val();
+        self.lt_ram.write_enable.next = self.lts.wr_en.val();
+        // the engine's window, whole packets, as its updates leave it
+        self.lw_ram.write_address.next = self.core.sys_upd_flow.val();
+        self.lw_ram.write_data.next = self.core.sys_upd_cw_pkts.val();
+        self.lw_ram.write_enable.next = self.core.sys_upd_valid.val();
+
+        // ---- the op's stages: s1 (the table's read, the window's), s2, s3
+        // (the decision on the registered state: TableSweep's deep form)
+        self.lts.pre_valid.next = self.lp_s2_v.q.val();
+        self.lp_s2_v.d.next = self.lp_s1_v.q.val() & !self.core.sys_core_rst.val();
+        self.lp_s2_kind.d.next = self.lp_s1_kind.q.val();
+        self.lp_s2_psn.d.next = self.lp_s1_psn.q.val();
+        self.lp_s2_lw.d.next = self.lw_ram.read_data.val();
+        self.lp_s2_idx.d.next = self.lts.s1_idx.val();
+        self.lp_s3_v.d.next = self.lp_s2_v.q.val() & !self.core.sys_core_rst.val();
+        self.lp_s3_kind.d.next = self.lp_s2_kind.q.val();
+        self.lp_s3_psn.d.next = self.lp_s2_psn.q.val();
+        self.lp_s3_lw.d.next = self.lp_s2_lw.q.val();
+        self.lp_s3_idx.d.next = self.lp_s2_idx.q.val();
+
+        // ---- the s3 op: its flow's state (next PSN | acknowledged | stamp |
+        // send credit); every op writes it back, changed or not (the deep
+        // form forwards the s3 op's write to the op behind it)
+        self.lp_nx.next = self.lts.state.val().get_bits::<24>(0);
+        self.lp_ak.next = self.lts.state.val().get_bits::<24>(24);
+        self.lp_stamp.next = self.lts.state.val().get_bits::<16>(48);
+        self.lp_infl.next = self.lp_nx.val() - self.lp_ak.val();
+        self.lp_nx1.next = self.lp_nx.val() + self.one24.val();
+        self.lp_win.next = bit_cast::<24, 12>(self.lp_s3_lw.q.val());
+        self.lp_age.next = self.lp_t.q.val() - self.lp_stamp.val();
+        self.lp_adv.next = self.lp_s3_psn.q.val() - self.lp_ak.val();
+        self.lp_past.next = self.lp_s3_psn.q.val() - self.lp_nx.val();
+        self.lp_credit.next = self.lts.state.val().get_bit(64);
+        self.lp_wc.next = self.lp_credit.val();
+        self.lp_ws.next = self.lts.state.val().get_bits::<64>(0);
+        // below one packet (cw's whole part 0) a send needs a pacing
+        // credit and nothing in flight
+        self.lp_may.next = self.lp_infl.val() < self.lp_win.val();
+        if !self.lp_s3_lw.q.val().any() {
+            self.lp_may.next = self.lp_credit.val() & !self.lp_infl.val().any();
+        }
+        self.lp_tx.next = false;
+        self.lp_rewind.next = false;
+        self.lp_timeout.next = false;
+        // a visit: the timeout's rewind, else a send if the window and the
+        // credit allow
+        if self.lp_s3_kind.q.val() == bits::<3>(0) {
+            if self.lp_infl.val().any()
+                & self.xregs.loop_rto_cycles.val().any()
+                & (self.lp_age.val() >= self.xregs.loop_rto_cycles.val())
+            {
+                self.lp_rewind.next = true;
+                self.lp_timeout.next = true;
+                self.lp_ws.next = bit_cast::<64, 24>(self.lp_ak.val())
+                    | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
+                    | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            } else if self.lp_may.val() & (self.lp_pipe.q.val() < self.rx_depth.val()) {
+                self.lp_tx.next = true;
+                self.lp_wc.next = false;
+                self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx1.val())
+                    | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
+                    | (bit_cast::<64, 16>(self.lp_stamp.val()) << 48);
+                if !self.lp_infl.val().any() {
+                    self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx1.val())
+                        | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
+                        | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+                }
+            }
+        }
+        // an ACK: the acknowledged PSN advances (and next with it, past an
+        // old rewind); a NAK: back to its PSN
+        if (self.lp_s3_kind.q.val() == bits::<3>(1))
+            & self.lp_adv.val().any()
+            & !self.lp_adv.val().get_bit(23)
+        {
+            self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx.val())
+                | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
+                | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            if self.lp_past.val().any() & !self.lp_past.val().get_bit(23) {
+                self.lp_ws.next = bit_cast::<64, 24>(self.lp_s3_psn.q.val())
+                    | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
+                    | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            }
+        }
+        if (self.lp_s3_kind.q.val() == bits::<3>(2)) & !self.lp_adv.val().get_bit(23) {
+            self.lp_ws.next = bit_cast::<64, 24>(self.lp_s3_psn.q.val())
+                | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
+                | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            self.lp_rewind.next = self.lp_nx.val() != self.lp_s3_psn.q.val();
+        }
+        if self.lp_s3_kind.q.val() == bits::<3>(3) {
+            self.lp_ws.next = bits::<64>(0);
+            self.lp_wc.next = false;
+        }
+        // a pacing grant: the flow's send credit
+        if self.lp_s3_kind.q.val() == bits::<3>(4) {
+            self.lp_wc.next = true;
+        }
+        self.lts.wr_valid.next = self.lp_s3_v.q.val();
+        self.lp_cr65.next = bits::<65>(0);
+        if self.lp_wc.val() {
+            self.lp_cr65.next = self.c_bit64.val();
+        }
+        self.lts.wr_state.next = bit_cast::<65, 64>(self.lp_ws.val()) | self.lp_cr65.val();
+        self.lp_tx_v.d.next = self.lp_s3_v.q.val() & self.lp_tx.val();
+        self.lp_tx_flow.d.next = self.lp_s3_idx.q.val();
+        self.lp_tx_psn.d.next = self.lp_nx.val();
+        if self.lp_s3_v.q.val() & self.lp_tx.val() {
+            self.lp_sent.d.next = self.lp_sent.q.val() + self.one32.val();
+        }
+        if self.lp_s3_v.q.val() & self.lp_rewind.val() {
+            self.lp_rew.d.next = self.lp_rew.q.val() + self.one32.val();
+        }
+        if self.lp_s3_v.q.val() & self.lp_timeout.val() {
+            self.lp_tmo.d.next = self.lp_tmo.q.val() + self.one32.val();
+        }
+        // the returned ACK: to the marker four cycles on (when the sender's
+        // op of this cycle would have sent), to the engine's FIFO now
+        self.lp_ad1_v.d.next = self.lp_sel_ack.val();
+        self.lp_ad1_flow.d.next = self.ag.out_flow.val().get_bits::<FB>(0);
+        self.lp_ad1_psn.d.next = self.ag.out_psn.val();
+        self.lp_ad1_nak.d.next = self.ag.out_nak.val();
+        self.lp_ad2_v.d.next = self.lp_ad1_v.q.val();
+        self.lp_ad2_flow.d.next = self.lp_ad1_flow.q.val();
+        self.lp_ad2_psn.d.next = self.lp_ad1_psn.q.val();
+        self.lp_ad2_nak.d.next = self.lp_ad1_nak.q.val();
+        self.lp_ad3_v.d.next = self.lp_ad2_v.q.val();
+        self.lp_ad3_flow.d.next = self.lp_ad2_flow.q.val();
+        self.lp_ad3_psn.d.next = self.lp_ad2_psn.q.val();
+        self.lp_ad3_nak.d.next = self.lp_ad2_nak.q.val();
+        self.lp_ad4_v.d.next = self.lp_ad3_v.q.val();
+        self.lp_ad4_flow.d.next = self.lp_ad3_flow.q.val();
+        self.lp_ad4_psn.d.next = self.lp_ad3_psn.q.val();
+        self.lp_ad4_nak.d.next = self.lp_ad3_nak.q.val();
+        self.ag_ece_bits.next = bits::<1>(0);
+        if self.ag.out_ece.val() {
+            self.ag_ece_bits.next = bits::<1>(1);
+        }
+        self.core.sys_push_valid.next = self.lp_sel_ack.val();
+        self.core.sys_push_event.next =
+            bit_cast::<13, FB>(self.ag.out_flow.val().get_bits::<FB>(0))
+                | (bit_cast::<13, 4>(self.ag.out_n_pkts.val()) << 8)
+                | (bit_cast::<13, 1>(self.ag_ece_bits.val()) << 12);
+
         // ---- fast-start marker: its slot
         self.fs.reset.next = self.core.sys_core_rst.val();
         self.fs.cfg_iw_pkts.next = self.xregs.fs_iw_pkts.val();
-        self.fs.in_valid.next = self.fs_pend.q.val() & !self.core.sys_sweeping.val();
+        // a loop event (a returned ACK, or a packet the sender sends) goes
+        // ahead of the slot
+        self.lp_fs.next = self.lp_ad4_v.q.val() | self.lp_tx_v.q.val();
+        self.fs.in_valid.next =
+            self.lp_fs.val() | (self.fs_pend.q.val() & !self.core.sys_sweeping.val());
         self.fs.in_kind.next = self.fs_kind.q.val();
         self.fs.in_flow.next = bit_cast::<16, FB>(self.fs_flow.q.val());
         self.fs.in_psn.next = self.fs_psn.q.val();
         self.fs.in_last.next = self.fs_last.q.val();
         self.fs.in_word0.next = self.fs_word0.q.val();
         self.fs.in_csum.next = self.fs_csum.q.val();
-        self.fs_take.next =
-            self.fs_pend.q.val() & self.fs.in_ready.val() & !self.core.sys_sweeping.val();
+        if self.lp_fs.val() {
+            self.fs.in_kind.next = bits::<2>(0);
+            self.fs.in_flow.next = bit_cast::<16, FB>(self.lp_tx_flow.q.val());
+            self.fs.in_psn.next = self.lp_tx_psn.q.val();
+            self.fs.in_last.next = false;
+            self.fs.in_word0.next = self.xregs.fs_hdr_word0.val();
+            self.fs.in_csum.next = self.xregs.fs_hdr_csum.val();
+        }
+        if self.lp_ad4_v.q.val() {
+            self.fs.in_kind.next = bits::<2>(1);
+            if self.lp_ad4_nak.q.val() {
+                self.fs.in_kind.next = bits::<2>(2);
+            }
+            self.fs.in_flow.next = bit_cast::<16, FB>(self.lp_ad4_flow.q.val());
+            self.fs.in_psn.next = self.lp_ad4_psn.q.val();
+        }
+        self.fs_take.next = self.fs_pend.q.val()
+            & self.fs.in_ready.val()
+            & !self.core.sys_sweeping.val()
+            & !self.lp_fs.val();
+        // the packets the marker takes from the sender, tagged through its latency
+        self.lp_fst[0].d.next =
+            self.lp_tx_v.q.val() & self.fs.in_ready.val() & !self.core.sys_core_rst.val();
+        for i in 1..LFS {
+            self.lp_fst[i].d.next = self.lp_fst[i - 1].q.val() & !self.core.sys_core_rst.val();
+        }
         self.fs_req.next = self.xregs.fs_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.fs_take.val() {
             self.fs_pend.d.next = false;
@@ -491,13 +1081,24 @@ impl Logic for NicSystem {
         self.ag.reset.next = self.core.sys_core_rst.val();
         self.ag.cfg_m_pkts.next = self.xregs.ag_m_pkts.val();
         self.ag.cfg_timeout_cycles.next = self.xregs.ag_timeout_cycles.val();
-        self.ag.in_valid.next = self.ag_pend.q.val();
+        // the slot first, then the head of the loop's receive queue
+        self.rx_avail.next = self.rx_wr_d.q.val() != self.rx_rd.q.val();
+        self.ag.in_valid.next = self.ag_pend.q.val() | self.rx_avail.val();
         self.ag.in_open.next = self.ag_kind.q.val();
         self.ag.in_flow.next = bit_cast::<16, FB>(self.ag_flow.q.val());
         self.ag.in_psn.next = self.ag_psn.q.val();
         self.ag.in_ce.next = self.ag_ce.q.val();
         self.ag.in_last.next = self.ag_last.q.val();
+        if !self.ag_pend.q.val() {
+            self.ag.in_open.next = false;
+            self.ag.in_flow.next =
+                bit_cast::<16, FB>(self.rx_ram.read_data.val().get_bits::<FB>(0));
+            self.ag.in_psn.next = self.rx_ram.read_data.val().get_bits::<24>(8);
+            self.ag.in_ce.next = self.rx_ram.read_data.val().get_bit(32);
+            self.ag.in_last.next = false;
+        }
         self.ag_take.next = self.ag_pend.q.val() & self.ag.in_ready.val();
+        self.rx_take.next = !self.ag_pend.q.val() & self.rx_avail.val() & self.ag.in_ready.val();
         self.ag_req.next = self.xregs.ag_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.ag_take.val() {
             self.ag_pend.d.next = false;
@@ -561,9 +1162,83 @@ impl Logic for NicSystem {
         // ---- WRED/ECN port
         self.por.d.next = false;
         self.wred.reset.next = self.core.sys_core_rst.val() | self.por.q.val();
-        self.wred.in_valid.next = self.xregs.wred_pkt_wr.val();
+        // a loop packet leaving the marker goes ahead of a WRED_PKT write
+        for last in (LFS - 1)..LFS {
+            self.lp_pkt.next = self.lp_fst[last].q.val();
+        }
+        self.wred.in_valid.next = self.lp_pkt.val() | self.xregs.wred_pkt_wr.val();
         self.wred.in_len_bytes.next = self.xregs.wred_pkt_len.val();
         self.wred.in_ecn.next = self.xregs.wred_pkt_ecn.val();
+        if self.lp_pkt.val() {
+            self.wred.in_len_bytes.next = self.xregs.loop_len_bytes.val();
+            self.wred.in_ecn.next = self.fs.out_ecn.val();
+        }
+        self.lp_wovr.d.next = bits::<1>(0);
+        if self.lp_pkt.val() & self.xregs.wred_pkt_wr.val() {
+            self.lp_wovr.d.next = bits::<1>(1);
+        }
+        self.xregs.xerrors_wred_overrun_set.next = self.lp_wovr.q.val();
+        // (a reset clears the valid bits; the fields are don't-cares)
+        self.lp_wd_v[0].d.next = self.lp_pkt.val() & !self.core.sys_core_rst.val();
+        self.lp_wd_flow[0].d.next = self.fs.out_flow.val().get_bits::<FB>(0);
+        self.lp_wd_psn[0].d.next = self.fs.out_psn.val();
+        for i in 1..LWS {
+            self.lp_wd_v[i].d.next = self.lp_wd_v[i - 1].q.val() & !self.core.sys_core_rst.val();
+            self.lp_wd_flow[i].d.next = self.lp_wd_flow[i - 1].q.val();
+            self.lp_wd_psn[i].d.next = self.lp_wd_psn[i - 1].q.val();
+        }
+        // the port's decision on a loop packet: into the receive queue, or
+        // dropped (its credit returns)
+        for last in (LWS - 1)..LWS {
+            self.rx_push.next =
+                self.lp_wd_v[last].q.val() & !self.wred.out_decision.val().get_bit(1);
+            self.lp_drop.next =
+                self.lp_wd_v[last].q.val() & self.wred.out_decision.val().get_bit(1);
+            self.wd_last_flow.next = self.lp_wd_flow[last].q.val();
+            self.wd_last_psn.next = self.lp_wd_psn[last].q.val();
+        }
+        self.rx_word.next = bit_cast::<33, FB>(self.wd_last_flow.val())
+            | (bit_cast::<33, 24>(self.wd_last_psn.val()) << 8);
+        self.rx_ram.write_data.next = self.rx_word.val();
+        if self.wred.out_ecn.val() == bits::<2>(3) {
+            self.rx_ram.write_data.next = self.rx_word.val() | self.ce_bit33.val();
+        }
+        self.rx_ram.write_address.next = self.rx_wr.q.val().get_bits::<5>(0);
+        self.rx_ram.write_enable.next = self.rx_push.val();
+        if self.rx_push.val() {
+            self.rx_wr.d.next = self.rx_wr.q.val() + self.one6.val();
+        }
+        self.rx_wr_d.d.next = self.rx_wr.q.val();
+        self.rx_next.next = self.rx_rd.q.val() + self.one6.val();
+        self.rx_ram.read_address.next = self.rx_rd.q.val().get_bits::<5>(0);
+        if self.rx_take.val() {
+            self.rx_rd.d.next = self.rx_next.val();
+            self.rx_ram.read_address.next = self.rx_next.val().get_bits::<5>(0);
+            self.lp_deliv.d.next = self.lp_deliv.q.val() + self.one32.val();
+        }
+        // the credit: + a send, - a packet taken by the receiver, - a drop
+        self.lp_pipe.d.next = self.lp_pipe.q.val();
+        if self.lp_s3_v.q.val() & self.lp_tx.val() {
+            self.lp_pipe.d.next = self.lp_pipe.q.val() + self.one6.val();
+            if self.rx_take.val() ^ self.lp_drop.val() {
+                self.lp_pipe.d.next = self.lp_pipe.q.val();
+            }
+            if self.rx_take.val() & self.lp_drop.val() {
+                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.one6.val();
+            }
+        } else {
+            if self.rx_take.val() ^ self.lp_drop.val() {
+                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.one6.val();
+            }
+            if self.rx_take.val() & self.lp_drop.val() {
+                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.two6.val();
+            }
+        }
+        self.xregs.loop_status_in_pipe.next = self.lp_pipe.q.val();
+        self.xregs.loop_sent_count.next = self.lp_sent.q.val();
+        self.xregs.loop_delivered_count.next = self.lp_deliv.q.val();
+        self.xregs.loop_rewinds_count.next = self.lp_rew.q.val();
+        self.xregs.loop_timeouts_count.next = self.lp_tmo.q.val();
         self.wred.egress_drain_bytes.next = self.xregs.wred_drain_bytes.val();
         self.wred.cfg_k_min_bytes.next = self.xregs.wred_k_min_bytes.val();
         self.wred.cfg_k_max_bytes.next = self.xregs.wred_k_max_bytes.val();
@@ -610,8 +1285,53 @@ impl Logic for NicSystem {
             self.ag_acks.d.next = bits::<32>(0);
             self.ag_naks.d.next = bits::<32>(0);
             self.ag_errors.d.next = bits::<32>(0);
+            self.lp_sent.d.next = bits::<32>(0);
+            self.lp_deliv.d.next = bits::<32>(0);
+            self.lp_rew.d.next = bits::<32>(0);
+            self.lp_tmo.d.next = bits::<32>(0);
         }
         if self.core.sys_core_rst.val() {
+            self.lp_ptr.d.next = bits::<FB>(0);
+            self.lp_t.d.next = bits::<16>(0);
+            self.lp_s1_v.d.next = false;
+            self.lp_s1_kind.d.next = bits::<3>(0);
+            self.lp_g_pend.d.next = false;
+            self.lp_g_flow.d.next = bits::<FB>(0);
+            self.lp_s1_psn.d.next = bits::<24>(0);
+            self.lp_tx_v.d.next = false;
+            self.lp_tx_flow.d.next = bits::<FB>(0);
+            self.lp_tx_psn.d.next = bits::<24>(0);
+            self.lp_ad1_v.d.next = false;
+            self.lp_ad1_flow.d.next = bits::<FB>(0);
+            self.lp_ad1_psn.d.next = bits::<24>(0);
+            self.lp_ad1_nak.d.next = false;
+            self.lp_ad2_v.d.next = false;
+            self.lp_ad2_flow.d.next = bits::<FB>(0);
+            self.lp_ad2_psn.d.next = bits::<24>(0);
+            self.lp_ad2_nak.d.next = false;
+            self.lp_s2_v.d.next = false;
+            self.lp_s2_kind.d.next = bits::<3>(0);
+            self.lp_s2_psn.d.next = bits::<24>(0);
+            self.lp_s2_lw.d.next = bits::<12>(0);
+            self.lp_s2_idx.d.next = bits::<FB>(0);
+            self.lp_s3_v.d.next = false;
+            self.lp_s3_kind.d.next = bits::<3>(0);
+            self.lp_s3_psn.d.next = bits::<24>(0);
+            self.lp_s3_lw.d.next = bits::<12>(0);
+            self.lp_s3_idx.d.next = bits::<FB>(0);
+            self.lp_ad3_v.d.next = false;
+            self.lp_ad3_flow.d.next = bits::<FB>(0);
+            self.lp_ad3_psn.d.next = bits::<24>(0);
+            self.lp_ad3_nak.d.next = false;
+            self.lp_ad4_v.d.next = false;
+            self.lp_ad4_flow.d.next = bits::<FB>(0);
+            self.lp_ad4_psn.d.next = bits::<24>(0);
+            self.lp_ad4_nak.d.next = false;
+            self.rx_wr.d.next = bits::<6>(0);
+            self.rx_wr_d.d.next = bits::<6>(0);
+            self.rx_rd.d.next = bits::<6>(0);
+            self.lp_pipe.d.next = bits::<6>(0);
+            self.lp_wovr.d.next = bits::<1>(0);
             self.fs_pend.d.next = false;
             self.ag_pend.d.next = false;
             self.fs_ovr.d.next = bits::<1>(0);

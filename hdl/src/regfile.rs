@@ -65,6 +65,8 @@ pub struct RegFile {
     pub blocks_ack_gen: Signal<In, Bits<1>>,
     /// BLOCKS.WRED_ECN: the WRED/ECN port (WRED_* registers)
     pub blocks_wred_ecn: Signal<In, Bits<1>>,
+    /// BLOCKS.LOOP: the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
+    pub blocks_loop: Signal<In, Bits<1>>,
     /// ALPHA.RAW: PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
     pub alpha_raw: Signal<Out, Bits<9>>,
     /// BETA.RAW: PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
@@ -227,7 +229,7 @@ impl Default for RegFile {
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x3)),
+            c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
@@ -259,6 +261,7 @@ impl Default for RegFile {
             blocks_fast_start: Default::default(),
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
+            blocks_loop: Default::default(),
             a_alpha: Constant::new(bits::<10>(8)),
             alpha_raw: Default::default(),
             r_alpha_raw: DFFWithInit::new(bits::<9>(0x100)),
@@ -404,7 +407,7 @@ impl Logic for RegFile {
         }
         // BLOCKS (0x01c, RO)
         if self.re.val() & (self.word.val() == self.a_blocks.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4);
+            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // ALPHA (0x020, RW)
         if self.we.val() & (self.word.val() == self.a_alpha.val()) {

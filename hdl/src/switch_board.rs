@@ -180,6 +180,7 @@ impl Logic for SwitchBoardCore {
         self.regs.blocks_fast_start.next = bits::<1>(0);
         self.regs.blocks_ack_gen.next = bits::<1>(0);
         self.regs.blocks_wred_ecn.next = bits::<1>(1);
+        self.regs.blocks_loop.next = bits::<1>(0);
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.regs.reset.next = self.reset_q.q.val();
 

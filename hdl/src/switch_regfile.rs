@@ -53,6 +53,8 @@ pub struct SwitchRegFile {
     pub blocks_ack_gen: Signal<In, Bits<1>>,
     /// BLOCKS.WRED_ECN: the WRED/ECN port (WRED_* registers)
     pub blocks_wred_ecn: Signal<In, Bits<1>>,
+    /// BLOCKS.LOOP: the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
+    pub blocks_loop: Signal<In, Bits<1>>,
     /// WRED_K_MIN.BYTES: start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
     pub wred_k_min_bytes: Signal<Out, Bits<24>>,
     /// WRED_K_MAX.BYTES: end of the ramp: p = 1 from here
@@ -150,7 +152,7 @@ impl Default for SwitchRegFile {
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x3)),
+            c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
@@ -170,6 +172,7 @@ impl Default for SwitchRegFile {
             blocks_fast_start: Default::default(),
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
+            blocks_loop: Default::default(),
             a_wred_k_min: Constant::new(bits::<10>(96)),
             wred_k_min_bytes: Default::default(),
             r_wred_k_min_bytes: DFFWithInit::new(bits::<24>(0x4e20)),
@@ -252,7 +255,7 @@ impl Logic for SwitchRegFile {
         self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
         // BLOCKS (0x01c, RO)
         if self.re.val() & (self.word.val() == self.a_blocks.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4);
+            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // WRED_K_MIN (0x180, RW)
         if self.we.val() & (self.word.val() == self.a_wred_k_min.val()) {

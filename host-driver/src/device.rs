@@ -191,6 +191,45 @@ pub struct GenRun {
     pub host_seconds: f64,
 }
 
+/// A run of the on-chip loopback (`nic_system`): the sender, the marker,
+/// the port, the receiver and the ACKs back to the engine, all counted at
+/// the blocks' ports by the device.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct LoopRun {
+    /// The sender's flows.
+    pub flows: u32,
+    /// Device cycles the sender ran (LOOP_CTRL.SEND set).
+    pub send_cycles: u64,
+    /// Device cycles of the drain after it (the last packets and ACKs).
+    pub drain_cycles: u64,
+    /// Packets sent, retransmissions included (LOOP_SENT).
+    pub sent: u64,
+    /// Packets the receiver took (LOOP_DELIVERED).
+    pub delivered: u64,
+    /// ACKs and NAKs the receiver sent back (AG_ACKS).
+    pub acks: u64,
+    /// ACK events that entered the window engine (CNT_EVENTS).
+    pub engine_events: u64,
+    /// Window updates the engine wrote (CNT_UPDATES).
+    pub engine_updates: u64,
+    /// Packets the port marked CE (WRED_MARKED, difference over the run).
+    pub marked: u64,
+    /// Packets the port dropped (WRED_DROPPED_*, difference over the run).
+    pub dropped: u64,
+    /// Go-back-N rewinds (LOOP_REWINDS), of them by timeout (LOOP_TIMEOUTS).
+    pub rewinds: u64,
+    /// Rewinds by the retransmission timeout.
+    pub timeouts: u64,
+    /// sent / send_cycles.
+    pub sent_per_cycle: f64,
+    /// delivered / send_cycles.
+    pub delivered_per_cycle: f64,
+    /// engine_events / send_cycles.
+    pub engine_events_per_cycle: f64,
+    /// Host seconds of the whole run.
+    pub host_seconds: f64,
+}
+
 /// Host pushes through the FIFO.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PushRun {
@@ -671,6 +710,104 @@ impl<A: RegAccess> Device<A> {
             events_per_cycle: counted as f64 / gen_cycles.max(1) as f64,
             device_cycles: c1 - c0,
             host_seconds: secs,
+        })
+    }
+}
+
+impl<A: RegAccess> Device<A> {
+    /// Runs the on-chip loopback with `flows` flows for `cycles` device
+    /// cycles, then stops the sender and waits for the packets and ACKs
+    /// on chip to come in; LOOP_CTRL is restored to what it was. The
+    /// counters are cleared first (CNT_CLEAR).
+    pub fn run_loop(
+        &mut self,
+        flows: u32,
+        cycles: u64,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<LoopRun, DriverError> {
+        self.need(Self::reg("LOOP_CTRL"), "the on-chip loopback")?;
+        let f = regs::loop_ctrl::FLOWS;
+        if !(f.min..=f.max).contains(&flows) {
+            return Err(DriverError::BadValue(format!(
+                "--loop-flows {flows} is out of range: it must be in [{}, {}]",
+                f.min, f.max
+            )));
+        }
+        if cycles == 0 {
+            return Err(DriverError::BadValue(
+                "--cycles 0: a loop run needs at least one cycle".into(),
+            ));
+        }
+        let port = |d: &mut Self| -> Result<[u64; 3], DriverError> {
+            Ok([
+                d.io.read32(regs::wred_marked::OFFSET)? as u64,
+                d.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
+                d.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
+            ])
+        };
+        let saved = self.io.read32(regs::loop_ctrl::OFFSET)?;
+        self.clear_counters()?;
+        let p0 = port(self)?;
+        let t0 = std::time::Instant::now();
+        let c0 = self.cycles()?;
+        let on = regs::loop_ctrl::LOOPBACK.put(1) | regs::loop_ctrl::SEND.put(1) | f.put(flows);
+        self.io.write32(regs::loop_ctrl::OFFSET, on)?;
+        let step = (cycles / 50).clamp(1_000, 1_000_000);
+        let mut done = 0;
+        while done < cycles {
+            let n = step.min(cycles - done);
+            self.io.idle(n)?;
+            done += n;
+            progress(done, cycles);
+        }
+        // stop the sender; the return path stays until the chip is empty
+        self.io.write32(
+            regs::loop_ctrl::OFFSET,
+            regs::loop_ctrl::LOOPBACK.put(1) | f.put(flows),
+        )?;
+        let c1 = self.cycles()?;
+        let mut waited = 0;
+        while regs::loop_status::IN_PIPE.get(self.io.read32(regs::loop_status::OFFSET)?) != 0 {
+            self.io.idle(100)?;
+            waited += 100;
+            if waited > 1_000_000 {
+                self.io.write32(regs::loop_ctrl::OFFSET, saved)?;
+                return Err(DriverError::Timeout(
+                    "loopback: packets still on chip 1,000,000 cycles after the sender stopped"
+                        .into(),
+                ));
+            }
+        }
+        // the receiver's held ACKs leave by its timeout
+        let flush = self.io.read32(regs::ag_timeout::OFFSET)? as u64 + 300;
+        self.io.idle(flush)?;
+        self.io.write32(regs::loop_ctrl::OFFSET, saved)?;
+        let c2 = self.cycles()?;
+        let p1 = port(self)?;
+        let rd =
+            |d: &mut Self, off: u32| -> Result<u64, DriverError> { Ok(d.io.read32(off)? as u64) };
+        let sent = rd(self, regs::loop_sent::OFFSET)?;
+        let delivered = rd(self, regs::loop_delivered::OFFSET)?;
+        let engine_events = rd(self, regs::cnt_events::OFFSET)?;
+        let send_cycles = c1 - c0;
+        let per = |n: u64| n as f64 / send_cycles.max(1) as f64;
+        Ok(LoopRun {
+            flows,
+            send_cycles,
+            drain_cycles: c2 - c1,
+            sent,
+            delivered,
+            acks: rd(self, regs::ag_acks::OFFSET)?,
+            engine_events,
+            engine_updates: rd(self, regs::cnt_updates::OFFSET)?,
+            marked: p1[0].wrapping_sub(p0[0]),
+            dropped: p1[1].wrapping_sub(p0[1]) + p1[2].wrapping_sub(p0[2]),
+            rewinds: rd(self, regs::loop_rewinds::OFFSET)?,
+            timeouts: rd(self, regs::loop_timeouts::OFFSET)?,
+            sent_per_cycle: per(sent),
+            delivered_per_cycle: per(delivered),
+            engine_events_per_cycle: per(engine_events),
+            host_seconds: t0.elapsed().as_secs_f64(),
         })
     }
 }

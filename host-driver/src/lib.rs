@@ -24,8 +24,8 @@ pub mod sim_board;
 pub mod regs;
 
 pub use device::{
-    AckInfo, AgOutcome, Device, DeviceInfo, ExtStats, FsKind, FsOutcome, GenRun, PacingState,
-    ParamValue, PushRun, Stats, SwitchStats, WredOutcome,
+    AckInfo, AgOutcome, Device, DeviceInfo, ExtStats, FsKind, FsOutcome, GenRun, LoopRun,
+    PacingState, ParamValue, PushRun, Stats, SwitchStats, WredOutcome,
 };
 pub use regs::Param;
 

@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00010003;
+pub const MAP_VERSION: u32 = 0x00010004;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00010003;
+    pub const RESET: u32 = 0x00010004;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -117,6 +117,8 @@ pub mod blocks {
     pub const ACK_GEN: Field = REGISTERS[7].fields[3];
     /// the WRED/ECN port (WRED_* registers)
     pub const WRED_ECN: Field = REGISTERS[7].fields[4];
+    /// the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
+    pub const LOOP: Field = REGISTERS[7].fields[5];
 }
 
 /// ALPHA (RW): alpha (draft Eq. 1)
@@ -421,6 +423,8 @@ pub mod xerrors {
     pub const FS_OVERRUN: Field = REGISTERS[36].fields[0];
     /// an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped
     pub const AG_OVERRUN: Field = REGISTERS[36].fields[1];
+    /// a WRED_PKT write arrived in the cycle a loop packet reached the port: the write was dropped
+    pub const WRED_OVERRUN: Field = REGISTERS[36].fields[2];
 }
 
 /// PT_GRANTS (RO): send credits the pacing timer granted to flows with cw < 1 (cleared by CNT_CLEAR)
@@ -831,6 +835,90 @@ pub mod wred_dropped_full {
     pub const COUNT: Field = REGISTERS[73].fields[0];
 }
 
+/// LOOP_CTRL (RW): the loopback's mode
+pub mod loop_ctrl {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_CTRL";
+    pub const OFFSET: u32 = 0x1c0;
+    pub const RESET: u32 = 0x00001000;
+    /// the receiver's ACKs and NAKs return to this NIC: into the engine (through the FIFO), the marker and the sender
+    pub const LOOPBACK: Field = REGISTERS[74].fields[0];
+    /// the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in
+    pub const SEND: Field = REGISTERS[74].fields[1];
+    /// the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256
+    pub const FLOWS: Field = REGISTERS[74].fields[2];
+}
+
+/// LOOP_RTO (RW): the sender's retransmission timeout
+pub mod loop_rto {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_RTO";
+    pub const OFFSET: u32 = 0x1c4;
+    pub const RESET: u32 = 0x00000fa0;
+    /// a flow with packets in flight and no progress for this many cycles goes back to its last acknowledged PSN; 0: never
+    pub const CYCLES: Field = REGISTERS[75].fields[0];
+}
+
+/// LOOP_LEN (RW): length of a loop packet
+pub mod loop_len {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_LEN";
+    pub const OFFSET: u32 = 0x1c8;
+    pub const RESET: u32 = 0x000003e8;
+    /// the length the port's queue counts for each loop packet
+    pub const BYTES: Field = REGISTERS[76].fields[0];
+}
+
+/// LOOP_STATUS (RO): the loop's packets in flight on chip
+pub mod loop_status {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_STATUS";
+    pub const OFFSET: u32 = 0x1cc;
+    pub const RESET: u32 = 0x00000000;
+    /// packets sent and not yet taken by the receiver or dropped by the port (at most 32)
+    pub const IN_PIPE: Field = REGISTERS[77].fields[0];
+}
+
+/// LOOP_SENT (RO): packets the sender sent, retransmissions included (cleared by CNT_CLEAR)
+pub mod loop_sent {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_SENT";
+    pub const OFFSET: u32 = 0x1d0;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[78].fields[0];
+}
+
+/// LOOP_DELIVERED (RO): loop packets the receiver took (cleared by CNT_CLEAR)
+pub mod loop_delivered {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_DELIVERED";
+    pub const OFFSET: u32 = 0x1d4;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[79].fields[0];
+}
+
+/// LOOP_REWINDS (RO): go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR)
+pub mod loop_rewinds {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_REWINDS";
+    pub const OFFSET: u32 = 0x1d8;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[80].fields[0];
+}
+
+/// LOOP_TIMEOUTS (RO): of them, by the retransmission timeout (cleared by CNT_CLEAR)
+pub mod loop_timeouts {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_TIMEOUTS";
+    pub const OFFSET: u32 = 0x1dc;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[81].fields[0];
+}
+
 /// The parameters a host sets by name: one per parameter register of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 pub enum Param {
@@ -898,6 +986,14 @@ pub enum Param {
     #[value(name = "wred_drain")]
     #[serde(rename = "wred_drain")]
     WredDrain,
+    /// the sender's retransmission timeout: a flow with packets in flight and no progress for this many cycles goes back to its last acknowledged PSN; 0: never
+    #[value(name = "loop_rto")]
+    #[serde(rename = "loop_rto")]
+    LoopRto,
+    /// length of a loop packet: the length the port's queue counts for each loop packet
+    #[value(name = "loop_len")]
+    #[serde(rename = "loop_len")]
+    LoopLen,
 }
 
 impl Param {
@@ -919,6 +1015,8 @@ impl Param {
         Param::WredPMax,
         Param::WredSeed,
         Param::WredDrain,
+        Param::LoopRto,
+        Param::LoopLen,
     ];
 
     /// Its register in the map.
@@ -940,6 +1038,8 @@ impl Param {
             Param::WredPMax => &REGISTERS[64],
             Param::WredSeed => &REGISTERS[65],
             Param::WredDrain => &REGISTERS[66],
+            Param::LoopRto => &REGISTERS[75],
+            Param::LoopLen => &REGISTERS[76],
         }
     }
 
@@ -962,6 +1062,8 @@ impl Param {
             Param::WredPMax => "wred_p_max",
             Param::WredSeed => "wred_seed",
             Param::WredDrain => "wred_drain",
+            Param::LoopRto => "loop_rto",
+            Param::LoopLen => "loop_len",
         }
     }
 
@@ -1046,6 +1148,14 @@ pub struct ExtCounters {
     pub wred_dropped_wred: u32,
     /// packets dropped: no room in the buffer (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
     pub wred_dropped_full: u32,
+    /// packets the sender sent, retransmissions included (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub loop_sent: u32,
+    /// loop packets the receiver took (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub loop_delivered: u32,
+    /// go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub loop_rewinds: u32,
+    /// of them, by the retransmission timeout (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub loop_timeouts: u32,
 }
 
 impl ExtCounters {
@@ -1062,6 +1172,10 @@ impl ExtCounters {
             wred_marked: read32(wred_marked::OFFSET)?,
             wred_dropped_wred: read32(wred_dropped_wred::OFFSET)?,
             wred_dropped_full: read32(wred_dropped_full::OFFSET)?,
+            loop_sent: read32(loop_sent::OFFSET)?,
+            loop_delivered: read32(loop_delivered::OFFSET)?,
+            loop_rewinds: read32(loop_rewinds::OFFSET)?,
+            loop_timeouts: read32(loop_timeouts::OFFSET)?,
         })
     }
 
@@ -1078,6 +1192,10 @@ impl ExtCounters {
             (wred_marked::NAME, self.wred_marked as u64),
             (wred_dropped_wred::NAME, self.wred_dropped_wred as u64),
             (wred_dropped_full::NAME, self.wred_dropped_full as u64),
+            (loop_sent::NAME, self.loop_sent as u64),
+            (loop_delivered::NAME, self.loop_delivered as u64),
+            (loop_rewinds::NAME, self.loop_rewinds as u64),
+            (loop_timeouts::NAME, self.loop_timeouts as u64),
         ]
     }
 }

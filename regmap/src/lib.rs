@@ -32,8 +32,9 @@ pub const MAGIC: u32 = 0x4C44_4350;
 /// The register-map version: major in bits 31..16, minor in 15..0. A
 /// driver refuses a device whose major differs from the one it was built
 /// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port;
-/// 1.3 added BLOCKS (one bit per block).
-pub const MAP_VERSION: u32 = 0x0001_0003;
+/// 1.3 added BLOCKS (one bit per block); 1.4 the on-chip loopback (LOOP_*,
+/// BLOCKS.LOOP, XERRORS.WRED_OVERRUN).
+pub const MAP_VERSION: u32 = 0x0001_0004;
 /// The byte size of the register window (the PCIe BAR).
 pub const WINDOW_BYTES: u32 = 4096;
 /// Address bits of the bus (byte address).
@@ -56,6 +57,9 @@ pub const BLOCK_FAST_START: u32 = 2;
 pub const BLOCK_ACK_GEN: u32 = 3;
 /// BLOCKS bit of the WRED/ECN port.
 pub const BLOCK_WRED_ECN: u32 = 4;
+/// BLOCKS bit of the on-chip loopback (a sender and the receiver's ACKs
+/// returned to it: `nic_system`).
+pub const BLOCK_LOOP: u32 = 5;
 /// The BLOCKS of a NIC core alone (the Alchitry Cu NIC bitstream).
 pub const BLOCKS_NIC_CORE: u32 = 1 << BLOCK_WINDOW_ENGINE;
 /// The BLOCKS of the NIC system (the simulated device, the ULX3S).
@@ -63,7 +67,8 @@ pub const BLOCKS_NIC_SYSTEM: u32 = 1 << BLOCK_WINDOW_ENGINE
     | 1 << BLOCK_PACING_TIMER
     | 1 << BLOCK_FAST_START
     | 1 << BLOCK_ACK_GEN
-    | 1 << BLOCK_WRED_ECN;
+    | 1 << BLOCK_WRED_ECN
+    | 1 << BLOCK_LOOP;
 /// The BLOCKS of a switch port.
 pub const BLOCKS_SWITCH_PORT: u32 = 1 << BLOCK_WRED_ECN;
 
@@ -76,6 +81,7 @@ pub fn block_bit(r: &Register) -> Option<u32> {
         "fast_start" => Some(BLOCK_FAST_START),
         "ack_gen" => Some(BLOCK_ACK_GEN),
         "wred" => Some(BLOCK_WRED_ECN),
+        "loop" => Some(BLOCK_LOOP),
         _ => None,
     }
 }
@@ -542,7 +548,7 @@ pub const REGISTERS: &[Register] = &[
         0x018,
         Access::W1c,
         &[
-            flag("FIFO_OVERFLOW", 0, "an EV_PUSH found the FIFO full: that event was dropped (counted in CNT_DROPPED)"),
+            flag("FIFO_OVERFLOW", 0, "an event was dropped: an EV_PUSH or loopback ACK found the FIFO full, or an EV_PUSH met a loopback push (counted in CNT_DROPPED)"),
             flag("FLOW_CMD_BUSY", 1, "a FLOW_CMD arrived while one was in progress: it was ignored"),
         ],
         "sticky error flags; write 1 to clear",
@@ -558,6 +564,7 @@ pub const REGISTERS: &[Register] = &[
             flag("FAST_START", BLOCK_FAST_START, "the fast-start marker (FS_* registers)"),
             flag("ACK_GEN", BLOCK_ACK_GEN, "the ACK generator (AG_* registers)"),
             flag("WRED_ECN", BLOCK_WRED_ECN, "the WRED/ECN port (WRED_* registers)"),
+            flag("LOOP", BLOCK_LOOP, "the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)"),
         ],
         "the blocks this build holds, one bit each: a block's registers read as 0 and ignore writes where its bit is 0",
     ),
@@ -789,8 +796,8 @@ pub const REGISTERS: &[Register] = &[
         "free-running cycle counter, high word",
     ),
     counter("CNT_EVENTS", 0x088, "ACK events that entered the window engine (FIFO and generator)"),
-    counter("CNT_PUSHED", 0x08C, "EV_PUSH writes the FIFO accepted"),
-    counter("CNT_DROPPED", 0x090, "EV_PUSH writes dropped: FIFO full"),
+    counter("CNT_PUSHED", 0x08C, "events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback"),
+    counter("CNT_DROPPED", 0x090, "events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed"),
     counter("CNT_UPDATES", 0x094, "updates the window engine wrote (merged events share one)"),
     counter("CNT_MARKED", 0x098, "ACK events with ECE that entered the engine"),
     counter("GEN_CYCLES", 0x09C, "cycles the generator has been running (events/cycle = CNT_EVENTS / GEN_CYCLES in a generator run)"),
@@ -823,6 +830,7 @@ pub const REGISTERS: &[Register] = &[
         &[
             flag("FS_OVERRUN", 0, "an FS_EV or flow reset arrived while the marker's slot was full: it was dropped"),
             flag("AG_OVERRUN", 1, "an AG_EV or flow reset arrived while the ACK generator's slot was full: it was dropped"),
+            flag("WRED_OVERRUN", 2, "a WRED_PKT write arrived in the cycle a loop packet reached the port: the write was dropped"),
         ],
         "sticky error flags of the extension blocks; write 1 to clear",
     ),
@@ -1167,6 +1175,57 @@ pub const REGISTERS: &[Register] = &[
     ro("wred", "WRED_MARKED", 0x1AC, Source::Hw, &SAT32, "packets marked CE (saturating; cleared by CORE_RESET)"),
     ro("wred", "WRED_DROPPED_WRED", 0x1B0, Source::Hw, &SAT32, "Not-ECT packets dropped by Eq. 3 (saturating; cleared by CORE_RESET)"),
     ro("wred", "WRED_DROPPED_FULL", 0x1B4, Source::Hw, &SAT32, "packets dropped: no room in the buffer (saturating; cleared by CORE_RESET)"),
+    // ---- the on-chip loopback (nic_system): sender -> marker -> port -> receiver -> back
+    reg(
+        "loop",
+        "LOOP_CTRL",
+        0x1C0,
+        Access::Rw,
+        &[
+            flag("LOOPBACK", 0, "the receiver's ACKs and NAKs return to this NIC: into the engine (through the FIFO), the marker and the sender"),
+            flag("SEND", 1, "the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in"),
+            Field {
+                min: 1,
+                max: 256,
+                ..uint("FLOWS", 8, 9, 16, "the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256")
+            },
+        ],
+        "the loopback's mode",
+    ),
+    param(
+        "loop_rto",
+        reg(
+            "loop",
+            "LOOP_RTO",
+            0x1C4,
+            Access::Rw,
+            &[uint("CYCLES", 0, 16, 4000, "a flow with packets in flight and no progress for this many cycles goes back to its last acknowledged PSN; 0: never")],
+            "the sender's retransmission timeout",
+        ),
+    ),
+    param(
+        "loop_len",
+        reg(
+            "loop",
+            "LOOP_LEN",
+            0x1C8,
+            Access::Rw,
+            &[uint("BYTES", 0, 14, 1000, "the length the port's queue counts for each loop packet")],
+            "length of a loop packet",
+        ),
+    ),
+    ro(
+        "loop",
+        "LOOP_STATUS",
+        0x1CC,
+        Source::Hw,
+        &[uint("IN_PIPE", 0, 6, 0, "packets sent and not yet taken by the receiver or dropped by the port (at most 32)")],
+        "the loop's packets in flight on chip",
+    ),
+    ro("loop", "LOOP_SENT", 0x1D0, Source::Hw, &COUNT32, "packets the sender sent, retransmissions included (cleared by CNT_CLEAR)"),
+    ro("loop", "LOOP_DELIVERED", 0x1D4, Source::Hw, &COUNT32, "loop packets the receiver took (cleared by CNT_CLEAR)"),
+    ro("loop", "LOOP_REWINDS", 0x1D8, Source::Hw, &COUNT32, "go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR)"),
+    ro("loop", "LOOP_TIMEOUTS", 0x1DC, Source::Hw, &COUNT32, "of them, by the retransmission timeout (cleared by CNT_CLEAR)"),
 ];
 
 /// The registers of the NIC core's own decoder (below [`EXT_BASE`]).

@@ -184,6 +184,8 @@ pub struct Taps {
     pub upd_flow: u32,
     /// Its pacing interval.
     pub upd_interval: u32,
+    /// Its window's whole packets.
+    pub upd_cw_pkts: u32,
     /// The update is a FLOW_CMD RESET's result.
     pub upd_restart: bool,
     /// A FLOW_CMD RESET is accepted this cycle.
@@ -266,6 +268,7 @@ impl NicCoreModel {
             upd_valid: eo.out_valid,
             upd_flow: eo.out_flow,
             upd_interval: eo.out_interval_ticks,
+            upd_cw_pkts: eo.out_cw >> 20,
             upd_restart: capture && o.fc_op == 3,
             flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
             flow_reset_id: self.regs.held(self.ix.flow_id),
@@ -290,14 +293,22 @@ impl NicCoreModel {
 
     /// One rising edge with `bus` and `sweep_hold` on the inputs.
     pub fn tick_held(&mut self, bus: &BusIn, sweep_hold: bool) {
-        self.tick_sys(bus, sweep_hold, None);
+        self.tick_sys(bus, sweep_hold, None, None);
     }
 
     /// One rising edge with `bus`, `sweep_hold` and a window handed over
     /// in hardware (`set`: flow, cw UQ12.20; the RTL's `sys_set_*`) on the
     /// inputs. The SET takes the engine's port ahead of a flow command,
     /// the generator and the FIFO; during the reset sweep it is ignored.
-    pub fn tick_sys(&mut self, bus: &BusIn, sweep_hold: bool, set: Option<(u32, u32)>) {
+    /// `push`: a FIFO word the system pushes (`sys_push_*`), ahead of an
+    /// EV_PUSH write in the same cycle.
+    pub fn tick_sys(
+        &mut self,
+        bus: &BusIn,
+        sweep_hold: bool,
+        set: Option<(u32, u32)>,
+        sys_push: Option<u32>,
+    ) {
         self.last_bus = *bus;
         let ix = self.ix;
         let o = self.s;
@@ -401,8 +412,12 @@ impl NicCoreModel {
 
         // ---- strobes
         let cycles_lo_rd = self.regs.reads(bus, ix.cycles_lo);
-        let push = wrote(ix.ev_push);
+        let bus_push = wrote(ix.ev_push);
+        let push = sys_push.or(bus_push);
         let push_ok = push.is_some() && fifo_level & 0x100 == 0;
+        // events lost: refused at a full FIFO; an EV_PUSH the system displaced
+        let lost_full = push.is_some() && !push_ok;
+        let lost_bus = bus_push.is_some() && sys_push.is_some();
         let gen_ctrl = wrote(ix.gen_ctrl);
         let flow_cmd = wrote(ix.flow_cmd);
         let cnt_clear = wrote(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
@@ -440,7 +455,7 @@ impl NicCoreModel {
             n.rd_ptr = (o.rd_ptr + 1) & 0x1ff;
             read_addr = n.rd_ptr & 0xff;
         }
-        n.ovf_q = push.is_some() && !push_ok;
+        n.ovf_q = lost_full || lost_bus;
         // generator
         if take_gen {
             n.gen_x = xorshift32(o.gen_x);
@@ -505,8 +520,10 @@ impl NicCoreModel {
         if push_ok {
             n.cnt_pushed = o.cnt_pushed.wrapping_add(1);
         }
-        if push.is_some() && !push_ok {
-            n.cnt_dropped = o.cnt_dropped.wrapping_add(1);
+        if lost_full || lost_bus {
+            n.cnt_dropped = o
+                .cnt_dropped
+                .wrapping_add(lost_full as u32 + lost_bus as u32);
         }
         if eo.out_valid {
             n.cnt_updates = o.cnt_updates.wrapping_add(1);
@@ -554,7 +571,7 @@ impl NicCoreModel {
         let st = &mut self.stats;
         st.events += ack_in as u64;
         st.gen_events += take_gen as u64;
-        st.dropped += (push.is_some() && !push_ok) as u64;
+        st.dropped += lost_full as u64 + lost_bus as u64;
         st.flow_results += capture as u64;
         st.resets += core_reset as u64;
         st.gen_cycles += o.gen_busy as u64;
@@ -593,6 +610,10 @@ crate::ports! {
         sys_set_flow: u32 = FLOW_BITS,
         /// Its window, packets, UQ12.20.
         sys_set_cw: u32 = 32,
+        /// The system pushes an event into the FIFO (ahead of EV_PUSH).
+        sys_push_valid: bool = 1,
+        /// Its FIFO word: flow | n << 8 | ECE << 12.
+        sys_push_event: u32 = 13,
     }
     /// The core's outputs: the bus, and the taps a system around it uses.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -609,6 +630,8 @@ crate::ports! {
         sys_upd_flow: u32 = FLOW_BITS,
         /// Its pacing interval, ticks (0 when cw >= 1).
         sys_upd_interval_ticks: u32 = crate::window_engine::INTERVAL_BITS as u32,
+        /// Its window's whole packets.
+        sys_upd_cw_pkts: u32 = 12,
         /// The update is a FLOW_CMD RESET's result.
         sys_upd_restart: bool = 1,
         /// A FLOW_CMD RESET is accepted this cycle.
@@ -633,6 +656,8 @@ impl From<BusIn> for NicCoreIn {
             sys_set_valid: false,
             sys_set_flow: 0,
             sys_set_cw: 0,
+            sys_push_valid: false,
+            sys_push_event: 0,
         }
     }
 }
@@ -690,6 +715,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
             &i.bus(),
             i.sys_sweep_hold,
             i.sys_set_valid.then_some((i.sys_set_flow, i.sys_set_cw)),
+            i.sys_push_valid.then_some(i.sys_push_event),
         );
     }
 
@@ -703,6 +729,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
             sys_upd_valid: t.upd_valid,
             sys_upd_flow: t.upd_flow,
             sys_upd_interval_ticks: t.upd_interval,
+            sys_upd_cw_pkts: t.upd_cw_pkts,
             sys_upd_restart: t.upd_restart,
             sys_flow_reset: t.flow_reset,
             sys_flow_reset_id: t.flow_reset_id,

@@ -131,8 +131,104 @@ struct AgAck {
     flow: u32,
 }
 
+/// Stages of the loop's delay line beside the fast-start marker.
+const LOOP_FS_STAGES: usize = crate::fast_start_marker::LATENCY_CYCLES;
+/// Stages of the loop's delay line beside the WRED/ECN port.
+const LOOP_WRED_STAGES: usize = crate::wred_ecn::LATENCY_CYCLES;
+/// Entries of the receive queue in front of the ACK generator (and the
+/// sender's credit: packets sent and not yet taken or dropped).
+pub const LOOP_RX_DEPTH: u32 = 32;
+const _: () = assert!(LOOP_FS_STAGES == 5 && LOOP_WRED_STAGES == 11 && LOOP_RX_DEPTH == 32);
+const M24: u32 = 0xff_ffff;
+
+/// The sender's per-flow table (next PSN | acknowledged PSN | stamp |
+/// send credit), as the RTL's deep `TableSweep` keeps it: every op sees
+/// the writes of the ops before it, in order, so the table is the state.
+/// A reset zeroes it (the sweep, which no op can watch: none is taken
+/// until it ends).
+#[derive(Clone, Debug)]
+struct LoopTable {
+    ram: Vec<u128>,
+    sweep: crate::Sweep,
+}
+
+impl LoopTable {
+    fn new() -> Self {
+        LoopTable {
+            ram: vec![0; 1 << FB],
+            sweep: crate::Sweep::default(),
+        }
+    }
+
+    /// One edge: the s3 op's write (`write`: entry, state); none in a reset.
+    fn tick(&mut self, reset: bool, write: Option<(u32, u128)>) {
+        if reset {
+            self.ram.fill(0);
+        } else if let Some((idx, w)) = write {
+            self.ram[idx as usize] = w;
+        }
+        self.sweep.tick(reset, 1 << FB);
+    }
+}
+
+/// An op of the sender's table in one of its stages.
+#[derive(Clone, Copy, Debug, Default)]
+struct LoopOp {
+    v: bool,
+    /// 0 a visit, 1 an ACK, 2 a NAK, 3 a flow reset, 4 a pacing grant.
+    kind: u32,
+    psn: u32,
+    idx: u32,
+    /// The flow's window, whole packets (read with the table, from s2 on).
+    lw: u32,
+}
+
+/// A returned ACK on its way to the marker.
+#[derive(Clone, Copy, Debug, Default)]
+struct LoopAck {
+    v: bool,
+    flow: u32,
+    psn: u32,
+    nak: bool,
+}
+
+/// Cycles from a returned ACK to the marker: the sender's op stages (s1,
+/// s2, s3) and its send register, so a returned ACK and a send never meet.
+const LOOP_ACK_STAGES: usize = 4;
+
+/// The loopback's registers (see the RTL's module doc, Loopback).
+#[derive(Clone, Copy, Debug, Default)]
+struct Loop {
+    ptr: u32,
+    t: u32,
+    s1: LoopOp,
+    s2: LoopOp,
+    s3: LoopOp,
+    g_pend: bool,
+    g_flow: u32,
+    tx_v: bool,
+    tx_flow: u32,
+    tx_psn: u32,
+    ad: [LoopAck; LOOP_ACK_STAGES],
+    fst: [bool; LOOP_FS_STAGES],
+    wd_v: [bool; LOOP_WRED_STAGES],
+    wd_flow: [u32; LOOP_WRED_STAGES],
+    wd_psn: [u32; LOOP_WRED_STAGES],
+    rx_wr: u32,
+    rx_wr_d: u32,
+    rx_rd: u32,
+    rx_q: u64,
+    pipe: u32,
+    sent: u32,
+    delivered: u32,
+    rewinds: u32,
+    timeouts: u32,
+    wred_ovr: bool,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct State {
+    lp: Loop,
     por_done: bool,
     fs: Slot,
     ag: Slot,
@@ -196,6 +292,14 @@ struct XIx {
     marked: usize,
     dropped_wred: usize,
     dropped_full: usize,
+    loop_ctrl: usize,
+    loop_rto: usize,
+    loop_len: usize,
+    loop_status: usize,
+    loop_sent: usize,
+    loop_delivered: usize,
+    loop_rewinds: usize,
+    loop_timeouts: usize,
 }
 
 impl XIx {
@@ -240,6 +344,14 @@ impl XIx {
             marked: ext_index("WRED_MARKED"),
             dropped_wred: ext_index("WRED_DROPPED_WRED"),
             dropped_full: ext_index("WRED_DROPPED_FULL"),
+            loop_ctrl: ext_index("LOOP_CTRL"),
+            loop_rto: ext_index("LOOP_RTO"),
+            loop_len: ext_index("LOOP_LEN"),
+            loop_status: ext_index("LOOP_STATUS"),
+            loop_sent: ext_index("LOOP_SENT"),
+            loop_delivered: ext_index("LOOP_DELIVERED"),
+            loop_rewinds: ext_index("LOOP_REWINDS"),
+            loop_timeouts: ext_index("LOOP_TIMEOUTS"),
         }
     }
 }
@@ -270,6 +382,27 @@ pub struct SysStats {
     pub held: u64,
     /// Windows the fast-start marker handed to the window engine (SETs).
     pub handoffs: u64,
+    /// Loop packets sent (retransmissions included).
+    pub loop_sent: u64,
+    /// Loop packets the receiver took.
+    pub loop_delivered: u64,
+    /// Loop packets the port dropped.
+    pub loop_dropped: u64,
+    /// Loop packets marked CE by the port.
+    pub loop_marked: u64,
+    /// ACKs returned to the engine's FIFO.
+    pub loop_acks: u64,
+    /// Go-back-N rewinds (NAKs and timeouts).
+    pub loop_rewinds: u64,
+    /// Of them, timeouts.
+    pub loop_timeouts: u64,
+    /// Pacing grants that became send credits.
+    pub loop_credits: u64,
+    /// Pacing grants lost: one came while one was held and the port taken.
+    pub loop_grants_lost: u64,
+    /// Loop events a block could not take (never: the model asserts
+    /// nothing and counts them here for the tests).
+    pub loop_lost: u64,
 }
 
 impl std::ops::AddAssign for SysStats {
@@ -287,6 +420,16 @@ impl std::ops::AddAssign for SysStats {
             flow_resets,
             held,
             handoffs,
+            loop_sent,
+            loop_delivered,
+            loop_dropped,
+            loop_marked,
+            loop_acks,
+            loop_rewinds,
+            loop_timeouts,
+            loop_credits,
+            loop_grants_lost,
+            loop_lost,
         } = o;
         self.grants += grants;
         self.restarts += restarts;
@@ -301,6 +444,16 @@ impl std::ops::AddAssign for SysStats {
         self.flow_resets += flow_resets;
         self.held += held;
         self.handoffs += handoffs;
+        self.loop_sent += loop_sent;
+        self.loop_delivered += loop_delivered;
+        self.loop_dropped += loop_dropped;
+        self.loop_marked += loop_marked;
+        self.loop_acks += loop_acks;
+        self.loop_rewinds += loop_rewinds;
+        self.loop_timeouts += loop_timeouts;
+        self.loop_credits += loop_credits;
+        self.loop_grants_lost += loop_grants_lost;
+        self.loop_lost += loop_lost;
     }
 }
 
@@ -314,6 +467,10 @@ pub struct NicSystemModel {
     fs: FastStartModel,
     ag: AckGeneratorModel,
     wred: WredEcnModel,
+    lt: LoopTable,
+    lw: Vec<u32>,
+    lw_q: u32,
+    rx: Vec<u64>,
     s: State,
     stats: SysStats,
     /// The values driven into the extension decoder's RO registers and its
@@ -333,6 +490,11 @@ impl NicSystemModel {
             fs: FastStartModel::new(FB),
             ag: AckGeneratorModel::new(FB),
             wred: WredEcnModel::new(),
+            lt: LoopTable::new(),
+            // the engine's window at configuration: 1.0 for every flow
+            lw: vec![1; 1 << FB],
+            lw_q: 0,
+            rx: vec![0; LOOP_RX_DEPTH as usize],
             s: State::default(),
             stats: SysStats::default(),
             ro: vec![0; ldcp_regmap::ext_registers().len()],
@@ -417,12 +579,159 @@ impl NicSystemModel {
             }
         }
 
+        // ---- the loopback: the sender's op (a flow reset, a returned ACK,
+        // or a visit of the next flow), and the decision on the s1 op
+        let ol = o.lp;
+        let lctl = held(xi.loop_ctrl);
+        let loopback = lctl & 1 != 0;
+        let send = lctl & 2 != 0;
+        let lp_last = ((lctl >> 8) & 0x1ff).clamp(1, 1 << FB) - 1;
+        let lsweep = self.lt.sweep.active();
+        let sel_ack = loopback && ago.out_valid;
+        // a pacing grant (a send credit for a flow below one packet): the
+        // one held, else the timer's of this cycle
+        let g_cand = ol.g_pend || pto.out_valid;
+        let g_flow = if ol.g_pend {
+            ol.g_flow
+        } else {
+            pto.out_flow & 0xff
+        };
+        let sel_grant = loopback && g_cand && !t.flow_reset && !sel_ack && !lsweep;
+        let visit = loopback
+            && send
+            && !t.flow_reset
+            && !sel_ack
+            && !sel_grant
+            && !o.fs.pend
+            && !t.sweeping;
+        let op_v = (t.flow_reset || sel_ack || sel_grant || visit) && !lsweep && !rst;
+        let (op_flow, op_kind, op_psn) = if t.flow_reset {
+            (t.flow_reset_id, 3, 0)
+        } else if sel_ack {
+            (
+                ago.out_flow & 0xff,
+                if ago.out_nak { 2 } else { 1 },
+                ago.out_psn,
+            )
+        } else if sel_grant {
+            (g_flow, 4, 0)
+        } else {
+            (ol.ptr, 0, 0)
+        };
+        // the s3 op: the decision on its flow's state; every op writes the
+        // state back, changed or not
+        let d = ol.s3;
+        let st = self.lt.ram[d.idx as usize];
+        let (nx, ak) = (st as u32 & M24, (st >> 24) as u32 & M24);
+        let (stamp, credit) = ((st >> 48) as u32 & 0xffff, (st >> 64) & 1 != 0);
+        let infl = nx.wrapping_sub(ak) & M24;
+        let age = ol.t.wrapping_sub(stamp) & 0xffff;
+        let rto = held(xi.loop_rto);
+        let e = d.psn;
+        let pack = |nx: u32, ak: u32, stamp: u32, credit: bool| {
+            nx as u128 | (ak as u128) << 24 | (stamp as u128) << 48 | (credit as u128) << 64
+        };
+        let (mut w, mut tx, mut rewind, mut timeout) = (st, false, false, false);
+        match d.kind {
+            0 => {
+                // below one packet (cw's whole part 0) a send needs a credit
+                // and nothing in flight
+                let may = if d.lw == 0 {
+                    credit && infl == 0
+                } else {
+                    infl < d.lw
+                };
+                if infl != 0 && rto != 0 && age >= rto {
+                    w = pack(ak, ak, ol.t, credit);
+                    rewind = true;
+                    timeout = true;
+                } else if may && ol.pipe < LOOP_RX_DEPTH {
+                    let stamp = if infl == 0 { ol.t } else { stamp };
+                    w = pack((nx + 1) & M24, ak, stamp, false);
+                    tx = true;
+                }
+            }
+            1 => {
+                let adv = e.wrapping_sub(ak) & M24;
+                if adv != 0 && adv < 1 << 23 {
+                    let past = e.wrapping_sub(nx) & M24;
+                    let nnx = if past != 0 && past < 1 << 23 { e } else { nx };
+                    w = pack(nnx, e, ol.t, credit);
+                }
+            }
+            2 if e.wrapping_sub(ak) & M24 < 1 << 23 => {
+                w = pack(e, e, ol.t, credit);
+                rewind = nx != e;
+            }
+            3 => w = 0,
+            4 => w = st | 1 << 64,
+            _ => {}
+        }
+        let w = d.v.then_some((d.idx, w));
+        let (tx, rewind, timeout) = (d.v && tx, d.v && rewind, d.v && timeout);
+        let mut nl = ol;
+        nl.s1 = LoopOp {
+            v: op_v,
+            kind: op_kind,
+            psn: op_psn,
+            idx: op_flow & 0xff,
+            lw: 0,
+        };
+        nl.s2 = LoopOp {
+            v: ol.s1.v && !rst,
+            lw: self.lw_q,
+            ..ol.s1
+        };
+        nl.s3 = LoopOp {
+            v: ol.s2.v && !rst,
+            ..ol.s2
+        };
+        if visit && op_v {
+            nl.ptr = if ol.ptr >= lp_last { 0 } else { ol.ptr + 1 };
+        }
+        // the grant held: the timer's new one while the held one went in,
+        // or the timer's that found the port taken (a held one is kept, and
+        // a new one then is lost: the timer grants again an interval later)
+        let grant_taken = sel_grant && op_v;
+        let mut g_lost = false;
+        if grant_taken {
+            nl.g_pend = ol.g_pend && pto.out_valid;
+            nl.g_flow = pto.out_flow & 0xff;
+        } else if ol.g_pend {
+            g_lost = pto.out_valid;
+        } else {
+            nl.g_pend = loopback && pto.out_valid;
+            nl.g_flow = pto.out_flow & 0xff;
+        }
+        nl.t = (ol.t + 1) & 0xffff;
+        nl.tx_v = tx;
+        nl.tx_flow = d.idx;
+        nl.tx_psn = nx;
+        nl.sent = ol.sent.wrapping_add(tx as u32);
+        nl.rewinds = ol.rewinds.wrapping_add(rewind as u32);
+        nl.timeouts = ol.timeouts.wrapping_add(timeout as u32);
+        // the returned ACK: to the marker LOOP_ACK_STAGES cycles on (when
+        // the sender's op of this cycle would have sent), to the engine's
+        // FIFO now
+        nl.ad[0] = LoopAck {
+            v: sel_ack,
+            flow: ago.out_flow & 0xff,
+            psn: ago.out_psn,
+            nak: ago.out_nak,
+        };
+        nl.ad[1..].copy_from_slice(&ol.ad[..LOOP_ACK_STAGES - 1]);
+        let ack_fs = ol.ad[LOOP_ACK_STAGES - 1];
+        let sys_push = sel_ack
+            .then_some(ago.out_flow & 0xff | ago.out_n_pkts << 8 | (ago.out_ece as u32) << 12);
+
         // ---- fast-start marker
         let hdr = held(xi.fs_hdr);
         // the slot waits while the core sweeps (no hand-off meets the sweep)
-        let fs_in = FsInputs {
+        // and while a loop event holds the port
+        let lp_fs = ack_fs.v || ol.tx_v;
+        let mut fs_in = FsInputs {
             reset: rst,
-            in_valid: o.fs.pend && !t.sweeping,
+            in_valid: lp_fs || (o.fs.pend && !t.sweeping),
             in_kind: o.fs.kind as u8,
             in_flow: o.fs.flow,
             in_psn: o.fs.psn,
@@ -431,7 +740,22 @@ impl NicSystemModel {
             in_csum: o.fs.csum as u16,
             cfg_iw_pkts: held(xi.fs_iw),
         };
-        let fs_take = o.fs.pend && fso.in_ready && !t.sweeping;
+        if lp_fs {
+            (fs_in.in_kind, fs_in.in_flow, fs_in.in_psn) = if ack_fs.v {
+                (if ack_fs.nak { 2 } else { 1 }, ack_fs.flow, ack_fs.psn)
+            } else {
+                (0, ol.tx_flow, ol.tx_psn)
+            };
+            fs_in.in_last = false;
+            fs_in.in_word0 = (hdr & 0xffff) as u16;
+            fs_in.in_csum = (hdr >> 16) as u16;
+        }
+        let fs_take = o.fs.pend && fso.in_ready && !t.sweeping && !lp_fs;
+        nl.fst[0] = ol.tx_v && fso.in_ready;
+        for i in 1..LOOP_FS_STAGES {
+            nl.fst[i] = ol.fst[i - 1];
+        }
+        let lost_fs = lp_fs && !fso.in_ready;
         // the hand-off: the window decided at the transition, as a SET
         let handoff = (fso.out_valid && fso.out_set).then_some((
             fso.out_flow & 0xff,
@@ -486,9 +810,11 @@ impl NicSystemModel {
         }
 
         // ---- ACK generator
-        let ag_in = AgInputs {
+        // the slot first, then the head of the loop's receive queue
+        let rx_avail = ol.rx_wr_d != ol.rx_rd;
+        let mut ag_in = AgInputs {
             reset: rst,
-            in_valid: o.ag.pend,
+            in_valid: o.ag.pend || rx_avail,
             in_open: o.ag.kind & 1 != 0,
             in_flow: o.ag.flow,
             in_psn: o.ag.psn,
@@ -497,7 +823,15 @@ impl NicSystemModel {
             cfg_m_pkts: held(xi.ag_m),
             cfg_timeout_cycles: held(xi.ag_timeout),
         };
+        if !o.ag.pend {
+            ag_in.in_open = false;
+            ag_in.in_flow = ol.rx_q as u32 & 0xff;
+            ag_in.in_psn = (ol.rx_q >> 8) as u32 & M24;
+            ag_in.in_ce = (ol.rx_q >> 32) & 1 != 0;
+            ag_in.in_last = false;
+        }
         let ag_take = o.ag.pend && ago.in_ready;
+        let rx_take = !o.ag.pend && rx_avail && ago.in_ready;
         let ag_ev = wrote(xi.ag_ev);
         if ag_take {
             n.ag.pend = false;
@@ -547,11 +881,22 @@ impl NicSystemModel {
 
         // ---- WRED/ECN port (the packet fields come straight off the bus)
         n.por_done = true;
+        // a loop packet leaving the marker goes ahead of a WRED_PKT write
+        let loop_pkt = ol.fst[LOOP_FS_STAGES - 1];
+        let pkt_wr = wrote(xi.pkt).is_some();
         let w_in = WredInputs {
             reset: rst || !o.por_done,
-            in_valid: wrote(xi.pkt).is_some(),
-            in_len_bytes: bus.wdata & 0x3fff,
-            in_ecn: ((bus.wdata >> 16) & 3) as u8,
+            in_valid: loop_pkt || pkt_wr,
+            in_len_bytes: if loop_pkt {
+                held(xi.loop_len)
+            } else {
+                bus.wdata & 0x3fff
+            },
+            in_ecn: if loop_pkt {
+                fso.out_ecn
+            } else {
+                ((bus.wdata >> 16) & 3) as u8
+            },
             egress_drain_bytes: held(xi.drain),
             cfg_k_min_bytes: held(xi.k_min),
             cfg_k_max_bytes: held(xi.k_max),
@@ -564,6 +909,35 @@ impl NicSystemModel {
             n.wred_decision = wo.out_decision as u32;
             n.wred_ecn = wo.out_ecn as u32;
         }
+        nl.wred_ovr = loop_pkt && pkt_wr;
+        nl.wd_v[0] = loop_pkt;
+        nl.wd_flow[0] = fso.out_flow & 0xff;
+        nl.wd_psn[0] = fso.out_psn;
+        for i in 1..LOOP_WRED_STAGES {
+            nl.wd_v[i] = ol.wd_v[i - 1];
+            nl.wd_flow[i] = ol.wd_flow[i - 1];
+            nl.wd_psn[i] = ol.wd_psn[i - 1];
+        }
+        // the port's decision on a loop packet: into the receive queue, or
+        // dropped (its credit returns)
+        let lw_end = LOOP_WRED_STAGES - 1;
+        let decided = ol.wd_v[lw_end];
+        let rx_push = decided && wo.out_decision <= 1;
+        let w_drop = decided && wo.out_decision > 1;
+        let rx_word = ol.wd_flow[lw_end] as u64
+            | (ol.wd_psn[lw_end] as u64) << 8
+            | ((wo.out_ecn == 3) as u64) << 32;
+        let mut rx_addr = ol.rx_rd;
+        if rx_push {
+            nl.rx_wr = (ol.rx_wr + 1) & 0x3f;
+        }
+        nl.rx_wr_d = ol.rx_wr;
+        if rx_take {
+            nl.rx_rd = (ol.rx_rd + 1) & 0x3f;
+            rx_addr = nl.rx_rd;
+        }
+        nl.delivered = ol.delivered.wrapping_add(rx_take as u32);
+        nl.pipe = (ol.pipe + tx as u32).wrapping_sub(rx_take as u32 + w_drop as u32) & 0x3f;
 
         // ---- counter clear and core reset
         if t.cnt_clear || rst {
@@ -574,8 +948,22 @@ impl NicSystemModel {
             n.ag_acks = 0;
             n.ag_naks = 0;
             n.ag_errors = 0;
+            nl.sent = 0;
+            nl.delivered = 0;
+            nl.rewinds = 0;
+            nl.timeouts = 0;
         }
         if rst {
+            nl = Loop {
+                sent: nl.sent,
+                delivered: nl.delivered,
+                rewinds: nl.rewinds,
+                timeouts: nl.timeouts,
+                // the delay lines' fields are not reset (their valid bits are)
+                wd_flow: nl.wd_flow,
+                wd_psn: nl.wd_psn,
+                ..Loop::default()
+            };
             n.fs.pend = false;
             n.ag.pend = false;
             n.fs_ovr = false;
@@ -595,7 +983,12 @@ impl NicSystemModel {
         ro.fill(0);
         set.fill(0);
         ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
-        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
+        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1 | (ol.wred_ovr as u32) << 2;
+        ro[xi.loop_status] = ol.pipe;
+        ro[xi.loop_sent] = ol.sent;
+        ro[xi.loop_delivered] = ol.delivered;
+        ro[xi.loop_rewinds] = ol.rewinds;
+        ro[xi.loop_timeouts] = ol.timeouts;
         ro[xi.pt_grants] = o.pt_grants;
         ro[xi.pt_last] = o.pt_last_flow | o.pt_last_late << 16;
         ro[xi.pt_max_late] = o.pt_max_late;
@@ -645,9 +1038,32 @@ impl NicSystemModel {
         st.flow_resets += t.flow_reset as u64;
         st.held += (hold && !rst) as u64;
         st.handoffs += handoff.is_some() as u64;
+        st.loop_sent += tx as u64;
+        st.loop_delivered += rx_take as u64;
+        st.loop_dropped += w_drop as u64;
+        st.loop_marked += (rx_push && wo.out_decision == 1) as u64;
+        st.loop_acks += sys_push.is_some() as u64;
+        st.loop_rewinds += rewind as u64;
+        st.loop_timeouts += timeout as u64;
+        st.loop_credits += (d.v && d.kind == 4) as u64;
+        st.loop_grants_lost += g_lost as u64;
+        st.loop_lost += lost_fs as u64 + (decided && !wo.out_valid) as u64;
+        n.lp = nl;
+        // the loop's RAMs: read (old data), then write
+        let upd = t.upd_valid.then_some((t.upd_flow, t.upd_cw_pkts));
+        self.lw_q = self.lw[(op_flow & 0xff) as usize];
+        if let Some((f, c)) = upd {
+            self.lw[f as usize & 0xff] = c;
+        }
+        self.lt.tick(rst, w);
+        let rx_next = self.rx[(rx_addr & 0x1f) as usize];
+        if rx_push {
+            self.rx[(ol.rx_wr & 0x1f) as usize] = rx_word;
+        }
+        n.lp.rx_q = rx_next;
 
         // ---- every sub-block takes the same edge
-        self.core.tick_sys(bus, hold, handoff);
+        self.core.tick_sys(bus, hold, handoff, sys_push);
         self.pt.tick(&pt_in);
         self.fs.tick(&fs_in);
         self.ag.tick(&ag_in);
@@ -671,6 +1087,22 @@ impl NicSystemModel {
         if self.s.ag.pend {
             v.push(("ACK generator slot", 1));
         }
+        let l = &self.s.lp;
+        let loop_items = [
+            ("loop packets in flight (sender to receiver)", l.pipe as u64),
+            (
+                "loop sender's ops",
+                [l.s1.v, l.s2.v, l.s3.v, l.tx_v]
+                    .iter()
+                    .filter(|&&v| v)
+                    .count() as u64,
+            ),
+            (
+                "returned ACKs on their way to the marker",
+                l.ad.iter().filter(|a| a.v).count() as u64,
+            ),
+        ];
+        v.extend(loop_items.into_iter().filter(|(_, n)| *n > 0));
         v.extend(self.pt.in_flight());
         v.extend(self.fs.in_flight());
         v.extend(self.ag.in_flight());
@@ -685,8 +1117,10 @@ impl NicSystemModel {
     /// passes of the ACK generator's scanner.
     pub fn drain_bus() -> Vec<BusIn> {
         let timeout0 = BusIn::write(ldcp_regmap::model::offset("AG_TIMEOUT"), 0);
+        let loop_off = BusIn::write(ldcp_regmap::model::offset("LOOP_CTRL"), 0);
         let mut v = crate::nic_core::NicCoreModel::drain_bus();
         v.insert(1, timeout0);
+        v.insert(0, loop_off);
         v.extend(std::iter::repeat_n(BusIn::default(), 4 * (1 << FB)));
         v
     }
@@ -880,6 +1314,32 @@ impl crate::Stimulus for SysStimulus {
                     queue.push_back(w(reg.offset, (r >> 32) as u32));
                 }
                 95 => queue.push_back(w(off("CNT_CLEAR"), 1)),
+                96..=97 => {
+                    // the loopback: on with a few flows (sometimes none,
+                    // all, or an illegal count), a timeout, a length; or off
+                    let x = d.next_u64();
+                    let flows = match x % 8 {
+                        0 => 0,
+                        1 => 256 + (x >> 8) as u32 % 256,
+                        2 => 1 + (x >> 8) as u32 % 256,
+                        _ => 1 + (x >> 8) as u32 % 6,
+                    };
+                    let mode = match (x >> 20) % 6 {
+                        0 => 0,
+                        1 => 1,
+                        2 => 2,
+                        _ => 3,
+                    };
+                    queue.push_back(w(
+                        off("LOOP_RTO"),
+                        [0, 40, 300, 2000][(x >> 24) as usize % 4],
+                    ));
+                    queue.push_back(w(off("LOOP_LEN"), 64 + (x >> 32) as u32 % 9000));
+                    queue.push_back(w(off("LOOP_CTRL"), mode | flows << 8));
+                    for _ in 0..(x >> 44) % 400 {
+                        queue.push_back(idle);
+                    }
+                }
                 _ => {
                     for _ in 0..1 + (r >> 8) % 60 {
                         queue.push_back(idle);
@@ -944,6 +1404,81 @@ mod tests {
         assert_eq!(m.stats().handoffs, 2);
         // a flow with no transition keeps INIT_CW (1.0)
         assert_eq!(flow_cw(&mut m, 7), 1 << 20);
+    }
+
+    /// The loopback closes the congestion loop on chip: the sender sends
+    /// within each flow's window, the port marks as its queue grows, the
+    /// receiver's ACKs return to the engine (which cuts the windows on the
+    /// marks and grows them otherwise), to the marker (whose fast-start
+    /// hand-off sets the window) and to the sender. Every packet sent is
+    /// delivered, dropped by the port or still on chip; none is lost
+    /// between blocks; the counters read over the bus agree with the model.
+    #[test]
+    fn nic_system_loopback_closes_the_congestion_loop() {
+        // (stats, every flow's cw) after a loop run through a port that
+        // sends `drain` bytes a cycle (a loop packet is 1000 bytes)
+        fn run(drain: u32) -> (SysStats, Vec<u32>, NicSystemModel) {
+            let mut m = NicSystemModel::new(0, true);
+            write(&mut m, "CORE_RESET", 1);
+            for _ in 0..600 {
+                m.tick(&BusIn::default());
+            }
+            write(&mut m, "FS_IW", 4);
+            write(&mut m, "RTT", 100); // the pacing interval RTT / cw, cycles
+            write(&mut m, "WRED_DRAIN", drain);
+            write(&mut m, "WRED_BUF_MAX", 0xff_ffff);
+            write(&mut m, "WRED_K_MIN", 2_000);
+            write(&mut m, "WRED_K_MAX", 20_000);
+            write(&mut m, "WRED_K", 10_000);
+            write(&mut m, "WRED_P_MAX", 0x2000);
+            write(&mut m, "LOOP_LEN", 1000);
+            write(&mut m, "LOOP_RTO", 3000);
+            write(&mut m, "LOOP_CTRL", 3 | 8 << 8);
+            for _ in 0..60_000 {
+                m.tick(&BusIn::default());
+            }
+            write(&mut m, "LOOP_CTRL", 1); // SEND off, LOOPBACK on: the last ACKs return
+            for _ in 0..3_000 {
+                m.tick(&BusIn::default());
+            }
+            let st = m.stats();
+            assert_eq!(st.loop_lost, 0, "{st:?}");
+            assert_eq!(st.handoffs, 8, "one fast-start hand-off per flow: {st:?}");
+            assert_eq!(
+                st.loop_sent,
+                st.loop_delivered + st.loop_dropped,
+                "nothing left on chip: {st:?}"
+            );
+            assert_eq!(st.loop_acks, st.acks, "every ACK returned: {st:?}");
+            assert_eq!(read(&mut m, "LOOP_STATUS"), 0);
+            assert_eq!(read(&mut m, "LOOP_SENT") as u64, st.loop_sent);
+            assert_eq!(read(&mut m, "LOOP_DELIVERED") as u64, st.loop_delivered);
+            assert!(m.in_flight().is_empty(), "{:?}", m.in_flight());
+            let cws = (0..8).map(|f| m.core().table(f).unwrap()).collect();
+            (st, cws, m)
+        }
+        // a congested port (12 bytes a cycle: 720 loop packets in the 60,000
+        // cycles): the marks drive every window below one packet, the
+        // pacing timer's grants pace the flows (RTT / cw), and what the
+        // receiver gets follows the port's rate
+        let (st, cws, _) = run(12);
+        assert!(cws.iter().all(|&c| c < 1 << 20), "{cws:?}");
+        assert!(st.loop_marked > 100 && st.loop_credits > 100, "{st:?}");
+        assert!(
+            (600..=900).contains(&st.loop_delivered),
+            "delivered {} against the port's 720: {st:?}",
+            st.loop_delivered
+        );
+        // a port faster than the loop (4000 bytes a cycle): no queue, no
+        // marks; the windows grow from IW = 4 by alpha/cw per packet, and
+        // the sender's rate with them
+        let (st2, cws2, _) = run(4_000);
+        assert_eq!(st2.loop_marked + st2.loop_dropped, 0, "{st2:?}");
+        assert!(cws2.iter().all(|&c| c > 20 << 20), "{cws2:?}");
+        // the marker's one port carries a packet and its ACK: at most half
+        // a packet a cycle, which the uncongested loop reaches
+        assert!(st2.loop_sent > 29_000, "{st2:?}");
+        assert!(st2.loop_sent > st.loop_sent, "{st2:?} against {st:?}");
     }
 
     /// From power-up, without a CORE_RESET, the port's marking draws are
