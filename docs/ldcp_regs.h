@@ -316,7 +316,7 @@
 #define LDCP_CNT_EVENTS_COUNT_MIN 0x0u
 #define LDCP_CNT_EVENTS_COUNT_MAX 0xffffffffu
 
-/* CNT_PUSHED (RO, block counters): EV_PUSH writes the FIFO accepted */
+/* CNT_PUSHED (RO, block counters): events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback */
 #define LDCP_CNT_PUSHED_OFFSET 0x08cu
 #define LDCP_CNT_PUSHED_RESET 0x00000000u
 #define LDCP_CNT_PUSHED_COUNT_SHIFT 0u
@@ -324,7 +324,7 @@
 #define LDCP_CNT_PUSHED_COUNT_MIN 0x0u
 #define LDCP_CNT_PUSHED_COUNT_MAX 0xffffffffu
 
-/* CNT_DROPPED (RO, block counters): EV_PUSH writes dropped: FIFO full */
+/* CNT_DROPPED (RO, block counters): events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed */
 #define LDCP_CNT_DROPPED_OFFSET 0x090u
 #define LDCP_CNT_DROPPED_RESET 0x00000000u
 #define LDCP_CNT_DROPPED_COUNT_SHIFT 0u

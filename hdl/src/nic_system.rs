@@ -44,17 +44,22 @@
 //!   flow, n, ECE; ahead of an EV_PUSH write in that cycle, which is then
 //!   dropped and counted in CNT_DROPPED);
 //! - to the sender's table (below);
-//! - two cycles later to the fast-start marker, as an ACK or NAK event
-//!   (so its transition hands its window to the engine, as with FS_EV).
+//! - four cycles later to the fast-start marker, as an ACK or NAK event
+//!   (so its transition hands its window to the engine, as with FS_EV);
+//!   four is the sender's op stages and its send register, so a returned
+//!   ACK never meets a send at the marker's one port.
 //!
 //! With LOOP_CTRL.SEND too, the **sender** visits flows 0..FLOWS-1 round
 //! robin, one per cycle in which its table's port is free (a flow reset
 //! and a returned ACK go first; it pauses while the marker's slot holds an
-//! FS_EV or the core sweeps). Its table (block RAM, the one-cycle
+//! FS_EV or the core sweeps). Its table (block RAM, the deep form of
 //! [`TableSweep`], swept by CORE_RESET) holds per flow the next PSN, the
-//! acknowledged PSN and a progress stamp (16 bits of a cycle counter); a
-//! second RAM holds the engine's window, whole packets, written by every
-//! engine update. A visit
+//! acknowledged PSN, a progress stamp (16 bits of a cycle counter) and a
+//! send credit; every op writes its entry back, changed or not, in its
+//! third stage, deciding on a registered state (deciding on the RAM's
+//! output was the ULX3S's critical path: 54 against 75 MHz). A second RAM
+//! holds the engine's window, whole packets, written by every engine
+//! update, read with the table. A visit
 //! - goes back to the acknowledged PSN when packets are in flight and the
 //!   stamp is LOOP_RTO cycles old or more (a timeout; 0: never);
 //! - else sends the next PSN when fewer than floor(cw) packets are in
@@ -552,9 +557,9 @@ impl Default for NicSystem {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_system",
     doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator, WRED/ECN port and the on-chip loopback behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
-    // the loop sender's table uses the one-cycle form of TableSweep: the
-    // deep form's outputs, the refusal (its ids are 8 bits) and the sweep
-    // pointer stay open
+    // the loop sender's table (TableSweep's deep form) needs only its
+    // `state`: the forwarding terms, the refusal (its ids are 8 bits) and
+    // the sweep pointer stay open
     open: &[
         "lts$s1_oor",
         "lts$upd_oor",

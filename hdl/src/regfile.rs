@@ -51,7 +51,7 @@ pub struct RegFile {
     pub status_gen_busy: Signal<In, Bits<1>>,
     /// STATUS.FIFO_LEVEL: events waiting in the FIFO, 0..=256
     pub status_fifo_level: Signal<In, Bits<9>>,
-    /// Sets ERRORS.FIFO_OVERFLOW: an EV_PUSH found the FIFO full: that event was dropped (counted in CNT_DROPPED)
+    /// Sets ERRORS.FIFO_OVERFLOW: an event was dropped: an EV_PUSH or loopback ACK found the FIFO full, or an EV_PUSH met a loopback push (counted in CNT_DROPPED)
     pub errors_fifo_overflow_set: Signal<In, Bits<1>>,
     /// Sets ERRORS.FLOW_CMD_BUSY: a FLOW_CMD arrived while one was in progress: it was ignored
     pub errors_flow_cmd_busy_set: Signal<In, Bits<1>>,

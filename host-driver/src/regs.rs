@@ -95,7 +95,7 @@ pub mod errors {
     pub const NAME: &str = "ERRORS";
     pub const OFFSET: u32 = 0x018;
     pub const RESET: u32 = 0x00000000;
-    /// an EV_PUSH found the FIFO full: that event was dropped (counted in CNT_DROPPED)
+    /// an event was dropped: an EV_PUSH or loopback ACK found the FIFO full, or an EV_PUSH met a loopback push (counted in CNT_DROPPED)
     pub const FIFO_OVERFLOW: Field = REGISTERS[6].fields[0];
     /// a FLOW_CMD arrived while one was in progress: it was ignored
     pub const FLOW_CMD_BUSY: Field = REGISTERS[6].fields[1];
@@ -331,7 +331,7 @@ pub mod cnt_events {
     pub const COUNT: Field = REGISTERS[27].fields[0];
 }
 
-/// CNT_PUSHED (RO): EV_PUSH writes the FIFO accepted
+/// CNT_PUSHED (RO): events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback
 pub mod cnt_pushed {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "CNT_PUSHED";
@@ -341,7 +341,7 @@ pub mod cnt_pushed {
     pub const COUNT: Field = REGISTERS[28].fields[0];
 }
 
-/// CNT_DROPPED (RO): EV_PUSH writes dropped: FIFO full
+/// CNT_DROPPED (RO): events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed
 pub mod cnt_dropped {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "CNT_DROPPED";
@@ -1083,9 +1083,9 @@ impl Param {
 pub struct CoreCounters {
     /// ACK events that entered the window engine (FIFO and generator) (wraps at 2^32)
     pub cnt_events: u32,
-    /// EV_PUSH writes the FIFO accepted (wraps at 2^32)
+    /// events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback (wraps at 2^32)
     pub cnt_pushed: u32,
-    /// EV_PUSH writes dropped: FIFO full (wraps at 2^32)
+    /// events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed (wraps at 2^32)
     pub cnt_dropped: u32,
     /// updates the window engine wrote (merged events share one) (wraps at 2^32)
     pub cnt_updates: u32,

@@ -89,6 +89,68 @@ fn bench_json_reports_one_event_per_device_cycle() {
     );
 }
 
+/// `bench --mode loop` through a port faster than the loop: half a packet
+/// per cycle sent, delivered, acknowledged back and taken by the engine
+/// (the marker's one port carries a packet and its ACK), counted by the
+/// device; bad `--set` and `--loop-flows` values are refused by name, with
+/// the legal range, before anything runs.
+#[test]
+fn bench_loop_reports_packets_per_cycle_and_refuses_bad_settings() {
+    let (code, out, err) = ldcpctl(&[
+        "bench",
+        "--json",
+        "--mode",
+        "loop",
+        "--cycles",
+        "100000",
+        "--set",
+        "wred_drain=4000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
+    let l = &v["loop"];
+    let sent = l["sent_per_cycle"].as_f64().unwrap();
+    assert!((0.49..=0.5).contains(&sent), "{v}");
+    assert_eq!(l["sent"], l["delivered"], "{v}");
+    assert_eq!(l["delivered"], l["engine_events"], "{v}");
+    assert_eq!(l["dropped"], 0, "{v}");
+    let names: Vec<&str> = ldcp_host::Param::ALL.iter().map(|p| p.name()).collect();
+    for (args, want) in [
+        (
+            &["--set", "nope=1"][..],
+            format!(
+                "no parameter \"nope\"; the parameters are {}",
+                names.join(", ")
+            ),
+        ),
+        (
+            &["--set", "wred_drain"][..],
+            "expected NAME=VALUE".to_string(),
+        ),
+        (
+            &["--set", "wred_drain=99999"][..],
+            "wred_drain = 99999 is out of range: it must be in [0, 16383]".to_string(),
+        ),
+        (
+            &["--loop-flows", "0"][..],
+            "--loop-flows 0 is out of range: it must be in [1, 256]".to_string(),
+        ),
+        (
+            &["--cycles", "0"][..],
+            "--cycles 0: a loop run needs at least one cycle".to_string(),
+        ),
+    ] {
+        let mut a = vec!["bench", "--mode", "loop"];
+        if !args.contains(&"--cycles") {
+            a.extend_from_slice(&["--cycles", "1000"]);
+        }
+        a.extend_from_slice(args);
+        let (code, _, err) = ldcpctl(&a);
+        assert_eq!(code, 1, "{a:?}: {err}");
+        assert!(err.contains(&want), "{a:?}: {err}");
+    }
+}
+
 /// A reader that closes its end early (`ldcpctl config get | head -1`)
 /// ends ldcpctl by SIGPIPE, quietly, as any Unix filter: no panic message,
 /// no exit 101 (it panicked in println! before).
