@@ -117,6 +117,10 @@ pub struct ExtStats {
     pub err_fs_overrun: bool,
     /// XERRORS.AG_OVERRUN.
     pub err_ag_overrun: bool,
+    /// XERRORS.WRED_OVERRUN: a WRED_PKT write met a loop packet (map 1.4).
+    pub err_wred_overrun: bool,
+    /// LOOP_STATUS.IN_PIPE: loop packets on chip (map 1.4).
+    pub loop_in_pipe: u32,
 }
 
 impl Stats {
@@ -145,6 +149,8 @@ impl Stats {
             v.push((regs::wred_occ::NAME.into(), x.wred_occupancy_bytes as u64));
             v.push(("XERRORS.FS_OVERRUN".into(), x.err_fs_overrun as u64));
             v.push(("XERRORS.AG_OVERRUN".into(), x.err_ag_overrun as u64));
+            v.push(("XERRORS.WRED_OVERRUN".into(), x.err_wred_overrun as u64));
+            v.push(("LOOP_STATUS.IN_PIPE".into(), x.loop_in_pipe as u64));
         }
         v
     }
@@ -551,6 +557,9 @@ impl<A: RegAccess> Device<A> {
                 wred_occupancy_bytes: self.io.read32(regs::wred_occ::OFFSET)?,
                 err_fs_overrun: regs::xerrors::FS_OVERRUN.get(x) != 0,
                 err_ag_overrun: regs::xerrors::AG_OVERRUN.get(x) != 0,
+                err_wred_overrun: regs::xerrors::WRED_OVERRUN.get(x) != 0,
+                loop_in_pipe: regs::loop_status::IN_PIPE
+                    .get(self.io.read32(regs::loop_status::OFFSET)?),
             })
         } else {
             None
@@ -594,7 +603,9 @@ impl<A: RegAccess> Device<A> {
         if self.info.ext {
             self.io.write32(
                 regs::xerrors::OFFSET,
-                regs::xerrors::FS_OVERRUN.mask() | regs::xerrors::AG_OVERRUN.mask(),
+                regs::xerrors::FS_OVERRUN.mask()
+                    | regs::xerrors::AG_OVERRUN.mask()
+                    | regs::xerrors::WRED_OVERRUN.mask(),
             )?;
         }
         Ok(())

@@ -357,6 +357,8 @@ fn ext_reset_proof<A: RegAccess>(dev: &mut Device<A>) {
             wred_occupancy_bytes: 0,
             err_fs_overrun: false,
             err_ag_overrun: false,
+            err_wred_overrun: false,
+            loop_in_pipe: 0,
         },
         "the extension blocks after a core reset"
     );
@@ -1139,4 +1141,33 @@ fn loopback_bench_counts_agree_and_drain() {
         sim.io().read32(regs::loop_ctrl::OFFSET).unwrap(),
         regs::loop_ctrl::RESET
     );
+}
+
+/// A WRED_PKT write in the cycle a loop packet reaches the port is dropped
+/// and flagged: `stats` shows XERRORS.WRED_OVERRUN and the loop's packets
+/// on chip, and clearing the counters clears the flag.
+#[test]
+fn a_wred_write_that_meets_a_loop_packet_is_flagged_and_cleared() {
+    let mut dev = Device::open(SimBus::model()).unwrap();
+    dev.set_param(Param::WredDrain, 4000.0).unwrap();
+    let on = regs::loop_ctrl::LOOPBACK.put(1)
+        | regs::loop_ctrl::SEND.put(1)
+        | regs::loop_ctrl::FLOWS.put(16);
+    dev.io().write32(regs::loop_ctrl::OFFSET, on).unwrap();
+    dev.io().idle(2_000).unwrap();
+    let before = dev.stats().unwrap().ext.unwrap();
+    assert!(
+        !before.err_wred_overrun && before.loop_in_pipe > 0,
+        "{before:?}"
+    );
+    // the loop sends every other cycle: back-to-back writes meet its packets
+    for _ in 0..20 {
+        dev.io()
+            .write32(regs::wred_pkt::OFFSET, regs::wred_pkt::LEN.put(100))
+            .unwrap();
+    }
+    let x = dev.stats().unwrap().ext.unwrap();
+    assert!(x.err_wred_overrun, "{x:?}");
+    dev.clear_counters().unwrap();
+    assert!(!dev.stats().unwrap().ext.unwrap().err_wred_overrun);
 }
