@@ -119,7 +119,8 @@ enum Cmd {
     /// Pacing timer: grants, the last one and the worst lateness (needs BLOCKS.PACING_TIMER).
     Pacing,
     /// Serve a simulated Alchitry Cu on a pseudo-terminal until SIGINT/SIGTERM: the board core's
-    /// RTL (bridge, register map, NIC core) fed the bytes a client writes, at the bit level.
+    /// RTL (bridge, register map, NIC core; with `--core system` the whole NIC system) fed the
+    /// bytes a client writes, at the bit level.
     ///
     /// Prints `port: /dev/pts/N` (with --json: {"port": ...}) once the board is up; then
     /// `ldcpctl --backend uart --port /dev/pts/N <command>` works session after session, the
@@ -131,6 +132,10 @@ enum Cmd {
         /// What runs the board: its Verilated RTL, the golden model, or both in lock step.
         #[arg(long, value_enum, default_value = "rtl")]
         engine: ldcp_host::sim_board::Engine,
+        /// Which board core: the Alchitry Cu's NIC core, or the whole NIC system (the ULX3S's
+        /// core, with the extension blocks and the loopback) at the same line timing.
+        #[arg(long, value_enum, default_value = "nic")]
+        core: ldcp_host::sim_board::Core,
         /// Exit once no byte has come for this many seconds (and the board has settled).
         #[arg(long, value_name = "SECS")]
         exit_after_idle: Option<f64>,
@@ -289,6 +294,7 @@ impl Progress {
 /// `serve-sim`: the board on a pty until stopped; the summary.
 fn serve_sim(
     json: bool,
+    core: ldcp_host::sim_board::Core,
     engine: ldcp_host::sim_board::Engine,
     exit_after_idle: Option<f64>,
 ) -> Result<serde_json::Value, DriverError> {
@@ -309,7 +315,7 @@ fn serve_sim(
         eprintln!("serve-sim: verilating the board core (cached after the first time)...");
     }
     let build = ldcp_hdl::nic_core::BuildId::current();
-    let mut board = SimBoard::power_on(sb::open_engine(engine, build)?)?;
+    let mut board = SimBoard::power_on(sb::open_board(core, engine, build)?)?;
     let pty = Pty::open()?;
     let port = pty.path().display().to_string();
     eprintln!(
@@ -378,10 +384,11 @@ fn serve_sim(
 fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
     if let Cmd::ServeSim {
         engine,
+        core,
         exit_after_idle,
     } = &cli.cmd
     {
-        return serve_sim(cli.json, *engine, *exit_after_idle);
+        return serve_sim(cli.json, *core, *engine, *exit_after_idle);
     }
     let t = Target {
         bdf: cli.bdf.clone(),

@@ -81,7 +81,9 @@
 
 use crate::DriverError;
 use ldcp_sim::board::{BoardIn, BoardModel, BoardOut};
+use ldcp_sim::board_shell::{ShellIn, ShellOut};
 use ldcp_sim::ports::Ports;
+use ldcp_sim::system_board::SystemBoardModel;
 use ldcp_sim::uart_bridge::{self as br, LineDecoder};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -153,60 +155,157 @@ pub trait BoardLine {
     }
 }
 
-/// The board core's inputs on the board: the line, the divider tied to
-/// [`BIT_CYCLES`], no hold (the PLL is locked, the button released).
-fn board_in(rx: bool) -> BoardIn {
-    BoardIn {
-        uart_rx: rx,
-        cfg_bit_cycles: BIT_CYCLES,
-        reset_hold: false,
+/// Which board core serves: the Alchitry Cu's (the NIC core), or the whole
+/// NIC system behind the same shell (the ULX3S's core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Core {
+    /// The Alchitry Cu NIC board core: bridge, register map, NIC core.
+    Nic,
+    /// The whole NIC system (core, pacing timer, fast-start marker, ACK
+    /// generator, WRED/ECN port, loopback) behind the board shell, as the
+    /// ULX3S carries it; simulated at the Cu's line timing (60 clocks per
+    /// bit, 60 cycles per us), not the ULX3S's 50.
+    System,
+}
+
+/// A board core's inputs and outputs as the server drives them.
+pub trait LinePorts: Ports + Copy + PartialEq + std::fmt::Debug {
+    /// The inputs on the board: the line, the divider tied to
+    /// [`BIT_CYCLES`], no hold (the PLL is locked, the button released).
+    fn line(rx: bool) -> Self;
+    /// The line out.
+    fn tx(&self) -> bool;
+}
+
+impl LinePorts for BoardIn {
+    fn line(rx: bool) -> Self {
+        BoardIn {
+            uart_rx: rx,
+            cfg_bit_cycles: BIT_CYCLES,
+            reset_hold: false,
+        }
+    }
+    fn tx(&self) -> bool {
+        false
     }
 }
 
-/// The Verilated board core.
-pub struct VerilatedBoard {
+impl LinePorts for BoardOut {
+    fn line(_: bool) -> Self {
+        BoardOut::default()
+    }
+    fn tx(&self) -> bool {
+        self.uart_tx
+    }
+}
+
+impl LinePorts for ShellIn {
+    fn line(rx: bool) -> Self {
+        ShellIn {
+            uart_rx: rx,
+            cfg_bit_cycles: BIT_CYCLES,
+            cfg_led_hold_cycles: ldcp_sim::board_shell::led_hold_cycles(CYCLES_PER_US as f64),
+            reset_hold: false,
+        }
+    }
+    fn tx(&self) -> bool {
+        false
+    }
+}
+
+impl LinePorts for ShellOut {
+    fn line(_: bool) -> Self {
+        ShellOut::default()
+    }
+    fn tx(&self) -> bool {
+        self.uart_tx
+    }
+}
+
+/// A board core's golden model.
+pub trait LineModel {
+    /// Its inputs.
+    type In: LinePorts;
+    /// Its outputs.
+    type Out: LinePorts;
+    /// One rising edge.
+    fn tick(&mut self, i: &Self::In);
+    /// The outputs after the last edge.
+    fn outputs(&self) -> Self::Out;
+    /// What it is.
+    fn name() -> &'static str;
+}
+
+impl LineModel for BoardModel {
+    type In = BoardIn;
+    type Out = BoardOut;
+    fn tick(&mut self, i: &BoardIn) {
+        BoardModel::tick(self, i)
+    }
+    fn outputs(&self) -> BoardOut {
+        BoardModel::outputs(self)
+    }
+    fn name() -> &'static str {
+        "board_core golden model (BoardModel)"
+    }
+}
+
+impl LineModel for SystemBoardModel {
+    type In = ShellIn;
+    type Out = ShellOut;
+    fn tick(&mut self, i: &ShellIn) {
+        SystemBoardModel::tick(self, i)
+    }
+    fn outputs(&self) -> ShellOut {
+        SystemBoardModel::outputs(self)
+    }
+    fn name() -> &'static str {
+        "system_board_core golden model (SystemBoardModel)"
+    }
+}
+
+/// A Verilated board core.
+pub struct VerilatedBoard<M: LineModel> {
     inst: ldcp_sim::cosim::Instance,
     row_idle: Vec<u64>,
     row_start: Vec<u64>,
     ins: Vec<u64>,
     outs: Vec<u64>,
+    name: &'static str,
     build: ldcp_hdl::nic_core::BuildId,
+    _m: std::marker::PhantomData<M>,
 }
 
-impl VerilatedBoard {
-    /// Generates the board core's Verilog stamped with `build` and
-    /// verilates it (cached under the work directory: the first time takes
-    /// a minute or two).
-    pub fn build(build: ldcp_hdl::nic_core::BuildId) -> Result<Self, DriverError> {
+impl<M: LineModel> VerilatedBoard<M> {
+    /// Verilates `verilog` (module `name`; cached under the work
+    /// directory: the first time takes a minute or two).
+    fn from_verilog(
+        verilog: &str,
+        name: &'static str,
+        build: ldcp_hdl::nic_core::BuildId,
+    ) -> Result<Self, DriverError> {
         use ldcp_sim::cosim::{BuildSpec, VerilatedLib};
-        let sim = |e: &dyn std::fmt::Display| DriverError::Sim(format!("board core: {e}"));
-        let v = ldcp_hdl::board::core_verilog(build).map_err(|e| sim(&e))?;
-        let spec = BuildSpec::new(
-            &v,
-            ldcp_hdl::board::MODULE.name,
-            BoardIn::PORTS,
-            BoardOut::PORTS,
-            false,
-        )
-        .map_err(|e| sim(&e))?;
+        let sim = |e: &dyn std::fmt::Display| DriverError::Sim(format!("{name}: {e}"));
+        let spec = BuildSpec::new(verilog, name, M::In::PORTS, M::Out::PORTS, false)
+            .map_err(|e| sim(&e))?;
         let lib = VerilatedLib::build(&spec).map_err(|e| sim(&e))?;
-        let mut row_idle = vec![0; BoardIn::PORTS.len()];
+        let mut row_idle = vec![0; M::In::PORTS.len()];
         let mut row_start = row_idle.clone();
-        board_in(true).to_ports(&mut row_idle);
-        board_in(false).to_ports(&mut row_start);
+        M::In::line(true).to_ports(&mut row_idle);
+        M::In::line(false).to_ports(&mut row_start);
         Ok(VerilatedBoard {
             inst: lib.instance(),
             row_idle,
             row_start,
             ins: Vec::new(),
             outs: Vec::new(),
+            name,
             build,
+            _m: std::marker::PhantomData,
         })
     }
-}
 
-impl VerilatedBoard {
-    /// One clock per entry of `rx`; the output rows, [`BoardOut::PORTS`]
+    /// One clock per entry of `rx`; the output rows, `M::Out::PORTS`
     /// values each.
     fn run_rows(&mut self, rx: &[bool]) -> &[u64] {
         self.ins.clear();
@@ -214,24 +313,43 @@ impl VerilatedBoard {
             self.ins
                 .extend_from_slice(if b { &self.row_idle } else { &self.row_start });
         }
-        self.outs.resize(rx.len() * BoardOut::PORTS.len(), 0);
+        self.outs.resize(rx.len() * M::Out::PORTS.len(), 0);
         self.inst.run(rx.len(), &self.ins, &mut self.outs);
         &self.outs
     }
 }
 
-impl BoardLine for VerilatedBoard {
+impl VerilatedBoard<BoardModel> {
+    /// The Alchitry Cu board core stamped with `build`, verilated.
+    pub fn build(build: ldcp_hdl::nic_core::BuildId) -> Result<Self, DriverError> {
+        let v = ldcp_hdl::board::core_verilog(build)
+            .map_err(|e| DriverError::Sim(format!("board core: {e}")))?;
+        Self::from_verilog(&v, ldcp_hdl::board::MODULE.name, build)
+    }
+}
+
+impl VerilatedBoard<SystemBoardModel> {
+    /// The whole-system board core stamped with `build`, verilated.
+    pub fn build(build: ldcp_hdl::nic_core::BuildId) -> Result<Self, DriverError> {
+        let v = ldcp_hdl::system_board::core_verilog(build)
+            .map_err(|e| DriverError::Sim(format!("system board core: {e}")))?;
+        Self::from_verilog(&v, ldcp_hdl::system_board::MODULE.name, build)
+    }
+}
+
+impl<M: LineModel> BoardLine for VerilatedBoard<M> {
     fn run(&mut self, rx: &[bool], tx: &mut Vec<bool>) {
         let rows = self.run_rows(rx);
         tx.extend(
-            rows.chunks_exact(BoardOut::PORTS.len())
-                .map(|row| BoardOut::from_ports(row).uart_tx),
+            rows.chunks_exact(M::Out::PORTS.len())
+                .map(|row| M::Out::from_ports(row).tx()),
         );
     }
 
     fn describe(&self) -> String {
         format!(
-            "Verilated board_core (git {:08x}{})",
+            "Verilated {} (git {:08x}{})",
+            self.name,
             self.build.hash,
             if self.build.dirty { ", dirty" } else { "" }
         )
@@ -239,42 +357,42 @@ impl BoardLine for VerilatedBoard {
 }
 
 /// The Verilated board core with its golden model in lock step on the same
-/// line: every output (the line out, the NIC core's bus and taps) compared
+/// line: every output (the line out, the core's bus and taps) compared
 /// every cycle; the RTL drives the line.
-pub struct LockStepBoard {
-    rtl: VerilatedBoard,
-    model: BoardModel,
+pub struct LockStepBoard<M: LineModel> {
+    rtl: VerilatedBoard<M>,
+    model: M,
     cycles: u64,
     mismatched: u64,
-    first: Option<(u64, BoardOut, BoardOut)>,
+    first: Option<(u64, M::Out, M::Out)>,
 }
 
-impl LockStepBoard {
-    /// Both, stamped with `build`.
-    pub fn build(build: ldcp_hdl::nic_core::BuildId) -> Result<Self, DriverError> {
-        Ok(LockStepBoard {
-            rtl: VerilatedBoard::build(build)?,
-            model: BoardModel::new(build.hash, build.dirty),
+impl<M: LineModel> LockStepBoard<M> {
+    /// Both.
+    pub fn new(rtl: VerilatedBoard<M>, model: M) -> Self {
+        LockStepBoard {
+            rtl,
+            model,
             cycles: 0,
             mismatched: 0,
             first: None,
-        })
+        }
     }
 }
 
-impl BoardLine for LockStepBoard {
+impl<M: LineModel> BoardLine for LockStepBoard<M> {
     fn run(&mut self, rx: &[bool], tx: &mut Vec<bool>) {
         let rows = self.rtl.run_rows(rx);
-        for (row, &b) in rows.chunks_exact(BoardOut::PORTS.len()).zip(rx) {
-            let got = BoardOut::from_ports(row);
-            self.model.tick(&board_in(b));
+        for (row, &b) in rows.chunks_exact(M::Out::PORTS.len()).zip(rx) {
+            let got = M::Out::from_ports(row);
+            self.model.tick(&M::In::line(b));
             let want = self.model.outputs();
             if got != want {
                 self.mismatched += 1;
                 self.first.get_or_insert((self.cycles, got, want));
             }
             self.cycles += 1;
-            tx.push(got.uart_tx);
+            tx.push(got.tx());
         }
     }
 
@@ -296,31 +414,43 @@ impl BoardLine for LockStepBoard {
     }
 }
 
-/// The board core's golden model.
-pub struct ModelBoard(pub BoardModel);
+/// A board core's golden model on the line.
+pub struct ModelBoard<M: LineModel>(pub M);
 
-impl BoardLine for ModelBoard {
+impl<M: LineModel> BoardLine for ModelBoard<M> {
     fn run(&mut self, rx: &[bool], tx: &mut Vec<bool>) {
         for &b in rx {
-            self.0.tick(&board_in(b));
-            tx.push(self.0.outputs().uart_tx);
+            self.0.tick(&M::In::line(b));
+            tx.push(self.0.outputs().tx());
         }
     }
 
     fn describe(&self) -> String {
-        "board_core golden model (BoardModel)".into()
+        M::name().into()
     }
 }
 
-/// Opens the board `engine` runs, stamped with `build`.
-pub fn open_engine(
+/// Opens the board core `core` that `engine` runs, stamped with `build`.
+pub fn open_board(
+    core: Core,
     engine: Engine,
     build: ldcp_hdl::nic_core::BuildId,
-) -> Result<Box<dyn BoardLine>, DriverError> {
-    Ok(match engine {
-        Engine::Rtl => Box::new(VerilatedBoard::build(build)?),
-        Engine::Model => Box::new(ModelBoard(BoardModel::new(build.hash, build.dirty))),
-        Engine::Lockstep => Box::new(LockStepBoard::build(build)?),
+) -> Result<Box<dyn BoardLine + Send>, DriverError> {
+    let (h, d) = (build.hash, build.dirty);
+    let sys = || SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new(h, d));
+    Ok(match (core, engine) {
+        (Core::Nic, Engine::Rtl) => Box::new(VerilatedBoard::<BoardModel>::build(build)?),
+        (Core::Nic, Engine::Model) => Box::new(ModelBoard(BoardModel::new(h, d))),
+        (Core::Nic, Engine::Lockstep) => Box::new(LockStepBoard::new(
+            VerilatedBoard::<BoardModel>::build(build)?,
+            BoardModel::new(h, d),
+        )),
+        (Core::System, Engine::Rtl) => Box::new(VerilatedBoard::<SystemBoardModel>::build(build)?),
+        (Core::System, Engine::Model) => Box::new(ModelBoard(sys())),
+        (Core::System, Engine::Lockstep) => Box::new(LockStepBoard::new(
+            VerilatedBoard::<SystemBoardModel>::build(build)?,
+            sys(),
+        )),
     })
 }
 
@@ -893,7 +1023,7 @@ fn serve_loop<B: BoardLine>(
 mod tests {
     use super::*;
 
-    fn model() -> SimBoard<ModelBoard> {
+    fn model() -> SimBoard<ModelBoard<BoardModel>> {
         SimBoard::power_on(ModelBoard(BoardModel::new(0, true))).unwrap()
     }
 
@@ -909,7 +1039,7 @@ mod tests {
     }
 
     /// A powered-up board whose last event is a read answered at `t`.
-    fn board_at(t: Instant) -> SimBoard<ModelBoard> {
+    fn board_at(t: Instant) -> SimBoard<ModelBoard<BoardModel>> {
         let mut b = model();
         b.host_bytes(&br::request(false, 0, 0), 1_000_000, t);
         assert_eq!(

@@ -855,8 +855,24 @@ fn rtl_board_on_pty() -> (
     std::sync::Arc<std::sync::atomic::AtomicBool>,
     std::thread::JoinHandle<ldcp_host::sim_board::ServeSummary>,
 ) {
-    use ldcp_host::sim_board::{serve, LockStepBoard, Pty, ServeOptions, SimBoard};
-    let rtl = LockStepBoard::build(ldcp_hdl::nic_core::BuildId::UNSTAMPED).unwrap();
+    core_on_pty(ldcp_host::sim_board::Core::Nic)
+}
+
+/// [`rtl_board_on_pty`] for the board core `core`.
+fn core_on_pty(
+    core: ldcp_host::sim_board::Core,
+) -> (
+    std::path::PathBuf,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    std::thread::JoinHandle<ldcp_host::sim_board::ServeSummary>,
+) {
+    use ldcp_host::sim_board::{open_board, serve, Engine, Pty, ServeOptions, SimBoard};
+    let rtl = open_board(
+        core,
+        Engine::Lockstep,
+        ldcp_hdl::nic_core::BuildId::UNSTAMPED,
+    )
+    .unwrap();
     let mut board = SimBoard::power_on(rtl).unwrap();
     let pty = Pty::open().unwrap();
     let path = pty.path().to_path_buf();
@@ -1170,4 +1186,45 @@ fn a_wred_write_that_meets_a_loop_packet_is_flagged_and_cleared() {
     assert!(x.err_wred_overrun, "{x:?}");
     dev.clear_counters().unwrap();
     assert!(!dev.stats().unwrap().ext.unwrap().err_wred_overrun);
+}
+
+/// The whole NIC system served on a pty (`serve-sim --core system`), its
+/// RTL and golden model in lock step: a multi-step session configures the
+/// port in one `ldcpctl` invocation and runs the loopback in the next, and
+/// the loop carries its half packet per cycle; not one cycle differs.
+#[test]
+fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
+    let (path, stop, h) = core_on_pty(ldcp_host::sim_board::Core::System);
+    let port = path.to_str().unwrap();
+    let ctl = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+            .args(["--backend", "uart", "--port", port])
+            .args(args)
+            .output()
+            .expect("running ldcpctl");
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let probe = ctl(&["probe"]);
+    assert!(probe.contains("LOOP"), "{probe}");
+    ctl(&["config", "set", "wred_drain", "4000"]);
+    let out = ctl(&["--json", "bench", "--mode", "loop", "--cycles", "300000"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
+    // over the line the window also holds the control accesses' frames
+    // (about 10,000 cycles each at 60 clocks per bit): a little under the
+    // half packet per cycle the loop carries
+    let sent = v["loop"]["sent_per_cycle"].as_f64().unwrap();
+    assert!(
+        (0.4..=0.5).contains(&sent),
+        "the port kept its setting: {v}"
+    );
+    assert_eq!(v["loop"]["dropped"], 0, "{v}");
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let summary = h.join().unwrap();
+    eprintln!("{summary:?}");
+    assert_eq!(summary.mismatched_cycles, Some(0), "{summary:?}");
 }
