@@ -135,6 +135,8 @@ const FB: usize = FLOW_BITS;
 const LFS: usize = ldcp_sim::fast_start_marker::LATENCY_CYCLES;
 /// Stages of the loop's delay line beside the WRED/ECN port (its latency).
 const LWS: usize = ldcp_sim::wred_ecn::LATENCY_CYCLES;
+/// Stages of a returned ACK on its way to the marker.
+const LAS: usize = ldcp_sim::nic_system::LOOP_ACK_STAGES;
 use ldcp_sim::nic_system::LOOP_RX_DEPTH;
 const _: () = assert!(LOOP_RX_DEPTH == 32 && FB == 8);
 // the hand-off's packets -> UQ12.20 is a literal shift of a 12-bit count
@@ -207,7 +209,6 @@ pub struct NicSystem {
     one6: Constant<Bits<6>>,
     last_fb: Constant<Bits<FB>>,
     rx_depth: Constant<Bits<6>>,
-    two6: Constant<Bits<6>>,
     c_bit64: Constant<Bits<65>>,
     ce_bit33: Constant<Bits<33>>,
     kind_reset: Constant<Bits<2>>,
@@ -280,14 +281,6 @@ pub struct NicSystem {
     lp_tx_v: DFF<Bit>,
     lp_tx_flow: DFF<Bits<FB>>,
     lp_tx_psn: DFF<Bits<24>>,
-    lp_ad1_v: DFF<Bit>,
-    lp_ad1_flow: DFF<Bits<FB>>,
-    lp_ad1_psn: DFF<Bits<24>>,
-    lp_ad1_nak: DFF<Bit>,
-    lp_ad2_v: DFF<Bit>,
-    lp_ad2_flow: DFF<Bits<FB>>,
-    lp_ad2_psn: DFF<Bits<24>>,
-    lp_ad2_nak: DFF<Bit>,
     lp_s2_v: DFF<Bit>,
     lp_s2_kind: DFF<Bits<3>>,
     lp_s2_psn: DFF<Bits<24>>,
@@ -298,14 +291,6 @@ pub struct NicSystem {
     lp_s3_psn: DFF<Bits<24>>,
     lp_s3_lw: DFF<Bits<12>>,
     lp_s3_idx: DFF<Bits<FB>>,
-    lp_ad3_v: DFF<Bit>,
-    lp_ad3_flow: DFF<Bits<FB>>,
-    lp_ad3_psn: DFF<Bits<24>>,
-    lp_ad3_nak: DFF<Bit>,
-    lp_ad4_v: DFF<Bit>,
-    lp_ad4_flow: DFF<Bits<FB>>,
-    lp_ad4_psn: DFF<Bits<24>>,
-    lp_ad4_nak: DFF<Bit>,
     rx_wr: DFF<Bits<6>>,
     rx_wr_d: DFF<Bits<6>>,
     rx_rd: DFF<Bits<6>>,
@@ -316,6 +301,10 @@ pub struct NicSystem {
     lp_tmo: DFF<Bits<32>>,
     lp_wovr: DFF<Bits<1>>,
     lp_fst: [DFF<Bit>; LFS],
+    lp_ad_v: [DFF<Bit>; LAS],
+    lp_ad_flow: [DFF<Bits<FB>>; LAS],
+    lp_ad_psn: [DFF<Bits<24>>; LAS],
+    lp_ad_nak: [DFF<Bit>; LAS],
     lp_wd_v: [DFF<Bit>; LWS],
     lp_wd_flow: [DFF<Bits<FB>>; LWS],
     lp_wd_psn: [DFF<Bits<24>>; LWS],
@@ -352,6 +341,12 @@ pub struct NicSystem {
     lp_drop: Signal<Local, Bit>,
     rx_next: Signal<Local, Bits<6>>,
     rx_word: Signal<Local, Bits<33>>,
+    lp_ad_out_v: Signal<Local, Bit>,
+    lp_ad_out_flow: Signal<Local, Bits<FB>>,
+    lp_ad_out_psn: Signal<Local, Bits<24>>,
+    lp_ad_out_nak: Signal<Local, Bit>,
+    lp_inc: Signal<Local, Bits<6>>,
+    lp_dec: Signal<Local, Bits<6>>,
     lp_nx1: Signal<Local, Bits<24>>,
     wd_last_flow: Signal<Local, Bits<FB>>,
     wd_last_psn: Signal<Local, Bits<24>>,
@@ -398,7 +393,6 @@ impl NicSystem {
             one6: Constant::new(bits::<6>(1)),
             last_fb: Constant::new(bits::<FB>((1 << FB) - 1)),
             rx_depth: Constant::new(bits::<6>(LOOP_RX_DEPTH as u64)),
-            two6: Constant::new(bits::<6>(2)),
             c_bit64: Constant::new(Bits::<65>::from(1u64) << 64),
             ce_bit33: Constant::new(bits::<33>(1 << 32)),
             kind_reset: Constant::new(bits::<2>(3)),
@@ -466,14 +460,6 @@ impl NicSystem {
             lp_tx_v: Default::default(),
             lp_tx_flow: Default::default(),
             lp_tx_psn: Default::default(),
-            lp_ad1_v: Default::default(),
-            lp_ad1_flow: Default::default(),
-            lp_ad1_psn: Default::default(),
-            lp_ad1_nak: Default::default(),
-            lp_ad2_v: Default::default(),
-            lp_ad2_flow: Default::default(),
-            lp_ad2_psn: Default::default(),
-            lp_ad2_nak: Default::default(),
             lp_s2_v: Default::default(),
             lp_s2_kind: Default::default(),
             lp_s2_psn: Default::default(),
@@ -484,14 +470,6 @@ impl NicSystem {
             lp_s3_psn: Default::default(),
             lp_s3_lw: Default::default(),
             lp_s3_idx: Default::default(),
-            lp_ad3_v: Default::default(),
-            lp_ad3_flow: Default::default(),
-            lp_ad3_psn: Default::default(),
-            lp_ad3_nak: Default::default(),
-            lp_ad4_v: Default::default(),
-            lp_ad4_flow: Default::default(),
-            lp_ad4_psn: Default::default(),
-            lp_ad4_nak: Default::default(),
             rx_wr: Default::default(),
             rx_wr_d: Default::default(),
             rx_rd: Default::default(),
@@ -502,6 +480,10 @@ impl NicSystem {
             lp_tmo: Default::default(),
             lp_wovr: Default::default(),
             lp_fst: Default::default(),
+            lp_ad_v: Default::default(),
+            lp_ad_flow: Default::default(),
+            lp_ad_psn: Default::default(),
+            lp_ad_nak: Default::default(),
             lp_wd_v: Default::default(),
             lp_wd_flow: Default::default(),
             lp_wd_psn: Default::default(),
@@ -538,6 +520,12 @@ impl NicSystem {
             lp_drop: Default::default(),
             rx_next: Default::default(),
             rx_word: Default::default(),
+            lp_ad_out_v: Default::default(),
+            lp_ad_out_flow: Default::default(),
+            lp_ad_out_psn: Default::default(),
+            lp_ad_out_nak: Default::default(),
+            lp_inc: Default::default(),
+            lp_dec: Default::default(),
             lp_nx1: Default::default(),
             wd_last_flow: Default::default(),
             wd_last_psn: Default::default(),
@@ -648,14 +636,6 @@ impl Logic for NicSystem {
             lp_tx_v,
             lp_tx_flow,
             lp_tx_psn,
-            lp_ad1_v,
-            lp_ad1_flow,
-            lp_ad1_psn,
-            lp_ad1_nak,
-            lp_ad2_v,
-            lp_ad2_flow,
-            lp_ad2_psn,
-            lp_ad2_nak,
             lp_s2_v,
             lp_s2_kind,
             lp_s2_psn,
@@ -666,14 +646,6 @@ impl Logic for NicSystem {
             lp_s3_psn,
             lp_s3_lw,
             lp_s3_idx,
-            lp_ad3_v,
-            lp_ad3_flow,
-            lp_ad3_psn,
-            lp_ad3_nak,
-            lp_ad4_v,
-            lp_ad4_flow,
-            lp_ad4_psn,
-            lp_ad4_nak,
             rx_wr,
             rx_wr_d,
             rx_rd,
@@ -693,6 +665,12 @@ impl Logic for NicSystem {
         self.rx_ram.write_clock.next = self.clock.val();
         for i in 0..LFS {
             self.lp_fst[i].clock.next = self.clock.val();
+        }
+        for i in 0..LAS {
+            self.lp_ad_v[i].clock.next = self.clock.val();
+            self.lp_ad_flow[i].clock.next = self.clock.val();
+            self.lp_ad_psn[i].clock.next = self.clock.val();
+            self.lp_ad_nak[i].clock.next = self.clock.val();
         }
         for i in 0..LWS {
             self.lp_wd_v[i].clock.next = self.clock.val();
@@ -950,22 +928,23 @@ impl Logic for NicSystem {
         }
         // the returned ACK: to the marker four cycles on (when the sender's
         // op of this cycle would have sent), to the engine's FIFO now
-        self.lp_ad1_v.d.next = self.lp_sel_ack.val();
-        self.lp_ad1_flow.d.next = self.ag.out_flow.val().get_bits::<FB>(0);
-        self.lp_ad1_psn.d.next = self.ag.out_psn.val();
-        self.lp_ad1_nak.d.next = self.ag.out_nak.val();
-        self.lp_ad2_v.d.next = self.lp_ad1_v.q.val();
-        self.lp_ad2_flow.d.next = self.lp_ad1_flow.q.val();
-        self.lp_ad2_psn.d.next = self.lp_ad1_psn.q.val();
-        self.lp_ad2_nak.d.next = self.lp_ad1_nak.q.val();
-        self.lp_ad3_v.d.next = self.lp_ad2_v.q.val();
-        self.lp_ad3_flow.d.next = self.lp_ad2_flow.q.val();
-        self.lp_ad3_psn.d.next = self.lp_ad2_psn.q.val();
-        self.lp_ad3_nak.d.next = self.lp_ad2_nak.q.val();
-        self.lp_ad4_v.d.next = self.lp_ad3_v.q.val();
-        self.lp_ad4_flow.d.next = self.lp_ad3_flow.q.val();
-        self.lp_ad4_psn.d.next = self.lp_ad3_psn.q.val();
-        self.lp_ad4_nak.d.next = self.lp_ad3_nak.q.val();
+        // (a reset clears the valid bits; the fields are don't-cares)
+        self.lp_ad_v[0].d.next = self.lp_sel_ack.val() & !self.core.sys_core_rst.val();
+        self.lp_ad_flow[0].d.next = self.ag.out_flow.val().get_bits::<FB>(0);
+        self.lp_ad_psn[0].d.next = self.ag.out_psn.val();
+        self.lp_ad_nak[0].d.next = self.ag.out_nak.val();
+        for i in 1..LAS {
+            self.lp_ad_v[i].d.next = self.lp_ad_v[i - 1].q.val() & !self.core.sys_core_rst.val();
+            self.lp_ad_flow[i].d.next = self.lp_ad_flow[i - 1].q.val();
+            self.lp_ad_psn[i].d.next = self.lp_ad_psn[i - 1].q.val();
+            self.lp_ad_nak[i].d.next = self.lp_ad_nak[i - 1].q.val();
+        }
+        for last in (LAS - 1)..LAS {
+            self.lp_ad_out_v.next = self.lp_ad_v[last].q.val();
+            self.lp_ad_out_flow.next = self.lp_ad_flow[last].q.val();
+            self.lp_ad_out_psn.next = self.lp_ad_psn[last].q.val();
+            self.lp_ad_out_nak.next = self.lp_ad_nak[last].q.val();
+        }
         self.ag_ece_bits.next = bits::<1>(0);
         if self.ag.out_ece.val() {
             self.ag_ece_bits.next = bits::<1>(1);
@@ -981,7 +960,7 @@ impl Logic for NicSystem {
         self.fs.cfg_iw_pkts.next = self.xregs.fs_iw_pkts.val();
         // a loop event (a returned ACK, or a packet the sender sends) goes
         // ahead of the slot
-        self.lp_fs.next = self.lp_ad4_v.q.val() | self.lp_tx_v.q.val();
+        self.lp_fs.next = self.lp_ad_out_v.val() | self.lp_tx_v.q.val();
         self.fs.in_valid.next =
             self.lp_fs.val() | (self.fs_pend.q.val() & !self.core.sys_sweeping.val());
         self.fs.in_kind.next = self.fs_kind.q.val();
@@ -998,13 +977,13 @@ impl Logic for NicSystem {
             self.fs.in_word0.next = self.xregs.fs_hdr_word0.val();
             self.fs.in_csum.next = self.xregs.fs_hdr_csum.val();
         }
-        if self.lp_ad4_v.q.val() {
+        if self.lp_ad_out_v.val() {
             self.fs.in_kind.next = bits::<2>(1);
-            if self.lp_ad4_nak.q.val() {
+            if self.lp_ad_out_nak.val() {
                 self.fs.in_kind.next = bits::<2>(2);
             }
-            self.fs.in_flow.next = bit_cast::<16, FB>(self.lp_ad4_flow.q.val());
-            self.fs.in_psn.next = self.lp_ad4_psn.q.val();
+            self.fs.in_flow.next = bit_cast::<16, FB>(self.lp_ad_out_flow.val());
+            self.fs.in_psn.next = self.lp_ad_out_psn.val();
         }
         self.fs_take.next = self.fs_pend.q.val()
             & self.fs.in_ready.val()
@@ -1222,23 +1201,18 @@ impl Logic for NicSystem {
             self.lp_deliv.d.next = self.lp_deliv.q.val() + self.one32.val();
         }
         // the credit: + a send, - a packet taken by the receiver, - a drop
-        self.lp_pipe.d.next = self.lp_pipe.q.val();
+        self.lp_inc.next = bits::<6>(0);
         if self.lp_s3_v.q.val() & self.lp_tx.val() {
-            self.lp_pipe.d.next = self.lp_pipe.q.val() + self.one6.val();
-            if self.rx_take.val() ^ self.lp_drop.val() {
-                self.lp_pipe.d.next = self.lp_pipe.q.val();
-            }
-            if self.rx_take.val() & self.lp_drop.val() {
-                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.one6.val();
-            }
-        } else {
-            if self.rx_take.val() ^ self.lp_drop.val() {
-                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.one6.val();
-            }
-            if self.rx_take.val() & self.lp_drop.val() {
-                self.lp_pipe.d.next = self.lp_pipe.q.val() - self.two6.val();
-            }
+            self.lp_inc.next = bits::<6>(1);
         }
+        self.lp_dec.next = bits::<6>(0);
+        if self.rx_take.val() ^ self.lp_drop.val() {
+            self.lp_dec.next = bits::<6>(1);
+        }
+        if self.rx_take.val() & self.lp_drop.val() {
+            self.lp_dec.next = bits::<6>(2);
+        }
+        self.lp_pipe.d.next = self.lp_pipe.q.val() + self.lp_inc.val() - self.lp_dec.val();
         self.xregs.loop_status_in_pipe.next = self.lp_pipe.q.val();
         self.xregs.loop_sent_count.next = self.lp_sent.q.val();
         self.xregs.loop_delivered_count.next = self.lp_deliv.q.val();
@@ -1306,14 +1280,6 @@ impl Logic for NicSystem {
             self.lp_tx_v.d.next = false;
             self.lp_tx_flow.d.next = bits::<FB>(0);
             self.lp_tx_psn.d.next = bits::<24>(0);
-            self.lp_ad1_v.d.next = false;
-            self.lp_ad1_flow.d.next = bits::<FB>(0);
-            self.lp_ad1_psn.d.next = bits::<24>(0);
-            self.lp_ad1_nak.d.next = false;
-            self.lp_ad2_v.d.next = false;
-            self.lp_ad2_flow.d.next = bits::<FB>(0);
-            self.lp_ad2_psn.d.next = bits::<24>(0);
-            self.lp_ad2_nak.d.next = false;
             self.lp_s2_v.d.next = false;
             self.lp_s2_kind.d.next = bits::<3>(0);
             self.lp_s2_psn.d.next = bits::<24>(0);
@@ -1324,14 +1290,6 @@ impl Logic for NicSystem {
             self.lp_s3_psn.d.next = bits::<24>(0);
             self.lp_s3_lw.d.next = bits::<12>(0);
             self.lp_s3_idx.d.next = bits::<FB>(0);
-            self.lp_ad3_v.d.next = false;
-            self.lp_ad3_flow.d.next = bits::<FB>(0);
-            self.lp_ad3_psn.d.next = bits::<24>(0);
-            self.lp_ad3_nak.d.next = false;
-            self.lp_ad4_v.d.next = false;
-            self.lp_ad4_flow.d.next = bits::<FB>(0);
-            self.lp_ad4_psn.d.next = bits::<24>(0);
-            self.lp_ad4_nak.d.next = false;
             self.rx_wr.d.next = bits::<6>(0);
             self.rx_wr_d.d.next = bits::<6>(0);
             self.rx_rd.d.next = bits::<6>(0);

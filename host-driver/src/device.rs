@@ -749,16 +749,9 @@ impl<A: RegAccess> Device<A> {
                 "--cycles 0: a loop run needs at least one cycle".into(),
             ));
         }
-        let port = |d: &mut Self| -> Result<[u64; 3], DriverError> {
-            Ok([
-                d.io.read32(regs::wred_marked::OFFSET)? as u64,
-                d.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
-                d.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
-            ])
-        };
         let saved = self.io.read32(regs::loop_ctrl::OFFSET)?;
         self.clear_counters()?;
-        let p0 = port(self)?;
+        let p0 = self.wred_counts()?;
         let t0 = std::time::Instant::now();
         let c0 = self.cycles()?;
         let on = regs::loop_ctrl::LOOPBACK.put(1) | regs::loop_ctrl::SEND.put(1) | f.put(flows);
@@ -798,7 +791,7 @@ impl<A: RegAccess> Device<A> {
         self.io.idle(flush)?;
         self.io.write32(regs::loop_ctrl::OFFSET, saved)?;
         let c2 = self.cycles()?;
-        let p1 = port(self)?;
+        let p1 = self.wred_counts()?;
         let rd =
             |d: &mut Self, off: u32| -> Result<u64, DriverError> { Ok(d.io.read32(off)? as u64) };
         let sent = rd(self, regs::loop_sent::OFFSET)?;
@@ -815,8 +808,8 @@ impl<A: RegAccess> Device<A> {
             acks: rd(self, regs::ag_acks::OFFSET)?,
             engine_events,
             engine_updates: rd(self, regs::cnt_updates::OFFSET)?,
-            marked: p1[0].wrapping_sub(p0[0]),
-            dropped: p1[1].wrapping_sub(p0[1]) + p1[2].wrapping_sub(p0[2]),
+            marked: p1[1].wrapping_sub(p0[1]),
+            dropped: p1[2].wrapping_sub(p0[2]) + p1[3].wrapping_sub(p0[3]),
             rewinds: rd(self, regs::loop_rewinds::OFFSET)?,
             timeouts: rd(self, regs::loop_timeouts::OFFSET)?,
             sent_per_cycle: per(sent),
@@ -1099,15 +1092,7 @@ impl<A: RegAccess> Device<A> {
                 "ECN codepoint {ecn} is out of range: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE"
             )));
         }
-        let read = |d: &mut Self| -> Result<[u64; 4], DriverError> {
-            Ok([
-                d.io.read32(regs::wred_forwarded::OFFSET)? as u64,
-                d.io.read32(regs::wred_marked::OFFSET)? as u64,
-                d.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
-                d.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
-            ])
-        };
-        let before = read(self)?;
+        let before = self.wred_counts()?;
         let word = regs::wred_pkt::LEN.put(len) | regs::wred_pkt::ECN.put(ecn);
         for _ in 0..count {
             self.io.write32(regs::wred_pkt::OFFSET, word)?;
@@ -1115,7 +1100,7 @@ impl<A: RegAccess> Device<A> {
         // decisions leave 11 cycles after their packet; the counters follow one later
         self.io
             .idle(ldcp_sim::wred_ecn::COUNTER_LATENCY_CYCLES as u64 + 1)?;
-        let after = read(self)?;
+        let after = self.wred_counts()?;
         let d: Vec<u64> = after.iter().zip(before).map(|(a, b)| a - b).collect();
         let decided = d[0] + d[2] + d[3];
         if decided < count as u64 && after.iter().all(|&c| c < u32::MAX as u64) {
@@ -1132,6 +1117,17 @@ impl<A: RegAccess> Device<A> {
             last_decision: regs::wred_last::DECISION.get(self.io.read32(regs::wred_last::OFFSET)?),
             occupancy_bytes: self.io.read32(regs::wred_occ::OFFSET)?,
         })
+    }
+
+    /// The WRED/ECN port's counters: forwarded, marked, dropped by Eq. 3,
+    /// dropped for room (WRED_*; saturating).
+    fn wred_counts(&mut self) -> Result<[u64; 4], DriverError> {
+        Ok([
+            self.io.read32(regs::wred_forwarded::OFFSET)? as u64,
+            self.io.read32(regs::wred_marked::OFFSET)? as u64,
+            self.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
+            self.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
+        ])
     }
 
     /// The pacing timer's counters.

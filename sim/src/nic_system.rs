@@ -194,7 +194,7 @@ struct LoopAck {
 
 /// Cycles from a returned ACK to the marker: the sender's op stages (s1,
 /// s2, s3) and its send register, so a returned ACK and a send never meet.
-const LOOP_ACK_STAGES: usize = 4;
+pub const LOOP_ACK_STAGES: usize = 4;
 
 /// The loopback's registers (see the RTL's module doc, Loopback).
 #[derive(Clone, Copy, Debug, Default)]
@@ -962,6 +962,7 @@ impl NicSystemModel {
                 // the delay lines' fields are not reset (their valid bits are)
                 wd_flow: nl.wd_flow,
                 wd_psn: nl.wd_psn,
+                ad: nl.ad.map(|a| LoopAck { v: false, ..a }),
                 ..Loop::default()
             };
             n.fs.pend = false;
