@@ -158,7 +158,7 @@ pub const BOARDS: &[Board] = &[
         package: "cb132",
         family: Family::Ice40,
         nextpnr_device: "--hx8k",
-        doc: "a second Alchitry Cu as the switch port: the WRED/ECN port, its registers and the UART bridge; iCE40-HX8K cb132, 90 MHz PLL clock from the 100 MHz oscillator",
+        doc: "a second Alchitry Cu as the switch port: the WRED/ECN port, its registers and the UART bridge; iCE40-HX8K cb132, the 100 MHz oscillator's clock (no PLL)",
         core: ldcp_hdl::switch_board::MODULE.name,
         top: ldcp_hdl::switch_board::TOP,
         oscillator_mhz: ldcp_hdl::switch_board::OSC_MHZ,
@@ -171,7 +171,7 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::switch_board::core_verilog,
         top_verilog: ldcp_hdl::switch_board::top_verilog,
         constraints: ldcp_hdl::switch_board::pcf,
-        pll: || sb_pll40(ldcp_hdl::switch_board::PLL),
+        pll: Vec::new,
     },
     Board {
         name: "ulx3s",

@@ -94,7 +94,7 @@ struct SynthArgs {
     /// Build a board's bitstream instead: the board core with its PLL and pins
     /// (alchitry-cu: the NIC core, the UART bridge, 60 MHz from the 100 MHz
     /// oscillator; alchitry-cu-switch: the WRED/ECN switch port, the UART
-    /// bridge, 90 MHz from the 100 MHz oscillator; ulx3s: the whole NIC system on the
+    /// bridge, on the 100 MHz oscillator without a PLL; ulx3s: the whole NIC system on the
     /// ECP5, 50 MHz from the 25 MHz oscillator). Writes the bitstream under
     /// <out> only if every clock meets its constraint.
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]

@@ -126,12 +126,13 @@ fn build_board(name: &str, seeds: u32, dir: &str) -> ldcp_flow::board::BoardRepo
         .find(|c| (c.constraint_mhz - b.clock_mhz).abs() < 0.1)
         .unwrap_or_else(|| {
             panic!(
-                "{name}: no clock at the PLL's {} MHz: {:?}",
+                "{name}: no clock at the board's {} MHz: {:?}",
                 b.clock_mhz, r.clocks
             )
         });
     assert!(clk.achieved_mhz >= clk.constraint_mhz, "{clk:?}");
-    assert_eq!((r.pll_used, r.flows), (1, b.flows), "{name}");
+    let plls = u64::from(!b.pll().is_empty());
+    assert_eq!((r.pll_used, r.flows), (plls, b.flows), "{name}");
     assert!(
         r.logic_cells < r.logic_cells_total,
         "{name}: {} cells",
@@ -165,12 +166,15 @@ fn alchitry_cu_bitstream_builds_and_meets_its_60_mhz_clock() {
 
 /// The switch port's bitstream: the switch board core (the board shell,
 /// the switch decoder, the WRED/ECN port) on the second Alchitry Cu meets
-/// the PLL's 90 MHz (100 MHz is not reliable: `hdl/src/switch_board.rs`),
-/// and icepack writes a whole HX8K bitstream.
+/// the oscillator's 100 MHz without a PLL, and icepack writes a whole HX8K
+/// bitstream.
 #[test]
-fn alchitry_cu_switch_bitstream_builds_and_meets_its_90_mhz_clock() {
-    let r = build_board("alchitry-cu-switch", 5, "test-board-switch");
+fn alchitry_cu_switch_bitstream_builds_and_meets_100_mhz_without_a_pll() {
+    // ten seeds: about half the placements meet 100 MHz (the committed
+    // report lists the spread); the build stops at the first that does
+    let r = build_board("alchitry-cu-switch", 10, "test-board-switch");
     assert_eq!(r.clocks.len(), 1, "one clock domain: {:?}", r.clocks);
+    assert_eq!((r.pll_used, r.clocks[0].constraint_mhz.round()), (0, 100.0));
     assert_eq!((r.flows, r.bram), (0, 0));
     assert!(r.logic_cells > 2_000);
 }

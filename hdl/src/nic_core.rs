@@ -44,6 +44,14 @@
 //! poppable the second cycle after its push: the pop side compares against
 //! the write pointer of the previous cycle.
 //!
+//! # Counters
+//! CNT_EVENTS, CNT_MARKED, CNT_PUSHED and CNT_DROPPED count their event
+//! one cycle after it (the increment is registered: the port's arbitration
+//! and the bus decode in front of the adders were the core's critical
+//! paths); CNT_UPDATES and CNT_PACKETS count the engine's output in its
+//! cycle. A CNT_CLEAR clears every event before its cycle; one in the
+//! clearing cycle itself is counted after the clear. CORE_RESET drops both.
+//!
 //! # Generator
 //! xorshift32 (13, 17, 5) from GEN_SEED (0 acts as 2,463,534,242, as in
 //! `ldcp_sim::xorshift`); each state x gives
@@ -223,6 +231,10 @@ pub struct NicCore {
     lost_full: Signal<Local, Bits<1>>,
     lost_bus: Signal<Local, Bits<1>>,
     lost_n: Signal<Local, Bits<2>>,
+    lost_q: DFF<Bits<2>>,
+    ack_q: DFF<Bit>,
+    ece_q: DFF<Bit>,
+    push_q: DFF<Bit>,
     gen_x1: Signal<Local, Bits<32>>,
     gen_x2: Signal<Local, Bits<32>>,
     gen_x3: Signal<Local, Bits<32>>,
@@ -335,6 +347,10 @@ impl NicCore {
             lost_full: Default::default(),
             lost_bus: Default::default(),
             lost_n: Default::default(),
+            lost_q: Default::default(),
+            ack_q: Default::default(),
+            ece_q: Default::default(),
+            push_q: Default::default(),
             gen_x1: Default::default(),
             gen_x2: Default::default(),
             gen_x3: Default::default(),
@@ -408,6 +424,10 @@ impl Logic for NicCore {
             clock,
             reset_q,
             ovf_q,
+            lost_q,
+            ack_q,
+            ece_q,
+            push_q,
             fcb_q,
             cycles,
             cycles_hi,
@@ -691,13 +711,18 @@ impl Logic for NicCore {
         self.regs.flow_status_flow.next = self.res_flow.q.val();
 
         // ---- counters
-        if self.ack_in.val() {
+        // the counters count a cycle after the event (registered: the port's
+        // arbitration and the bus decode in front of them were critical paths)
+        self.ack_q.d.next = self.ack_in.val();
+        self.ece_q.d.next = self.ack_ece.val();
+        self.push_q.d.next = self.push_ok.val();
+        if self.ack_q.q.val() {
             self.cnt_events.d.next = self.cnt_events.q.val() + self.one32.val();
         }
-        if self.ack_ece.val() {
+        if self.ece_q.q.val() {
             self.cnt_marked.d.next = self.cnt_marked.q.val() + self.one32.val();
         }
-        if self.push_ok.val() {
+        if self.push_q.q.val() {
             self.cnt_pushed.d.next = self.cnt_pushed.q.val() + self.one32.val();
         }
         // events lost: a push refused (FIFO full), and an EV_PUSH write the
@@ -711,7 +736,8 @@ impl Logic for NicCore {
             self.lost_bus.next = bits::<1>(1);
         }
         // one adder of a 2-bit count (two chained 32-bit adds were the
-        // core's critical path)
+        // core's critical path), registered: the count lands a cycle after
+        // the loss (the bus decode in front of it was the critical path)
         self.lost_n.next = bits::<2>(0);
         if (self.lost_full.val() ^ self.lost_bus.val()).any() {
             self.lost_n.next = bits::<2>(1);
@@ -719,9 +745,10 @@ impl Logic for NicCore {
         if (self.lost_full.val() & self.lost_bus.val()).any() {
             self.lost_n.next = bits::<2>(2);
         }
-        if self.lost_n.val().any() {
+        self.lost_q.d.next = self.lost_n.val();
+        if self.lost_q.q.val().any() {
             self.cnt_dropped.d.next =
-                self.cnt_dropped.q.val() + bit_cast::<32, 2>(self.lost_n.val());
+                self.cnt_dropped.q.val() + bit_cast::<32, 2>(self.lost_q.q.val());
         }
         if self.eng.out_valid.val() {
             self.cnt_updates.d.next = self.cnt_updates.q.val() + self.one32.val();
@@ -784,6 +811,10 @@ impl Logic for NicCore {
             self.cnt_marked.d.next = bits::<32>(0);
             self.cnt_pushed.d.next = bits::<32>(0);
             self.cnt_dropped.d.next = bits::<32>(0);
+            self.lost_q.d.next = bits::<2>(0);
+            self.ack_q.d.next = false;
+            self.ece_q.d.next = false;
+            self.push_q.d.next = false;
             self.cnt_updates.d.next = bits::<32>(0);
             self.gen_cycles.d.next = bits::<32>(0);
             self.cnt_packets.d.next = bits::<32>(0);

@@ -148,65 +148,95 @@ pub struct RegFile {
     rvalid: DFF<Bit>,
     a_magic: Constant<Bits<10>>,
     c_magic_value: Constant<Bits<32>>,
+    rd_magic: Signal<Local, Bits<32>>,
     a_version: Constant<Bits<10>>,
     c_version_minor: Constant<Bits<16>>,
     c_version_major: Constant<Bits<16>>,
+    rd_version: Signal<Local, Bits<32>>,
     a_git_hash: Constant<Bits<10>>,
+    rd_git_hash: Signal<Local, Bits<32>>,
     a_caps: Constant<Bits<10>>,
+    rd_caps: Signal<Local, Bits<32>>,
     a_core_reset: Constant<Bits<10>>,
     a_status: Constant<Bits<10>>,
+    rd_status: Signal<Local, Bits<32>>,
     a_errors: Constant<Bits<10>>,
     r_errors_fifo_overflow: DFF<Bits<1>>,
     clr_errors_fifo_overflow: Signal<Local, Bits<1>>,
     r_errors_flow_cmd_busy: DFF<Bits<1>>,
     clr_errors_flow_cmd_busy: Signal<Local, Bits<1>>,
+    rd_errors: Signal<Local, Bits<32>>,
     a_blocks: Constant<Bits<10>>,
+    rd_blocks: Signal<Local, Bits<32>>,
     a_alpha: Constant<Bits<10>>,
     r_alpha_raw: DFFWithInit<Bits<9>>,
     k_alpha_raw: Constant<Bits<9>>,
+    rd_alpha: Signal<Local, Bits<32>>,
     a_beta: Constant<Bits<10>>,
     r_beta_raw: DFFWithInit<Bits<9>>,
     k_beta_raw: Constant<Bits<9>>,
+    rd_beta: Signal<Local, Bits<32>>,
     a_gamma: Constant<Bits<10>>,
     r_gamma_shift: DFFWithInit<Bits<4>>,
     k_gamma_shift: Constant<Bits<4>>,
+    rd_gamma: Signal<Local, Bits<32>>,
     a_cw_max: Constant<Bits<10>>,
     r_cw_max_cw: DFFWithInit<Bits<32>>,
     k_cw_max_cw: Constant<Bits<32>>,
+    rd_cw_max: Signal<Local, Bits<32>>,
     a_rtt: Constant<Bits<10>>,
     r_rtt_ticks: DFFWithInit<Bits<16>>,
     k_rtt_ticks: Constant<Bits<16>>,
+    rd_rtt: Signal<Local, Bits<32>>,
     a_init_cw: Constant<Bits<10>>,
     r_init_cw_cw: DFFWithInit<Bits<32>>,
     k_init_cw_cw: Constant<Bits<32>>,
+    rd_init_cw: Signal<Local, Bits<32>>,
     a_flow_id: Constant<Bits<10>>,
     r_flow_id_id: DFFWithInit<Bits<8>>,
     k_flow_id_id: Constant<Bits<8>>,
+    rd_flow_id: Signal<Local, Bits<32>>,
     a_flow_cmd: Constant<Bits<10>>,
     a_flow_wdata: Constant<Bits<10>>,
     r_flow_wdata_cw: DFFWithInit<Bits<32>>,
     k_flow_wdata_cw: Constant<Bits<32>>,
+    rd_flow_wdata: Signal<Local, Bits<32>>,
     a_flow_cw: Constant<Bits<10>>,
+    rd_flow_cw: Signal<Local, Bits<32>>,
     a_flow_interval: Constant<Bits<10>>,
+    rd_flow_interval: Signal<Local, Bits<32>>,
     a_flow_status: Constant<Bits<10>>,
+    rd_flow_status: Signal<Local, Bits<32>>,
     a_ev_push: Constant<Bits<10>>,
     a_gen_count: Constant<Bits<10>>,
     r_gen_count_events: DFFWithInit<Bits<32>>,
     k_gen_count_events: Constant<Bits<32>>,
+    rd_gen_count: Signal<Local, Bits<32>>,
     a_gen_seed: Constant<Bits<10>>,
     r_gen_seed_seed: DFFWithInit<Bits<32>>,
     k_gen_seed_seed: Constant<Bits<32>>,
+    rd_gen_seed: Signal<Local, Bits<32>>,
     a_gen_ctrl: Constant<Bits<10>>,
     a_gen_remaining: Constant<Bits<10>>,
+    rd_gen_remaining: Signal<Local, Bits<32>>,
     a_cycles_lo: Constant<Bits<10>>,
+    rd_cycles_lo: Signal<Local, Bits<32>>,
     a_cycles_hi: Constant<Bits<10>>,
+    rd_cycles_hi: Signal<Local, Bits<32>>,
     a_cnt_events: Constant<Bits<10>>,
+    rd_cnt_events: Signal<Local, Bits<32>>,
     a_cnt_pushed: Constant<Bits<10>>,
+    rd_cnt_pushed: Signal<Local, Bits<32>>,
     a_cnt_dropped: Constant<Bits<10>>,
+    rd_cnt_dropped: Signal<Local, Bits<32>>,
     a_cnt_updates: Constant<Bits<10>>,
+    rd_cnt_updates: Signal<Local, Bits<32>>,
     a_cnt_marked: Constant<Bits<10>>,
+    rd_cnt_marked: Signal<Local, Bits<32>>,
     a_gen_cycles: Constant<Bits<10>>,
+    rd_gen_cycles: Signal<Local, Bits<32>>,
     a_cnt_packets: Constant<Bits<10>>,
+    rd_cnt_packets: Signal<Local, Bits<32>>,
     a_cnt_clear: Constant<Bits<10>>,
 }
 
@@ -228,11 +258,14 @@ impl Default for RegFile {
             rvalid: Default::default(),
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
+            rd_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
             c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
+            rd_version: Default::default(),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
+            rd_git_hash: Default::default(),
             a_caps: Constant::new(bits::<10>(3)),
             caps_flow_bits: Default::default(),
             caps_fifo_log2: Default::default(),
@@ -240,6 +273,7 @@ impl Default for RegFile {
             caps_dirty: Default::default(),
             caps_ext: Default::default(),
             caps_kind: Default::default(),
+            rd_caps: Default::default(),
             a_core_reset: Constant::new(bits::<10>(4)),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
@@ -248,6 +282,7 @@ impl Default for RegFile {
             status_flow_busy: Default::default(),
             status_gen_busy: Default::default(),
             status_fifo_level: Default::default(),
+            rd_status: Default::default(),
             a_errors: Constant::new(bits::<10>(6)),
             errors_fifo_overflow_set: Default::default(),
             r_errors_fifo_overflow: Default::default(),
@@ -255,6 +290,7 @@ impl Default for RegFile {
             errors_flow_cmd_busy_set: Default::default(),
             r_errors_flow_cmd_busy: Default::default(),
             clr_errors_flow_cmd_busy: Default::default(),
+            rd_errors: Default::default(),
             a_blocks: Constant::new(bits::<10>(7)),
             blocks_window_engine: Default::default(),
             blocks_pacing_timer: Default::default(),
@@ -262,34 +298,42 @@ impl Default for RegFile {
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
+            rd_blocks: Default::default(),
             a_alpha: Constant::new(bits::<10>(8)),
             alpha_raw: Default::default(),
             r_alpha_raw: DFFWithInit::new(bits::<9>(0x100)),
             k_alpha_raw: Constant::new(bits::<9>(0x100)),
+            rd_alpha: Default::default(),
             a_beta: Constant::new(bits::<10>(9)),
             beta_raw: Default::default(),
             r_beta_raw: DFFWithInit::new(bits::<9>(0x80)),
             k_beta_raw: Constant::new(bits::<9>(0x80)),
+            rd_beta: Default::default(),
             a_gamma: Constant::new(bits::<10>(10)),
             gamma_shift: Default::default(),
             r_gamma_shift: DFFWithInit::new(bits::<4>(0x3)),
             k_gamma_shift: Constant::new(bits::<4>(0x3)),
+            rd_gamma: Default::default(),
             a_cw_max: Constant::new(bits::<10>(11)),
             cw_max_cw: Default::default(),
             r_cw_max_cw: DFFWithInit::new(bits::<32>(0x40000000)),
             k_cw_max_cw: Constant::new(bits::<32>(0x40000000)),
+            rd_cw_max: Default::default(),
             a_rtt: Constant::new(bits::<10>(12)),
             rtt_ticks: Default::default(),
             r_rtt_ticks: DFFWithInit::new(bits::<16>(0x3e8)),
             k_rtt_ticks: Constant::new(bits::<16>(0x3e8)),
+            rd_rtt: Default::default(),
             a_init_cw: Constant::new(bits::<10>(13)),
             init_cw_cw: Default::default(),
             r_init_cw_cw: DFFWithInit::new(bits::<32>(0x100000)),
             k_init_cw_cw: Constant::new(bits::<32>(0x100000)),
+            rd_init_cw: Default::default(),
             a_flow_id: Constant::new(bits::<10>(16)),
             flow_id_id: Default::default(),
             r_flow_id_id: DFFWithInit::new(bits::<8>(0x0)),
             k_flow_id_id: Constant::new(bits::<8>(0x0)),
+            rd_flow_id: Default::default(),
             a_flow_cmd: Constant::new(bits::<10>(17)),
             flow_cmd_wr: Default::default(),
             flow_cmd_op: Default::default(),
@@ -297,14 +341,18 @@ impl Default for RegFile {
             flow_wdata_cw: Default::default(),
             r_flow_wdata_cw: DFFWithInit::new(bits::<32>(0x0)),
             k_flow_wdata_cw: Constant::new(bits::<32>(0x0)),
+            rd_flow_wdata: Default::default(),
             a_flow_cw: Constant::new(bits::<10>(19)),
             flow_cw_cw: Default::default(),
+            rd_flow_cw: Default::default(),
             a_flow_interval: Constant::new(bits::<10>(20)),
             flow_interval_ticks: Default::default(),
+            rd_flow_interval: Default::default(),
             a_flow_status: Constant::new(bits::<10>(21)),
             flow_status_done: Default::default(),
             flow_status_busy: Default::default(),
             flow_status_flow: Default::default(),
+            rd_flow_status: Default::default(),
             a_ev_push: Constant::new(bits::<10>(24)),
             ev_push_wr: Default::default(),
             ev_push_flow: Default::default(),
@@ -314,35 +362,47 @@ impl Default for RegFile {
             gen_count_events: Default::default(),
             r_gen_count_events: DFFWithInit::new(bits::<32>(0x0)),
             k_gen_count_events: Constant::new(bits::<32>(0x0)),
+            rd_gen_count: Default::default(),
             a_gen_seed: Constant::new(bits::<10>(29)),
             gen_seed_seed: Default::default(),
             r_gen_seed_seed: DFFWithInit::new(bits::<32>(0x1)),
             k_gen_seed_seed: Constant::new(bits::<32>(0x1)),
+            rd_gen_seed: Default::default(),
             a_gen_ctrl: Constant::new(bits::<10>(30)),
             gen_ctrl_wr: Default::default(),
             gen_ctrl_start: Default::default(),
             gen_ctrl_stop: Default::default(),
             a_gen_remaining: Constant::new(bits::<10>(31)),
             gen_remaining_events: Default::default(),
+            rd_gen_remaining: Default::default(),
             a_cycles_lo: Constant::new(bits::<10>(32)),
             cycles_lo_rd: Default::default(),
             cycles_lo_count: Default::default(),
+            rd_cycles_lo: Default::default(),
             a_cycles_hi: Constant::new(bits::<10>(33)),
             cycles_hi_count: Default::default(),
+            rd_cycles_hi: Default::default(),
             a_cnt_events: Constant::new(bits::<10>(34)),
             cnt_events_count: Default::default(),
+            rd_cnt_events: Default::default(),
             a_cnt_pushed: Constant::new(bits::<10>(35)),
             cnt_pushed_count: Default::default(),
+            rd_cnt_pushed: Default::default(),
             a_cnt_dropped: Constant::new(bits::<10>(36)),
             cnt_dropped_count: Default::default(),
+            rd_cnt_dropped: Default::default(),
             a_cnt_updates: Constant::new(bits::<10>(37)),
             cnt_updates_count: Default::default(),
+            rd_cnt_updates: Default::default(),
             a_cnt_marked: Constant::new(bits::<10>(38)),
             cnt_marked_count: Default::default(),
+            rd_cnt_marked: Default::default(),
             a_gen_cycles: Constant::new(bits::<10>(39)),
             gen_cycles_count: Default::default(),
+            rd_gen_cycles: Default::default(),
             a_cnt_packets: Constant::new(bits::<10>(40)),
             cnt_packets_count: Default::default(),
+            rd_cnt_packets: Default::default(),
             a_cnt_clear: Constant::new(bits::<10>(41)),
             cnt_clear_wr: Default::default(),
             cnt_clear_go: Default::default(),
@@ -361,29 +421,33 @@ impl Logic for RegFile {
         self.rvalid.d.next = self.bus_re.val();
         self.bus_rvalid.next = self.rvalid.q.val();
         self.bus_rdata.next = self.rdata.q.val();
-        self.rdata.d.next = bits::<32>(0);
         // MAGIC (0x000, RO)
+        self.rd_magic.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_magic.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.c_magic_value.val());
+            self.rd_magic.next = bit_cast::<32, 32>(self.c_magic_value.val());
         }
         // VERSION (0x004, RO)
+        self.rd_version.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_version.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
+            self.rd_version.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
         }
         // GIT_HASH (0x008, RO)
+        self.rd_git_hash.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_git_hash.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.git_hash_hash.val());
+            self.rd_git_hash.next = bit_cast::<32, 32>(self.git_hash_hash.val());
         }
         // CAPS (0x00c, RO)
+        self.rd_caps.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_caps.val()) {
-            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
+            self.rd_caps.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
         }
         // CORE_RESET (0x010, WO)
         self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
         self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
         // STATUS (0x014, RO)
+        self.rd_status.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_status.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.status_resetting.val()) | (bit_cast::<32, 1>(self.status_flow_busy.val()) << 1) | (bit_cast::<32, 1>(self.status_gen_busy.val()) << 2) | (bit_cast::<32, 9>(self.status_fifo_level.val()) << 16);
+            self.rd_status.next = bit_cast::<32, 1>(self.status_resetting.val()) | (bit_cast::<32, 1>(self.status_flow_busy.val()) << 1) | (bit_cast::<32, 1>(self.status_gen_busy.val()) << 2) | (bit_cast::<32, 9>(self.status_fifo_level.val()) << 16);
         }
         // ERRORS (0x018, W1C)
         self.clr_errors_fifo_overflow.next = bits::<1>(0);
@@ -402,12 +466,14 @@ impl Logic for RegFile {
         if self.reset.val() {
             self.r_errors_flow_cmd_busy.d.next = bits::<1>(0);
         }
+        self.rd_errors.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_errors.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val()) | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
+            self.rd_errors.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val()) | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
         }
         // BLOCKS (0x01c, RO)
+        self.rd_blocks.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_blocks.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
+            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // ALPHA (0x020, RW)
         if self.we.val() & (self.word.val() == self.a_alpha.val()) {
@@ -417,8 +483,9 @@ impl Logic for RegFile {
             self.r_alpha_raw.d.next = self.k_alpha_raw.val();
         }
         self.alpha_raw.next = self.r_alpha_raw.q.val();
+        self.rd_alpha.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_alpha.val()) {
-            self.rdata.d.next = bit_cast::<32, 9>(self.r_alpha_raw.q.val());
+            self.rd_alpha.next = bit_cast::<32, 9>(self.r_alpha_raw.q.val());
         }
         // BETA (0x024, RW)
         if self.we.val() & (self.word.val() == self.a_beta.val()) {
@@ -428,8 +495,9 @@ impl Logic for RegFile {
             self.r_beta_raw.d.next = self.k_beta_raw.val();
         }
         self.beta_raw.next = self.r_beta_raw.q.val();
+        self.rd_beta.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_beta.val()) {
-            self.rdata.d.next = bit_cast::<32, 9>(self.r_beta_raw.q.val());
+            self.rd_beta.next = bit_cast::<32, 9>(self.r_beta_raw.q.val());
         }
         // GAMMA (0x028, RW)
         if self.we.val() & (self.word.val() == self.a_gamma.val()) {
@@ -439,8 +507,9 @@ impl Logic for RegFile {
             self.r_gamma_shift.d.next = self.k_gamma_shift.val();
         }
         self.gamma_shift.next = self.r_gamma_shift.q.val();
+        self.rd_gamma.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_gamma.val()) {
-            self.rdata.d.next = bit_cast::<32, 4>(self.r_gamma_shift.q.val());
+            self.rd_gamma.next = bit_cast::<32, 4>(self.r_gamma_shift.q.val());
         }
         // CW_MAX (0x02c, RW)
         if self.we.val() & (self.word.val() == self.a_cw_max.val()) {
@@ -450,8 +519,9 @@ impl Logic for RegFile {
             self.r_cw_max_cw.d.next = self.k_cw_max_cw.val();
         }
         self.cw_max_cw.next = self.r_cw_max_cw.q.val();
+        self.rd_cw_max.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cw_max.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_cw_max_cw.q.val());
+            self.rd_cw_max.next = bit_cast::<32, 32>(self.r_cw_max_cw.q.val());
         }
         // RTT (0x030, RW)
         if self.we.val() & (self.word.val() == self.a_rtt.val()) {
@@ -461,8 +531,9 @@ impl Logic for RegFile {
             self.r_rtt_ticks.d.next = self.k_rtt_ticks.val();
         }
         self.rtt_ticks.next = self.r_rtt_ticks.q.val();
+        self.rd_rtt.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_rtt.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.r_rtt_ticks.q.val());
+            self.rd_rtt.next = bit_cast::<32, 16>(self.r_rtt_ticks.q.val());
         }
         // INIT_CW (0x034, RW)
         if self.we.val() & (self.word.val() == self.a_init_cw.val()) {
@@ -472,8 +543,9 @@ impl Logic for RegFile {
             self.r_init_cw_cw.d.next = self.k_init_cw_cw.val();
         }
         self.init_cw_cw.next = self.r_init_cw_cw.q.val();
+        self.rd_init_cw.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_init_cw.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_init_cw_cw.q.val());
+            self.rd_init_cw.next = bit_cast::<32, 32>(self.r_init_cw_cw.q.val());
         }
         // FLOW_ID (0x040, RW)
         if self.we.val() & (self.word.val() == self.a_flow_id.val()) {
@@ -483,8 +555,9 @@ impl Logic for RegFile {
             self.r_flow_id_id.d.next = self.k_flow_id_id.val();
         }
         self.flow_id_id.next = self.r_flow_id_id.q.val();
+        self.rd_flow_id.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_flow_id.val()) {
-            self.rdata.d.next = bit_cast::<32, 8>(self.r_flow_id_id.q.val());
+            self.rd_flow_id.next = bit_cast::<32, 8>(self.r_flow_id_id.q.val());
         }
         // FLOW_CMD (0x044, WO)
         self.flow_cmd_wr.next = self.we.val() & (self.word.val() == self.a_flow_cmd.val());
@@ -497,20 +570,24 @@ impl Logic for RegFile {
             self.r_flow_wdata_cw.d.next = self.k_flow_wdata_cw.val();
         }
         self.flow_wdata_cw.next = self.r_flow_wdata_cw.q.val();
+        self.rd_flow_wdata.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_flow_wdata.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_flow_wdata_cw.q.val());
+            self.rd_flow_wdata.next = bit_cast::<32, 32>(self.r_flow_wdata_cw.q.val());
         }
         // FLOW_CW (0x04c, RO)
+        self.rd_flow_cw.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_flow_cw.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.flow_cw_cw.val());
+            self.rd_flow_cw.next = bit_cast::<32, 32>(self.flow_cw_cw.val());
         }
         // FLOW_INTERVAL (0x050, RO)
+        self.rd_flow_interval.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_flow_interval.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.flow_interval_ticks.val());
+            self.rd_flow_interval.next = bit_cast::<32, 24>(self.flow_interval_ticks.val());
         }
         // FLOW_STATUS (0x054, RO)
+        self.rd_flow_status.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_flow_status.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
+            self.rd_flow_status.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
         }
         // EV_PUSH (0x060, WO)
         self.ev_push_wr.next = self.we.val() & (self.word.val() == self.a_ev_push.val());
@@ -525,8 +602,9 @@ impl Logic for RegFile {
             self.r_gen_count_events.d.next = self.k_gen_count_events.val();
         }
         self.gen_count_events.next = self.r_gen_count_events.q.val();
+        self.rd_gen_count.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_gen_count.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_gen_count_events.q.val());
+            self.rd_gen_count.next = bit_cast::<32, 32>(self.r_gen_count_events.q.val());
         }
         // GEN_SEED (0x074, RW)
         if self.we.val() & (self.word.val() == self.a_gen_seed.val()) {
@@ -536,56 +614,97 @@ impl Logic for RegFile {
             self.r_gen_seed_seed.d.next = self.k_gen_seed_seed.val();
         }
         self.gen_seed_seed.next = self.r_gen_seed_seed.q.val();
+        self.rd_gen_seed.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_gen_seed.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_gen_seed_seed.q.val());
+            self.rd_gen_seed.next = bit_cast::<32, 32>(self.r_gen_seed_seed.q.val());
         }
         // GEN_CTRL (0x078, WO)
         self.gen_ctrl_wr.next = self.we.val() & (self.word.val() == self.a_gen_ctrl.val());
         self.gen_ctrl_start.next = self.bus_wdata.val().get_bits::<1>(0);
         self.gen_ctrl_stop.next = self.bus_wdata.val().get_bits::<1>(1);
         // GEN_REMAINING (0x07c, RO)
+        self.rd_gen_remaining.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_gen_remaining.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.gen_remaining_events.val());
+            self.rd_gen_remaining.next = bit_cast::<32, 32>(self.gen_remaining_events.val());
         }
         // CYCLES_LO (0x080, RO)
         self.cycles_lo_rd.next = self.re.val() & (self.word.val() == self.a_cycles_lo.val());
+        self.rd_cycles_lo.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cycles_lo.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cycles_lo_count.val());
+            self.rd_cycles_lo.next = bit_cast::<32, 32>(self.cycles_lo_count.val());
         }
         // CYCLES_HI (0x084, RO)
+        self.rd_cycles_hi.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cycles_hi.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.cycles_hi_count.val());
+            self.rd_cycles_hi.next = bit_cast::<32, 16>(self.cycles_hi_count.val());
         }
         // CNT_EVENTS (0x088, RO)
+        self.rd_cnt_events.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_events.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_events_count.val());
+            self.rd_cnt_events.next = bit_cast::<32, 32>(self.cnt_events_count.val());
         }
         // CNT_PUSHED (0x08c, RO)
+        self.rd_cnt_pushed.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_pushed.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_pushed_count.val());
+            self.rd_cnt_pushed.next = bit_cast::<32, 32>(self.cnt_pushed_count.val());
         }
         // CNT_DROPPED (0x090, RO)
+        self.rd_cnt_dropped.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_dropped.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_dropped_count.val());
+            self.rd_cnt_dropped.next = bit_cast::<32, 32>(self.cnt_dropped_count.val());
         }
         // CNT_UPDATES (0x094, RO)
+        self.rd_cnt_updates.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_updates.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_updates_count.val());
+            self.rd_cnt_updates.next = bit_cast::<32, 32>(self.cnt_updates_count.val());
         }
         // CNT_MARKED (0x098, RO)
+        self.rd_cnt_marked.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_marked.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_marked_count.val());
+            self.rd_cnt_marked.next = bit_cast::<32, 32>(self.cnt_marked_count.val());
         }
         // GEN_CYCLES (0x09c, RO)
+        self.rd_gen_cycles.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_gen_cycles.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.gen_cycles_count.val());
+            self.rd_gen_cycles.next = bit_cast::<32, 32>(self.gen_cycles_count.val());
         }
         // CNT_PACKETS (0x0a0, RO)
+        self.rd_cnt_packets.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_cnt_packets.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.cnt_packets_count.val());
+            self.rd_cnt_packets.next = bit_cast::<32, 32>(self.cnt_packets_count.val());
         }
         // CNT_CLEAR (0x0a4, WO)
         self.cnt_clear_wr.next = self.we.val() & (self.word.val() == self.a_cnt_clear.val());
         self.cnt_clear_go.next = self.bus_wdata.val().get_bits::<1>(0);
+        self.rdata.d.next = self.rd_magic.val()
+            | self.rd_version.val()
+            | self.rd_git_hash.val()
+            | self.rd_caps.val()
+            | self.rd_status.val()
+            | self.rd_errors.val()
+            | self.rd_blocks.val()
+            | self.rd_alpha.val()
+            | self.rd_beta.val()
+            | self.rd_gamma.val()
+            | self.rd_cw_max.val()
+            | self.rd_rtt.val()
+            | self.rd_init_cw.val()
+            | self.rd_flow_id.val()
+            | self.rd_flow_wdata.val()
+            | self.rd_flow_cw.val()
+            | self.rd_flow_interval.val()
+            | self.rd_flow_status.val()
+            | self.rd_gen_count.val()
+            | self.rd_gen_seed.val()
+            | self.rd_gen_remaining.val()
+            | self.rd_cycles_lo.val()
+            | self.rd_cycles_hi.val()
+            | self.rd_cnt_events.val()
+            | self.rd_cnt_pushed.val()
+            | self.rd_cnt_dropped.val()
+            | self.rd_cnt_updates.val()
+            | self.rd_cnt_marked.val()
+            | self.rd_gen_cycles.val()
+            | self.rd_cnt_packets.val();
     }
 }

@@ -96,41 +96,59 @@ pub struct SwitchRegFile {
     rvalid: DFF<Bit>,
     a_magic: Constant<Bits<10>>,
     c_magic_value: Constant<Bits<32>>,
+    rd_magic: Signal<Local, Bits<32>>,
     a_version: Constant<Bits<10>>,
     c_version_minor: Constant<Bits<16>>,
     c_version_major: Constant<Bits<16>>,
+    rd_version: Signal<Local, Bits<32>>,
     a_git_hash: Constant<Bits<10>>,
+    rd_git_hash: Signal<Local, Bits<32>>,
     a_caps: Constant<Bits<10>>,
+    rd_caps: Signal<Local, Bits<32>>,
     a_core_reset: Constant<Bits<10>>,
     a_blocks: Constant<Bits<10>>,
+    rd_blocks: Signal<Local, Bits<32>>,
     a_wred_k_min: Constant<Bits<10>>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_min_bytes: Constant<Bits<24>>,
+    rd_wred_k_min: Signal<Local, Bits<32>>,
     a_wred_k_max: Constant<Bits<10>>,
     r_wred_k_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_max_bytes: Constant<Bits<24>>,
+    rd_wred_k_max: Signal<Local, Bits<32>>,
     a_wred_k: Constant<Bits<10>>,
     r_wred_k_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_bytes: Constant<Bits<24>>,
+    rd_wred_k: Signal<Local, Bits<32>>,
     a_wred_buf_max: Constant<Bits<10>>,
     r_wred_buf_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_buf_max_bytes: Constant<Bits<24>>,
+    rd_wred_buf_max: Signal<Local, Bits<32>>,
     a_wred_p_max: Constant<Bits<10>>,
     r_wred_p_max_p: DFFWithInit<Bits<16>>,
     k_wred_p_max_p: Constant<Bits<16>>,
+    rd_wred_p_max: Signal<Local, Bits<32>>,
     a_wred_seed: Constant<Bits<10>>,
     r_wred_seed_seed: DFFWithInit<Bits<32>>,
     k_wred_seed_seed: Constant<Bits<32>>,
+    rd_wred_seed: Signal<Local, Bits<32>>,
     a_wred_drain: Constant<Bits<10>>,
     r_wred_drain_bytes: DFFWithInit<Bits<14>>,
     k_wred_drain_bytes: Constant<Bits<14>>,
+    rd_wred_drain: Signal<Local, Bits<32>>,
     a_wred_pkt: Constant<Bits<10>>,
     a_wred_last: Constant<Bits<10>>,
+    rd_wred_last: Signal<Local, Bits<32>>,
     a_wred_occ: Constant<Bits<10>>,
+    rd_wred_occ: Signal<Local, Bits<32>>,
     a_wred_forwarded: Constant<Bits<10>>,
+    rd_wred_forwarded: Signal<Local, Bits<32>>,
     a_wred_marked: Constant<Bits<10>>,
+    rd_wred_marked: Signal<Local, Bits<32>>,
     a_wred_dropped_wred: Constant<Bits<10>>,
+    rd_wred_dropped_wred: Signal<Local, Bits<32>>,
     a_wred_dropped_full: Constant<Bits<10>>,
+    rd_wred_dropped_full: Signal<Local, Bits<32>>,
 }
 
 impl Default for SwitchRegFile {
@@ -151,11 +169,14 @@ impl Default for SwitchRegFile {
             rvalid: Default::default(),
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
+            rd_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
             c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
+            rd_version: Default::default(),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
+            rd_git_hash: Default::default(),
             a_caps: Constant::new(bits::<10>(3)),
             caps_flow_bits: Default::default(),
             caps_fifo_log2: Default::default(),
@@ -163,6 +184,7 @@ impl Default for SwitchRegFile {
             caps_dirty: Default::default(),
             caps_ext: Default::default(),
             caps_kind: Default::default(),
+            rd_caps: Default::default(),
             a_core_reset: Constant::new(bits::<10>(4)),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
@@ -173,34 +195,42 @@ impl Default for SwitchRegFile {
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
+            rd_blocks: Default::default(),
             a_wred_k_min: Constant::new(bits::<10>(96)),
             wred_k_min_bytes: Default::default(),
             r_wred_k_min_bytes: DFFWithInit::new(bits::<24>(0x4e20)),
             k_wred_k_min_bytes: Constant::new(bits::<24>(0x4e20)),
+            rd_wred_k_min: Default::default(),
             a_wred_k_max: Constant::new(bits::<10>(97)),
             wred_k_max_bytes: Default::default(),
             r_wred_k_max_bytes: DFFWithInit::new(bits::<24>(0x30d40)),
             k_wred_k_max_bytes: Constant::new(bits::<24>(0x30d40)),
+            rd_wred_k_max: Default::default(),
             a_wred_k: Constant::new(bits::<10>(98)),
             wred_k_bytes: Default::default(),
             r_wred_k_bytes: DFFWithInit::new(bits::<24>(0x186a0)),
             k_wred_k_bytes: Constant::new(bits::<24>(0x186a0)),
+            rd_wred_k: Default::default(),
             a_wred_buf_max: Constant::new(bits::<10>(99)),
             wred_buf_max_bytes: Default::default(),
             r_wred_buf_max_bytes: DFFWithInit::new(bits::<24>(0x100000)),
             k_wred_buf_max_bytes: Constant::new(bits::<24>(0x100000)),
+            rd_wred_buf_max: Default::default(),
             a_wred_p_max: Constant::new(bits::<10>(100)),
             wred_p_max_p: Default::default(),
             r_wred_p_max_p: DFFWithInit::new(bits::<16>(0x199a)),
             k_wred_p_max_p: Constant::new(bits::<16>(0x199a)),
+            rd_wred_p_max: Default::default(),
             a_wred_seed: Constant::new(bits::<10>(101)),
             wred_seed_seed: Default::default(),
             r_wred_seed_seed: DFFWithInit::new(bits::<32>(0x1)),
             k_wred_seed_seed: Constant::new(bits::<32>(0x1)),
+            rd_wred_seed: Default::default(),
             a_wred_drain: Constant::new(bits::<10>(102)),
             wred_drain_bytes: Default::default(),
             r_wred_drain_bytes: DFFWithInit::new(bits::<14>(0x10)),
             k_wred_drain_bytes: Constant::new(bits::<14>(0x10)),
+            rd_wred_drain: Default::default(),
             a_wred_pkt: Constant::new(bits::<10>(103)),
             wred_pkt_wr: Default::default(),
             wred_pkt_len: Default::default(),
@@ -208,16 +238,22 @@ impl Default for SwitchRegFile {
             a_wred_last: Constant::new(bits::<10>(104)),
             wred_last_decision: Default::default(),
             wred_last_ecn: Default::default(),
+            rd_wred_last: Default::default(),
             a_wred_occ: Constant::new(bits::<10>(105)),
             wred_occ_bytes: Default::default(),
+            rd_wred_occ: Default::default(),
             a_wred_forwarded: Constant::new(bits::<10>(106)),
             wred_forwarded_count: Default::default(),
+            rd_wred_forwarded: Default::default(),
             a_wred_marked: Constant::new(bits::<10>(107)),
             wred_marked_count: Default::default(),
+            rd_wred_marked: Default::default(),
             a_wred_dropped_wred: Constant::new(bits::<10>(108)),
             wred_dropped_wred_count: Default::default(),
+            rd_wred_dropped_wred: Default::default(),
             a_wred_dropped_full: Constant::new(bits::<10>(109)),
             wred_dropped_full_count: Default::default(),
+            rd_wred_dropped_full: Default::default(),
         }
     }
 }
@@ -233,29 +269,33 @@ impl Logic for SwitchRegFile {
         self.rvalid.d.next = self.bus_re.val();
         self.bus_rvalid.next = self.rvalid.q.val();
         self.bus_rdata.next = self.rdata.q.val();
-        self.rdata.d.next = bits::<32>(0);
         // MAGIC (0x000, RO)
+        self.rd_magic.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_magic.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.c_magic_value.val());
+            self.rd_magic.next = bit_cast::<32, 32>(self.c_magic_value.val());
         }
         // VERSION (0x004, RO)
+        self.rd_version.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_version.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
+            self.rd_version.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
         }
         // GIT_HASH (0x008, RO)
+        self.rd_git_hash.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_git_hash.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.git_hash_hash.val());
+            self.rd_git_hash.next = bit_cast::<32, 32>(self.git_hash_hash.val());
         }
         // CAPS (0x00c, RO)
+        self.rd_caps.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_caps.val()) {
-            self.rdata.d.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
+            self.rd_caps.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
         }
         // CORE_RESET (0x010, WO)
         self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
         self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
         // BLOCKS (0x01c, RO)
+        self.rd_blocks.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_blocks.val()) {
-            self.rdata.d.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
+            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // WRED_K_MIN (0x180, RW)
         if self.we.val() & (self.word.val() == self.a_wred_k_min.val()) {
@@ -265,8 +305,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_min_bytes.d.next = self.k_wred_k_min_bytes.val();
         }
         self.wred_k_min_bytes.next = self.r_wred_k_min_bytes.q.val();
+        self.rd_wred_k_min.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_k_min.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
+            self.rd_wred_k_min.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
         }
         // WRED_K_MAX (0x184, RW)
         if self.we.val() & (self.word.val() == self.a_wred_k_max.val()) {
@@ -276,8 +317,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_max_bytes.d.next = self.k_wred_k_max_bytes.val();
         }
         self.wred_k_max_bytes.next = self.r_wred_k_max_bytes.q.val();
+        self.rd_wred_k_max.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_k_max.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
+            self.rd_wred_k_max.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
         }
         // WRED_K (0x188, RW)
         if self.we.val() & (self.word.val() == self.a_wred_k.val()) {
@@ -287,8 +329,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_bytes.d.next = self.k_wred_k_bytes.val();
         }
         self.wred_k_bytes.next = self.r_wred_k_bytes.q.val();
+        self.rd_wred_k.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_k.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
+            self.rd_wred_k.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
         }
         // WRED_BUF_MAX (0x18c, RW)
         if self.we.val() & (self.word.val() == self.a_wred_buf_max.val()) {
@@ -298,8 +341,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_buf_max_bytes.d.next = self.k_wred_buf_max_bytes.val();
         }
         self.wred_buf_max_bytes.next = self.r_wred_buf_max_bytes.q.val();
+        self.rd_wred_buf_max.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_buf_max.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
+            self.rd_wred_buf_max.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
         }
         // WRED_P_MAX (0x190, RW)
         if self.we.val() & (self.word.val() == self.a_wred_p_max.val()) {
@@ -309,8 +353,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_p_max_p.d.next = self.k_wred_p_max_p.val();
         }
         self.wred_p_max_p.next = self.r_wred_p_max_p.q.val();
+        self.rd_wred_p_max.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_p_max.val()) {
-            self.rdata.d.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
+            self.rd_wred_p_max.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
         }
         // WRED_SEED (0x194, RW)
         if self.we.val() & (self.word.val() == self.a_wred_seed.val()) {
@@ -320,8 +365,9 @@ impl Logic for SwitchRegFile {
             self.r_wred_seed_seed.d.next = self.k_wred_seed_seed.val();
         }
         self.wred_seed_seed.next = self.r_wred_seed_seed.q.val();
+        self.rd_wred_seed.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_seed.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
+            self.rd_wred_seed.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
         }
         // WRED_DRAIN (0x198, RW)
         if self.we.val() & (self.word.val() == self.a_wred_drain.val()) {
@@ -331,36 +377,61 @@ impl Logic for SwitchRegFile {
             self.r_wred_drain_bytes.d.next = self.k_wred_drain_bytes.val();
         }
         self.wred_drain_bytes.next = self.r_wred_drain_bytes.q.val();
+        self.rd_wred_drain.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_drain.val()) {
-            self.rdata.d.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
+            self.rd_wred_drain.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
         }
         // WRED_PKT (0x19c, WO)
         self.wred_pkt_wr.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
         self.wred_pkt_len.next = self.bus_wdata.val().get_bits::<14>(0);
         self.wred_pkt_ecn.next = self.bus_wdata.val().get_bits::<2>(16);
         // WRED_LAST (0x1a0, RO)
+        self.rd_wred_last.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_last.val()) {
-            self.rdata.d.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
+            self.rd_wred_last.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
         }
         // WRED_OCC (0x1a4, RO)
+        self.rd_wred_occ.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_occ.val()) {
-            self.rdata.d.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
+            self.rd_wred_occ.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
         }
         // WRED_FORWARDED (0x1a8, RO)
+        self.rd_wred_forwarded.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_forwarded.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
+            self.rd_wred_forwarded.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
         }
         // WRED_MARKED (0x1ac, RO)
+        self.rd_wred_marked.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_marked.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.wred_marked_count.val());
+            self.rd_wred_marked.next = bit_cast::<32, 32>(self.wred_marked_count.val());
         }
         // WRED_DROPPED_WRED (0x1b0, RO)
+        self.rd_wred_dropped_wred.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
+            self.rd_wred_dropped_wred.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
         }
         // WRED_DROPPED_FULL (0x1b4, RO)
+        self.rd_wred_dropped_full.next = bits::<32>(0);
         if self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) {
-            self.rdata.d.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
+            self.rd_wred_dropped_full.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
         }
+        self.rdata.d.next = self.rd_magic.val()
+            | self.rd_version.val()
+            | self.rd_git_hash.val()
+            | self.rd_caps.val()
+            | self.rd_blocks.val()
+            | self.rd_wred_k_min.val()
+            | self.rd_wred_k_max.val()
+            | self.rd_wred_k.val()
+            | self.rd_wred_buf_max.val()
+            | self.rd_wred_p_max.val()
+            | self.rd_wred_seed.val()
+            | self.rd_wred_drain.val()
+            | self.rd_wred_last.val()
+            | self.rd_wred_occ.val()
+            | self.rd_wred_forwarded.val()
+            | self.rd_wred_marked.val()
+            | self.rd_wred_dropped_wred.val()
+            | self.rd_wred_dropped_full.val();
     }
 }

@@ -28,7 +28,8 @@
 //! - ACK (`in_set` = 0): `in_n_pkts` (0..=15) packets acknowledged,
 //!   `in_ece`. An ACK with n = 0 changes nothing but still produces an
 //!   update: a read.
-//! - SET (`in_set` = 1): cw := `in_cw` clamped to [gamma, cw_max]; it
+//! - SET (`in_set` = 1): cw := `in_cw` clamped to [gamma, cw_max] (the
+//!   limits in force when its slot leaves the window, stage X); it
 //!   replaces what its flow's slot had gathered (it came later), and ACKs
 //!   that follow merge after it. The driver's set, reset-to-initial and read
 //!   of a flow are events like the others.
@@ -184,22 +185,18 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     cf_rtt: DFF<Bits<RTT_BITS>>,
     cf_gamma: DFF<Bits<CW_BITS>>,
     // ---- I, the input register, then the window's slots 0..15, then X
-    // (a slot: occupied, flow, SET and its value, the value below gamma /
-    // above cw_max, unmarked and marked packets gathered)
+    // (a slot: occupied, flow, SET and its value, unmarked and marked
+    // packets gathered; X adds the value below gamma / above cw_max)
     ir_v: DFF<Bit>,
     ir_flow: DFF<Bits<FLOW_BITS>>,
     ir_set: DFF<Bit>,
     ir_value: DFF<Bits<CW_BITS>>,
-    ir_lo: DFF<Bit>,
-    ir_hi: DFF<Bit>,
     ir_nu: DFF<Bits<NSUM_BITS>>,
     ir_nm: DFF<Bits<NSUM_BITS>>,
     sl_v: [DFF<Bit>; WINDOW],
     sl_flow: [DFF<Bits<FLOW_BITS>>; WINDOW],
     sl_set: [DFF<Bit>; WINDOW],
     sl_value: [DFF<Bits<CW_BITS>>; WINDOW],
-    sl_lo: [DFF<Bit>; WINDOW],
-    sl_hi: [DFF<Bit>; WINDOW],
     sl_nu: [DFF<Bits<NSUM_BITS>>; WINDOW],
     sl_nm: [DFF<Bits<NSUM_BITS>>; WINDOW],
     hit: [Signal<Local, Bit>; WINDOW - 1],
@@ -336,9 +333,8 @@ impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
             cfg_beta, cfg_gamma_shift, cfg_cw_max, cfg_rtt_ticks, out_valid, out_flow, out_cw,
             out_interval_ticks, out_n_u_pkts, out_n_m_pkts, cr_alpha, cr_beta, cr_g, cr_cwmax,
             cr_rtt, cf_alpha, cf_beta, cf_g, cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow,
-            ir_set, ir_value, ir_lo, ir_hi, ir_nu, ir_nm, sl_v, sl_flow, sl_set, sl_value, sl_lo,
-            sl_hi, sl_nu, sl_nm, hit, merged, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu,
-            x_nm, ld_v, ld_flow, ld_nu, ld_nm, ld_c, ld_hs, ld_sub, ld_e, ld_nb, ld_isub,
+            ir_set, ir_value, ir_nu, ir_nm, sl_v, sl_flow, sl_set, sl_value, sl_nu, sl_nm, hit,
+            merged, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, ld_v, ld_flow, ld_nu, ld_nm, ld_c, ld_hs, ld_sub, ld_e, ld_nb, ld_isub,
             ld_tiny, ld_k, d_t, e_na, i_u, j_inc, j_gstep, j_h, j_hg, k_x, k_y, k_over, k_yover,
             m_big, m_lt, m_x, m_y, m_gthr, n_big, n_x, n_y, n_ltg, z_valid, z_flow, z_cw,
             z_interval, z_nu, z_nm, d_e_lo, j_nu, j_c, k_c, m_c, m_nb, p_c, p_k, t_k,
@@ -364,8 +360,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, cr_alpha, cr_beta, cr_g, cr_cwmax, cr_rtt, cf_alpha, cf_beta, cf_g,
-            cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow, ir_set, ir_value, ir_lo, ir_hi,
-            ir_nu, ir_nm, x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, d_t, e_na, i_u,
+            cf_gsh, cf_cwmax, cf_rtt, cf_gamma, ir_v, ir_flow, ir_set, ir_value, ir_nu, ir_nm,
+            x_v, x_flow, x_set, x_value, x_lo, x_hi, x_nu, x_nm, d_t, e_na, i_u,
             j_inc, j_gstep, j_h, j_hg, k_x, k_y, k_over, k_yover, m_big, m_lt, m_x, m_y, m_gthr,
             n_big, n_x, n_y, n_ltg, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
@@ -377,8 +373,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self.sl_flow[j].clock.next = self.clock.val();
             self.sl_set[j].clock.next = self.clock.val();
             self.sl_value[j].clock.next = self.clock.val();
-            self.sl_lo[j].clock.next = self.clock.val();
-            self.sl_hi[j].clock.next = self.clock.val();
             self.sl_nu[j].clock.next = self.clock.val();
             self.sl_nm[j].clock.next = self.clock.val();
         }
@@ -445,13 +439,12 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.cf_rtt.d.next = self.cr_rtt.q.val();
         self.cf_gamma.d.next = self.cw_one.val() >> self.cf_g.q.val();
 
-        // ---- I: counts by kind, the SET value against the limits
+        // ---- I: counts by kind (the SET value meets the limits in X, off the
+        // input's path: a compare here put the core's port mux in front of it)
         self.ir_v.d.next = self.in_valid.val() & !self.reset.val();
         self.ir_flow.d.next = self.in_flow.val();
         self.ir_set.d.next = self.in_set.val();
         self.ir_value.d.next = self.in_cw.val();
-        self.ir_lo.d.next = self.in_cw.val() < self.cf_gamma.q.val();
-        self.ir_hi.d.next = self.in_cw.val() > self.cf_cwmax.q.val();
         self.ir_nu.d.next = bits::<NSUM_BITS>(0);
         self.ir_nm.d.next = bits::<NSUM_BITS>(0);
         if !self.in_set.val() {
@@ -476,16 +469,12 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self.sl_flow[j + 1].d.next = self.sl_flow[j].q.val();
             self.sl_set[j + 1].d.next = self.sl_set[j].q.val();
             self.sl_value[j + 1].d.next = self.sl_value[j].q.val();
-            self.sl_lo[j + 1].d.next = self.sl_lo[j].q.val();
-            self.sl_hi[j + 1].d.next = self.sl_hi[j].q.val();
             self.sl_nu[j + 1].d.next = self.sl_nu[j].q.val();
             self.sl_nm[j + 1].d.next = self.sl_nm[j].q.val();
             if self.hit[j].val() {
                 if self.ir_set.q.val() {
                     self.sl_set[j + 1].d.next = true;
                     self.sl_value[j + 1].d.next = self.ir_value.q.val();
-                    self.sl_lo[j + 1].d.next = self.ir_lo.q.val();
-                    self.sl_hi[j + 1].d.next = self.ir_hi.q.val();
                     self.sl_nu[j + 1].d.next = self.ir_nu.q.val();
                     self.sl_nm[j + 1].d.next = self.ir_nm.q.val();
                 } else {
@@ -499,8 +488,6 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
         self.sl_flow[0].d.next = self.ir_flow.q.val();
         self.sl_set[0].d.next = self.ir_set.q.val();
         self.sl_value[0].d.next = self.ir_value.q.val();
-        self.sl_lo[0].d.next = self.ir_lo.q.val();
-        self.sl_hi[0].d.next = self.ir_hi.q.val();
         self.sl_nu[0].d.next = self.ir_nu.q.val();
         self.sl_nm[0].d.next = self.ir_nm.q.val();
         // X: out of the last slot; the table is read at the same edge
@@ -509,8 +496,9 @@ impl<const FLOW_BITS: usize> Logic for WindowEngine<FLOW_BITS> {
             self.x_flow.d.next = self.sl_flow[last].q.val();
             self.x_set.d.next = self.sl_set[last].q.val();
             self.x_value.d.next = self.sl_value[last].q.val();
-            self.x_lo.d.next = self.sl_lo[last].q.val();
-            self.x_hi.d.next = self.sl_hi[last].q.val();
+            // the SET value against the limits in force as it leaves the window
+            self.x_lo.d.next = self.sl_value[last].q.val() < self.cf_gamma.q.val();
+            self.x_hi.d.next = self.sl_value[last].q.val() > self.cf_cwmax.q.val();
             self.x_nu.d.next = self.sl_nu[last].q.val();
             self.x_nm.d.next = self.sl_nm[last].q.val();
             self.cw_table.read_address.next = self.sl_flow[last].q.val();

@@ -11,8 +11,8 @@
 //! # Timing
 //! - Throughput: one packet per clock, no back-pressure, any pattern.
 //! - Latency: a packet presented in cycle t has its decision on the output
-//!   registers in cycle t + 11 ([`LATENCY_CYCLES`]); its bytes are in
-//!   `stat_occupancy_bytes` in cycle t + 4. Decisions leave in arrival order.
+//!   registers in cycle t + 12 ([`LATENCY_CYCLES`]); its bytes are in
+//!   `stat_occupancy_bytes` in cycle t + 5. Decisions leave in arrival order.
 //! - Parameter ports are registered; a change reaches every stage within
 //!   four cycles (the derived ramp registers `range`, `shift`, `r_prime`
 //!   follow one, two and three cycles after the thresholds). Packets in
@@ -25,21 +25,38 @@
 //! # Pipeline
 //! ```text
 //! s0  register inputs and parameters
-//! s1  lim1 = buf_max + 1 - len (25-bit, sign = cannot fit), ldiff = len - drain (mod 2^24)
-//! s2  bound = no packet or lim1 < 0 ? 0 : Not-ECT ? min(lim1, K) : lim1
-//! B   the occupancy loop, the only loop: accept = q < bound (one comparator, its carry
-//!     out is the select), q' = q < drain ? (accept ? len : 0) : (accept ? q + ldiff : q - drain);
-//!     the generator steps for every packet; q, the draw and the admission are registered
-//! C   over = q >= K_max, under = q < K_min, D = q - K_min
+//! s1  lim1 = buf_max + 1 - len, ldiff = len - drain (26-bit two's complement),
+//!     bound = Not-ECT and len < max(0, buf_max + 1 - K) ? K : lim1 (min(lim1, K)
+//!     for Not-ECT, without a compare on lim1's carry chain)
+//! s2  the same, a cycle later
+//! s3  the look-ahead: from slot n (s2) and slot n + 1 (s1), the thresholds of
+//!     slot n + 1's tests on slot n's q (below), registered with slot n
+//! B   the occupancy loop, the only loop (below); q, the draw and the admission
+//!     are registered
+//! C   fits = q < lim1 (the drop's reason); over = q >= K_max, under = q < K_min,
+//!     D = q - K_min
 //! D   D' = D >> shift (16 bits)
 //! E-G two PipelinedMul16: A = r * R', B = P * D'
 //! I   lt = A < 2B (33-bit compare)
 //! H   mark = forwarded & ECT & (over | !under & lt); the output registers
 //! J   the saturating counters count what H shows (one cycle after the outputs)
 //! ```
-//! The loop closes with one 24-bit comparator or adder in front of a
-//! two-level mux: everything that does not depend on q is computed in s1,
-//! and nothing that depends on the marking feeds back into q.
+//!
+//! # The loop
+//! A slot (a cycle, with or without a packet) is accepted iff it carries a
+//! packet that can fit (`lim1 >= 0`) and `q < bound`, and borrows iff
+//! `q < drain`; then
+//! `q' = borrow ? (accept ? len : 0) : q + (accept ? len - drain : -drain)`
+//! (modulo 2^24; exact, since it cannot go negative without a borrow).
+//! The accept and borrow of slot n are registers (`acc`, `bor`), computed
+//! in slot n - 1's cycle from what q' will be: after a borrow q' does not
+//! depend on q, so its tests are bits computed in s3; otherwise
+//! `q' < T` is `q < T - delta` with delta = len - drain or -drain, and s3
+//! computes both thresholds. The loop is then: the registered selects
+//! pick a threshold (or the addend), one carry chain compares (or adds),
+//! one LUT picks the result. No comparator's carry out fans out to the
+//! 24 bits of q, which was the critical path of the previous design
+//! (`q < bound` selecting the update, 97-101 MHz alone).
 
 use crate::mul::{PipelinedMul16, MUL_LATENCY_CYCLES};
 use ldcp_sim::wred_ecn::{
@@ -49,11 +66,14 @@ use ldcp_sim::wred_ecn::{
 use ldcp_sim::xorshift::{XORSHIFT_SHIFTS, ZERO_SEED_SUBSTITUTE};
 use rust_hdl::prelude::*;
 
-const _: () = assert!(MUL_LATENCY_CYCLES == 3 && LATENCY_CYCLES == 8 + MUL_LATENCY_CYCLES);
+const _: () = assert!(MUL_LATENCY_CYCLES == 3 && LATENCY_CYCLES == 9 + MUL_LATENCY_CYCLES);
 const _: () = assert!(Q_BITS == 24 && RAND_BITS == 16 && P_BITS == 16);
 
-/// Bits of the `buf_max - len` headroom test (one sign bit more than q).
-const LIM_BITS: usize = Q_BITS + 1;
+/// Bits of the headroom `buf_max + 1 - len` and of every threshold of the
+/// loop's look-ahead: two's complement, two bits more than q (buf_max + 1
+/// reaches 2^24, and a threshold moves it by a packet and a drain more).
+const LIM_BITS: usize = Q_BITS + 2;
+const _: () = assert!(LIM_BITS == 26 && LEN_BITS == DRAIN_BITS);
 /// Bits of the normalising shift (0..=8).
 const SHIFT_BITS: usize = 4;
 
@@ -126,6 +146,8 @@ pub struct WredEcn {
     c_kmax: DFF<Bits<Q_BITS>>,
     c_k: DFF<Bits<Q_BITS>>,
     c_buf1: DFF<Bits<LIM_BITS>>,
+    c_bk: DFF<Bits<LIM_BITS>>,
+    c_bkr: DFF<Bits<LIM_BITS>>,
     c_buf: DFF<Bits<Q_BITS>>,
     c_p: DFF<Bits<P_BITS>>,
     c_seed: DFF<Bits<SEED_BITS>>,
@@ -148,22 +170,45 @@ pub struct WredEcn {
     s1_ecn: DFF<Bits<2>>,
     s1_drain: DFF<Bits<DRAIN_BITS>>,
     s1_lim1: DFF<Bits<LIM_BITS>>,
-    s1_ldiff: DFF<Bits<Q_BITS>>,
-    s1_notect: DFF<Bit>,
+    s1_ldiff: DFF<Bits<LIM_BITS>>,
+    s1_bound: DFF<Bits<LIM_BITS>>,
+    lim1_next: Signal<Local, Bits<LIM_BITS>>,
     // s2
     s2_valid: DFF<Bit>,
     s2_len: DFF<Bits<LEN_BITS>>,
     s2_ecn: DFF<Bits<2>>,
     s2_drain: DFF<Bits<DRAIN_BITS>>,
     s2_lim1: DFF<Bits<LIM_BITS>>,
-    s2_ldiff: DFF<Bits<Q_BITS>>,
-    s2_bound: DFF<Bits<LIM_BITS>>,
-    // the loop
+    s2_ldiff: DFF<Bits<LIM_BITS>>,
+    // s3: the loop's slot, and the look-ahead of the next slot's tests
+    s3_valid: DFF<Bit>,
+    s3_len: DFF<Bits<LEN_BITS>>,
+    s3_ecn: DFF<Bits<2>>,
+    s3_lim1: DFF<Bits<LIM_BITS>>,
+    s3_ldiff: DFF<Bits<Q_BITS>>,
+    s3_ndrain: DFF<Bits<Q_BITS>>,
+    la_t_b: DFF<Bits<LIM_BITS>>,
+    la_t_d: DFF<Bits<LIM_BITS>>,
+    la_y_b: DFF<Bits<LIM_BITS>>,
+    la_y_d: DFF<Bits<LIM_BITS>>,
+    la_pre_a: DFF<Bit>,
+    la_pre_c: DFF<Bit>,
+    la_pre_ba: DFF<Bit>,
+    la_pre_bc: DFF<Bit>,
+    good: Signal<Local, Bit>,
+    drain_wide: Signal<Local, Bits<LIM_BITS>>,
+    sign: Constant<Bits<LIM_BITS>>,
+    // the loop: q, and this slot's accept and borrow, registered a cycle ahead
     occ: DFF<Bits<Q_BITS>>,
+    acc: DFF<Bit>,
+    bor: DFF<Bit>,
     rng: DFF<Bits<SEED_BITS>>,
-    fits: Signal<Local, Bit>,
-    accept: Signal<Local, Bit>,
-    borrow: Signal<Local, Bit>,
+    q_off: Signal<Local, Bits<LIM_BITS>>,
+    sel_t: Signal<Local, Bits<LIM_BITS>>,
+    sel_y: Signal<Local, Bits<LIM_BITS>>,
+    addend: Signal<Local, Bits<Q_BITS>>,
+    pre_acc: Signal<Local, Bit>,
+    pre_bor: Signal<Local, Bit>,
     x1: Signal<Local, Bits<SEED_BITS>>,
     x2: Signal<Local, Bits<SEED_BITS>>,
     x3: Signal<Local, Bits<SEED_BITS>>,
@@ -171,7 +216,7 @@ pub struct WredEcn {
     sb_valid: DFF<Bit>,
     sb_ecn: DFF<Bits<2>>,
     sb_acc: DFF<Bit>,
-    sb_fits: DFF<Bit>,
+    sb_lim1: DFF<Bits<LIM_BITS>>,
     sb_q: DFF<Bits<Q_BITS>>,
     sb_r: DFF<Bits<RAND_BITS>>,
     // C
@@ -263,6 +308,8 @@ impl Default for WredEcn {
             c_kmax: Default::default(),
             c_k: Default::default(),
             c_buf1: Default::default(),
+            c_bk: Default::default(),
+            c_bkr: Default::default(),
             c_buf: Default::default(),
             c_p: Default::default(),
             c_seed: Default::default(),
@@ -284,26 +331,48 @@ impl Default for WredEcn {
             s1_drain: Default::default(),
             s1_lim1: Default::default(),
             s1_ldiff: Default::default(),
-            s1_notect: Default::default(),
+            s1_bound: Default::default(),
+            lim1_next: Default::default(),
             s2_valid: Default::default(),
             s2_len: Default::default(),
             s2_ecn: Default::default(),
             s2_drain: Default::default(),
             s2_lim1: Default::default(),
             s2_ldiff: Default::default(),
-            s2_bound: Default::default(),
+            s3_valid: Default::default(),
+            s3_len: Default::default(),
+            s3_ecn: Default::default(),
+            s3_lim1: Default::default(),
+            s3_ldiff: Default::default(),
+            s3_ndrain: Default::default(),
+            la_t_b: Default::default(),
+            la_t_d: Default::default(),
+            la_y_b: Default::default(),
+            la_y_d: Default::default(),
+            la_pre_a: Default::default(),
+            la_pre_c: Default::default(),
+            la_pre_ba: Default::default(),
+            la_pre_bc: Default::default(),
+            good: Default::default(),
+            drain_wide: Default::default(),
+            sign: Constant::new((1u64 << (LIM_BITS - 1)).into()),
             occ: Default::default(),
+            acc: Default::default(),
+            bor: Default::default(),
             rng: Default::default(),
-            fits: Default::default(),
-            accept: Default::default(),
-            borrow: Default::default(),
+            q_off: Default::default(),
+            sel_t: Default::default(),
+            sel_y: Default::default(),
+            addend: Default::default(),
+            pre_acc: Default::default(),
+            pre_bor: Default::default(),
             x1: Default::default(),
             x2: Default::default(),
             x3: Default::default(),
             sb_valid: Default::default(),
             sb_ecn: Default::default(),
             sb_acc: Default::default(),
-            sb_fits: Default::default(),
+            sb_lim1: Default::default(),
             sb_q: Default::default(),
             sb_r: Default::default(),
             sc_valid: Default::default(),
@@ -369,15 +438,17 @@ impl Logic for WredEcn {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c_kmin, c_kmax, c_k, c_buf1, c_buf, c_p, c_seed, c_range, c_shift,
-            c_rprime, s0_valid, s0_len, s0_ecn, s0_drain, s1_valid, s1_len, s1_ecn, s1_drain,
-            s1_lim1, s1_ldiff, s1_notect, s2_valid, s2_len, s2_ecn, s2_drain, s2_lim1, s2_ldiff,
-            s2_bound, occ, rng, sb_valid, sb_ecn, sb_acc, sb_fits, sb_q, sb_r, sc_valid, sc_ecn,
-            sc_dec, sc_over, sc_under, sc_d, sc_r, sd_valid, sd_ecn, sd_dec, sd_over, sd_under,
-            sd_dp, sd_r, se_valid, se_ecn, se_dec, se_over, se_under, sf_valid, sf_ecn, sf_dec,
-            sf_over, sf_under, sg_valid, sg_ecn, sg_dec, sg_over, sg_under, si_valid, si_ecn,
-            si_dec, si_over, si_under, si_lt, o_valid, o_dec, o_ecn, n_fwd, n_mark, n_wred, n_ovf,
-            sat_fwd, sat_mark, sat_wred, sat_ovf
+            self, clock, c_kmin, c_kmax, c_k, c_buf1, c_bkr, c_bk, c_buf, c_p, c_seed, c_range,
+            c_shift, c_rprime, s0_valid, s0_len, s0_ecn, s0_drain, s1_valid, s1_len, s1_ecn,
+            s1_drain, s1_lim1, s1_ldiff, s1_bound, s2_valid, s2_len, s2_ecn, s2_drain, s2_lim1,
+            s2_ldiff, s3_valid, s3_len, s3_ecn, s3_lim1, s3_ldiff, s3_ndrain, la_t_b, la_t_d,
+            la_y_b, la_y_d, la_pre_a, la_pre_c, la_pre_ba, la_pre_bc, occ, acc, bor, rng, sb_valid,
+            sb_ecn, sb_acc, sb_lim1, sb_q, sb_r, sc_valid, sc_ecn, sc_dec, sc_over, sc_under, sc_d,
+            sc_r, sd_valid, sd_ecn, sd_dec, sd_over, sd_under, sd_dp, sd_r, se_valid, se_ecn,
+            se_dec, se_over, se_under, sf_valid, sf_ecn, sf_dec, sf_over, sf_under, sg_valid,
+            sg_ecn, sg_dec, sg_over, sg_under, si_valid, si_ecn, si_dec, si_over, si_under, si_lt,
+            o_valid, o_dec, o_ecn, n_fwd, n_mark, n_wred, n_ovf, sat_fwd, sat_mark, sat_wred,
+            sat_ovf
         );
         self.mul_a.clock.next = self.clock.val();
         self.mul_b.clock.next = self.clock.val();
@@ -387,6 +458,15 @@ impl Logic for WredEcn {
         self.c_kmax.d.next = self.cfg_k_max_bytes.val();
         self.c_k.d.next = self.cfg_k_bytes.val();
         self.c_buf1.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_buf.q.val()) + bits::<LIM_BITS>(1);
+        // c_bk = max(0, buf + 1 - K): a packet meets K before the buffer
+        // (K < buf + 1 - len) iff len < c_bk
+        // (two registers: the clamp maps to the flip-flops' reset, which a
+        // carry chain's sign in front of it would route through a global buffer)
+        self.c_bkr.d.next = self.c_buf1.q.val() - bit_cast::<LIM_BITS, Q_BITS>(self.c_k.q.val());
+        self.c_bk.d.next = self.c_bkr.q.val();
+        if self.c_bkr.q.val().get_bit(25) {
+            self.c_bk.d.next = bits::<LIM_BITS>(0);
+        }
         self.c_buf.d.next = self.cfg_buf_max_bytes.val();
         self.c_seed.d.next = self.cfg_seed.val();
         self.c_p.d.next = self.cfg_p_max.val();
@@ -434,69 +514,111 @@ impl Logic for WredEcn {
         self.s1_len.d.next = self.s0_len.q.val();
         self.s1_ecn.d.next = self.s0_ecn.q.val();
         self.s1_drain.d.next = self.s0_drain.q.val();
-        self.s1_lim1.d.next =
+        self.lim1_next.next =
             self.c_buf1.q.val() - bit_cast::<LIM_BITS, LEN_BITS>(self.s0_len.q.val());
-        self.s1_ldiff.d.next = bit_cast::<Q_BITS, LEN_BITS>(self.s0_len.q.val())
-            - bit_cast::<Q_BITS, DRAIN_BITS>(self.s0_drain.q.val());
+        self.s1_lim1.d.next = self.lim1_next.val();
+        // the admission bound (used while lim1 >= 0): Not-ECT ? min(lim1, K) : lim1
+        self.s1_bound.d.next = self.lim1_next.val();
+        if !self.s0_ecn.q.val().any()
+            & (bit_cast::<LIM_BITS, LEN_BITS>(self.s0_len.q.val()) < self.c_bk.q.val())
+        {
+            self.s1_bound.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_k.q.val());
+        }
+        self.s1_ldiff.d.next = bit_cast::<LIM_BITS, LEN_BITS>(self.s0_len.q.val())
+            - bit_cast::<LIM_BITS, DRAIN_BITS>(self.s0_drain.q.val());
 
-        self.s1_notect.d.next = !self.s0_ecn.q.val().any();
-
-        // ---- s2: the admission bound. q < bound <=> (q + len <= buf_max) and, for
-        // Not-ECT, q < K; bound = 0 for no packet. The loop then holds one comparator
-        // whose carry out is `accept` itself.
+        // ---- s2: the same, a cycle later: slot n here while slot n + 1 is in s1
         self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
         self.s2_len.d.next = self.s1_len.q.val();
         self.s2_ecn.d.next = self.s1_ecn.q.val();
         self.s2_drain.d.next = self.s1_drain.q.val();
         self.s2_lim1.d.next = self.s1_lim1.q.val();
         self.s2_ldiff.d.next = self.s1_ldiff.q.val();
-        self.s2_bound.d.next = self.s1_lim1.q.val();
-        if self.s1_notect.q.val()
-            & (bit_cast::<LIM_BITS, Q_BITS>(self.c_k.q.val()) < self.s1_lim1.q.val())
-        {
-            self.s2_bound.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_k.q.val());
-        }
-        // bit 24 of lim1 is its sign (Q_BITS = 24, asserted above): it cannot fit
-        if !self.s1_valid.q.val() | self.reset.val() | self.s1_lim1.q.val().get_bit(24) {
-            self.s2_bound.d.next = bits::<LIM_BITS>(0);
-        }
 
-        // ---- B: the occupancy loop
-        self.fits.next = !self.s2_lim1.q.val().get_bit(24)
-            & (bit_cast::<LIM_BITS, Q_BITS>(self.occ.q.val()) < self.s2_lim1.q.val());
-        self.accept.next = bit_cast::<LIM_BITS, Q_BITS>(self.occ.q.val()) < self.s2_bound.q.val();
-        self.borrow.next = self.occ.q.val() < bit_cast::<Q_BITS, DRAIN_BITS>(self.s2_drain.q.val());
-        if self.accept.val() {
-            if self.borrow.val() {
-                self.occ.d.next = bit_cast::<Q_BITS, LEN_BITS>(self.s2_len.q.val());
-            } else {
-                self.occ.d.next = self.occ.q.val() + self.s2_ldiff.q.val();
-            }
-        } else if self.borrow.val() {
+        // ---- s3: the loop's slot, and the look-ahead (slot n in s2, n + 1 in s1).
+        // Slot n + 1 is accepted iff q' < bound'. q' is q + ldiff (accepted,
+        // no borrow), q - drain (rejected, no borrow), len or 0 (borrow), so
+        // each test is q against a threshold computed here, or a bit computed
+        // here. A threshold of 0 never passes (an invalid or hopeless slot).
+        self.s3_valid.d.next = self.s2_valid.q.val() & !self.reset.val();
+        self.s3_len.d.next = self.s2_len.q.val();
+        self.s3_ecn.d.next = self.s2_ecn.q.val();
+        self.s3_lim1.d.next = self.s2_lim1.q.val();
+        self.s3_ldiff.d.next = self.s2_ldiff.q.val().get_bits::<Q_BITS>(0);
+        self.s3_ndrain.d.next =
+            bits::<Q_BITS>(0) - bit_cast::<Q_BITS, DRAIN_BITS>(self.s2_drain.q.val());
+        // bit 25 of lim1 is its sign (LIM_BITS = 26)
+        self.good.next =
+            self.s1_valid.q.val() & !self.reset.val() & !self.s1_lim1.q.val().get_bit(25);
+        self.drain_wide.next = bit_cast::<LIM_BITS, DRAIN_BITS>(self.s2_drain.q.val());
+        self.la_t_b.d.next = bits::<LIM_BITS>(0);
+        self.la_t_d.d.next = bits::<LIM_BITS>(0);
+        if self.good.val() {
+            self.la_t_b.d.next = self.s1_bound.q.val() - self.s2_ldiff.q.val();
+            self.la_t_d.d.next = self.s1_bound.q.val() + self.drain_wide.val();
+        }
+        self.la_y_b.d.next =
+            bit_cast::<LIM_BITS, DRAIN_BITS>(self.s1_drain.q.val()) - self.s2_ldiff.q.val();
+        self.la_y_d.d.next =
+            bit_cast::<LIM_BITS, DRAIN_BITS>(self.s1_drain.q.val()) + self.drain_wide.val();
+        // when slot n borrows: q' = len (accepted) or 0; bound' >= 0 when good
+        self.la_pre_a.d.next = self.good.val()
+            & (bit_cast::<LIM_BITS, LEN_BITS>(self.s2_len.q.val()) < self.s1_bound.q.val());
+        self.la_pre_c.d.next = self.good.val() & self.s1_bound.q.val().any();
+        self.la_pre_ba.d.next =
+            bit_cast::<DRAIN_BITS, LEN_BITS>(self.s2_len.q.val()) < self.s1_drain.q.val();
+        self.la_pre_bc.d.next = self.s1_drain.q.val().any();
+
+        // ---- B: the occupancy loop. The tests compare q with a threshold in
+        // offset binary (a signed compare as an unsigned one, the sign bit
+        // flipped); the selects are registers, so the loop is a mux, one
+        // carry chain and one LUT.
+        self.q_off.next = bit_cast::<LIM_BITS, Q_BITS>(self.occ.q.val()) | self.sign.val();
+        self.sel_t.next = self.la_t_d.q.val();
+        self.sel_y.next = self.la_y_d.q.val();
+        self.addend.next = self.s3_ndrain.q.val();
+        self.pre_acc.next = self.la_pre_c.q.val();
+        self.pre_bor.next = self.la_pre_bc.q.val();
+        if self.acc.q.val() {
+            self.sel_t.next = self.la_t_b.q.val();
+            self.sel_y.next = self.la_y_b.q.val();
+            self.addend.next = self.s3_ldiff.q.val();
+            self.pre_acc.next = self.la_pre_a.q.val();
+            self.pre_bor.next = self.la_pre_ba.q.val();
+        }
+        if self.bor.q.val() {
             self.occ.d.next = bits::<Q_BITS>(0);
+            if self.acc.q.val() {
+                self.occ.d.next = bit_cast::<Q_BITS, LEN_BITS>(self.s3_len.q.val());
+            }
+            self.acc.d.next = self.pre_acc.val();
+            self.bor.d.next = self.pre_bor.val();
         } else {
-            self.occ.d.next =
-                self.occ.q.val() - bit_cast::<Q_BITS, DRAIN_BITS>(self.s2_drain.q.val());
+            self.occ.d.next = self.occ.q.val() + self.addend.val();
+            self.acc.d.next = self.q_off.val() < (self.sel_t.val() ^ self.sign.val());
+            self.bor.d.next = self.q_off.val() < (self.sel_y.val() ^ self.sign.val());
         }
         // xorshift32, one step per packet
         self.x1.next = self.rng.q.val() ^ (self.rng.q.val() << self.xs_a.val());
         self.x2.next = self.x1.val() ^ (self.x1.val() >> self.xs_b.val());
         self.x3.next = self.x2.val() ^ (self.x2.val() << self.xs_c.val());
-        if self.s2_valid.q.val() {
+        if self.s3_valid.q.val() {
             self.rng.d.next = self.x3.val();
         }
         if self.reset.val() {
             self.occ.d.next = bits::<Q_BITS>(0);
+            self.acc.d.next = false;
+            self.bor.d.next = self.la_pre_bc.q.val();
             self.rng.d.next = self.c_seed.q.val();
             if !self.c_seed.q.val().any() {
                 self.rng.d.next = self.seed_substitute.val();
             }
         }
-        self.sb_valid.d.next = self.s2_valid.q.val() & !self.reset.val();
-        self.sb_ecn.d.next = self.s2_ecn.q.val();
+        self.sb_valid.d.next = self.s3_valid.q.val() & !self.reset.val();
+        self.sb_ecn.d.next = self.s3_ecn.q.val();
         // the admission is encoded one stage later, off the loop
-        self.sb_acc.d.next = self.accept.val();
-        self.sb_fits.d.next = self.fits.val();
+        self.sb_acc.d.next = self.acc.q.val();
+        self.sb_lim1.d.next = self.s3_lim1.q.val();
         self.sb_q.d.next = self.occ.q.val();
         self.sb_r.d.next = self.x3.val().get_bits::<RAND_BITS>(16);
 
@@ -505,7 +627,10 @@ impl Logic for WredEcn {
         self.sc_ecn.d.next = self.sb_ecn.q.val();
         // the admission: accepted, else overflow if it does not fit, else Eq. 3
         self.sc_dec.d.next = bits::<2>(2);
-        if !self.sb_fits.q.val() {
+        // it fits iff q < lim1 (lim1 >= 0)
+        if self.sb_lim1.q.val().get_bit(25)
+            | (bit_cast::<LIM_BITS, Q_BITS>(self.sb_q.q.val()) >= self.sb_lim1.q.val())
+        {
             self.sc_dec.d.next = bits::<2>(3);
         }
         if self.sb_acc.q.val() {

@@ -1097,7 +1097,7 @@ impl<A: RegAccess> Device<A> {
         for _ in 0..count {
             self.io.write32(regs::wred_pkt::OFFSET, word)?;
         }
-        // decisions leave 11 cycles after their packet; the counters follow one later
+        // decisions leave LATENCY_CYCLES after their packet; the counters follow one later
         self.io
             .idle(ldcp_sim::wred_ecn::COUNTER_LATENCY_CYCLES as u64 + 1)?;
         let after = self.wred_counts()?;

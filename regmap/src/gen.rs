@@ -478,7 +478,10 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(body, "        self.rvalid.d.next = self.bus_re.val();");
     let _ = writeln!(body, "        self.bus_rvalid.next = self.rvalid.q.val();");
     let _ = writeln!(body, "        self.bus_rdata.next = self.rdata.q.val();");
-    let _ = writeln!(body, "        self.rdata.d.next = bits::<32>(0);");
+    // the read mux as an OR of one term per register (each zero unless
+    // read): the addresses are exclusive, and an OR tree is shallower than
+    // the chain of priority muxes a sequence of `if`s becomes
+    let mut read_regs: Vec<String> = Vec::new();
     for r in regs {
         let rl = lower(r.name);
         let hit = format!("(self.word.val() == self.a_{rl}.val())");
@@ -604,14 +607,27 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
             });
         }
         if r.access != Access::Wo {
+            let _ = writeln!(locals, "    rd_{rl}: Signal<Local, Bits<32>>,");
+            let _ = writeln!(init, "            rd_{rl}: Default::default(),");
+            let _ = writeln!(body, "        self.rd_{rl}.next = bits::<32>(0);");
             let _ = writeln!(body, "        if self.re.val() & {hit} {{");
             let _ = writeln!(
                 body,
-                "            self.rdata.d.next = {};",
+                "            self.rd_{rl}.next = {};",
                 read_terms.join(" | ")
             );
             let _ = writeln!(body, "        }}");
+            read_regs.push(format!("self.rd_{rl}.val()"));
         }
+    }
+    if read_regs.is_empty() {
+        let _ = writeln!(body, "        self.rdata.d.next = bits::<32>(0);");
+    } else {
+        let _ = writeln!(
+            body,
+            "        self.rdata.d.next = {};",
+            read_regs.join("\n            | ")
+        );
     }
 
     let mut s = String::new();

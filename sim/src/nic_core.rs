@@ -166,6 +166,13 @@ struct State {
     cnt_events: u32,
     cnt_pushed: u32,
     cnt_dropped: u32,
+    /// Losses of the cycle before, not yet in `cnt_dropped` (0..=2).
+    lost_q: u32,
+    /// ACKs taken, ECE among them, pushes, of the cycle before, not yet
+    /// in their counters.
+    ack_q: bool,
+    ece_q: bool,
+    push_q: bool,
     cnt_updates: u32,
     cnt_marked: u32,
     gen_cycles: u32,
@@ -510,21 +517,16 @@ impl NicCoreModel {
                 }
             }
         }
-        // counters
-        if ack_in {
-            n.cnt_events = o.cnt_events.wrapping_add(1);
-        }
-        if ack_ece {
-            n.cnt_marked = o.cnt_marked.wrapping_add(1);
-        }
-        if push_ok {
-            n.cnt_pushed = o.cnt_pushed.wrapping_add(1);
-        }
-        if lost_full || lost_bus {
-            n.cnt_dropped = o
-                .cnt_dropped
-                .wrapping_add(lost_full as u32 + lost_bus as u32);
-        }
+        // counters: each counts a cycle after its event (registered in the RTL)
+        n.ack_q = ack_in;
+        n.ece_q = ack_ece;
+        n.push_q = push_ok;
+        n.cnt_events = o.cnt_events.wrapping_add(o.ack_q as u32);
+        n.cnt_marked = o.cnt_marked.wrapping_add(o.ece_q as u32);
+        n.cnt_pushed = o.cnt_pushed.wrapping_add(o.push_q as u32);
+        // the losses are counted a cycle later (registered in the RTL)
+        n.lost_q = lost_full as u32 + lost_bus as u32;
+        n.cnt_dropped = o.cnt_dropped.wrapping_add(o.lost_q);
         if eo.out_valid {
             n.cnt_updates = o.cnt_updates.wrapping_add(1);
             n.cnt_packets = o
@@ -563,6 +565,10 @@ impl NicCoreModel {
             n.cnt_marked = 0;
             n.cnt_pushed = 0;
             n.cnt_dropped = 0;
+            n.lost_q = 0;
+            n.ack_q = false;
+            n.ece_q = false;
+            n.push_q = false;
             n.cnt_updates = 0;
             n.gen_cycles = 0;
             n.cnt_packets = 0;

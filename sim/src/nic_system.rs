@@ -138,7 +138,7 @@ const LOOP_WRED_STAGES: usize = crate::wred_ecn::LATENCY_CYCLES;
 /// Entries of the receive queue in front of the ACK generator (and the
 /// sender's credit: packets sent and not yet taken or dropped).
 pub const LOOP_RX_DEPTH: u32 = 32;
-const _: () = assert!(LOOP_FS_STAGES == 5 && LOOP_WRED_STAGES == 11 && LOOP_RX_DEPTH == 32);
+const _: () = assert!(LOOP_FS_STAGES == 5 && LOOP_WRED_STAGES == 12 && LOOP_RX_DEPTH == 32);
 const M24: u32 = 0xff_ffff;
 
 /// The sender's per-flow table (next PSN | acknowledged PSN | stamp |

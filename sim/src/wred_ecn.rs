@@ -80,11 +80,11 @@ pub const DRAIN_MAX: u32 = (1 << DRAIN_BITS) - 1;
 /// Largest counter value; counters stop there.
 pub const COUNTER_MAX: u32 = u32::MAX;
 /// Cycles from a packet on the input to its decision on the output registers.
-pub const LATENCY_CYCLES: usize = 11;
+pub const LATENCY_CYCLES: usize = 12;
 /// Cycles from a packet on the input to its effect on the counters.
 pub const COUNTER_LATENCY_CYCLES: usize = LATENCY_CYCLES + 1;
 /// Cycles from a packet on the input to its effect on `occupancy_bytes`.
-pub const OCCUPANCY_LATENCY_CYCLES: usize = 4;
+pub const OCCUPANCY_LATENCY_CYCLES: usize = 5;
 /// Worst distance between the realized marking probability and the ideal
 /// p(q) (see the module doc): 2^-15 + 2^-16, rounded up to 2^-14.
 pub const MARK_PROBABILITY_ERROR_BOUND: f64 = 1.0 / 16384.0;
@@ -616,10 +616,34 @@ struct Stage {
     over: bool,
     under: bool,
     value: u32, // q, then D, then D'
+    acc: bool,  // stage B: accepted
+    lim1: i64,  // stage B: buf + 1 - len (fits <=> q < lim1)
     r: u16,
     prod_a: u32,
     prod_b: u32,
     lt: bool,
+}
+
+/// The registers that hold the next slot's tests one cycle ahead, so that
+/// the loop's selects are registers (see `ldcp_hdl::wred_ecn`, "The loop").
+/// Thresholds are exact integers here and 26-bit two's complement in the
+/// RTL (the ranges fit: |T| < 2^25); the RTL compares them with q in
+/// offset binary, which is the same order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Look {
+    /// The next slot is accepted iff q' < bound', i.e. q < these: after an
+    /// accepted no-borrow update (B) or a rejected one (D).
+    t_b: i64,
+    t_d: i64,
+    /// q' < next drain: after B or D.
+    y_b: i64,
+    y_d: i64,
+    /// The next slot's accept and borrow when this one borrows
+    /// (q' = len if accepted, else 0).
+    pre_a: bool,
+    pre_c: bool,
+    pre_ba: bool,
+    pre_bc: bool,
 }
 
 /// `Decision` with a default, for the register mirror.
@@ -635,6 +659,8 @@ pub struct WredEcnModel {
     c_kmax: u32,
     c_k: u32,
     c_buf1: u32,
+    c_bkr: i64, // buf + 1 - K
+    c_bk: u32,  // max(0, c_bkr): len < c_bk <=> K < buf + 1 - len
     c_buf: u32,
     c_p: u16,
     c_seed: u32,
@@ -651,19 +677,28 @@ pub struct WredEcnModel {
     s1_len: u32,
     s1_ecn: u8,
     s1_drain: u32,
-    s1_lim1: u32,  // buf + 1 - len, 25-bit two's complement
-    s1_ldiff: u32, // len - drain, modulo 2^24
-    s1_notect: bool,
-    // stage 2: the admission limit, q <= limit <=> fits and not Eq. 3
+    s1_lim1: i64,  // buf + 1 - len (26-bit two's complement in the RTL)
+    s1_ldiff: i64, // len - drain (26-bit two's complement in the RTL)
+    s1_bound: i64, // accept <=> q < bound, when lim1 >= 0: Not-ECT ? min(lim1, K) : lim1
+    // stage 2: the same, one cycle later (slot n while slot n + 1 is in stage 1)
     s2_valid: bool,
     s2_len: u32,
     s2_ecn: u8,
     s2_drain: u32,
-    s2_lim1: u32,
-    s2_ldiff: u32,
-    s2_bound: u32, // accept <=> q < bound (0 when invalid or hopeless)
-    // the loop
+    s2_lim1: i64,
+    s2_ldiff: i64,
+    // stage 3: the loop's slot, with the thresholds of the next slot's tests
+    s3_valid: bool,
+    s3_len: u32,
+    s3_ecn: u8,
+    s3_lim1: i64,
+    s3_ldiff: u32,  // len - drain modulo 2^24 (the accepted, no-borrow addend)
+    s3_ndrain: u32, // -drain modulo 2^24 (the rejected, no-borrow addend)
+    la: Look,
+    // the loop: q and the two selects of this slot's update, held one cycle ahead
     q: u32,
+    acc: bool,
+    bor: bool,
     rng: u32,
     // stages B (decision), C (ramp position), D (normalised), E/F/G (multiply), I (compare)
     sb: Stage,
@@ -685,14 +720,16 @@ impl Default for WredEcnModel {
 impl WredEcnModel {
     /// The state after configuration: every register zero, like the
     /// FPGA's. Stage B's zero admission bits (not accepted, not fitting)
-    /// read as an overflow drop, which is what the RTL shows downstream
-    /// until the first packet arrives (with `out_valid` low).
+    /// decode in stage C as an overflow drop, which is what the RTL shows
+    /// downstream until the first packet arrives (with `out_valid` low).
     pub fn new() -> Self {
         WredEcnModel {
             c_kmin: 0,
             c_kmax: 0,
             c_k: 0,
             c_buf1: 0,
+            c_bkr: 0,
+            c_bk: 0,
             c_buf: 0,
             c_p: 0,
             c_seed: 0,
@@ -709,20 +746,25 @@ impl WredEcnModel {
             s1_drain: 0,
             s1_lim1: 0,
             s1_ldiff: 0,
-            s1_notect: false,
+            s1_bound: 0,
             s2_valid: false,
             s2_len: 0,
             s2_ecn: 0,
             s2_drain: 0,
             s2_lim1: 0,
             s2_ldiff: 0,
-            s2_bound: 0,
+            s3_valid: false,
+            s3_len: 0,
+            s3_ecn: 0,
+            s3_lim1: 0,
+            s3_ldiff: 0,
+            s3_ndrain: 0,
+            la: Look::default(),
             q: 0,
+            acc: false,
+            bor: false,
             rng: 0,
-            sb: Stage {
-                decision: Decision0(Decision::DropOverflow as u8),
-                ..Stage::default()
-            },
+            sb: Stage::default(),
             sc: Stage::default(),
             sd: Stage::default(),
             se: Stage::default(),
@@ -760,6 +802,7 @@ impl WredEcnModel {
             self.s0_valid,
             self.s1_valid,
             self.s2_valid,
+            self.s3_valid,
             self.sb.valid,
             self.sc.valid,
             self.sd.valid,
@@ -827,73 +870,94 @@ impl WredEcnModel {
             value: (c.value >> self.c_shift) & 0xffff,
             ..c
         };
-        // --- stage C: position on the ramp
+        // --- stage C: position on the ramp, and the admission decoded:
+        // accepted, else overflow if it does not fit, else Eq. 3
         let b = self.sb;
-        let sc_next = Stage {
-            valid: b.valid && !rst,
-            over: b.value >= self.c_kmax,
-            under: b.value < self.c_kmin,
-            value: b.value.wrapping_sub(self.c_kmin) & Q_MAX,
-            ..b
-        };
-        // --- stage B: the occupancy loop
-        let q = self.q;
-        let lim_neg = self.s2_lim1 & (1 << Q_BITS) != 0;
-        let fits = !lim_neg && q < self.s2_lim1;
-        let accept = q < self.s2_bound;
-        let borrow = q < self.s2_drain;
-        let q_next = if rst {
-            0
-        } else if accept {
-            if borrow {
-                self.s2_len
-            } else {
-                q.wrapping_add(self.s2_ldiff) & Q_MAX
-            }
-        } else if borrow {
-            0
-        } else {
-            q - self.s2_drain
-        };
-        let rng_step = xorshift::step(self.rng);
-        let rng_next = if rst {
-            xorshift::seed_state(self.c_seed)
-        } else if self.s2_valid {
-            rng_step
-        } else {
-            self.rng
-        };
-        let admitted_b = if accept {
+        let fits = b.lim1 >= 0 && (b.value as i64) < b.lim1;
+        let admitted_c = if b.acc {
             Decision::Forward
         } else if !fits {
             Decision::DropOverflow
         } else {
             Decision::DropWred
         };
+        let sc_next = Stage {
+            valid: b.valid && !rst,
+            decision: Decision0(admitted_c as u8),
+            over: b.value >= self.c_kmax,
+            under: b.value < self.c_kmin,
+            value: b.value.wrapping_sub(self.c_kmin) & Q_MAX,
+            ..b
+        };
+        // --- stage B: the occupancy loop. `acc` and `bor` are this slot's
+        // accept (q < bound) and borrow (q < drain), registered one cycle
+        // ahead; the loop computes q' and the next slot's two selects.
+        let q = self.q;
+        let l = self.la;
+        let qi = q as i64;
+        let (t, y) = if self.acc {
+            (l.t_b, l.y_b)
+        } else {
+            (l.t_d, l.y_d)
+        };
+        let (pre_acc, pre_bor) = if self.acc {
+            (l.pre_a, l.pre_ba)
+        } else {
+            (l.pre_c, l.pre_bc)
+        };
+        let (q_next, acc_next, bor_next) = if rst {
+            (0, false, l.pre_bc)
+        } else if self.bor {
+            (if self.acc { self.s3_len } else { 0 }, pre_acc, pre_bor)
+        } else {
+            let addend = if self.acc {
+                self.s3_ldiff
+            } else {
+                self.s3_ndrain
+            };
+            (q.wrapping_add(addend) & Q_MAX, qi < t, qi < y)
+        };
+        let rng_step = xorshift::step(self.rng);
+        let rng_next = if rst {
+            xorshift::seed_state(self.c_seed)
+        } else if self.s3_valid {
+            rng_step
+        } else {
+            self.rng
+        };
         let sb_next = Stage {
-            valid: self.s2_valid && !rst,
-            ecn: self.s2_ecn,
-            decision: Decision0(admitted_b as u8),
+            valid: self.s3_valid && !rst,
+            ecn: self.s3_ecn,
+            decision: Decision0(0),
             over: false,
             under: false,
             value: q,
+            acc: self.acc,
+            lim1: self.s3_lim1,
             r: xorshift::draw16(rng_step),
             prod_a: 0,
             prod_b: 0,
             lt: false,
         };
-        // --- stage 2: the admission bound, q < bound <=> fits and not Eq. 3
-        let lim1_neg = self.s1_lim1 & (1 << Q_BITS) != 0;
-        let s2_bound = if !self.s1_valid || rst || lim1_neg {
-            0
-        } else if self.s1_notect && self.c_k < self.s1_lim1 {
-            self.c_k
-        } else {
-            self.s1_lim1
+        // --- stage 3's look-ahead: slot n (stage 2) with slot n + 1 (stage 1)
+        let good = self.s1_valid && !rst && self.s1_lim1 >= 0;
+        let (ldiff, drain, len) = (self.s2_ldiff, self.s2_drain as i64, self.s2_len as i64);
+        let (bound, drain1) = (self.s1_bound, self.s1_drain as i64);
+        let la_next = Look {
+            t_b: if good { bound - ldiff } else { 0 },
+            t_d: if good { bound + drain } else { 0 },
+            y_b: drain1 - ldiff,
+            y_d: drain1 + drain,
+            pre_a: good && len < bound,
+            pre_c: good && bound > 0,
+            pre_ba: len < drain1,
+            pre_bc: drain1 > 0,
         };
         // --- stage 1: q-independent precomputation
-        let s1_lim1 = self.c_buf1.wrapping_sub(self.s0_len) & 0x1ff_ffff;
-        let s1_ldiff = self.s0_len.wrapping_sub(self.s0_drain) & Q_MAX;
+        let s1_lim1 = self.c_buf1 as i64 - self.s0_len as i64;
+        let k_first = self.s0_ecn == ecn::NOT_ECT && self.s0_len < self.c_bk;
+        let s1_bound = if k_first { self.c_k as i64 } else { s1_lim1 };
+        let s1_ldiff = self.s0_len as i64 - self.s0_drain as i64;
         // --- config pipeline
         let c_range_next = ramp_range(self.c_kmin, self.c_kmax);
         let c_shift_next = ramp_shift(self.c_range);
@@ -909,15 +973,23 @@ impl WredEcnModel {
         self.sc = sc_next;
         self.sb = sb_next;
         self.q = q_next;
+        self.acc = acc_next;
+        self.bor = bor_next;
         self.rng = rng_next;
+        self.la = la_next;
+        self.s3_valid = self.s2_valid && !rst;
+        self.s3_len = self.s2_len;
+        self.s3_ecn = self.s2_ecn;
+        self.s3_lim1 = self.s2_lim1;
+        self.s3_ldiff = (self.s2_ldiff as u32) & Q_MAX;
+        self.s3_ndrain = self.s2_drain.wrapping_neg() & Q_MAX;
         self.s2_valid = self.s1_valid && !rst;
         self.s2_len = self.s1_len;
         self.s2_ecn = self.s1_ecn;
         self.s2_drain = self.s1_drain;
         self.s2_lim1 = self.s1_lim1;
         self.s2_ldiff = self.s1_ldiff;
-        self.s2_bound = s2_bound;
-        self.s1_notect = self.s0_ecn == ecn::NOT_ECT;
+        self.s1_bound = s1_bound;
         self.s1_valid = self.s0_valid && !rst;
         self.s1_len = self.s0_len;
         self.s1_ecn = self.s0_ecn;
@@ -928,6 +1000,8 @@ impl WredEcnModel {
         self.s0_len = i.in_len_bytes & LEN_MAX;
         self.s0_ecn = i.in_ecn & 3;
         self.s0_drain = i.egress_drain_bytes & DRAIN_MAX;
+        self.c_bk = self.c_bkr.max(0) as u32;
+        self.c_bkr = self.c_buf1 as i64 - self.c_k as i64;
         self.c_buf1 = self.c_buf + 1;
         self.c_range = c_range_next;
         self.c_shift = c_shift_next;

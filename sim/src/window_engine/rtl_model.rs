@@ -122,6 +122,7 @@ struct Slot {
     flow: u32,
     set: bool,
     value: u32,
+    /// Below gamma / above cw_max: set in X only.
     lo: bool,
     hi: bool,
     nu: u32,
@@ -614,8 +615,11 @@ impl WindowEngineModel {
             v: iv && !any && !rst,
             ..self.i
         };
+        // the SET value against the limits in force as it leaves the window
         let x_next = Slot {
             v: self.slots[WINDOW - 1].v && !rst,
+            lo: self.slots[WINDOW - 1].value < cfg.gamma,
+            hi: self.slots[WINDOW - 1].value > cfg.cw_max,
             ..self.slots[WINDOW - 1]
         };
         if x_next.v {
@@ -673,12 +677,7 @@ impl WindowEngineModel {
         self.slots = slots;
         self.x = x_next;
         self.ram_q = ram_q;
-        // lo/hi of the registered input value, against this cycle's config
-        self.i = Slot {
-            lo: i_next.value < cfg.gamma,
-            hi: i_next.value > cfg.cw_max,
-            ..i_next
-        };
+        self.i = i_next;
         self.i_ece = inp.in_ece;
         self.i_n = n;
         self.cfg = cfg_next;
