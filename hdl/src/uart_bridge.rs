@@ -383,8 +383,12 @@ impl Logic for UartBridge {
                 self.tx_cnt.d.next = self.tx_cnt.q.val() - self.one10.val();
             }
         }
-        if self.start_tx.val() {
-            self.tx_busy.d.next = true;
+        // idle, every transmitter register holds its start value (the
+        // response word: the parser's candidate of this cycle), so a start
+        // sets one bit; `start_tx` comes only while idle. (It used to load
+        // the 40-bit word and the counters itself: the parser's decision
+        // fanned out to them, the switch board's critical path at 100 MHz.)
+        if !self.tx_busy.q.val() {
             self.tx_shift.d.next = self.resp_sync10.val();
             self.tx_nbits.d.next = self.nine.val();
             self.tx_cnt.d.next = self.div_m1.val();
@@ -393,6 +397,9 @@ impl Logic for UartBridge {
                 (bit_cast::<40, 32>(self.tx_data.val()) << 8) | bit_cast::<40, 2>(self.tx_st.val());
             self.tx_crc.d.next = bits::<8>(0);
             self.tx_crc_n.d.next = bits::<4>(0);
+        }
+        if self.start_tx.val() {
+            self.tx_busy.d.next = true;
         }
         self.tx_line.d.next = !self.tx_busy.q.val() | self.tx_shift.q.val().get_bit(0);
 

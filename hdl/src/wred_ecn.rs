@@ -14,8 +14,10 @@
 //!   registers in cycle t + 12 ([`LATENCY_CYCLES`]); its bytes are in
 //!   `stat_occupancy_bytes` in cycle t + 5. Decisions leave in arrival order.
 //! - Parameter ports are registered; a change reaches every stage within
-//!   four cycles (the derived ramp registers `range`, `shift`, `r_prime`
-//!   follow one, two and three cycles after the thresholds). Packets in
+//!   four cycles (the derived registers follow the thresholds' own: the
+//!   ramp's `range`, `shift`, `r_prime` one, two and three cycles after,
+//!   `buf_max + 1` one, `buf_max + 1 - K` and its clamp at 0 two and
+//!   three). Packets in
 //!   flight during a change may mix old and new values; every mix is still
 //!   a probability in [0, 1] and the buffer limit always holds.
 //! - `reset` (synchronous, active high) empties the queue, drops the packets
