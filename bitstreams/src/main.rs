@@ -91,18 +91,19 @@ struct SynthArgs {
     /// The block (see `ldcp blocks`): synthesize it alone, inputs and outputs registered.
     #[arg(long, value_name = "NAME", required_unless_present = "board")]
     block: Option<String>,
-    /// Build a board's bitstream instead: the board core with its PLL and pins
-    /// (alchitry-cu: the NIC core, the UART bridge, 60 MHz from the 100 MHz
-    /// oscillator; alchitry-cu-switch: the WRED/ECN switch port, the UART
-    /// bridge, on the 100 MHz oscillator without a PLL; ulx3s: the whole NIC system on the
-    /// ECP5, 50 MHz from the 25 MHz oscillator). Writes the bitstream under
-    /// <out> only if every clock meets its constraint.
+    /// Build a board's bitstream instead: the board core with its clock (a
+    /// PLL where the board has one) and pins (alchitry-cu: the NIC core, the
+    /// UART bridge, 60 MHz from the 100 MHz oscillator; alchitry-cu-switch:
+    /// the WRED/ECN switch port, the UART bridge, the 100 MHz oscillator
+    /// without a PLL; ulx3s: the whole NIC system on the ECP5, 50 MHz from
+    /// the 25 MHz oscillator). Writes the bitstream under <out> only if every
+    /// clock meets its constraint.
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]
     board: Option<String>,
     /// Target device (with --block).
     #[arg(long, default_value = "ice40-hx8k")]
     device: String,
-    /// Clock target in MHz, (0, 1000] (with --block; a board's clock is its PLL's):
+    /// Clock target in MHz, (0, 1000] (with --block; a board's clock is its own):
     /// the run fails if Fmax is below it. Default 100.
     #[arg(long)]
     target_mhz: Option<f64>,
