@@ -382,13 +382,13 @@ fn wred_ecn_marking_frequency_matches_ideal_p() {
 /// cycles of `next` (packet or none, drain) with stable parameters `p`:
 /// the same decisions LATENCY_CYCLES later and the same occupancy
 /// OCCUPANCY_LATENCY_CYCLES later, every cycle; then drains both and checks
-/// the counters in full and that nothing is left in flight. Returns the
-/// number of marked packets.
+/// the counters in full and that nothing is left in flight. Returns what
+/// the run reached.
 fn cycle_model_against_functional(
     p: WredParams,
     cycles: usize,
     mut next: impl FnMut(usize) -> (Option<(u32, u8)>, u32),
-) -> u32 {
+) -> Reached {
     let mut port = WredEcnPort::new(p).unwrap();
     let mut model = WredEcnModel::new();
     let mut expected = std::collections::VecDeque::new();
@@ -407,7 +407,7 @@ fn cycle_model_against_functional(
     for _ in 0..OCCUPANCY_LATENCY_CYCLES - 1 {
         occupancy.push_back(0);
     }
-    let mut marked = 0;
+    let mut reached = Reached::default();
     for cycle in 0..cycles {
         let (pkt, drain) = next(cycle);
         let inp = WredInputs {
@@ -418,7 +418,15 @@ fn cycle_model_against_functional(
             egress_drain_bytes: drain,
             ..WredInputs::idle(&p)
         };
-        expected.push_back(port.cycle(pkt, drain));
+        let q = port.occupancy_bytes();
+        let decided = port.cycle(pkt, drain);
+        if let (Some((0, _)), Some((d, _))) = (pkt, decided) {
+            // a zero-length packet at a queue a largest packet no longer fits
+            let full = q as u64 + LEN_MAX as u64 > p.buf_max_bytes as u64;
+            reached.zero_len_forwarded_full += (full && d != Decision::DropOverflow) as u32;
+        }
+        reached.max_occupancy = reached.max_occupancy.max(port.occupancy_bytes());
+        expected.push_back(decided);
         occupancy.push_back(port.occupancy_bytes());
         model.tick(&inp);
         let out = model.outputs();
@@ -433,7 +441,7 @@ fn cycle_model_against_functional(
             "cycle {cycle}"
         );
         if got.map(|g| g.0) == Some(Decision::ForwardMarked) {
-            marked += 1;
+            reached.marked += 1;
         }
     }
     // drain: idle cycles until every decision is out and counted, then the
@@ -450,7 +458,19 @@ fn cycle_model_against_functional(
     }
     assert_eq!(model.in_flight(), 0);
     assert_eq!(model.outputs().counters(), port.counters());
-    marked
+    reached.counters = port.counters();
+    reached
+}
+
+/// What a run of [`cycle_model_against_functional`] reached.
+#[derive(Default)]
+struct Reached {
+    marked: u32,
+    max_occupancy: u32,
+    /// Zero-length packets that arrived when a largest packet no longer
+    /// fit, and were not dropped as overflow.
+    zero_len_forwarded_full: u32,
+    counters: Counters,
 }
 
 /// With stable parameters the cycle-accurate model gives the functional
@@ -473,7 +493,8 @@ fn wred_ecn_cycle_model_matches_functional_model() {
         let e = ((rng >> 14) & 3) as u8;
         let drain = (rng >> 18) % 3500;
         (valid.then_some((len, e)), drain)
-    });
+    })
+    .marked;
     assert!(
         marked > 1000,
         "the stream should exercise the ramp (marked {marked})"
@@ -483,7 +504,8 @@ fn wred_ecn_cycle_model_matches_functional_model() {
 /// The corners of the admission arithmetic: the largest buffer (buf_max + 1
 /// = 2^24, where a 25-bit headroom would read as negative), packets of 0
 /// and of LEN_MAX bytes at a full queue, K at 0 and at the buffer, no
-/// drain and the largest drain. The queue is filled to the byte.
+/// drain and the largest drain. The run must reach the full buffer: a
+/// largest packet refused, and zero-length packets forwarded there.
 #[test]
 fn wred_ecn_cycle_model_matches_functional_model_at_the_corners() {
     for (k, drain_max) in [(0, 0), (Q_MAX, 0), (Q_MAX / 2, DRAIN_MAX)] {
@@ -496,8 +518,7 @@ fn wred_ecn_cycle_model_matches_functional_model_at_the_corners() {
             seed: 5,
         };
         let mut rng = 0x9abc_def1u32;
-        let mut zero_len_at_full = 0;
-        cycle_model_against_functional(p, 6_000, |c| {
+        let r = cycle_model_against_functional(p, 6_000, |c| {
             rng = crate::xorshift::step(rng);
             let len = [0, LEN_MAX, 1, LEN_MAX - 1][(rng % 4) as usize];
             let e = ((rng >> 8) & 3) as u8;
@@ -507,9 +528,16 @@ fn wred_ecn_cycle_model_matches_functional_model_at_the_corners() {
             } else {
                 0
             };
-            zero_len_at_full += (c > 1_100 && len == 0) as u32;
             (Some((len, e)), drain)
         });
-        assert!(zero_len_at_full > 100);
+        assert!(
+            r.max_occupancy > Q_MAX - LEN_MAX
+                && r.counters.dropped_overflow > 0
+                && r.zero_len_forwarded_full > 100,
+            "K {k}: the buffer's edge not exercised: max q {}, {} overflow drops, {} zero-length packets at it",
+            r.max_occupancy,
+            r.counters.dropped_overflow,
+            r.zero_len_forwarded_full
+        );
     }
 }
