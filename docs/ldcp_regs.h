@@ -324,7 +324,7 @@
 #define LDCP_CNT_PUSHED_COUNT_MIN 0x0u
 #define LDCP_CNT_PUSHED_COUNT_MAX 0xffffffffu
 
-/* CNT_DROPPED (RO, block counters): events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed */
+/* CNT_DROPPED (RO, block counters): events dropped: FIFO full, or an EV_PUSH command in a cycle the loopback pushed */
 #define LDCP_CNT_DROPPED_OFFSET 0x090u
 #define LDCP_CNT_DROPPED_RESET 0x00000000u
 #define LDCP_CNT_DROPPED_COUNT_SHIFT 0u

@@ -66,10 +66,6 @@ impl Block {
     }
 }
 
-/// Why the NIC core's clock is reported, not held.
-const NIC_CORE_CLOCK: &str =
-    "it fills most of the HX8K and closes below 100 MHz (see its report); the board runs it at the PLL's 60 MHz";
-
 /// Every block, in data-path order.
 pub const BLOCKS: &[Block] = &[
     Block {
@@ -115,7 +111,7 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::nic_core::MODULE,
         fpga: true,
-        clock: Clock::Reported(NIC_CORE_CLOCK),
+        clock: Clock::Held,
         board: None,
         verilog: || ldcp_hdl::nic_core::verilog(BuildId::UNSTAMPED),
         adapter: || Box::new(nic_core()),

@@ -456,7 +456,10 @@ where
     let idle = events as usize + 2 * ldcp_sim::window_engine::LATENCY_CYCLES + 8;
     bus.extend(std::iter::repeat_n(BusIn::default(), idle));
     bus.extend(GEN_READS.iter().map(|n| rd(n)));
-    bus.push(BusIn::default());
+    bus.extend(std::iter::repeat_n(
+        BusIn::default(),
+        ldcp_regmap::READ_LATENCY_CYCLES as usize,
+    ));
     let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
     let mut reads = Vec::new();
     let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {

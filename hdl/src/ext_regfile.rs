@@ -3,8 +3,12 @@
 //! `ExtRegFile`: the extension decoder of the LDCP NIC system (pacing timer, fast-start marker, ACK generator, WRED/ECN port),
 //! generated from `ldcp-regmap` (`docs/regmap.md` documents every register).
 //!
-//! A write takes effect at the edge it is presented on; a read's data is
-//! registered and shows with `bus_rvalid` one cycle after `bus_re`.
+//! A write is registered (strobe and data) and acts in the next cycle:
+//! an RW or W1C register takes it at that cycle's edge, a command (a WO
+//! register) reaches the core with its `_wr` strobe in it. A read is
+//! decoded in its strobe's cycle, samples the register in the next
+//! one, and shows with `bus_rvalid` 2 cycles after `bus_re`;
+//! reads may follow each other every cycle.
 //! Unmapped addresses read as 0 and ignore writes.
 
 #![allow(missing_docs)]
@@ -22,7 +26,7 @@ pub struct ExtRegFile {
     pub bus_wdata: Signal<In, Bits<32>>,
     pub bus_we: Signal<In, Bit>,
     pub bus_re: Signal<In, Bit>,
-    /// Read data, valid when `bus_rvalid` (one cycle after `bus_re`).
+    /// Read data, valid when `bus_rvalid` (2 cycles after `bus_re`).
     pub bus_rdata: Signal<Out, Bits<32>>,
     pub bus_rvalid: Signal<Out, Bit>,
     /// XSTATUS.FS_PENDING: an FS_EV or flow reset waits for the fast-start marker (its reset sweep)
@@ -51,7 +55,7 @@ pub struct ExtRegFile {
     pub fs_hdr_word0: Signal<Out, Bits<16>>,
     /// FS_HDR.CSUM: IPv4 header checksum
     pub fs_hdr_csum: Signal<Out, Bits<16>>,
-    /// FS_EV written (one-cycle strobe).
+    /// FS_EV written in the last cycle (a one-cycle strobe).
     pub fs_ev_wr: Signal<Out, Bit>,
     /// FS_EV.KIND as written (valid with `fs_ev_wr`): the event, with FS_PSN and (TX) FS_HDR
     pub fs_ev_kind: Signal<Out, Bits<2>>,
@@ -91,7 +95,7 @@ pub struct ExtRegFile {
     pub ag_timeout_cycles: Signal<Out, Bits<16>>,
     /// AG_PSN.PSN: DATA: the packet's PSN; OPEN: the PSN expected next
     pub ag_psn_psn: Signal<Out, Bits<24>>,
-    /// AG_EV written (one-cycle strobe).
+    /// AG_EV written in the last cycle (a one-cycle strobe).
     pub ag_ev_wr: Signal<Out, Bit>,
     /// AG_EV.KIND as written (valid with `ag_ev_wr`): a data packet, or open the flow
     pub ag_ev_kind: Signal<Out, Bits<1>>,
@@ -133,7 +137,7 @@ pub struct ExtRegFile {
     pub wred_seed_seed: Signal<Out, Bits<32>>,
     /// WRED_DRAIN.BYTES: bytes the egress link sends per cycle (the port's line rate)
     pub wred_drain_bytes: Signal<Out, Bits<14>>,
-    /// WRED_PKT written (one-cycle strobe).
+    /// WRED_PKT written in the last cycle (a one-cycle strobe).
     pub wred_pkt_wr: Signal<Out, Bit>,
     /// WRED_PKT.LEN as written (valid with `wred_pkt_wr`): the packet's length, bytes
     pub wred_pkt_len: Signal<Out, Bits<14>>,
@@ -178,9 +182,12 @@ pub struct ExtRegFile {
     re: Signal<Local, Bit>,
     rdata: DFF<Bits<32>>,
     rvalid: DFF<Bit>,
+    re_q: DFF<Bit>,
     a_xstatus: Constant<Bits<10>>,
     rd_xstatus: Signal<Local, Bits<32>>,
+    s_xstatus: DFF<Bit>,
     a_xerrors: Constant<Bits<10>>,
+    w_xerrors: DFF<Bit>,
     r_xerrors_fs_overrun: DFF<Bits<1>>,
     clr_xerrors_fs_overrun: Signal<Local, Bits<1>>,
     r_xerrors_ag_overrun: DFF<Bits<1>>,
@@ -188,106 +195,158 @@ pub struct ExtRegFile {
     r_xerrors_wred_overrun: DFF<Bits<1>>,
     clr_xerrors_wred_overrun: Signal<Local, Bits<1>>,
     rd_xerrors: Signal<Local, Bits<32>>,
+    s_xerrors: DFF<Bit>,
     a_pt_grants: Constant<Bits<10>>,
     rd_pt_grants: Signal<Local, Bits<32>>,
+    s_pt_grants: DFF<Bit>,
     a_pt_last: Constant<Bits<10>>,
     rd_pt_last: Signal<Local, Bits<32>>,
+    s_pt_last: DFF<Bit>,
     a_pt_max_late: Constant<Bits<10>>,
     rd_pt_max_late: Signal<Local, Bits<32>>,
+    s_pt_max_late: DFF<Bit>,
     a_fs_iw: Constant<Bits<10>>,
+    w_fs_iw: DFF<Bit>,
     r_fs_iw_pkts: DFFWithInit<Bits<12>>,
     k_fs_iw_pkts: Constant<Bits<12>>,
     rd_fs_iw: Signal<Local, Bits<32>>,
+    s_fs_iw: DFF<Bit>,
     a_fs_psn: Constant<Bits<10>>,
+    w_fs_psn: DFF<Bit>,
     r_fs_psn_psn: DFFWithInit<Bits<24>>,
     k_fs_psn_psn: Constant<Bits<24>>,
     rd_fs_psn: Signal<Local, Bits<32>>,
+    s_fs_psn: DFF<Bit>,
     a_fs_hdr: Constant<Bits<10>>,
+    w_fs_hdr: DFF<Bit>,
     r_fs_hdr_word0: DFFWithInit<Bits<16>>,
     k_fs_hdr_word0: Constant<Bits<16>>,
     r_fs_hdr_csum: DFFWithInit<Bits<16>>,
     k_fs_hdr_csum: Constant<Bits<16>>,
     rd_fs_hdr: Signal<Local, Bits<32>>,
+    s_fs_hdr: DFF<Bit>,
     a_fs_ev: Constant<Bits<10>>,
+    w_fs_ev: DFF<Bit>,
     a_fs_result: Constant<Bits<10>>,
     rd_fs_result: Signal<Local, Bits<32>>,
+    s_fs_result: DFF<Bit>,
     a_fs_result_hdr: Constant<Bits<10>>,
     rd_fs_result_hdr: Signal<Local, Bits<32>>,
+    s_fs_result_hdr: DFF<Bit>,
     a_fs_result_psn: Constant<Bits<10>>,
     rd_fs_result_psn: Signal<Local, Bits<32>>,
+    s_fs_result_psn: DFF<Bit>,
     a_fs_result_cw: Constant<Bits<10>>,
     rd_fs_result_cw: Signal<Local, Bits<32>>,
+    s_fs_result_cw: DFF<Bit>,
     a_fs_events: Constant<Bits<10>>,
     rd_fs_events: Signal<Local, Bits<32>>,
+    s_fs_events: DFF<Bit>,
     a_fs_errors: Constant<Bits<10>>,
     rd_fs_errors: Signal<Local, Bits<32>>,
+    s_fs_errors: DFF<Bit>,
     a_ag_m: Constant<Bits<10>>,
+    w_ag_m: DFF<Bit>,
     r_ag_m_pkts: DFFWithInit<Bits<4>>,
     k_ag_m_pkts: Constant<Bits<4>>,
     rd_ag_m: Signal<Local, Bits<32>>,
+    s_ag_m: DFF<Bit>,
     a_ag_timeout: Constant<Bits<10>>,
+    w_ag_timeout: DFF<Bit>,
     r_ag_timeout_cycles: DFFWithInit<Bits<16>>,
     k_ag_timeout_cycles: Constant<Bits<16>>,
     rd_ag_timeout: Signal<Local, Bits<32>>,
+    s_ag_timeout: DFF<Bit>,
     a_ag_psn: Constant<Bits<10>>,
+    w_ag_psn: DFF<Bit>,
     r_ag_psn_psn: DFFWithInit<Bits<24>>,
     k_ag_psn_psn: Constant<Bits<24>>,
     rd_ag_psn: Signal<Local, Bits<32>>,
+    s_ag_psn: DFF<Bit>,
     a_ag_ev: Constant<Bits<10>>,
+    w_ag_ev: DFF<Bit>,
     a_ag_ack: Constant<Bits<10>>,
     rd_ag_ack: Signal<Local, Bits<32>>,
+    s_ag_ack: DFF<Bit>,
     a_ag_ack_flow: Constant<Bits<10>>,
     rd_ag_ack_flow: Signal<Local, Bits<32>>,
+    s_ag_ack_flow: DFF<Bit>,
     a_ag_acks: Constant<Bits<10>>,
     rd_ag_acks: Signal<Local, Bits<32>>,
+    s_ag_acks: DFF<Bit>,
     a_ag_naks: Constant<Bits<10>>,
     rd_ag_naks: Signal<Local, Bits<32>>,
+    s_ag_naks: DFF<Bit>,
     a_ag_errors: Constant<Bits<10>>,
     rd_ag_errors: Signal<Local, Bits<32>>,
+    s_ag_errors: DFF<Bit>,
     a_ag_err: Constant<Bits<10>>,
     rd_ag_err: Signal<Local, Bits<32>>,
+    s_ag_err: DFF<Bit>,
     a_wred_k_min: Constant<Bits<10>>,
+    w_wred_k_min: DFF<Bit>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_min_bytes: Constant<Bits<24>>,
     rd_wred_k_min: Signal<Local, Bits<32>>,
+    s_wred_k_min: DFF<Bit>,
     a_wred_k_max: Constant<Bits<10>>,
+    w_wred_k_max: DFF<Bit>,
     r_wred_k_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_max_bytes: Constant<Bits<24>>,
     rd_wred_k_max: Signal<Local, Bits<32>>,
+    s_wred_k_max: DFF<Bit>,
     a_wred_k: Constant<Bits<10>>,
+    w_wred_k: DFF<Bit>,
     r_wred_k_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_bytes: Constant<Bits<24>>,
     rd_wred_k: Signal<Local, Bits<32>>,
+    s_wred_k: DFF<Bit>,
     a_wred_buf_max: Constant<Bits<10>>,
+    w_wred_buf_max: DFF<Bit>,
     r_wred_buf_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_buf_max_bytes: Constant<Bits<24>>,
     rd_wred_buf_max: Signal<Local, Bits<32>>,
+    s_wred_buf_max: DFF<Bit>,
     a_wred_p_max: Constant<Bits<10>>,
+    w_wred_p_max: DFF<Bit>,
     r_wred_p_max_p: DFFWithInit<Bits<16>>,
     k_wred_p_max_p: Constant<Bits<16>>,
     rd_wred_p_max: Signal<Local, Bits<32>>,
+    s_wred_p_max: DFF<Bit>,
     a_wred_seed: Constant<Bits<10>>,
+    w_wred_seed: DFF<Bit>,
     r_wred_seed_seed: DFFWithInit<Bits<32>>,
     k_wred_seed_seed: Constant<Bits<32>>,
     rd_wred_seed: Signal<Local, Bits<32>>,
+    s_wred_seed: DFF<Bit>,
     a_wred_drain: Constant<Bits<10>>,
+    w_wred_drain: DFF<Bit>,
     r_wred_drain_bytes: DFFWithInit<Bits<14>>,
     k_wred_drain_bytes: Constant<Bits<14>>,
     rd_wred_drain: Signal<Local, Bits<32>>,
+    s_wred_drain: DFF<Bit>,
     a_wred_pkt: Constant<Bits<10>>,
+    w_wred_pkt: DFF<Bit>,
     a_wred_last: Constant<Bits<10>>,
     rd_wred_last: Signal<Local, Bits<32>>,
+    s_wred_last: DFF<Bit>,
     a_wred_occ: Constant<Bits<10>>,
     rd_wred_occ: Signal<Local, Bits<32>>,
+    s_wred_occ: DFF<Bit>,
     a_wred_forwarded: Constant<Bits<10>>,
     rd_wred_forwarded: Signal<Local, Bits<32>>,
+    s_wred_forwarded: DFF<Bit>,
     a_wred_marked: Constant<Bits<10>>,
     rd_wred_marked: Signal<Local, Bits<32>>,
+    s_wred_marked: DFF<Bit>,
     a_wred_dropped_wred: Constant<Bits<10>>,
     rd_wred_dropped_wred: Signal<Local, Bits<32>>,
+    s_wred_dropped_wred: DFF<Bit>,
     a_wred_dropped_full: Constant<Bits<10>>,
     rd_wred_dropped_full: Signal<Local, Bits<32>>,
+    s_wred_dropped_full: DFF<Bit>,
     a_loop_ctrl: Constant<Bits<10>>,
+    w_loop_ctrl: DFF<Bit>,
     r_loop_ctrl_loopback: DFFWithInit<Bits<1>>,
     k_loop_ctrl_loopback: Constant<Bits<1>>,
     r_loop_ctrl_send: DFFWithInit<Bits<1>>,
@@ -295,24 +354,35 @@ pub struct ExtRegFile {
     r_loop_ctrl_flows: DFFWithInit<Bits<9>>,
     k_loop_ctrl_flows: Constant<Bits<9>>,
     rd_loop_ctrl: Signal<Local, Bits<32>>,
+    s_loop_ctrl: DFF<Bit>,
     a_loop_rto: Constant<Bits<10>>,
+    w_loop_rto: DFF<Bit>,
     r_loop_rto_cycles: DFFWithInit<Bits<16>>,
     k_loop_rto_cycles: Constant<Bits<16>>,
     rd_loop_rto: Signal<Local, Bits<32>>,
+    s_loop_rto: DFF<Bit>,
     a_loop_len: Constant<Bits<10>>,
+    w_loop_len: DFF<Bit>,
     r_loop_len_bytes: DFFWithInit<Bits<14>>,
     k_loop_len_bytes: Constant<Bits<14>>,
     rd_loop_len: Signal<Local, Bits<32>>,
+    s_loop_len: DFF<Bit>,
     a_loop_status: Constant<Bits<10>>,
     rd_loop_status: Signal<Local, Bits<32>>,
+    s_loop_status: DFF<Bit>,
     a_loop_sent: Constant<Bits<10>>,
     rd_loop_sent: Signal<Local, Bits<32>>,
+    s_loop_sent: DFF<Bit>,
     a_loop_delivered: Constant<Bits<10>>,
     rd_loop_delivered: Signal<Local, Bits<32>>,
+    s_loop_delivered: DFF<Bit>,
     a_loop_rewinds: Constant<Bits<10>>,
     rd_loop_rewinds: Signal<Local, Bits<32>>,
+    s_loop_rewinds: DFF<Bit>,
     a_loop_timeouts: Constant<Bits<10>>,
     rd_loop_timeouts: Signal<Local, Bits<32>>,
+    s_loop_timeouts: DFF<Bit>,
+    wdata_q: DFF<Bits<32>>,
 }
 
 impl Default for ExtRegFile {
@@ -331,11 +401,14 @@ impl Default for ExtRegFile {
             re: Default::default(),
             rdata: Default::default(),
             rvalid: Default::default(),
+            re_q: Default::default(),
             a_xstatus: Constant::new(bits::<10>(64)),
             xstatus_fs_pending: Default::default(),
             xstatus_ag_pending: Default::default(),
             rd_xstatus: Default::default(),
+            s_xstatus: Default::default(),
             a_xerrors: Constant::new(bits::<10>(65)),
+            w_xerrors: Default::default(),
             xerrors_fs_overrun_set: Default::default(),
             r_xerrors_fs_overrun: Default::default(),
             clr_xerrors_fs_overrun: Default::default(),
@@ -346,27 +419,36 @@ impl Default for ExtRegFile {
             r_xerrors_wred_overrun: Default::default(),
             clr_xerrors_wred_overrun: Default::default(),
             rd_xerrors: Default::default(),
+            s_xerrors: Default::default(),
             a_pt_grants: Constant::new(bits::<10>(68)),
             pt_grants_count: Default::default(),
             rd_pt_grants: Default::default(),
+            s_pt_grants: Default::default(),
             a_pt_last: Constant::new(bits::<10>(69)),
             pt_last_flow: Default::default(),
             pt_last_late: Default::default(),
             rd_pt_last: Default::default(),
+            s_pt_last: Default::default(),
             a_pt_max_late: Constant::new(bits::<10>(70)),
             pt_max_late_late: Default::default(),
             rd_pt_max_late: Default::default(),
+            s_pt_max_late: Default::default(),
             a_fs_iw: Constant::new(bits::<10>(72)),
+            w_fs_iw: Default::default(),
             fs_iw_pkts: Default::default(),
             r_fs_iw_pkts: DFFWithInit::new(bits::<12>(0x40)),
             k_fs_iw_pkts: Constant::new(bits::<12>(0x40)),
             rd_fs_iw: Default::default(),
+            s_fs_iw: Default::default(),
             a_fs_psn: Constant::new(bits::<10>(73)),
+            w_fs_psn: Default::default(),
             fs_psn_psn: Default::default(),
             r_fs_psn_psn: DFFWithInit::new(bits::<24>(0x0)),
             k_fs_psn_psn: Constant::new(bits::<24>(0x0)),
             rd_fs_psn: Default::default(),
+            s_fs_psn: Default::default(),
             a_fs_hdr: Constant::new(bits::<10>(74)),
+            w_fs_hdr: Default::default(),
             fs_hdr_word0: Default::default(),
             r_fs_hdr_word0: DFFWithInit::new(bits::<16>(0x4500)),
             k_fs_hdr_word0: Constant::new(bits::<16>(0x4500)),
@@ -374,7 +456,9 @@ impl Default for ExtRegFile {
             r_fs_hdr_csum: DFFWithInit::new(bits::<16>(0x0)),
             k_fs_hdr_csum: Constant::new(bits::<16>(0x0)),
             rd_fs_hdr: Default::default(),
+            s_fs_hdr: Default::default(),
             a_fs_ev: Constant::new(bits::<10>(75)),
+            w_fs_ev: Default::default(),
             fs_ev_wr: Default::default(),
             fs_ev_kind: Default::default(),
             fs_ev_last: Default::default(),
@@ -388,38 +472,51 @@ impl Default for ExtRegFile {
             fs_result_gbn: Default::default(),
             fs_result_flow: Default::default(),
             rd_fs_result: Default::default(),
+            s_fs_result: Default::default(),
             a_fs_result_hdr: Constant::new(bits::<10>(77)),
             fs_result_hdr_word0: Default::default(),
             fs_result_hdr_csum: Default::default(),
             rd_fs_result_hdr: Default::default(),
+            s_fs_result_hdr: Default::default(),
             a_fs_result_psn: Constant::new(bits::<10>(78)),
             fs_result_psn_psn: Default::default(),
             rd_fs_result_psn: Default::default(),
+            s_fs_result_psn: Default::default(),
             a_fs_result_cw: Constant::new(bits::<10>(79)),
             fs_result_cw_pkts: Default::default(),
             rd_fs_result_cw: Default::default(),
+            s_fs_result_cw: Default::default(),
             a_fs_events: Constant::new(bits::<10>(80)),
             fs_events_count: Default::default(),
             rd_fs_events: Default::default(),
+            s_fs_events: Default::default(),
             a_fs_errors: Constant::new(bits::<10>(81)),
             fs_errors_count: Default::default(),
             rd_fs_errors: Default::default(),
+            s_fs_errors: Default::default(),
             a_ag_m: Constant::new(bits::<10>(84)),
+            w_ag_m: Default::default(),
             ag_m_pkts: Default::default(),
             r_ag_m_pkts: DFFWithInit::new(bits::<4>(0x1)),
             k_ag_m_pkts: Constant::new(bits::<4>(0x1)),
             rd_ag_m: Default::default(),
+            s_ag_m: Default::default(),
             a_ag_timeout: Constant::new(bits::<10>(85)),
+            w_ag_timeout: Default::default(),
             ag_timeout_cycles: Default::default(),
             r_ag_timeout_cycles: DFFWithInit::new(bits::<16>(0x3e8)),
             k_ag_timeout_cycles: Constant::new(bits::<16>(0x3e8)),
             rd_ag_timeout: Default::default(),
+            s_ag_timeout: Default::default(),
             a_ag_psn: Constant::new(bits::<10>(86)),
+            w_ag_psn: Default::default(),
             ag_psn_psn: Default::default(),
             r_ag_psn_psn: DFFWithInit::new(bits::<24>(0x0)),
             k_ag_psn_psn: Constant::new(bits::<24>(0x0)),
             rd_ag_psn: Default::default(),
+            s_ag_psn: Default::default(),
             a_ag_ev: Constant::new(bits::<10>(87)),
+            w_ag_ev: Default::default(),
             ag_ev_wr: Default::default(),
             ag_ev_kind: Default::default(),
             ag_ev_ce: Default::default(),
@@ -431,57 +528,78 @@ impl Default for ExtRegFile {
             ag_ack_ece: Default::default(),
             ag_ack_nak: Default::default(),
             rd_ag_ack: Default::default(),
+            s_ag_ack: Default::default(),
             a_ag_ack_flow: Constant::new(bits::<10>(89)),
             ag_ack_flow_flow: Default::default(),
             rd_ag_ack_flow: Default::default(),
+            s_ag_ack_flow: Default::default(),
             a_ag_acks: Constant::new(bits::<10>(90)),
             ag_acks_count: Default::default(),
             rd_ag_acks: Default::default(),
+            s_ag_acks: Default::default(),
             a_ag_naks: Constant::new(bits::<10>(91)),
             ag_naks_count: Default::default(),
             rd_ag_naks: Default::default(),
+            s_ag_naks: Default::default(),
             a_ag_errors: Constant::new(bits::<10>(92)),
             ag_errors_count: Default::default(),
             rd_ag_errors: Default::default(),
+            s_ag_errors: Default::default(),
             a_ag_err: Constant::new(bits::<10>(93)),
             ag_err_code: Default::default(),
             rd_ag_err: Default::default(),
+            s_ag_err: Default::default(),
             a_wred_k_min: Constant::new(bits::<10>(96)),
+            w_wred_k_min: Default::default(),
             wred_k_min_bytes: Default::default(),
             r_wred_k_min_bytes: DFFWithInit::new(bits::<24>(0x4e20)),
             k_wred_k_min_bytes: Constant::new(bits::<24>(0x4e20)),
             rd_wred_k_min: Default::default(),
+            s_wred_k_min: Default::default(),
             a_wred_k_max: Constant::new(bits::<10>(97)),
+            w_wred_k_max: Default::default(),
             wred_k_max_bytes: Default::default(),
             r_wred_k_max_bytes: DFFWithInit::new(bits::<24>(0x30d40)),
             k_wred_k_max_bytes: Constant::new(bits::<24>(0x30d40)),
             rd_wred_k_max: Default::default(),
+            s_wred_k_max: Default::default(),
             a_wred_k: Constant::new(bits::<10>(98)),
+            w_wred_k: Default::default(),
             wred_k_bytes: Default::default(),
             r_wred_k_bytes: DFFWithInit::new(bits::<24>(0x186a0)),
             k_wred_k_bytes: Constant::new(bits::<24>(0x186a0)),
             rd_wred_k: Default::default(),
+            s_wred_k: Default::default(),
             a_wred_buf_max: Constant::new(bits::<10>(99)),
+            w_wred_buf_max: Default::default(),
             wred_buf_max_bytes: Default::default(),
             r_wred_buf_max_bytes: DFFWithInit::new(bits::<24>(0x100000)),
             k_wred_buf_max_bytes: Constant::new(bits::<24>(0x100000)),
             rd_wred_buf_max: Default::default(),
+            s_wred_buf_max: Default::default(),
             a_wred_p_max: Constant::new(bits::<10>(100)),
+            w_wred_p_max: Default::default(),
             wred_p_max_p: Default::default(),
             r_wred_p_max_p: DFFWithInit::new(bits::<16>(0x199a)),
             k_wred_p_max_p: Constant::new(bits::<16>(0x199a)),
             rd_wred_p_max: Default::default(),
+            s_wred_p_max: Default::default(),
             a_wred_seed: Constant::new(bits::<10>(101)),
+            w_wred_seed: Default::default(),
             wred_seed_seed: Default::default(),
             r_wred_seed_seed: DFFWithInit::new(bits::<32>(0x1)),
             k_wred_seed_seed: Constant::new(bits::<32>(0x1)),
             rd_wred_seed: Default::default(),
+            s_wred_seed: Default::default(),
             a_wred_drain: Constant::new(bits::<10>(102)),
+            w_wred_drain: Default::default(),
             wred_drain_bytes: Default::default(),
             r_wred_drain_bytes: DFFWithInit::new(bits::<14>(0x10)),
             k_wred_drain_bytes: Constant::new(bits::<14>(0x10)),
             rd_wred_drain: Default::default(),
+            s_wred_drain: Default::default(),
             a_wred_pkt: Constant::new(bits::<10>(103)),
+            w_wred_pkt: Default::default(),
             wred_pkt_wr: Default::default(),
             wred_pkt_len: Default::default(),
             wred_pkt_ecn: Default::default(),
@@ -489,22 +607,29 @@ impl Default for ExtRegFile {
             wred_last_decision: Default::default(),
             wred_last_ecn: Default::default(),
             rd_wred_last: Default::default(),
+            s_wred_last: Default::default(),
             a_wred_occ: Constant::new(bits::<10>(105)),
             wred_occ_bytes: Default::default(),
             rd_wred_occ: Default::default(),
+            s_wred_occ: Default::default(),
             a_wred_forwarded: Constant::new(bits::<10>(106)),
             wred_forwarded_count: Default::default(),
             rd_wred_forwarded: Default::default(),
+            s_wred_forwarded: Default::default(),
             a_wred_marked: Constant::new(bits::<10>(107)),
             wred_marked_count: Default::default(),
             rd_wred_marked: Default::default(),
+            s_wred_marked: Default::default(),
             a_wred_dropped_wred: Constant::new(bits::<10>(108)),
             wred_dropped_wred_count: Default::default(),
             rd_wred_dropped_wred: Default::default(),
+            s_wred_dropped_wred: Default::default(),
             a_wred_dropped_full: Constant::new(bits::<10>(109)),
             wred_dropped_full_count: Default::default(),
             rd_wred_dropped_full: Default::default(),
+            s_wred_dropped_full: Default::default(),
             a_loop_ctrl: Constant::new(bits::<10>(112)),
+            w_loop_ctrl: Default::default(),
             loop_ctrl_loopback: Default::default(),
             r_loop_ctrl_loopback: DFFWithInit::new(bits::<1>(0x0)),
             k_loop_ctrl_loopback: Constant::new(bits::<1>(0x0)),
@@ -515,31 +640,42 @@ impl Default for ExtRegFile {
             r_loop_ctrl_flows: DFFWithInit::new(bits::<9>(0x10)),
             k_loop_ctrl_flows: Constant::new(bits::<9>(0x10)),
             rd_loop_ctrl: Default::default(),
+            s_loop_ctrl: Default::default(),
             a_loop_rto: Constant::new(bits::<10>(113)),
+            w_loop_rto: Default::default(),
             loop_rto_cycles: Default::default(),
             r_loop_rto_cycles: DFFWithInit::new(bits::<16>(0xfa0)),
             k_loop_rto_cycles: Constant::new(bits::<16>(0xfa0)),
             rd_loop_rto: Default::default(),
+            s_loop_rto: Default::default(),
             a_loop_len: Constant::new(bits::<10>(114)),
+            w_loop_len: Default::default(),
             loop_len_bytes: Default::default(),
             r_loop_len_bytes: DFFWithInit::new(bits::<14>(0x3e8)),
             k_loop_len_bytes: Constant::new(bits::<14>(0x3e8)),
             rd_loop_len: Default::default(),
+            s_loop_len: Default::default(),
             a_loop_status: Constant::new(bits::<10>(115)),
             loop_status_in_pipe: Default::default(),
             rd_loop_status: Default::default(),
+            s_loop_status: Default::default(),
             a_loop_sent: Constant::new(bits::<10>(116)),
             loop_sent_count: Default::default(),
             rd_loop_sent: Default::default(),
+            s_loop_sent: Default::default(),
             a_loop_delivered: Constant::new(bits::<10>(117)),
             loop_delivered_count: Default::default(),
             rd_loop_delivered: Default::default(),
+            s_loop_delivered: Default::default(),
             a_loop_rewinds: Constant::new(bits::<10>(118)),
             loop_rewinds_count: Default::default(),
             rd_loop_rewinds: Default::default(),
+            s_loop_rewinds: Default::default(),
             a_loop_timeouts: Constant::new(bits::<10>(119)),
             loop_timeouts_count: Default::default(),
             rd_loop_timeouts: Default::default(),
+            s_loop_timeouts: Default::default(),
+            wdata_q: Default::default(),
         }
     }
 }
@@ -547,406 +683,472 @@ impl Default for ExtRegFile {
 impl Logic for ExtRegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_xerrors_wred_overrun, r_fs_iw_pkts, r_fs_psn_psn, r_fs_hdr_word0, r_fs_hdr_csum, r_ag_m_pkts, r_ag_timeout_cycles, r_ag_psn_psn, r_wred_k_min_bytes, r_wred_k_max_bytes, r_wred_k_bytes, r_wred_buf_max_bytes, r_wred_p_max_p, r_wred_seed_seed, r_wred_drain_bytes, r_loop_ctrl_loopback, r_loop_ctrl_send, r_loop_ctrl_flows, r_loop_rto_cycles, r_loop_len_bytes);
+        dff_setup!(self, clock, rdata, rvalid, re_q, s_xstatus, w_xerrors, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_xerrors_wred_overrun, s_xerrors, s_pt_grants, s_pt_last, s_pt_max_late, w_fs_iw, r_fs_iw_pkts, s_fs_iw, w_fs_psn, r_fs_psn_psn, s_fs_psn, w_fs_hdr, r_fs_hdr_word0, r_fs_hdr_csum, s_fs_hdr, w_fs_ev, s_fs_result, s_fs_result_hdr, s_fs_result_psn, s_fs_result_cw, s_fs_events, s_fs_errors, w_ag_m, r_ag_m_pkts, s_ag_m, w_ag_timeout, r_ag_timeout_cycles, s_ag_timeout, w_ag_psn, r_ag_psn_psn, s_ag_psn, w_ag_ev, s_ag_ack, s_ag_ack_flow, s_ag_acks, s_ag_naks, s_ag_errors, s_ag_err, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, w_loop_ctrl, r_loop_ctrl_loopback, r_loop_ctrl_send, r_loop_ctrl_flows, s_loop_ctrl, w_loop_rto, r_loop_rto_cycles, s_loop_rto, w_loop_len, r_loop_len_bytes, s_loop_len, s_loop_status, s_loop_sent, s_loop_delivered, s_loop_rewinds, s_loop_timeouts, wdata_q);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
         self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();
-        self.rvalid.d.next = self.bus_re.val();
+        self.re_q.d.next = self.bus_re.val();
+        self.rvalid.d.next = self.re_q.q.val();
         self.bus_rvalid.next = self.rvalid.q.val();
         self.bus_rdata.next = self.rdata.q.val();
         // XSTATUS (0x100, RO)
+        self.s_xstatus.d.next = self.re.val() & (self.word.val() == self.a_xstatus.val());
         self.rd_xstatus.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_xstatus.val()) {
+        if self.s_xstatus.q.val() {
             self.rd_xstatus.next = bit_cast::<32, 1>(self.xstatus_fs_pending.val()) | (bit_cast::<32, 1>(self.xstatus_ag_pending.val()) << 1);
         }
         // XERRORS (0x104, W1C)
+        self.w_xerrors.d.next = self.we.val() & (self.word.val() == self.a_xerrors.val());
         self.clr_xerrors_fs_overrun.next = bits::<1>(0);
-        if self.we.val() & (self.word.val() == self.a_xerrors.val()) {
-            self.clr_xerrors_fs_overrun.next = self.bus_wdata.val().get_bits::<1>(0);
+        if self.w_xerrors.q.val() {
+            self.clr_xerrors_fs_overrun.next = self.wdata_q.q.val().get_bits::<1>(0);
         }
         self.r_xerrors_fs_overrun.d.next = (self.r_xerrors_fs_overrun.q.val() & !self.clr_xerrors_fs_overrun.val()) | self.xerrors_fs_overrun_set.val();
         if self.reset.val() {
             self.r_xerrors_fs_overrun.d.next = bits::<1>(0);
         }
         self.clr_xerrors_ag_overrun.next = bits::<1>(0);
-        if self.we.val() & (self.word.val() == self.a_xerrors.val()) {
-            self.clr_xerrors_ag_overrun.next = self.bus_wdata.val().get_bits::<1>(1);
+        if self.w_xerrors.q.val() {
+            self.clr_xerrors_ag_overrun.next = self.wdata_q.q.val().get_bits::<1>(1);
         }
         self.r_xerrors_ag_overrun.d.next = (self.r_xerrors_ag_overrun.q.val() & !self.clr_xerrors_ag_overrun.val()) | self.xerrors_ag_overrun_set.val();
         if self.reset.val() {
             self.r_xerrors_ag_overrun.d.next = bits::<1>(0);
         }
         self.clr_xerrors_wred_overrun.next = bits::<1>(0);
-        if self.we.val() & (self.word.val() == self.a_xerrors.val()) {
-            self.clr_xerrors_wred_overrun.next = self.bus_wdata.val().get_bits::<1>(2);
+        if self.w_xerrors.q.val() {
+            self.clr_xerrors_wred_overrun.next = self.wdata_q.q.val().get_bits::<1>(2);
         }
         self.r_xerrors_wred_overrun.d.next = (self.r_xerrors_wred_overrun.q.val() & !self.clr_xerrors_wred_overrun.val()) | self.xerrors_wred_overrun_set.val();
         if self.reset.val() {
             self.r_xerrors_wred_overrun.d.next = bits::<1>(0);
         }
+        self.s_xerrors.d.next = self.re.val() & (self.word.val() == self.a_xerrors.val());
         self.rd_xerrors.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_xerrors.val()) {
+        if self.s_xerrors.q.val() {
             self.rd_xerrors.next = bit_cast::<32, 1>(self.r_xerrors_fs_overrun.q.val()) | (bit_cast::<32, 1>(self.r_xerrors_ag_overrun.q.val()) << 1) | (bit_cast::<32, 1>(self.r_xerrors_wred_overrun.q.val()) << 2);
         }
         // PT_GRANTS (0x110, RO)
+        self.s_pt_grants.d.next = self.re.val() & (self.word.val() == self.a_pt_grants.val());
         self.rd_pt_grants.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_pt_grants.val()) {
+        if self.s_pt_grants.q.val() {
             self.rd_pt_grants.next = bit_cast::<32, 32>(self.pt_grants_count.val());
         }
         // PT_LAST (0x114, RO)
+        self.s_pt_last.d.next = self.re.val() & (self.word.val() == self.a_pt_last.val());
         self.rd_pt_last.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_pt_last.val()) {
+        if self.s_pt_last.q.val() {
             self.rd_pt_last.next = bit_cast::<32, 8>(self.pt_last_flow.val()) | (bit_cast::<32, 16>(self.pt_last_late.val()) << 16);
         }
         // PT_MAX_LATE (0x118, RO)
+        self.s_pt_max_late.d.next = self.re.val() & (self.word.val() == self.a_pt_max_late.val());
         self.rd_pt_max_late.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_pt_max_late.val()) {
+        if self.s_pt_max_late.q.val() {
             self.rd_pt_max_late.next = bit_cast::<32, 16>(self.pt_max_late_late.val());
         }
         // FS_IW (0x120, RW)
-        if self.we.val() & (self.word.val() == self.a_fs_iw.val()) {
-            self.r_fs_iw_pkts.d.next = self.bus_wdata.val().get_bits::<12>(0);
+        self.w_fs_iw.d.next = self.we.val() & (self.word.val() == self.a_fs_iw.val());
+        if self.w_fs_iw.q.val() {
+            self.r_fs_iw_pkts.d.next = self.wdata_q.q.val().get_bits::<12>(0);
         }
         if self.reset.val() {
             self.r_fs_iw_pkts.d.next = self.k_fs_iw_pkts.val();
         }
         self.fs_iw_pkts.next = self.r_fs_iw_pkts.q.val();
+        self.s_fs_iw.d.next = self.re.val() & (self.word.val() == self.a_fs_iw.val());
         self.rd_fs_iw.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_iw.val()) {
+        if self.s_fs_iw.q.val() {
             self.rd_fs_iw.next = bit_cast::<32, 12>(self.r_fs_iw_pkts.q.val());
         }
         // FS_PSN (0x124, RW)
-        if self.we.val() & (self.word.val() == self.a_fs_psn.val()) {
-            self.r_fs_psn_psn.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_fs_psn.d.next = self.we.val() & (self.word.val() == self.a_fs_psn.val());
+        if self.w_fs_psn.q.val() {
+            self.r_fs_psn_psn.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_fs_psn_psn.d.next = self.k_fs_psn_psn.val();
         }
         self.fs_psn_psn.next = self.r_fs_psn_psn.q.val();
+        self.s_fs_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_psn.val());
         self.rd_fs_psn.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_psn.val()) {
+        if self.s_fs_psn.q.val() {
             self.rd_fs_psn.next = bit_cast::<32, 24>(self.r_fs_psn_psn.q.val());
         }
         // FS_HDR (0x128, RW)
-        if self.we.val() & (self.word.val() == self.a_fs_hdr.val()) {
-            self.r_fs_hdr_word0.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_fs_hdr.d.next = self.we.val() & (self.word.val() == self.a_fs_hdr.val());
+        if self.w_fs_hdr.q.val() {
+            self.r_fs_hdr_word0.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_fs_hdr_word0.d.next = self.k_fs_hdr_word0.val();
         }
         self.fs_hdr_word0.next = self.r_fs_hdr_word0.q.val();
-        if self.we.val() & (self.word.val() == self.a_fs_hdr.val()) {
-            self.r_fs_hdr_csum.d.next = self.bus_wdata.val().get_bits::<16>(16);
+        if self.w_fs_hdr.q.val() {
+            self.r_fs_hdr_csum.d.next = self.wdata_q.q.val().get_bits::<16>(16);
         }
         if self.reset.val() {
             self.r_fs_hdr_csum.d.next = self.k_fs_hdr_csum.val();
         }
         self.fs_hdr_csum.next = self.r_fs_hdr_csum.q.val();
+        self.s_fs_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_hdr.val());
         self.rd_fs_hdr.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_hdr.val()) {
+        if self.s_fs_hdr.q.val() {
             self.rd_fs_hdr.next = bit_cast::<32, 16>(self.r_fs_hdr_word0.q.val()) | (bit_cast::<32, 16>(self.r_fs_hdr_csum.q.val()) << 16);
         }
         // FS_EV (0x12c, WO)
-        self.fs_ev_wr.next = self.we.val() & (self.word.val() == self.a_fs_ev.val());
-        self.fs_ev_kind.next = self.bus_wdata.val().get_bits::<2>(0);
-        self.fs_ev_last.next = self.bus_wdata.val().get_bits::<1>(2);
-        self.fs_ev_flow.next = self.bus_wdata.val().get_bits::<8>(8);
+        self.w_fs_ev.d.next = self.we.val() & (self.word.val() == self.a_fs_ev.val());
+        self.fs_ev_wr.next = self.w_fs_ev.q.val();
+        self.fs_ev_kind.next = self.wdata_q.q.val().get_bits::<2>(0);
+        self.fs_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
+        self.fs_ev_flow.next = self.wdata_q.q.val().get_bits::<8>(8);
         // FS_RESULT (0x130, RO)
+        self.s_fs_result.d.next = self.re.val() & (self.word.val() == self.a_fs_result.val());
         self.rd_fs_result.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_result.val()) {
+        if self.s_fs_result.q.val() {
             self.rd_fs_result.next = bit_cast::<32, 2>(self.fs_result_kind.val()) | (bit_cast::<32, 2>(self.fs_result_err.val()) << 2) | (bit_cast::<32, 2>(self.fs_result_ecn.val()) << 4) | (bit_cast::<32, 2>(self.fs_result_stage.val()) << 6) | (bit_cast::<32, 1>(self.fs_result_set.val()) << 8) | (bit_cast::<32, 1>(self.fs_result_gbn.val()) << 9) | (bit_cast::<32, 8>(self.fs_result_flow.val()) << 16);
         }
         // FS_RESULT_HDR (0x134, RO)
+        self.s_fs_result_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_result_hdr.val());
         self.rd_fs_result_hdr.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_result_hdr.val()) {
+        if self.s_fs_result_hdr.q.val() {
             self.rd_fs_result_hdr.next = bit_cast::<32, 16>(self.fs_result_hdr_word0.val()) | (bit_cast::<32, 16>(self.fs_result_hdr_csum.val()) << 16);
         }
         // FS_RESULT_PSN (0x138, RO)
+        self.s_fs_result_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_result_psn.val());
         self.rd_fs_result_psn.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_result_psn.val()) {
+        if self.s_fs_result_psn.q.val() {
             self.rd_fs_result_psn.next = bit_cast::<32, 24>(self.fs_result_psn_psn.val());
         }
         // FS_RESULT_CW (0x13c, RO)
+        self.s_fs_result_cw.d.next = self.re.val() & (self.word.val() == self.a_fs_result_cw.val());
         self.rd_fs_result_cw.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_result_cw.val()) {
+        if self.s_fs_result_cw.q.val() {
             self.rd_fs_result_cw.next = bit_cast::<32, 12>(self.fs_result_cw_pkts.val());
         }
         // FS_EVENTS (0x140, RO)
+        self.s_fs_events.d.next = self.re.val() & (self.word.val() == self.a_fs_events.val());
         self.rd_fs_events.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_events.val()) {
+        if self.s_fs_events.q.val() {
             self.rd_fs_events.next = bit_cast::<32, 32>(self.fs_events_count.val());
         }
         // FS_ERRORS (0x144, RO)
+        self.s_fs_errors.d.next = self.re.val() & (self.word.val() == self.a_fs_errors.val());
         self.rd_fs_errors.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_fs_errors.val()) {
+        if self.s_fs_errors.q.val() {
             self.rd_fs_errors.next = bit_cast::<32, 32>(self.fs_errors_count.val());
         }
         // AG_M (0x150, RW)
-        if self.we.val() & (self.word.val() == self.a_ag_m.val()) {
-            self.r_ag_m_pkts.d.next = self.bus_wdata.val().get_bits::<4>(0);
+        self.w_ag_m.d.next = self.we.val() & (self.word.val() == self.a_ag_m.val());
+        if self.w_ag_m.q.val() {
+            self.r_ag_m_pkts.d.next = self.wdata_q.q.val().get_bits::<4>(0);
         }
         if self.reset.val() {
             self.r_ag_m_pkts.d.next = self.k_ag_m_pkts.val();
         }
         self.ag_m_pkts.next = self.r_ag_m_pkts.q.val();
+        self.s_ag_m.d.next = self.re.val() & (self.word.val() == self.a_ag_m.val());
         self.rd_ag_m.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_m.val()) {
+        if self.s_ag_m.q.val() {
             self.rd_ag_m.next = bit_cast::<32, 4>(self.r_ag_m_pkts.q.val());
         }
         // AG_TIMEOUT (0x154, RW)
-        if self.we.val() & (self.word.val() == self.a_ag_timeout.val()) {
-            self.r_ag_timeout_cycles.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_ag_timeout.d.next = self.we.val() & (self.word.val() == self.a_ag_timeout.val());
+        if self.w_ag_timeout.q.val() {
+            self.r_ag_timeout_cycles.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_ag_timeout_cycles.d.next = self.k_ag_timeout_cycles.val();
         }
         self.ag_timeout_cycles.next = self.r_ag_timeout_cycles.q.val();
+        self.s_ag_timeout.d.next = self.re.val() & (self.word.val() == self.a_ag_timeout.val());
         self.rd_ag_timeout.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_timeout.val()) {
+        if self.s_ag_timeout.q.val() {
             self.rd_ag_timeout.next = bit_cast::<32, 16>(self.r_ag_timeout_cycles.q.val());
         }
         // AG_PSN (0x158, RW)
-        if self.we.val() & (self.word.val() == self.a_ag_psn.val()) {
-            self.r_ag_psn_psn.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_ag_psn.d.next = self.we.val() & (self.word.val() == self.a_ag_psn.val());
+        if self.w_ag_psn.q.val() {
+            self.r_ag_psn_psn.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_ag_psn_psn.d.next = self.k_ag_psn_psn.val();
         }
         self.ag_psn_psn.next = self.r_ag_psn_psn.q.val();
+        self.s_ag_psn.d.next = self.re.val() & (self.word.val() == self.a_ag_psn.val());
         self.rd_ag_psn.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_psn.val()) {
+        if self.s_ag_psn.q.val() {
             self.rd_ag_psn.next = bit_cast::<32, 24>(self.r_ag_psn_psn.q.val());
         }
         // AG_EV (0x15c, WO)
-        self.ag_ev_wr.next = self.we.val() & (self.word.val() == self.a_ag_ev.val());
-        self.ag_ev_kind.next = self.bus_wdata.val().get_bits::<1>(0);
-        self.ag_ev_ce.next = self.bus_wdata.val().get_bits::<1>(1);
-        self.ag_ev_last.next = self.bus_wdata.val().get_bits::<1>(2);
-        self.ag_ev_flow.next = self.bus_wdata.val().get_bits::<8>(8);
+        self.w_ag_ev.d.next = self.we.val() & (self.word.val() == self.a_ag_ev.val());
+        self.ag_ev_wr.next = self.w_ag_ev.q.val();
+        self.ag_ev_kind.next = self.wdata_q.q.val().get_bits::<1>(0);
+        self.ag_ev_ce.next = self.wdata_q.q.val().get_bits::<1>(1);
+        self.ag_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
+        self.ag_ev_flow.next = self.wdata_q.q.val().get_bits::<8>(8);
         // AG_ACK (0x160, RO)
+        self.s_ag_ack.d.next = self.re.val() & (self.word.val() == self.a_ag_ack.val());
         self.rd_ag_ack.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_ack.val()) {
+        if self.s_ag_ack.q.val() {
             self.rd_ag_ack.next = bit_cast::<32, 24>(self.ag_ack_psn.val()) | (bit_cast::<32, 4>(self.ag_ack_n.val()) << 24) | (bit_cast::<32, 1>(self.ag_ack_ece.val()) << 28) | (bit_cast::<32, 1>(self.ag_ack_nak.val()) << 29);
         }
         // AG_ACK_FLOW (0x164, RO)
+        self.s_ag_ack_flow.d.next = self.re.val() & (self.word.val() == self.a_ag_ack_flow.val());
         self.rd_ag_ack_flow.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_ack_flow.val()) {
+        if self.s_ag_ack_flow.q.val() {
             self.rd_ag_ack_flow.next = bit_cast::<32, 8>(self.ag_ack_flow_flow.val());
         }
         // AG_ACKS (0x168, RO)
+        self.s_ag_acks.d.next = self.re.val() & (self.word.val() == self.a_ag_acks.val());
         self.rd_ag_acks.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_acks.val()) {
+        if self.s_ag_acks.q.val() {
             self.rd_ag_acks.next = bit_cast::<32, 32>(self.ag_acks_count.val());
         }
         // AG_NAKS (0x16c, RO)
+        self.s_ag_naks.d.next = self.re.val() & (self.word.val() == self.a_ag_naks.val());
         self.rd_ag_naks.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_naks.val()) {
+        if self.s_ag_naks.q.val() {
             self.rd_ag_naks.next = bit_cast::<32, 32>(self.ag_naks_count.val());
         }
         // AG_ERRORS (0x170, RO)
+        self.s_ag_errors.d.next = self.re.val() & (self.word.val() == self.a_ag_errors.val());
         self.rd_ag_errors.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_errors.val()) {
+        if self.s_ag_errors.q.val() {
             self.rd_ag_errors.next = bit_cast::<32, 32>(self.ag_errors_count.val());
         }
         // AG_ERR (0x174, RO)
+        self.s_ag_err.d.next = self.re.val() & (self.word.val() == self.a_ag_err.val());
         self.rd_ag_err.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_ag_err.val()) {
+        if self.s_ag_err.q.val() {
             self.rd_ag_err.next = bit_cast::<32, 2>(self.ag_err_code.val());
         }
         // WRED_K_MIN (0x180, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k_min.val()) {
-            self.r_wred_k_min_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val());
+        if self.w_wred_k_min.q.val() {
+            self.r_wred_k_min_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_min_bytes.d.next = self.k_wred_k_min_bytes.val();
         }
         self.wred_k_min_bytes.next = self.r_wred_k_min_bytes.q.val();
+        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val());
         self.rd_wred_k_min.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k_min.val()) {
+        if self.s_wred_k_min.q.val() {
             self.rd_wred_k_min.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
         }
         // WRED_K_MAX (0x184, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k_max.val()) {
-            self.r_wred_k_max_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val());
+        if self.w_wred_k_max.q.val() {
+            self.r_wred_k_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_max_bytes.d.next = self.k_wred_k_max_bytes.val();
         }
         self.wred_k_max_bytes.next = self.r_wred_k_max_bytes.q.val();
+        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val());
         self.rd_wred_k_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k_max.val()) {
+        if self.s_wred_k_max.q.val() {
             self.rd_wred_k_max.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
         }
         // WRED_K (0x188, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k.val()) {
-            self.r_wred_k_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val());
+        if self.w_wred_k.q.val() {
+            self.r_wred_k_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_bytes.d.next = self.k_wred_k_bytes.val();
         }
         self.wred_k_bytes.next = self.r_wred_k_bytes.q.val();
+        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val());
         self.rd_wred_k.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k.val()) {
+        if self.s_wred_k.q.val() {
             self.rd_wred_k.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
         }
         // WRED_BUF_MAX (0x18c, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_buf_max.val()) {
-            self.r_wred_buf_max_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val());
+        if self.w_wred_buf_max.q.val() {
+            self.r_wred_buf_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_buf_max_bytes.d.next = self.k_wred_buf_max_bytes.val();
         }
         self.wred_buf_max_bytes.next = self.r_wred_buf_max_bytes.q.val();
+        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val());
         self.rd_wred_buf_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_buf_max.val()) {
+        if self.s_wred_buf_max.q.val() {
             self.rd_wred_buf_max.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
         }
         // WRED_P_MAX (0x190, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_p_max.val()) {
-            self.r_wred_p_max_p.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val());
+        if self.w_wred_p_max.q.val() {
+            self.r_wred_p_max_p.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_wred_p_max_p.d.next = self.k_wred_p_max_p.val();
         }
         self.wred_p_max_p.next = self.r_wred_p_max_p.q.val();
+        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val());
         self.rd_wred_p_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_p_max.val()) {
+        if self.s_wred_p_max.q.val() {
             self.rd_wred_p_max.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
         }
         // WRED_SEED (0x194, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_seed.val()) {
-            self.r_wred_seed_seed.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val());
+        if self.w_wred_seed.q.val() {
+            self.r_wred_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_wred_seed_seed.d.next = self.k_wred_seed_seed.val();
         }
         self.wred_seed_seed.next = self.r_wred_seed_seed.q.val();
+        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val());
         self.rd_wred_seed.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_seed.val()) {
+        if self.s_wred_seed.q.val() {
             self.rd_wred_seed.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
         }
         // WRED_DRAIN (0x198, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_drain.val()) {
-            self.r_wred_drain_bytes.d.next = self.bus_wdata.val().get_bits::<14>(0);
+        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val());
+        if self.w_wred_drain.q.val() {
+            self.r_wred_drain_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
         if self.reset.val() {
             self.r_wred_drain_bytes.d.next = self.k_wred_drain_bytes.val();
         }
         self.wred_drain_bytes.next = self.r_wred_drain_bytes.q.val();
+        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val());
         self.rd_wred_drain.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_drain.val()) {
+        if self.s_wred_drain.q.val() {
             self.rd_wred_drain.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
         }
         // WRED_PKT (0x19c, WO)
-        self.wred_pkt_wr.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
-        self.wred_pkt_len.next = self.bus_wdata.val().get_bits::<14>(0);
-        self.wred_pkt_ecn.next = self.bus_wdata.val().get_bits::<2>(16);
+        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
+        self.wred_pkt_wr.next = self.w_wred_pkt.q.val();
+        self.wred_pkt_len.next = self.wdata_q.q.val().get_bits::<14>(0);
+        self.wred_pkt_ecn.next = self.wdata_q.q.val().get_bits::<2>(16);
         // WRED_LAST (0x1a0, RO)
+        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val());
         self.rd_wred_last.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_last.val()) {
+        if self.s_wred_last.q.val() {
             self.rd_wred_last.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
         }
         // WRED_OCC (0x1a4, RO)
+        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val());
         self.rd_wred_occ.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_occ.val()) {
+        if self.s_wred_occ.q.val() {
             self.rd_wred_occ.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
         }
         // WRED_FORWARDED (0x1a8, RO)
+        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val());
         self.rd_wred_forwarded.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_forwarded.val()) {
+        if self.s_wred_forwarded.q.val() {
             self.rd_wred_forwarded.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
         }
         // WRED_MARKED (0x1ac, RO)
+        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val());
         self.rd_wred_marked.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_marked.val()) {
+        if self.s_wred_marked.q.val() {
             self.rd_wred_marked.next = bit_cast::<32, 32>(self.wred_marked_count.val());
         }
         // WRED_DROPPED_WRED (0x1b0, RO)
+        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val());
         self.rd_wred_dropped_wred.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val()) {
+        if self.s_wred_dropped_wred.q.val() {
             self.rd_wred_dropped_wred.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
         }
         // WRED_DROPPED_FULL (0x1b4, RO)
+        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val());
         self.rd_wred_dropped_full.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) {
+        if self.s_wred_dropped_full.q.val() {
             self.rd_wred_dropped_full.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
         }
         // LOOP_CTRL (0x1c0, RW)
-        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
-            self.r_loop_ctrl_loopback.d.next = self.bus_wdata.val().get_bits::<1>(0);
+        self.w_loop_ctrl.d.next = self.we.val() & (self.word.val() == self.a_loop_ctrl.val());
+        if self.w_loop_ctrl.q.val() {
+            self.r_loop_ctrl_loopback.d.next = self.wdata_q.q.val().get_bits::<1>(0);
         }
         if self.reset.val() {
             self.r_loop_ctrl_loopback.d.next = self.k_loop_ctrl_loopback.val();
         }
         self.loop_ctrl_loopback.next = self.r_loop_ctrl_loopback.q.val();
-        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
-            self.r_loop_ctrl_send.d.next = self.bus_wdata.val().get_bits::<1>(1);
+        if self.w_loop_ctrl.q.val() {
+            self.r_loop_ctrl_send.d.next = self.wdata_q.q.val().get_bits::<1>(1);
         }
         if self.reset.val() {
             self.r_loop_ctrl_send.d.next = self.k_loop_ctrl_send.val();
         }
         self.loop_ctrl_send.next = self.r_loop_ctrl_send.q.val();
-        if self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) {
-            self.r_loop_ctrl_flows.d.next = self.bus_wdata.val().get_bits::<9>(8);
+        if self.w_loop_ctrl.q.val() {
+            self.r_loop_ctrl_flows.d.next = self.wdata_q.q.val().get_bits::<9>(8);
         }
         if self.reset.val() {
             self.r_loop_ctrl_flows.d.next = self.k_loop_ctrl_flows.val();
         }
         self.loop_ctrl_flows.next = self.r_loop_ctrl_flows.q.val();
+        self.s_loop_ctrl.d.next = self.re.val() & (self.word.val() == self.a_loop_ctrl.val());
         self.rd_loop_ctrl.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_ctrl.val()) {
+        if self.s_loop_ctrl.q.val() {
             self.rd_loop_ctrl.next = bit_cast::<32, 1>(self.r_loop_ctrl_loopback.q.val()) | (bit_cast::<32, 1>(self.r_loop_ctrl_send.q.val()) << 1) | (bit_cast::<32, 9>(self.r_loop_ctrl_flows.q.val()) << 8);
         }
         // LOOP_RTO (0x1c4, RW)
-        if self.we.val() & (self.word.val() == self.a_loop_rto.val()) {
-            self.r_loop_rto_cycles.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_loop_rto.d.next = self.we.val() & (self.word.val() == self.a_loop_rto.val());
+        if self.w_loop_rto.q.val() {
+            self.r_loop_rto_cycles.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_loop_rto_cycles.d.next = self.k_loop_rto_cycles.val();
         }
         self.loop_rto_cycles.next = self.r_loop_rto_cycles.q.val();
+        self.s_loop_rto.d.next = self.re.val() & (self.word.val() == self.a_loop_rto.val());
         self.rd_loop_rto.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_rto.val()) {
+        if self.s_loop_rto.q.val() {
             self.rd_loop_rto.next = bit_cast::<32, 16>(self.r_loop_rto_cycles.q.val());
         }
         // LOOP_LEN (0x1c8, RW)
-        if self.we.val() & (self.word.val() == self.a_loop_len.val()) {
-            self.r_loop_len_bytes.d.next = self.bus_wdata.val().get_bits::<14>(0);
+        self.w_loop_len.d.next = self.we.val() & (self.word.val() == self.a_loop_len.val());
+        if self.w_loop_len.q.val() {
+            self.r_loop_len_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
         if self.reset.val() {
             self.r_loop_len_bytes.d.next = self.k_loop_len_bytes.val();
         }
         self.loop_len_bytes.next = self.r_loop_len_bytes.q.val();
+        self.s_loop_len.d.next = self.re.val() & (self.word.val() == self.a_loop_len.val());
         self.rd_loop_len.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_len.val()) {
+        if self.s_loop_len.q.val() {
             self.rd_loop_len.next = bit_cast::<32, 14>(self.r_loop_len_bytes.q.val());
         }
         // LOOP_STATUS (0x1cc, RO)
+        self.s_loop_status.d.next = self.re.val() & (self.word.val() == self.a_loop_status.val());
         self.rd_loop_status.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_status.val()) {
+        if self.s_loop_status.q.val() {
             self.rd_loop_status.next = bit_cast::<32, 6>(self.loop_status_in_pipe.val());
         }
         // LOOP_SENT (0x1d0, RO)
+        self.s_loop_sent.d.next = self.re.val() & (self.word.val() == self.a_loop_sent.val());
         self.rd_loop_sent.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_sent.val()) {
+        if self.s_loop_sent.q.val() {
             self.rd_loop_sent.next = bit_cast::<32, 32>(self.loop_sent_count.val());
         }
         // LOOP_DELIVERED (0x1d4, RO)
+        self.s_loop_delivered.d.next = self.re.val() & (self.word.val() == self.a_loop_delivered.val());
         self.rd_loop_delivered.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_delivered.val()) {
+        if self.s_loop_delivered.q.val() {
             self.rd_loop_delivered.next = bit_cast::<32, 32>(self.loop_delivered_count.val());
         }
         // LOOP_REWINDS (0x1d8, RO)
+        self.s_loop_rewinds.d.next = self.re.val() & (self.word.val() == self.a_loop_rewinds.val());
         self.rd_loop_rewinds.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_rewinds.val()) {
+        if self.s_loop_rewinds.q.val() {
             self.rd_loop_rewinds.next = bit_cast::<32, 32>(self.loop_rewinds_count.val());
         }
         // LOOP_TIMEOUTS (0x1dc, RO)
+        self.s_loop_timeouts.d.next = self.re.val() & (self.word.val() == self.a_loop_timeouts.val());
         self.rd_loop_timeouts.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_loop_timeouts.val()) {
+        if self.s_loop_timeouts.q.val() {
             self.rd_loop_timeouts.next = bit_cast::<32, 32>(self.loop_timeouts_count.val());
         }
+        self.wdata_q.d.next = self.bus_wdata.val();
         self.rdata.d.next = self.rd_xstatus.val()
             | self.rd_xerrors.val()
             | self.rd_pt_grants.val()

@@ -29,8 +29,9 @@
 //! # Flow commands
 //! The engine merges events of one flow within 16 cycles, so a command's
 //! result is the update of the slot it started or merged into. That update
-//! leaves the engine 23 to 38 cycles after the command was presented; an
-//! update of the flow from an earlier slot leaves at most 22 cycles after.
+//! leaves the engine 23 to 38 cycles after the command reaches the core
+//! (the cycle after its write: the decoder registers commands); an update
+//! of the flow from an earlier slot leaves at most 22 cycles after.
 //! The core captures the first update of the flow whose age is at least
 //! [`CAPTURE_AGE`] (age counted from 0 in the cycle after the command):
 //! FLOW_CW and FLOW_INTERVAL then hold the flow's cw after every event that
@@ -60,8 +61,10 @@
 //! event per cycle.
 //!
 //! # Reset
-//! CORE_RESET resets, at the edge after its write (the strobe is
-//! registered): the register file (every RW
+//! CORE_RESET resets, at the second edge after its write (the decoder
+//! registers the command, and the core its strobe once more, so the
+//! decoder's reset does not depend on its own decode): the register file
+//! (every RW
 //! field to its reset value, W1C flags to 0), the engine's window and
 //! pipelines (events in flight are dropped), the FIFO, the generator, the
 //! flow window and the counters. Then a sweep SETs every flow to INIT_CW,
@@ -77,6 +80,7 @@ use rust_hdl::prelude::*;
 pub const FLOW_BITS: usize = 8;
 /// The first age at which an update of the commanded flow is its result.
 pub const CAPTURE_AGE: u64 = 22;
+const _: () = assert!(CAPTURE_AGE >= 1 && CAPTURE_AGE < 63, "fc_age is 6 bits");
 const _: () = assert!(FLOW_BITS as u32 == ldcp_regmap::FLOW_BITS);
 // the BLOCKS bits the core drives, in the order it drives them
 const _: () = assert!(
@@ -169,8 +173,8 @@ pub struct NicCore {
     /// The window of `sys_set_valid`, packets, UQ12.20.
     pub sys_set_cw: Signal<In, Bits<32>>,
     /// An event pushed into the FIFO by the system (the receiver's ACKs in
-    /// loopback): it goes ahead of an EV_PUSH write in the same cycle, which
-    /// is then dropped (counted in CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a
+    /// loopback): it goes ahead of an EV_PUSH command in the same cycle
+    /// (written in the cycle before), which is then dropped (counted in CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a
     /// push into a full FIFO is dropped the same way. A core alone ties it
     /// low.
     pub sys_push_valid: Signal<In, Bit>,
@@ -208,6 +212,7 @@ pub struct NicCore {
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
     c_age: Constant<Bits<6>>,
+    c_one9: Constant<Bits<9>>,
     c_zero_seed: Constant<Bits<32>>,
     one6: Constant<Bits<6>>,
     one8: Constant<Bits<8>>,
@@ -254,6 +259,8 @@ pub struct NicCore {
     wr_ptr: DFF<Bits<9>>,
     wr_ptr_d: DFF<Bits<9>>,
     level: DFF<Bits<9>>,
+    /// level != 0, a register of its own (see the port)
+    nonempty: DFF<Bit>,
     rd_ptr: DFF<Bits<9>>,
     gen_busy: DFF<Bit>,
     gen_x: DFF<Bits<32>>,
@@ -263,6 +270,8 @@ pub struct NicCore {
     fc_op: DFF<Bits<2>>,
     fc_flow: DFF<Bits<FLOW_BITS>>,
     fc_age: DFF<Bits<6>>,
+    /// fc_age >= CAPTURE_AGE, a register of its own (see the capture)
+    fc_aged: DFF<Bit>,
     fc_done: DFF<Bit>,
     res_cw: DFF<Bits<32>>,
     res_interval: DFF<Bits<24>>,
@@ -324,7 +333,8 @@ impl NicCore {
             c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
-            c_age: Constant::new(bits::<6>(CAPTURE_AGE)),
+            c_age: Constant::new(bits::<6>(CAPTURE_AGE - 1)),
+            c_one9: Constant::new(bits::<9>(1)),
             c_zero_seed: Constant::new(bits::<32>(ldcp_sim::xorshift::ZERO_SEED_SUBSTITUTE as u64)),
             one6: Constant::new(bits::<6>(1)),
             one8: Constant::new(bits::<8>(1)),
@@ -369,6 +379,7 @@ impl NicCore {
             wr_ptr: Default::default(),
             wr_ptr_d: Default::default(),
             level: Default::default(),
+            nonempty: Default::default(),
             rd_ptr: Default::default(),
             gen_busy: Default::default(),
             gen_x: Default::default(),
@@ -378,6 +389,7 @@ impl NicCore {
             fc_op: Default::default(),
             fc_flow: Default::default(),
             fc_age: Default::default(),
+            fc_aged: Default::default(),
             fc_done: Default::default(),
             res_cw: Default::default(),
             res_interval: Default::default(),
@@ -436,6 +448,7 @@ impl Logic for NicCore {
             wr_ptr,
             wr_ptr_d,
             level,
+            nonempty,
             rd_ptr,
             gen_busy,
             gen_x,
@@ -445,6 +458,7 @@ impl Logic for NicCore {
             fc_op,
             fc_flow,
             fc_age,
+            fc_aged,
             fc_done,
             res_cw,
             res_interval,
@@ -469,8 +483,8 @@ impl Logic for NicCore {
         self.regs.bus_re.next = self.bus_re.val();
         self.bus_rdata.next = self.regs.bus_rdata.val();
         self.bus_rvalid.next = self.regs.bus_rvalid.val();
-        // a CORE_RESET write takes effect at the next edge (registered, so the
-        // decoder's reset does not depend on its own strobe in one cycle)
+        // a CORE_RESET command takes effect at the next edge (registered, so
+        // the decoder's reset does not depend on its own strobe in one cycle)
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.core_reset.next = self.reset_q.q.val();
         self.regs.reset.next = self.reset_q.q.val();
@@ -514,14 +528,17 @@ impl Logic for NicCore {
         self.take_fc.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & self.fc_start.val()
-            & !self.level.q.val().any();
+            & !self.nonempty.q.val();
         self.take_gen.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & !self.take_fc.val()
             & self.gen_busy.q.val();
+        // (not gated by take_fc: a poppable entry means a FIFO level above
+        // 0, and a command waits for level 0. The gate put the level's
+        // compare and the command's arbitration in front of the FIFO's
+        // select, the core's critical path)
         self.take_fifo.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
-            & !self.take_fc.val()
             & !self.gen_busy.q.val()
             & self.fifo_avail.val();
         self.gen_ece.next = !self.gen_x.q.val().get_bits::<3>(13).any();
@@ -537,16 +554,13 @@ impl Logic for NicCore {
             | self.take_fc.val()
             | self.take_gen.val()
             | self.take_fifo.val();
-        self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
-        self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(8);
-        self.eng.in_ece.next = self.fifo.read_data.val().get_bit(12);
+        // the sources are exclusive, so their order here is free: the FIFO
+        // (its RAM's data is late) comes last, one mux from the engine
+        self.eng.in_flow.next = self.gen_x.q.val().get_bits::<8>(0);
+        self.eng.in_n_pkts.next = self.gen_x.q.val().get_bits::<4>(8);
+        self.eng.in_ece.next = self.gen_ece.val();
         self.eng.in_set.next = false;
         self.eng.in_cw.next = self.regs.init_cw_cw.val();
-        if self.take_gen.val() {
-            self.eng.in_flow.next = self.gen_x.q.val().get_bits::<8>(0);
-            self.eng.in_n_pkts.next = self.gen_x.q.val().get_bits::<4>(8);
-            self.eng.in_ece.next = self.gen_ece.val();
-        }
         if self.take_fc.val() {
             self.eng.in_flow.next = self.fc_flow.q.val();
             self.eng.in_n_pkts.next = bits::<4>(0);
@@ -575,6 +589,12 @@ impl Logic for NicCore {
             self.eng.in_ece.next = false;
             self.eng.in_set.next = true;
         }
+        if self.take_fifo.val() {
+            self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
+            self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(8);
+            self.eng.in_ece.next = self.fifo.read_data.val().get_bit(12);
+            self.eng.in_set.next = false;
+        }
         self.ack_in.next = self.take_gen.val() | self.take_fifo.val();
         self.ack_ece.next = self.eng.in_ece.val() & self.ack_in.val();
 
@@ -589,11 +609,15 @@ impl Logic for NicCore {
         // ---- FIFO: push from the system (ahead) or the bus, pop to the engine
         self.push.next = self.regs.ev_push_wr.val() | self.sys_push_valid.val();
         self.push_ok.next = self.push.val() & !self.level.q.val().get_bit(8);
+        // `nonempty` follows `level != 0` from registers: the level's 9-bit
+        // compare was in front of the port's arbitration
         if self.push_ok.val() & !self.take_fifo.val() {
             self.level.d.next = self.level.q.val() + self.one9.val();
+            self.nonempty.d.next = true;
         }
         if !self.push_ok.val() & self.take_fifo.val() {
             self.level.d.next = self.level.q.val() - self.one9.val();
+            self.nonempty.d.next = self.level.q.val() != self.c_one9.val();
         }
         self.fifo.write_address.next = self.wr_ptr.q.val().get_bits::<8>(0);
         self.fifo.write_data.next = bit_cast::<13, 8>(self.regs.ev_push_flow.val())
@@ -653,17 +677,22 @@ impl Logic for NicCore {
         self.regs.gen_remaining_events.next = self.gen_rem.q.val();
 
         // ---- flow commands
+        // `fc_aged` follows `fc_age >= CAPTURE_AGE` from registers (the
+        // compare's carry chain was in front of the result registers'
+        // enables): set as the age steps from CAPTURE_AGE - 1
         if self.take_fc.val() {
             self.fc_issued.d.next = true;
             self.fc_age.d.next = bits::<6>(0);
+            self.fc_aged.d.next = false;
         }
         if self.fc_issued.q.val() & !self.fc_age.q.val().all() {
             self.fc_age.d.next = self.fc_age.q.val() + self.one6.val();
+            self.fc_aged.d.next = self.fc_age.q.val() >= self.c_age.val();
         }
         self.capture.next = self.fc_issued.q.val()
             & self.eng.out_valid.val()
             & (self.eng.out_flow.val() == self.fc_flow.q.val())
-            & (self.fc_age.q.val() >= self.c_age.val());
+            & self.fc_aged.q.val();
         if self.capture.val() {
             self.fc_busy.d.next = false;
             self.fc_issued.d.next = false;
@@ -795,6 +824,7 @@ impl Logic for NicCore {
             self.wr_ptr.d.next = bits::<9>(0);
             self.wr_ptr_d.d.next = bits::<9>(0);
             self.level.d.next = bits::<9>(0);
+            self.nonempty.d.next = false;
             self.rd_ptr.d.next = bits::<9>(0);
             self.gen_busy.d.next = false;
             self.gen_rem.d.next = bits::<32>(0);

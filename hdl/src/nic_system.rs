@@ -41,7 +41,7 @@
 //! With LOOP_CTRL.LOOPBACK, every ACK or NAK the ACK generator sends
 //! returns to this NIC, in the cycle it leaves the generator:
 //! - into the window engine, through the core's event FIFO (`sys_push`:
-//!   flow, n, ECE; ahead of an EV_PUSH write in that cycle, which is then
+//!   flow, n, ECE; ahead of an EV_PUSH command in that cycle, which is then
 //!   dropped and counted in CNT_DROPPED);
 //! - to the sender's table (below);
 //! - four cycles later to the fast-start marker, as an ACK or NAK event

@@ -3,8 +3,12 @@
 //! `RegFile`: the register decoder of the LDCP NIC core,
 //! generated from `ldcp-regmap` (`docs/regmap.md` documents every register).
 //!
-//! A write takes effect at the edge it is presented on; a read's data is
-//! registered and shows with `bus_rvalid` one cycle after `bus_re`.
+//! A write is registered (strobe and data) and acts in the next cycle:
+//! an RW or W1C register takes it at that cycle's edge, a command (a WO
+//! register) reaches the core with its `_wr` strobe in it. A read is
+//! decoded in its strobe's cycle, samples the register in the next
+//! one, and shows with `bus_rvalid` 2 cycles after `bus_re`;
+//! reads may follow each other every cycle.
 //! Unmapped addresses read as 0 and ignore writes.
 
 #![allow(missing_docs)]
@@ -22,7 +26,7 @@ pub struct RegFile {
     pub bus_wdata: Signal<In, Bits<32>>,
     pub bus_we: Signal<In, Bit>,
     pub bus_re: Signal<In, Bit>,
-    /// Read data, valid when `bus_rvalid` (one cycle after `bus_re`).
+    /// Read data, valid when `bus_rvalid` (2 cycles after `bus_re`).
     pub bus_rdata: Signal<Out, Bits<32>>,
     pub bus_rvalid: Signal<Out, Bit>,
     /// GIT_HASH.HASH: first 8 hex digits of the commit
@@ -39,7 +43,7 @@ pub struct RegFile {
     pub caps_ext: Signal<In, Bits<1>>,
     /// CAPS.KIND: what the device is: a NIC (the window engine; with EXT the extension blocks), or a switch port (the id registers, CORE_RESET and the WRED/ECN registers only; FLOW_BITS, FIFO_LOG2, LATENCY and EXT read 0)
     pub caps_kind: Signal<In, Bits<2>>,
-    /// CORE_RESET written (one-cycle strobe).
+    /// CORE_RESET written in the last cycle (a one-cycle strobe).
     pub core_reset_wr: Signal<Out, Bit>,
     /// CORE_RESET.GO as written (valid with `core_reset_wr`): 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
     pub core_reset_go: Signal<Out, Bits<1>>,
@@ -81,7 +85,7 @@ pub struct RegFile {
     pub init_cw_cw: Signal<Out, Bits<32>>,
     /// FLOW_ID.ID: the flow FLOW_CMD acts on
     pub flow_id_id: Signal<Out, Bits<8>>,
-    /// FLOW_CMD written (one-cycle strobe).
+    /// FLOW_CMD written in the last cycle (a one-cycle strobe).
     pub flow_cmd_wr: Signal<Out, Bit>,
     /// FLOW_CMD.OP as written (valid with `flow_cmd_wr`): READ cw; WRITE cw := FLOW_WDATA; RESET cw := INIT_CW; each ends with FLOW_CW = the flow's cw
     pub flow_cmd_op: Signal<Out, Bits<2>>,
@@ -97,7 +101,7 @@ pub struct RegFile {
     pub flow_status_busy: Signal<In, Bits<1>>,
     /// FLOW_STATUS.FLOW: the flow of the result
     pub flow_status_flow: Signal<In, Bits<8>>,
-    /// EV_PUSH written (one-cycle strobe).
+    /// EV_PUSH written in the last cycle (a one-cycle strobe).
     pub ev_push_wr: Signal<Out, Bit>,
     /// EV_PUSH.FLOW as written (valid with `ev_push_wr`): the flow acknowledged
     pub ev_push_flow: Signal<Out, Bits<8>>,
@@ -109,7 +113,7 @@ pub struct RegFile {
     pub gen_count_events: Signal<Out, Bits<32>>,
     /// GEN_SEED.SEED: xorshift32 state at START; 0 acts as 2463534242
     pub gen_seed_seed: Signal<Out, Bits<32>>,
-    /// GEN_CTRL written (one-cycle strobe).
+    /// GEN_CTRL written in the last cycle (a one-cycle strobe).
     pub gen_ctrl_wr: Signal<Out, Bit>,
     /// GEN_CTRL.START as written (valid with `gen_ctrl_wr`): start a run of GEN_COUNT events, one per clock (ignored while one runs)
     pub gen_ctrl_start: Signal<Out, Bits<1>>,
@@ -137,7 +141,7 @@ pub struct RegFile {
     pub gen_cycles_count: Signal<In, Bits<32>>,
     /// CNT_PACKETS.COUNT: wraps at 2^32
     pub cnt_packets_count: Signal<In, Bits<32>>,
-    /// CNT_CLEAR written (one-cycle strobe).
+    /// CNT_CLEAR written in the last cycle (a one-cycle strobe).
     pub cnt_clear_wr: Signal<Out, Bit>,
     /// CNT_CLEAR.GO as written (valid with `cnt_clear_wr`): 1: zero every CNT_* counter and GEN_CYCLES (not CYCLES)
     pub cnt_clear_go: Signal<Out, Bits<1>>,
@@ -146,98 +150,146 @@ pub struct RegFile {
     re: Signal<Local, Bit>,
     rdata: DFF<Bits<32>>,
     rvalid: DFF<Bit>,
+    re_q: DFF<Bit>,
     a_magic: Constant<Bits<10>>,
     c_magic_value: Constant<Bits<32>>,
     rd_magic: Signal<Local, Bits<32>>,
+    s_magic: DFF<Bit>,
     a_version: Constant<Bits<10>>,
     c_version_minor: Constant<Bits<16>>,
     c_version_major: Constant<Bits<16>>,
     rd_version: Signal<Local, Bits<32>>,
+    s_version: DFF<Bit>,
     a_git_hash: Constant<Bits<10>>,
     rd_git_hash: Signal<Local, Bits<32>>,
+    s_git_hash: DFF<Bit>,
     a_caps: Constant<Bits<10>>,
     rd_caps: Signal<Local, Bits<32>>,
+    s_caps: DFF<Bit>,
     a_core_reset: Constant<Bits<10>>,
+    w_core_reset: DFF<Bit>,
     a_status: Constant<Bits<10>>,
     rd_status: Signal<Local, Bits<32>>,
+    s_status: DFF<Bit>,
     a_errors: Constant<Bits<10>>,
+    w_errors: DFF<Bit>,
     r_errors_fifo_overflow: DFF<Bits<1>>,
     clr_errors_fifo_overflow: Signal<Local, Bits<1>>,
     r_errors_flow_cmd_busy: DFF<Bits<1>>,
     clr_errors_flow_cmd_busy: Signal<Local, Bits<1>>,
     rd_errors: Signal<Local, Bits<32>>,
+    s_errors: DFF<Bit>,
     a_blocks: Constant<Bits<10>>,
     rd_blocks: Signal<Local, Bits<32>>,
+    s_blocks: DFF<Bit>,
     a_alpha: Constant<Bits<10>>,
+    w_alpha: DFF<Bit>,
     r_alpha_raw: DFFWithInit<Bits<9>>,
     k_alpha_raw: Constant<Bits<9>>,
     rd_alpha: Signal<Local, Bits<32>>,
+    s_alpha: DFF<Bit>,
     a_beta: Constant<Bits<10>>,
+    w_beta: DFF<Bit>,
     r_beta_raw: DFFWithInit<Bits<9>>,
     k_beta_raw: Constant<Bits<9>>,
     rd_beta: Signal<Local, Bits<32>>,
+    s_beta: DFF<Bit>,
     a_gamma: Constant<Bits<10>>,
+    w_gamma: DFF<Bit>,
     r_gamma_shift: DFFWithInit<Bits<4>>,
     k_gamma_shift: Constant<Bits<4>>,
     rd_gamma: Signal<Local, Bits<32>>,
+    s_gamma: DFF<Bit>,
     a_cw_max: Constant<Bits<10>>,
+    w_cw_max: DFF<Bit>,
     r_cw_max_cw: DFFWithInit<Bits<32>>,
     k_cw_max_cw: Constant<Bits<32>>,
     rd_cw_max: Signal<Local, Bits<32>>,
+    s_cw_max: DFF<Bit>,
     a_rtt: Constant<Bits<10>>,
+    w_rtt: DFF<Bit>,
     r_rtt_ticks: DFFWithInit<Bits<16>>,
     k_rtt_ticks: Constant<Bits<16>>,
     rd_rtt: Signal<Local, Bits<32>>,
+    s_rtt: DFF<Bit>,
     a_init_cw: Constant<Bits<10>>,
+    w_init_cw: DFF<Bit>,
     r_init_cw_cw: DFFWithInit<Bits<32>>,
     k_init_cw_cw: Constant<Bits<32>>,
     rd_init_cw: Signal<Local, Bits<32>>,
+    s_init_cw: DFF<Bit>,
     a_flow_id: Constant<Bits<10>>,
+    w_flow_id: DFF<Bit>,
     r_flow_id_id: DFFWithInit<Bits<8>>,
     k_flow_id_id: Constant<Bits<8>>,
     rd_flow_id: Signal<Local, Bits<32>>,
+    s_flow_id: DFF<Bit>,
     a_flow_cmd: Constant<Bits<10>>,
+    w_flow_cmd: DFF<Bit>,
     a_flow_wdata: Constant<Bits<10>>,
+    w_flow_wdata: DFF<Bit>,
     r_flow_wdata_cw: DFFWithInit<Bits<32>>,
     k_flow_wdata_cw: Constant<Bits<32>>,
     rd_flow_wdata: Signal<Local, Bits<32>>,
+    s_flow_wdata: DFF<Bit>,
     a_flow_cw: Constant<Bits<10>>,
     rd_flow_cw: Signal<Local, Bits<32>>,
+    s_flow_cw: DFF<Bit>,
     a_flow_interval: Constant<Bits<10>>,
     rd_flow_interval: Signal<Local, Bits<32>>,
+    s_flow_interval: DFF<Bit>,
     a_flow_status: Constant<Bits<10>>,
     rd_flow_status: Signal<Local, Bits<32>>,
+    s_flow_status: DFF<Bit>,
     a_ev_push: Constant<Bits<10>>,
+    w_ev_push: DFF<Bit>,
     a_gen_count: Constant<Bits<10>>,
+    w_gen_count: DFF<Bit>,
     r_gen_count_events: DFFWithInit<Bits<32>>,
     k_gen_count_events: Constant<Bits<32>>,
     rd_gen_count: Signal<Local, Bits<32>>,
+    s_gen_count: DFF<Bit>,
     a_gen_seed: Constant<Bits<10>>,
+    w_gen_seed: DFF<Bit>,
     r_gen_seed_seed: DFFWithInit<Bits<32>>,
     k_gen_seed_seed: Constant<Bits<32>>,
     rd_gen_seed: Signal<Local, Bits<32>>,
+    s_gen_seed: DFF<Bit>,
     a_gen_ctrl: Constant<Bits<10>>,
+    w_gen_ctrl: DFF<Bit>,
     a_gen_remaining: Constant<Bits<10>>,
     rd_gen_remaining: Signal<Local, Bits<32>>,
+    s_gen_remaining: DFF<Bit>,
     a_cycles_lo: Constant<Bits<10>>,
     rd_cycles_lo: Signal<Local, Bits<32>>,
+    s_cycles_lo: DFF<Bit>,
     a_cycles_hi: Constant<Bits<10>>,
     rd_cycles_hi: Signal<Local, Bits<32>>,
+    s_cycles_hi: DFF<Bit>,
     a_cnt_events: Constant<Bits<10>>,
     rd_cnt_events: Signal<Local, Bits<32>>,
+    s_cnt_events: DFF<Bit>,
     a_cnt_pushed: Constant<Bits<10>>,
     rd_cnt_pushed: Signal<Local, Bits<32>>,
+    s_cnt_pushed: DFF<Bit>,
     a_cnt_dropped: Constant<Bits<10>>,
     rd_cnt_dropped: Signal<Local, Bits<32>>,
+    s_cnt_dropped: DFF<Bit>,
     a_cnt_updates: Constant<Bits<10>>,
     rd_cnt_updates: Signal<Local, Bits<32>>,
+    s_cnt_updates: DFF<Bit>,
     a_cnt_marked: Constant<Bits<10>>,
     rd_cnt_marked: Signal<Local, Bits<32>>,
+    s_cnt_marked: DFF<Bit>,
     a_gen_cycles: Constant<Bits<10>>,
     rd_gen_cycles: Signal<Local, Bits<32>>,
+    s_gen_cycles: DFF<Bit>,
     a_cnt_packets: Constant<Bits<10>>,
     rd_cnt_packets: Signal<Local, Bits<32>>,
+    s_cnt_packets: DFF<Bit>,
     a_cnt_clear: Constant<Bits<10>>,
+    w_cnt_clear: DFF<Bit>,
+    wdata_q: DFF<Bits<32>>,
 }
 
 impl Default for RegFile {
@@ -256,16 +308,20 @@ impl Default for RegFile {
             re: Default::default(),
             rdata: Default::default(),
             rvalid: Default::default(),
+            re_q: Default::default(),
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             rd_magic: Default::default(),
+            s_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
             c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             rd_version: Default::default(),
+            s_version: Default::default(),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
             rd_git_hash: Default::default(),
+            s_git_hash: Default::default(),
             a_caps: Constant::new(bits::<10>(3)),
             caps_flow_bits: Default::default(),
             caps_fifo_log2: Default::default(),
@@ -274,7 +330,9 @@ impl Default for RegFile {
             caps_ext: Default::default(),
             caps_kind: Default::default(),
             rd_caps: Default::default(),
+            s_caps: Default::default(),
             a_core_reset: Constant::new(bits::<10>(4)),
+            w_core_reset: Default::default(),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
             a_status: Constant::new(bits::<10>(5)),
@@ -283,7 +341,9 @@ impl Default for RegFile {
             status_gen_busy: Default::default(),
             status_fifo_level: Default::default(),
             rd_status: Default::default(),
+            s_status: Default::default(),
             a_errors: Constant::new(bits::<10>(6)),
+            w_errors: Default::default(),
             errors_fifo_overflow_set: Default::default(),
             r_errors_fifo_overflow: Default::default(),
             clr_errors_fifo_overflow: Default::default(),
@@ -291,6 +351,7 @@ impl Default for RegFile {
             r_errors_flow_cmd_busy: Default::default(),
             clr_errors_flow_cmd_busy: Default::default(),
             rd_errors: Default::default(),
+            s_errors: Default::default(),
             a_blocks: Constant::new(bits::<10>(7)),
             blocks_window_engine: Default::default(),
             blocks_pacing_timer: Default::default(),
@@ -299,113 +360,152 @@ impl Default for RegFile {
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
             rd_blocks: Default::default(),
+            s_blocks: Default::default(),
             a_alpha: Constant::new(bits::<10>(8)),
+            w_alpha: Default::default(),
             alpha_raw: Default::default(),
             r_alpha_raw: DFFWithInit::new(bits::<9>(0x100)),
             k_alpha_raw: Constant::new(bits::<9>(0x100)),
             rd_alpha: Default::default(),
+            s_alpha: Default::default(),
             a_beta: Constant::new(bits::<10>(9)),
+            w_beta: Default::default(),
             beta_raw: Default::default(),
             r_beta_raw: DFFWithInit::new(bits::<9>(0x80)),
             k_beta_raw: Constant::new(bits::<9>(0x80)),
             rd_beta: Default::default(),
+            s_beta: Default::default(),
             a_gamma: Constant::new(bits::<10>(10)),
+            w_gamma: Default::default(),
             gamma_shift: Default::default(),
             r_gamma_shift: DFFWithInit::new(bits::<4>(0x3)),
             k_gamma_shift: Constant::new(bits::<4>(0x3)),
             rd_gamma: Default::default(),
+            s_gamma: Default::default(),
             a_cw_max: Constant::new(bits::<10>(11)),
+            w_cw_max: Default::default(),
             cw_max_cw: Default::default(),
             r_cw_max_cw: DFFWithInit::new(bits::<32>(0x40000000)),
             k_cw_max_cw: Constant::new(bits::<32>(0x40000000)),
             rd_cw_max: Default::default(),
+            s_cw_max: Default::default(),
             a_rtt: Constant::new(bits::<10>(12)),
+            w_rtt: Default::default(),
             rtt_ticks: Default::default(),
             r_rtt_ticks: DFFWithInit::new(bits::<16>(0x3e8)),
             k_rtt_ticks: Constant::new(bits::<16>(0x3e8)),
             rd_rtt: Default::default(),
+            s_rtt: Default::default(),
             a_init_cw: Constant::new(bits::<10>(13)),
+            w_init_cw: Default::default(),
             init_cw_cw: Default::default(),
             r_init_cw_cw: DFFWithInit::new(bits::<32>(0x100000)),
             k_init_cw_cw: Constant::new(bits::<32>(0x100000)),
             rd_init_cw: Default::default(),
+            s_init_cw: Default::default(),
             a_flow_id: Constant::new(bits::<10>(16)),
+            w_flow_id: Default::default(),
             flow_id_id: Default::default(),
             r_flow_id_id: DFFWithInit::new(bits::<8>(0x0)),
             k_flow_id_id: Constant::new(bits::<8>(0x0)),
             rd_flow_id: Default::default(),
+            s_flow_id: Default::default(),
             a_flow_cmd: Constant::new(bits::<10>(17)),
+            w_flow_cmd: Default::default(),
             flow_cmd_wr: Default::default(),
             flow_cmd_op: Default::default(),
             a_flow_wdata: Constant::new(bits::<10>(18)),
+            w_flow_wdata: Default::default(),
             flow_wdata_cw: Default::default(),
             r_flow_wdata_cw: DFFWithInit::new(bits::<32>(0x0)),
             k_flow_wdata_cw: Constant::new(bits::<32>(0x0)),
             rd_flow_wdata: Default::default(),
+            s_flow_wdata: Default::default(),
             a_flow_cw: Constant::new(bits::<10>(19)),
             flow_cw_cw: Default::default(),
             rd_flow_cw: Default::default(),
+            s_flow_cw: Default::default(),
             a_flow_interval: Constant::new(bits::<10>(20)),
             flow_interval_ticks: Default::default(),
             rd_flow_interval: Default::default(),
+            s_flow_interval: Default::default(),
             a_flow_status: Constant::new(bits::<10>(21)),
             flow_status_done: Default::default(),
             flow_status_busy: Default::default(),
             flow_status_flow: Default::default(),
             rd_flow_status: Default::default(),
+            s_flow_status: Default::default(),
             a_ev_push: Constant::new(bits::<10>(24)),
+            w_ev_push: Default::default(),
             ev_push_wr: Default::default(),
             ev_push_flow: Default::default(),
             ev_push_n: Default::default(),
             ev_push_ece: Default::default(),
             a_gen_count: Constant::new(bits::<10>(28)),
+            w_gen_count: Default::default(),
             gen_count_events: Default::default(),
             r_gen_count_events: DFFWithInit::new(bits::<32>(0x0)),
             k_gen_count_events: Constant::new(bits::<32>(0x0)),
             rd_gen_count: Default::default(),
+            s_gen_count: Default::default(),
             a_gen_seed: Constant::new(bits::<10>(29)),
+            w_gen_seed: Default::default(),
             gen_seed_seed: Default::default(),
             r_gen_seed_seed: DFFWithInit::new(bits::<32>(0x1)),
             k_gen_seed_seed: Constant::new(bits::<32>(0x1)),
             rd_gen_seed: Default::default(),
+            s_gen_seed: Default::default(),
             a_gen_ctrl: Constant::new(bits::<10>(30)),
+            w_gen_ctrl: Default::default(),
             gen_ctrl_wr: Default::default(),
             gen_ctrl_start: Default::default(),
             gen_ctrl_stop: Default::default(),
             a_gen_remaining: Constant::new(bits::<10>(31)),
             gen_remaining_events: Default::default(),
             rd_gen_remaining: Default::default(),
+            s_gen_remaining: Default::default(),
             a_cycles_lo: Constant::new(bits::<10>(32)),
             cycles_lo_rd: Default::default(),
             cycles_lo_count: Default::default(),
             rd_cycles_lo: Default::default(),
+            s_cycles_lo: Default::default(),
             a_cycles_hi: Constant::new(bits::<10>(33)),
             cycles_hi_count: Default::default(),
             rd_cycles_hi: Default::default(),
+            s_cycles_hi: Default::default(),
             a_cnt_events: Constant::new(bits::<10>(34)),
             cnt_events_count: Default::default(),
             rd_cnt_events: Default::default(),
+            s_cnt_events: Default::default(),
             a_cnt_pushed: Constant::new(bits::<10>(35)),
             cnt_pushed_count: Default::default(),
             rd_cnt_pushed: Default::default(),
+            s_cnt_pushed: Default::default(),
             a_cnt_dropped: Constant::new(bits::<10>(36)),
             cnt_dropped_count: Default::default(),
             rd_cnt_dropped: Default::default(),
+            s_cnt_dropped: Default::default(),
             a_cnt_updates: Constant::new(bits::<10>(37)),
             cnt_updates_count: Default::default(),
             rd_cnt_updates: Default::default(),
+            s_cnt_updates: Default::default(),
             a_cnt_marked: Constant::new(bits::<10>(38)),
             cnt_marked_count: Default::default(),
             rd_cnt_marked: Default::default(),
+            s_cnt_marked: Default::default(),
             a_gen_cycles: Constant::new(bits::<10>(39)),
             gen_cycles_count: Default::default(),
             rd_gen_cycles: Default::default(),
+            s_gen_cycles: Default::default(),
             a_cnt_packets: Constant::new(bits::<10>(40)),
             cnt_packets_count: Default::default(),
             rd_cnt_packets: Default::default(),
+            s_cnt_packets: Default::default(),
             a_cnt_clear: Constant::new(bits::<10>(41)),
+            w_cnt_clear: Default::default(),
             cnt_clear_wr: Default::default(),
             cnt_clear_go: Default::default(),
+            wdata_q: Default::default(),
         }
     }
 }
@@ -413,269 +513,317 @@ impl Default for RegFile {
 impl Logic for RegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, r_errors_fifo_overflow, r_errors_flow_cmd_busy, r_alpha_raw, r_beta_raw, r_gamma_shift, r_cw_max_cw, r_rtt_ticks, r_init_cw_cw, r_flow_id_id, r_flow_wdata_cw, r_gen_count_events, r_gen_seed_seed);
+        dff_setup!(self, clock, rdata, rvalid, re_q, s_magic, s_version, s_git_hash, s_caps, w_core_reset, s_status, w_errors, r_errors_fifo_overflow, r_errors_flow_cmd_busy, s_errors, s_blocks, w_alpha, r_alpha_raw, s_alpha, w_beta, r_beta_raw, s_beta, w_gamma, r_gamma_shift, s_gamma, w_cw_max, r_cw_max_cw, s_cw_max, w_rtt, r_rtt_ticks, s_rtt, w_init_cw, r_init_cw_cw, s_init_cw, w_flow_id, r_flow_id_id, s_flow_id, w_flow_cmd, w_flow_wdata, r_flow_wdata_cw, s_flow_wdata, s_flow_cw, s_flow_interval, s_flow_status, w_ev_push, w_gen_count, r_gen_count_events, s_gen_count, w_gen_seed, r_gen_seed_seed, s_gen_seed, w_gen_ctrl, s_gen_remaining, s_cycles_lo, s_cycles_hi, s_cnt_events, s_cnt_pushed, s_cnt_dropped, s_cnt_updates, s_cnt_marked, s_gen_cycles, s_cnt_packets, w_cnt_clear, wdata_q);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
         self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();
-        self.rvalid.d.next = self.bus_re.val();
+        self.re_q.d.next = self.bus_re.val();
+        self.rvalid.d.next = self.re_q.q.val();
         self.bus_rvalid.next = self.rvalid.q.val();
         self.bus_rdata.next = self.rdata.q.val();
         // MAGIC (0x000, RO)
+        self.s_magic.d.next = self.re.val() & (self.word.val() == self.a_magic.val());
         self.rd_magic.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_magic.val()) {
+        if self.s_magic.q.val() {
             self.rd_magic.next = bit_cast::<32, 32>(self.c_magic_value.val());
         }
         // VERSION (0x004, RO)
+        self.s_version.d.next = self.re.val() & (self.word.val() == self.a_version.val());
         self.rd_version.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_version.val()) {
+        if self.s_version.q.val() {
             self.rd_version.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
         }
         // GIT_HASH (0x008, RO)
+        self.s_git_hash.d.next = self.re.val() & (self.word.val() == self.a_git_hash.val());
         self.rd_git_hash.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_git_hash.val()) {
+        if self.s_git_hash.q.val() {
             self.rd_git_hash.next = bit_cast::<32, 32>(self.git_hash_hash.val());
         }
         // CAPS (0x00c, RO)
+        self.s_caps.d.next = self.re.val() & (self.word.val() == self.a_caps.val());
         self.rd_caps.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_caps.val()) {
+        if self.s_caps.q.val() {
             self.rd_caps.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
         }
         // CORE_RESET (0x010, WO)
-        self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
-        self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
+        self.w_core_reset.d.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
+        self.core_reset_wr.next = self.w_core_reset.q.val();
+        self.core_reset_go.next = self.wdata_q.q.val().get_bits::<1>(0);
         // STATUS (0x014, RO)
+        self.s_status.d.next = self.re.val() & (self.word.val() == self.a_status.val());
         self.rd_status.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_status.val()) {
+        if self.s_status.q.val() {
             self.rd_status.next = bit_cast::<32, 1>(self.status_resetting.val()) | (bit_cast::<32, 1>(self.status_flow_busy.val()) << 1) | (bit_cast::<32, 1>(self.status_gen_busy.val()) << 2) | (bit_cast::<32, 9>(self.status_fifo_level.val()) << 16);
         }
         // ERRORS (0x018, W1C)
+        self.w_errors.d.next = self.we.val() & (self.word.val() == self.a_errors.val());
         self.clr_errors_fifo_overflow.next = bits::<1>(0);
-        if self.we.val() & (self.word.val() == self.a_errors.val()) {
-            self.clr_errors_fifo_overflow.next = self.bus_wdata.val().get_bits::<1>(0);
+        if self.w_errors.q.val() {
+            self.clr_errors_fifo_overflow.next = self.wdata_q.q.val().get_bits::<1>(0);
         }
         self.r_errors_fifo_overflow.d.next = (self.r_errors_fifo_overflow.q.val() & !self.clr_errors_fifo_overflow.val()) | self.errors_fifo_overflow_set.val();
         if self.reset.val() {
             self.r_errors_fifo_overflow.d.next = bits::<1>(0);
         }
         self.clr_errors_flow_cmd_busy.next = bits::<1>(0);
-        if self.we.val() & (self.word.val() == self.a_errors.val()) {
-            self.clr_errors_flow_cmd_busy.next = self.bus_wdata.val().get_bits::<1>(1);
+        if self.w_errors.q.val() {
+            self.clr_errors_flow_cmd_busy.next = self.wdata_q.q.val().get_bits::<1>(1);
         }
         self.r_errors_flow_cmd_busy.d.next = (self.r_errors_flow_cmd_busy.q.val() & !self.clr_errors_flow_cmd_busy.val()) | self.errors_flow_cmd_busy_set.val();
         if self.reset.val() {
             self.r_errors_flow_cmd_busy.d.next = bits::<1>(0);
         }
+        self.s_errors.d.next = self.re.val() & (self.word.val() == self.a_errors.val());
         self.rd_errors.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_errors.val()) {
+        if self.s_errors.q.val() {
             self.rd_errors.next = bit_cast::<32, 1>(self.r_errors_fifo_overflow.q.val()) | (bit_cast::<32, 1>(self.r_errors_flow_cmd_busy.q.val()) << 1);
         }
         // BLOCKS (0x01c, RO)
+        self.s_blocks.d.next = self.re.val() & (self.word.val() == self.a_blocks.val());
         self.rd_blocks.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_blocks.val()) {
+        if self.s_blocks.q.val() {
             self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // ALPHA (0x020, RW)
-        if self.we.val() & (self.word.val() == self.a_alpha.val()) {
-            self.r_alpha_raw.d.next = self.bus_wdata.val().get_bits::<9>(0);
+        self.w_alpha.d.next = self.we.val() & (self.word.val() == self.a_alpha.val());
+        if self.w_alpha.q.val() {
+            self.r_alpha_raw.d.next = self.wdata_q.q.val().get_bits::<9>(0);
         }
         if self.reset.val() {
             self.r_alpha_raw.d.next = self.k_alpha_raw.val();
         }
         self.alpha_raw.next = self.r_alpha_raw.q.val();
+        self.s_alpha.d.next = self.re.val() & (self.word.val() == self.a_alpha.val());
         self.rd_alpha.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_alpha.val()) {
+        if self.s_alpha.q.val() {
             self.rd_alpha.next = bit_cast::<32, 9>(self.r_alpha_raw.q.val());
         }
         // BETA (0x024, RW)
-        if self.we.val() & (self.word.val() == self.a_beta.val()) {
-            self.r_beta_raw.d.next = self.bus_wdata.val().get_bits::<9>(0);
+        self.w_beta.d.next = self.we.val() & (self.word.val() == self.a_beta.val());
+        if self.w_beta.q.val() {
+            self.r_beta_raw.d.next = self.wdata_q.q.val().get_bits::<9>(0);
         }
         if self.reset.val() {
             self.r_beta_raw.d.next = self.k_beta_raw.val();
         }
         self.beta_raw.next = self.r_beta_raw.q.val();
+        self.s_beta.d.next = self.re.val() & (self.word.val() == self.a_beta.val());
         self.rd_beta.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_beta.val()) {
+        if self.s_beta.q.val() {
             self.rd_beta.next = bit_cast::<32, 9>(self.r_beta_raw.q.val());
         }
         // GAMMA (0x028, RW)
-        if self.we.val() & (self.word.val() == self.a_gamma.val()) {
-            self.r_gamma_shift.d.next = self.bus_wdata.val().get_bits::<4>(0);
+        self.w_gamma.d.next = self.we.val() & (self.word.val() == self.a_gamma.val());
+        if self.w_gamma.q.val() {
+            self.r_gamma_shift.d.next = self.wdata_q.q.val().get_bits::<4>(0);
         }
         if self.reset.val() {
             self.r_gamma_shift.d.next = self.k_gamma_shift.val();
         }
         self.gamma_shift.next = self.r_gamma_shift.q.val();
+        self.s_gamma.d.next = self.re.val() & (self.word.val() == self.a_gamma.val());
         self.rd_gamma.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_gamma.val()) {
+        if self.s_gamma.q.val() {
             self.rd_gamma.next = bit_cast::<32, 4>(self.r_gamma_shift.q.val());
         }
         // CW_MAX (0x02c, RW)
-        if self.we.val() & (self.word.val() == self.a_cw_max.val()) {
-            self.r_cw_max_cw.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_cw_max.d.next = self.we.val() & (self.word.val() == self.a_cw_max.val());
+        if self.w_cw_max.q.val() {
+            self.r_cw_max_cw.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_cw_max_cw.d.next = self.k_cw_max_cw.val();
         }
         self.cw_max_cw.next = self.r_cw_max_cw.q.val();
+        self.s_cw_max.d.next = self.re.val() & (self.word.val() == self.a_cw_max.val());
         self.rd_cw_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cw_max.val()) {
+        if self.s_cw_max.q.val() {
             self.rd_cw_max.next = bit_cast::<32, 32>(self.r_cw_max_cw.q.val());
         }
         // RTT (0x030, RW)
-        if self.we.val() & (self.word.val() == self.a_rtt.val()) {
-            self.r_rtt_ticks.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_rtt.d.next = self.we.val() & (self.word.val() == self.a_rtt.val());
+        if self.w_rtt.q.val() {
+            self.r_rtt_ticks.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_rtt_ticks.d.next = self.k_rtt_ticks.val();
         }
         self.rtt_ticks.next = self.r_rtt_ticks.q.val();
+        self.s_rtt.d.next = self.re.val() & (self.word.val() == self.a_rtt.val());
         self.rd_rtt.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_rtt.val()) {
+        if self.s_rtt.q.val() {
             self.rd_rtt.next = bit_cast::<32, 16>(self.r_rtt_ticks.q.val());
         }
         // INIT_CW (0x034, RW)
-        if self.we.val() & (self.word.val() == self.a_init_cw.val()) {
-            self.r_init_cw_cw.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_init_cw.d.next = self.we.val() & (self.word.val() == self.a_init_cw.val());
+        if self.w_init_cw.q.val() {
+            self.r_init_cw_cw.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_init_cw_cw.d.next = self.k_init_cw_cw.val();
         }
         self.init_cw_cw.next = self.r_init_cw_cw.q.val();
+        self.s_init_cw.d.next = self.re.val() & (self.word.val() == self.a_init_cw.val());
         self.rd_init_cw.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_init_cw.val()) {
+        if self.s_init_cw.q.val() {
             self.rd_init_cw.next = bit_cast::<32, 32>(self.r_init_cw_cw.q.val());
         }
         // FLOW_ID (0x040, RW)
-        if self.we.val() & (self.word.val() == self.a_flow_id.val()) {
-            self.r_flow_id_id.d.next = self.bus_wdata.val().get_bits::<8>(0);
+        self.w_flow_id.d.next = self.we.val() & (self.word.val() == self.a_flow_id.val());
+        if self.w_flow_id.q.val() {
+            self.r_flow_id_id.d.next = self.wdata_q.q.val().get_bits::<8>(0);
         }
         if self.reset.val() {
             self.r_flow_id_id.d.next = self.k_flow_id_id.val();
         }
         self.flow_id_id.next = self.r_flow_id_id.q.val();
+        self.s_flow_id.d.next = self.re.val() & (self.word.val() == self.a_flow_id.val());
         self.rd_flow_id.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_flow_id.val()) {
+        if self.s_flow_id.q.val() {
             self.rd_flow_id.next = bit_cast::<32, 8>(self.r_flow_id_id.q.val());
         }
         // FLOW_CMD (0x044, WO)
-        self.flow_cmd_wr.next = self.we.val() & (self.word.val() == self.a_flow_cmd.val());
-        self.flow_cmd_op.next = self.bus_wdata.val().get_bits::<2>(0);
+        self.w_flow_cmd.d.next = self.we.val() & (self.word.val() == self.a_flow_cmd.val());
+        self.flow_cmd_wr.next = self.w_flow_cmd.q.val();
+        self.flow_cmd_op.next = self.wdata_q.q.val().get_bits::<2>(0);
         // FLOW_WDATA (0x048, RW)
-        if self.we.val() & (self.word.val() == self.a_flow_wdata.val()) {
-            self.r_flow_wdata_cw.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_flow_wdata.d.next = self.we.val() & (self.word.val() == self.a_flow_wdata.val());
+        if self.w_flow_wdata.q.val() {
+            self.r_flow_wdata_cw.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_flow_wdata_cw.d.next = self.k_flow_wdata_cw.val();
         }
         self.flow_wdata_cw.next = self.r_flow_wdata_cw.q.val();
+        self.s_flow_wdata.d.next = self.re.val() & (self.word.val() == self.a_flow_wdata.val());
         self.rd_flow_wdata.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_flow_wdata.val()) {
+        if self.s_flow_wdata.q.val() {
             self.rd_flow_wdata.next = bit_cast::<32, 32>(self.r_flow_wdata_cw.q.val());
         }
         // FLOW_CW (0x04c, RO)
+        self.s_flow_cw.d.next = self.re.val() & (self.word.val() == self.a_flow_cw.val());
         self.rd_flow_cw.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_flow_cw.val()) {
+        if self.s_flow_cw.q.val() {
             self.rd_flow_cw.next = bit_cast::<32, 32>(self.flow_cw_cw.val());
         }
         // FLOW_INTERVAL (0x050, RO)
+        self.s_flow_interval.d.next = self.re.val() & (self.word.val() == self.a_flow_interval.val());
         self.rd_flow_interval.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_flow_interval.val()) {
+        if self.s_flow_interval.q.val() {
             self.rd_flow_interval.next = bit_cast::<32, 24>(self.flow_interval_ticks.val());
         }
         // FLOW_STATUS (0x054, RO)
+        self.s_flow_status.d.next = self.re.val() & (self.word.val() == self.a_flow_status.val());
         self.rd_flow_status.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_flow_status.val()) {
+        if self.s_flow_status.q.val() {
             self.rd_flow_status.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
         }
         // EV_PUSH (0x060, WO)
-        self.ev_push_wr.next = self.we.val() & (self.word.val() == self.a_ev_push.val());
-        self.ev_push_flow.next = self.bus_wdata.val().get_bits::<8>(0);
-        self.ev_push_n.next = self.bus_wdata.val().get_bits::<4>(8);
-        self.ev_push_ece.next = self.bus_wdata.val().get_bits::<1>(12);
+        self.w_ev_push.d.next = self.we.val() & (self.word.val() == self.a_ev_push.val());
+        self.ev_push_wr.next = self.w_ev_push.q.val();
+        self.ev_push_flow.next = self.wdata_q.q.val().get_bits::<8>(0);
+        self.ev_push_n.next = self.wdata_q.q.val().get_bits::<4>(8);
+        self.ev_push_ece.next = self.wdata_q.q.val().get_bits::<1>(12);
         // GEN_COUNT (0x070, RW)
-        if self.we.val() & (self.word.val() == self.a_gen_count.val()) {
-            self.r_gen_count_events.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_gen_count.d.next = self.we.val() & (self.word.val() == self.a_gen_count.val());
+        if self.w_gen_count.q.val() {
+            self.r_gen_count_events.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_gen_count_events.d.next = self.k_gen_count_events.val();
         }
         self.gen_count_events.next = self.r_gen_count_events.q.val();
+        self.s_gen_count.d.next = self.re.val() & (self.word.val() == self.a_gen_count.val());
         self.rd_gen_count.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_gen_count.val()) {
+        if self.s_gen_count.q.val() {
             self.rd_gen_count.next = bit_cast::<32, 32>(self.r_gen_count_events.q.val());
         }
         // GEN_SEED (0x074, RW)
-        if self.we.val() & (self.word.val() == self.a_gen_seed.val()) {
-            self.r_gen_seed_seed.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_gen_seed.d.next = self.we.val() & (self.word.val() == self.a_gen_seed.val());
+        if self.w_gen_seed.q.val() {
+            self.r_gen_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_gen_seed_seed.d.next = self.k_gen_seed_seed.val();
         }
         self.gen_seed_seed.next = self.r_gen_seed_seed.q.val();
+        self.s_gen_seed.d.next = self.re.val() & (self.word.val() == self.a_gen_seed.val());
         self.rd_gen_seed.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_gen_seed.val()) {
+        if self.s_gen_seed.q.val() {
             self.rd_gen_seed.next = bit_cast::<32, 32>(self.r_gen_seed_seed.q.val());
         }
         // GEN_CTRL (0x078, WO)
-        self.gen_ctrl_wr.next = self.we.val() & (self.word.val() == self.a_gen_ctrl.val());
-        self.gen_ctrl_start.next = self.bus_wdata.val().get_bits::<1>(0);
-        self.gen_ctrl_stop.next = self.bus_wdata.val().get_bits::<1>(1);
+        self.w_gen_ctrl.d.next = self.we.val() & (self.word.val() == self.a_gen_ctrl.val());
+        self.gen_ctrl_wr.next = self.w_gen_ctrl.q.val();
+        self.gen_ctrl_start.next = self.wdata_q.q.val().get_bits::<1>(0);
+        self.gen_ctrl_stop.next = self.wdata_q.q.val().get_bits::<1>(1);
         // GEN_REMAINING (0x07c, RO)
+        self.s_gen_remaining.d.next = self.re.val() & (self.word.val() == self.a_gen_remaining.val());
         self.rd_gen_remaining.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_gen_remaining.val()) {
+        if self.s_gen_remaining.q.val() {
             self.rd_gen_remaining.next = bit_cast::<32, 32>(self.gen_remaining_events.val());
         }
         // CYCLES_LO (0x080, RO)
-        self.cycles_lo_rd.next = self.re.val() & (self.word.val() == self.a_cycles_lo.val());
+        self.cycles_lo_rd.next = self.s_cycles_lo.q.val();
+        self.s_cycles_lo.d.next = self.re.val() & (self.word.val() == self.a_cycles_lo.val());
         self.rd_cycles_lo.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cycles_lo.val()) {
+        if self.s_cycles_lo.q.val() {
             self.rd_cycles_lo.next = bit_cast::<32, 32>(self.cycles_lo_count.val());
         }
         // CYCLES_HI (0x084, RO)
+        self.s_cycles_hi.d.next = self.re.val() & (self.word.val() == self.a_cycles_hi.val());
         self.rd_cycles_hi.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cycles_hi.val()) {
+        if self.s_cycles_hi.q.val() {
             self.rd_cycles_hi.next = bit_cast::<32, 16>(self.cycles_hi_count.val());
         }
         // CNT_EVENTS (0x088, RO)
+        self.s_cnt_events.d.next = self.re.val() & (self.word.val() == self.a_cnt_events.val());
         self.rd_cnt_events.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_events.val()) {
+        if self.s_cnt_events.q.val() {
             self.rd_cnt_events.next = bit_cast::<32, 32>(self.cnt_events_count.val());
         }
         // CNT_PUSHED (0x08c, RO)
+        self.s_cnt_pushed.d.next = self.re.val() & (self.word.val() == self.a_cnt_pushed.val());
         self.rd_cnt_pushed.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_pushed.val()) {
+        if self.s_cnt_pushed.q.val() {
             self.rd_cnt_pushed.next = bit_cast::<32, 32>(self.cnt_pushed_count.val());
         }
         // CNT_DROPPED (0x090, RO)
+        self.s_cnt_dropped.d.next = self.re.val() & (self.word.val() == self.a_cnt_dropped.val());
         self.rd_cnt_dropped.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_dropped.val()) {
+        if self.s_cnt_dropped.q.val() {
             self.rd_cnt_dropped.next = bit_cast::<32, 32>(self.cnt_dropped_count.val());
         }
         // CNT_UPDATES (0x094, RO)
+        self.s_cnt_updates.d.next = self.re.val() & (self.word.val() == self.a_cnt_updates.val());
         self.rd_cnt_updates.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_updates.val()) {
+        if self.s_cnt_updates.q.val() {
             self.rd_cnt_updates.next = bit_cast::<32, 32>(self.cnt_updates_count.val());
         }
         // CNT_MARKED (0x098, RO)
+        self.s_cnt_marked.d.next = self.re.val() & (self.word.val() == self.a_cnt_marked.val());
         self.rd_cnt_marked.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_marked.val()) {
+        if self.s_cnt_marked.q.val() {
             self.rd_cnt_marked.next = bit_cast::<32, 32>(self.cnt_marked_count.val());
         }
         // GEN_CYCLES (0x09c, RO)
+        self.s_gen_cycles.d.next = self.re.val() & (self.word.val() == self.a_gen_cycles.val());
         self.rd_gen_cycles.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_gen_cycles.val()) {
+        if self.s_gen_cycles.q.val() {
             self.rd_gen_cycles.next = bit_cast::<32, 32>(self.gen_cycles_count.val());
         }
         // CNT_PACKETS (0x0a0, RO)
+        self.s_cnt_packets.d.next = self.re.val() & (self.word.val() == self.a_cnt_packets.val());
         self.rd_cnt_packets.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_cnt_packets.val()) {
+        if self.s_cnt_packets.q.val() {
             self.rd_cnt_packets.next = bit_cast::<32, 32>(self.cnt_packets_count.val());
         }
         // CNT_CLEAR (0x0a4, WO)
-        self.cnt_clear_wr.next = self.we.val() & (self.word.val() == self.a_cnt_clear.val());
-        self.cnt_clear_go.next = self.bus_wdata.val().get_bits::<1>(0);
+        self.w_cnt_clear.d.next = self.we.val() & (self.word.val() == self.a_cnt_clear.val());
+        self.cnt_clear_wr.next = self.w_cnt_clear.q.val();
+        self.cnt_clear_go.next = self.wdata_q.q.val().get_bits::<1>(0);
+        self.wdata_q.d.next = self.bus_wdata.val();
         self.rdata.d.next = self.rd_magic.val()
             | self.rd_version.val()
             | self.rd_git_hash.val()

@@ -178,7 +178,8 @@ impl Logic for SwitchBoardCore {
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.regs.reset.next = self.reset_q.q.val();
 
-        // ---- the WRED/ECN port (the packet fields come straight off the bus)
+        // ---- the WRED/ECN port (the packet fields are the decoder's registered
+        // WRED_PKT word)
         self.por.d.next = false;
         self.wred.reset.next = self.reset_q.q.val() | self.por.q.val();
         self.wred.in_valid.next = self.regs.wred_pkt_wr.val();

@@ -3,8 +3,12 @@
 //! `SwitchRegFile`: the register decoder of the LDCP switch port (id registers, CORE_RESET, the WRED/ECN port),
 //! generated from `ldcp-regmap` (`docs/regmap.md` documents every register).
 //!
-//! A write takes effect at the edge it is presented on; a read's data is
-//! registered and shows with `bus_rvalid` one cycle after `bus_re`.
+//! A write is registered (strobe and data) and acts in the next cycle:
+//! an RW or W1C register takes it at that cycle's edge, a command (a WO
+//! register) reaches the core with its `_wr` strobe in it. A read is
+//! decoded in its strobe's cycle, samples the register in the next
+//! one, and shows with `bus_rvalid` 2 cycles after `bus_re`;
+//! reads may follow each other every cycle.
 //! Unmapped addresses read as 0 and ignore writes.
 
 #![allow(missing_docs)]
@@ -22,7 +26,7 @@ pub struct SwitchRegFile {
     pub bus_wdata: Signal<In, Bits<32>>,
     pub bus_we: Signal<In, Bit>,
     pub bus_re: Signal<In, Bit>,
-    /// Read data, valid when `bus_rvalid` (one cycle after `bus_re`).
+    /// Read data, valid when `bus_rvalid` (2 cycles after `bus_re`).
     pub bus_rdata: Signal<Out, Bits<32>>,
     pub bus_rvalid: Signal<Out, Bit>,
     /// GIT_HASH.HASH: first 8 hex digits of the commit
@@ -39,7 +43,7 @@ pub struct SwitchRegFile {
     pub caps_ext: Signal<In, Bits<1>>,
     /// CAPS.KIND: what the device is: a NIC (the window engine; with EXT the extension blocks), or a switch port (the id registers, CORE_RESET and the WRED/ECN registers only; FLOW_BITS, FIFO_LOG2, LATENCY and EXT read 0)
     pub caps_kind: Signal<In, Bits<2>>,
-    /// CORE_RESET written (one-cycle strobe).
+    /// CORE_RESET written in the last cycle (a one-cycle strobe).
     pub core_reset_wr: Signal<Out, Bit>,
     /// CORE_RESET.GO as written (valid with `core_reset_wr`): 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
     pub core_reset_go: Signal<Out, Bits<1>>,
@@ -69,7 +73,7 @@ pub struct SwitchRegFile {
     pub wred_seed_seed: Signal<Out, Bits<32>>,
     /// WRED_DRAIN.BYTES: bytes the egress link sends per cycle (the port's line rate)
     pub wred_drain_bytes: Signal<Out, Bits<14>>,
-    /// WRED_PKT written (one-cycle strobe).
+    /// WRED_PKT written in the last cycle (a one-cycle strobe).
     pub wred_pkt_wr: Signal<Out, Bit>,
     /// WRED_PKT.LEN as written (valid with `wred_pkt_wr`): the packet's length, bytes
     pub wred_pkt_len: Signal<Out, Bits<14>>,
@@ -94,61 +98,90 @@ pub struct SwitchRegFile {
     re: Signal<Local, Bit>,
     rdata: DFF<Bits<32>>,
     rvalid: DFF<Bit>,
+    re_q: DFF<Bit>,
     a_magic: Constant<Bits<10>>,
     c_magic_value: Constant<Bits<32>>,
     rd_magic: Signal<Local, Bits<32>>,
+    s_magic: DFF<Bit>,
     a_version: Constant<Bits<10>>,
     c_version_minor: Constant<Bits<16>>,
     c_version_major: Constant<Bits<16>>,
     rd_version: Signal<Local, Bits<32>>,
+    s_version: DFF<Bit>,
     a_git_hash: Constant<Bits<10>>,
     rd_git_hash: Signal<Local, Bits<32>>,
+    s_git_hash: DFF<Bit>,
     a_caps: Constant<Bits<10>>,
     rd_caps: Signal<Local, Bits<32>>,
+    s_caps: DFF<Bit>,
     a_core_reset: Constant<Bits<10>>,
+    w_core_reset: DFF<Bit>,
     a_blocks: Constant<Bits<10>>,
     rd_blocks: Signal<Local, Bits<32>>,
+    s_blocks: DFF<Bit>,
     a_wred_k_min: Constant<Bits<10>>,
+    w_wred_k_min: DFF<Bit>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_min_bytes: Constant<Bits<24>>,
     rd_wred_k_min: Signal<Local, Bits<32>>,
+    s_wred_k_min: DFF<Bit>,
     a_wred_k_max: Constant<Bits<10>>,
+    w_wred_k_max: DFF<Bit>,
     r_wred_k_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_max_bytes: Constant<Bits<24>>,
     rd_wred_k_max: Signal<Local, Bits<32>>,
+    s_wred_k_max: DFF<Bit>,
     a_wred_k: Constant<Bits<10>>,
+    w_wred_k: DFF<Bit>,
     r_wred_k_bytes: DFFWithInit<Bits<24>>,
     k_wred_k_bytes: Constant<Bits<24>>,
     rd_wred_k: Signal<Local, Bits<32>>,
+    s_wred_k: DFF<Bit>,
     a_wred_buf_max: Constant<Bits<10>>,
+    w_wred_buf_max: DFF<Bit>,
     r_wred_buf_max_bytes: DFFWithInit<Bits<24>>,
     k_wred_buf_max_bytes: Constant<Bits<24>>,
     rd_wred_buf_max: Signal<Local, Bits<32>>,
+    s_wred_buf_max: DFF<Bit>,
     a_wred_p_max: Constant<Bits<10>>,
+    w_wred_p_max: DFF<Bit>,
     r_wred_p_max_p: DFFWithInit<Bits<16>>,
     k_wred_p_max_p: Constant<Bits<16>>,
     rd_wred_p_max: Signal<Local, Bits<32>>,
+    s_wred_p_max: DFF<Bit>,
     a_wred_seed: Constant<Bits<10>>,
+    w_wred_seed: DFF<Bit>,
     r_wred_seed_seed: DFFWithInit<Bits<32>>,
     k_wred_seed_seed: Constant<Bits<32>>,
     rd_wred_seed: Signal<Local, Bits<32>>,
+    s_wred_seed: DFF<Bit>,
     a_wred_drain: Constant<Bits<10>>,
+    w_wred_drain: DFF<Bit>,
     r_wred_drain_bytes: DFFWithInit<Bits<14>>,
     k_wred_drain_bytes: Constant<Bits<14>>,
     rd_wred_drain: Signal<Local, Bits<32>>,
+    s_wred_drain: DFF<Bit>,
     a_wred_pkt: Constant<Bits<10>>,
+    w_wred_pkt: DFF<Bit>,
     a_wred_last: Constant<Bits<10>>,
     rd_wred_last: Signal<Local, Bits<32>>,
+    s_wred_last: DFF<Bit>,
     a_wred_occ: Constant<Bits<10>>,
     rd_wred_occ: Signal<Local, Bits<32>>,
+    s_wred_occ: DFF<Bit>,
     a_wred_forwarded: Constant<Bits<10>>,
     rd_wred_forwarded: Signal<Local, Bits<32>>,
+    s_wred_forwarded: DFF<Bit>,
     a_wred_marked: Constant<Bits<10>>,
     rd_wred_marked: Signal<Local, Bits<32>>,
+    s_wred_marked: DFF<Bit>,
     a_wred_dropped_wred: Constant<Bits<10>>,
     rd_wred_dropped_wred: Signal<Local, Bits<32>>,
+    s_wred_dropped_wred: DFF<Bit>,
     a_wred_dropped_full: Constant<Bits<10>>,
     rd_wred_dropped_full: Signal<Local, Bits<32>>,
+    s_wred_dropped_full: DFF<Bit>,
+    wdata_q: DFF<Bits<32>>,
 }
 
 impl Default for SwitchRegFile {
@@ -167,16 +200,20 @@ impl Default for SwitchRegFile {
             re: Default::default(),
             rdata: Default::default(),
             rvalid: Default::default(),
+            re_q: Default::default(),
             a_magic: Constant::new(bits::<10>(0)),
             c_magic_value: Constant::new(bits::<32>(0x4c444350)),
             rd_magic: Default::default(),
+            s_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
             c_version_minor: Constant::new(bits::<16>(0x4)),
             c_version_major: Constant::new(bits::<16>(0x1)),
             rd_version: Default::default(),
+            s_version: Default::default(),
             a_git_hash: Constant::new(bits::<10>(2)),
             git_hash_hash: Default::default(),
             rd_git_hash: Default::default(),
+            s_git_hash: Default::default(),
             a_caps: Constant::new(bits::<10>(3)),
             caps_flow_bits: Default::default(),
             caps_fifo_log2: Default::default(),
@@ -185,7 +222,9 @@ impl Default for SwitchRegFile {
             caps_ext: Default::default(),
             caps_kind: Default::default(),
             rd_caps: Default::default(),
+            s_caps: Default::default(),
             a_core_reset: Constant::new(bits::<10>(4)),
+            w_core_reset: Default::default(),
             core_reset_wr: Default::default(),
             core_reset_go: Default::default(),
             a_blocks: Constant::new(bits::<10>(7)),
@@ -196,42 +235,58 @@ impl Default for SwitchRegFile {
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
             rd_blocks: Default::default(),
+            s_blocks: Default::default(),
             a_wred_k_min: Constant::new(bits::<10>(96)),
+            w_wred_k_min: Default::default(),
             wred_k_min_bytes: Default::default(),
             r_wred_k_min_bytes: DFFWithInit::new(bits::<24>(0x4e20)),
             k_wred_k_min_bytes: Constant::new(bits::<24>(0x4e20)),
             rd_wred_k_min: Default::default(),
+            s_wred_k_min: Default::default(),
             a_wred_k_max: Constant::new(bits::<10>(97)),
+            w_wred_k_max: Default::default(),
             wred_k_max_bytes: Default::default(),
             r_wred_k_max_bytes: DFFWithInit::new(bits::<24>(0x30d40)),
             k_wred_k_max_bytes: Constant::new(bits::<24>(0x30d40)),
             rd_wred_k_max: Default::default(),
+            s_wred_k_max: Default::default(),
             a_wred_k: Constant::new(bits::<10>(98)),
+            w_wred_k: Default::default(),
             wred_k_bytes: Default::default(),
             r_wred_k_bytes: DFFWithInit::new(bits::<24>(0x186a0)),
             k_wred_k_bytes: Constant::new(bits::<24>(0x186a0)),
             rd_wred_k: Default::default(),
+            s_wred_k: Default::default(),
             a_wred_buf_max: Constant::new(bits::<10>(99)),
+            w_wred_buf_max: Default::default(),
             wred_buf_max_bytes: Default::default(),
             r_wred_buf_max_bytes: DFFWithInit::new(bits::<24>(0x100000)),
             k_wred_buf_max_bytes: Constant::new(bits::<24>(0x100000)),
             rd_wred_buf_max: Default::default(),
+            s_wred_buf_max: Default::default(),
             a_wred_p_max: Constant::new(bits::<10>(100)),
+            w_wred_p_max: Default::default(),
             wred_p_max_p: Default::default(),
             r_wred_p_max_p: DFFWithInit::new(bits::<16>(0x199a)),
             k_wred_p_max_p: Constant::new(bits::<16>(0x199a)),
             rd_wred_p_max: Default::default(),
+            s_wred_p_max: Default::default(),
             a_wred_seed: Constant::new(bits::<10>(101)),
+            w_wred_seed: Default::default(),
             wred_seed_seed: Default::default(),
             r_wred_seed_seed: DFFWithInit::new(bits::<32>(0x1)),
             k_wred_seed_seed: Constant::new(bits::<32>(0x1)),
             rd_wred_seed: Default::default(),
+            s_wred_seed: Default::default(),
             a_wred_drain: Constant::new(bits::<10>(102)),
+            w_wred_drain: Default::default(),
             wred_drain_bytes: Default::default(),
             r_wred_drain_bytes: DFFWithInit::new(bits::<14>(0x10)),
             k_wred_drain_bytes: Constant::new(bits::<14>(0x10)),
             rd_wred_drain: Default::default(),
+            s_wred_drain: Default::default(),
             a_wred_pkt: Constant::new(bits::<10>(103)),
+            w_wred_pkt: Default::default(),
             wred_pkt_wr: Default::default(),
             wred_pkt_len: Default::default(),
             wred_pkt_ecn: Default::default(),
@@ -239,21 +294,28 @@ impl Default for SwitchRegFile {
             wred_last_decision: Default::default(),
             wred_last_ecn: Default::default(),
             rd_wred_last: Default::default(),
+            s_wred_last: Default::default(),
             a_wred_occ: Constant::new(bits::<10>(105)),
             wred_occ_bytes: Default::default(),
             rd_wred_occ: Default::default(),
+            s_wred_occ: Default::default(),
             a_wred_forwarded: Constant::new(bits::<10>(106)),
             wred_forwarded_count: Default::default(),
             rd_wred_forwarded: Default::default(),
+            s_wred_forwarded: Default::default(),
             a_wred_marked: Constant::new(bits::<10>(107)),
             wred_marked_count: Default::default(),
             rd_wred_marked: Default::default(),
+            s_wred_marked: Default::default(),
             a_wred_dropped_wred: Constant::new(bits::<10>(108)),
             wred_dropped_wred_count: Default::default(),
             rd_wred_dropped_wred: Default::default(),
+            s_wred_dropped_wred: Default::default(),
             a_wred_dropped_full: Constant::new(bits::<10>(109)),
             wred_dropped_full_count: Default::default(),
             rd_wred_dropped_full: Default::default(),
+            s_wred_dropped_full: Default::default(),
+            wdata_q: Default::default(),
         }
     }
 }
@@ -261,160 +323,189 @@ impl Default for SwitchRegFile {
 impl Logic for SwitchRegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, r_wred_k_min_bytes, r_wred_k_max_bytes, r_wred_k_bytes, r_wred_buf_max_bytes, r_wred_p_max_p, r_wred_seed_seed, r_wred_drain_bytes);
+        dff_setup!(self, clock, rdata, rvalid, re_q, s_magic, s_version, s_git_hash, s_caps, w_core_reset, s_blocks, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, wdata_q);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
         self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();
-        self.rvalid.d.next = self.bus_re.val();
+        self.re_q.d.next = self.bus_re.val();
+        self.rvalid.d.next = self.re_q.q.val();
         self.bus_rvalid.next = self.rvalid.q.val();
         self.bus_rdata.next = self.rdata.q.val();
         // MAGIC (0x000, RO)
+        self.s_magic.d.next = self.re.val() & (self.word.val() == self.a_magic.val());
         self.rd_magic.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_magic.val()) {
+        if self.s_magic.q.val() {
             self.rd_magic.next = bit_cast::<32, 32>(self.c_magic_value.val());
         }
         // VERSION (0x004, RO)
+        self.s_version.d.next = self.re.val() & (self.word.val() == self.a_version.val());
         self.rd_version.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_version.val()) {
+        if self.s_version.q.val() {
             self.rd_version.next = bit_cast::<32, 16>(self.c_version_minor.val()) | (bit_cast::<32, 16>(self.c_version_major.val()) << 16);
         }
         // GIT_HASH (0x008, RO)
+        self.s_git_hash.d.next = self.re.val() & (self.word.val() == self.a_git_hash.val());
         self.rd_git_hash.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_git_hash.val()) {
+        if self.s_git_hash.q.val() {
             self.rd_git_hash.next = bit_cast::<32, 32>(self.git_hash_hash.val());
         }
         // CAPS (0x00c, RO)
+        self.s_caps.d.next = self.re.val() & (self.word.val() == self.a_caps.val());
         self.rd_caps.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_caps.val()) {
+        if self.s_caps.q.val() {
             self.rd_caps.next = bit_cast::<32, 8>(self.caps_flow_bits.val()) | (bit_cast::<32, 8>(self.caps_fifo_log2.val()) << 8) | (bit_cast::<32, 8>(self.caps_latency.val()) << 16) | (bit_cast::<32, 1>(self.caps_dirty.val()) << 24) | (bit_cast::<32, 1>(self.caps_ext.val()) << 25) | (bit_cast::<32, 2>(self.caps_kind.val()) << 26);
         }
         // CORE_RESET (0x010, WO)
-        self.core_reset_wr.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
-        self.core_reset_go.next = self.bus_wdata.val().get_bits::<1>(0);
+        self.w_core_reset.d.next = self.we.val() & (self.word.val() == self.a_core_reset.val());
+        self.core_reset_wr.next = self.w_core_reset.q.val();
+        self.core_reset_go.next = self.wdata_q.q.val().get_bits::<1>(0);
         // BLOCKS (0x01c, RO)
+        self.s_blocks.d.next = self.re.val() & (self.word.val() == self.a_blocks.val());
         self.rd_blocks.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_blocks.val()) {
+        if self.s_blocks.q.val() {
             self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
         }
         // WRED_K_MIN (0x180, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k_min.val()) {
-            self.r_wred_k_min_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val());
+        if self.w_wred_k_min.q.val() {
+            self.r_wred_k_min_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_min_bytes.d.next = self.k_wred_k_min_bytes.val();
         }
         self.wred_k_min_bytes.next = self.r_wred_k_min_bytes.q.val();
+        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val());
         self.rd_wred_k_min.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k_min.val()) {
+        if self.s_wred_k_min.q.val() {
             self.rd_wred_k_min.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
         }
         // WRED_K_MAX (0x184, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k_max.val()) {
-            self.r_wred_k_max_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val());
+        if self.w_wred_k_max.q.val() {
+            self.r_wred_k_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_max_bytes.d.next = self.k_wred_k_max_bytes.val();
         }
         self.wred_k_max_bytes.next = self.r_wred_k_max_bytes.q.val();
+        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val());
         self.rd_wred_k_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k_max.val()) {
+        if self.s_wred_k_max.q.val() {
             self.rd_wred_k_max.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
         }
         // WRED_K (0x188, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_k.val()) {
-            self.r_wred_k_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val());
+        if self.w_wred_k.q.val() {
+            self.r_wred_k_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_k_bytes.d.next = self.k_wred_k_bytes.val();
         }
         self.wred_k_bytes.next = self.r_wred_k_bytes.q.val();
+        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val());
         self.rd_wred_k.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_k.val()) {
+        if self.s_wred_k.q.val() {
             self.rd_wred_k.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
         }
         // WRED_BUF_MAX (0x18c, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_buf_max.val()) {
-            self.r_wred_buf_max_bytes.d.next = self.bus_wdata.val().get_bits::<24>(0);
+        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val());
+        if self.w_wred_buf_max.q.val() {
+            self.r_wred_buf_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
         if self.reset.val() {
             self.r_wred_buf_max_bytes.d.next = self.k_wred_buf_max_bytes.val();
         }
         self.wred_buf_max_bytes.next = self.r_wred_buf_max_bytes.q.val();
+        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val());
         self.rd_wred_buf_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_buf_max.val()) {
+        if self.s_wred_buf_max.q.val() {
             self.rd_wred_buf_max.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
         }
         // WRED_P_MAX (0x190, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_p_max.val()) {
-            self.r_wred_p_max_p.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val());
+        if self.w_wred_p_max.q.val() {
+            self.r_wred_p_max_p.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
         if self.reset.val() {
             self.r_wred_p_max_p.d.next = self.k_wred_p_max_p.val();
         }
         self.wred_p_max_p.next = self.r_wred_p_max_p.q.val();
+        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val());
         self.rd_wred_p_max.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_p_max.val()) {
+        if self.s_wred_p_max.q.val() {
             self.rd_wred_p_max.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
         }
         // WRED_SEED (0x194, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_seed.val()) {
-            self.r_wred_seed_seed.d.next = self.bus_wdata.val().get_bits::<32>(0);
+        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val());
+        if self.w_wred_seed.q.val() {
+            self.r_wred_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
         if self.reset.val() {
             self.r_wred_seed_seed.d.next = self.k_wred_seed_seed.val();
         }
         self.wred_seed_seed.next = self.r_wred_seed_seed.q.val();
+        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val());
         self.rd_wred_seed.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_seed.val()) {
+        if self.s_wred_seed.q.val() {
             self.rd_wred_seed.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
         }
         // WRED_DRAIN (0x198, RW)
-        if self.we.val() & (self.word.val() == self.a_wred_drain.val()) {
-            self.r_wred_drain_bytes.d.next = self.bus_wdata.val().get_bits::<14>(0);
+        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val());
+        if self.w_wred_drain.q.val() {
+            self.r_wred_drain_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
         if self.reset.val() {
             self.r_wred_drain_bytes.d.next = self.k_wred_drain_bytes.val();
         }
         self.wred_drain_bytes.next = self.r_wred_drain_bytes.q.val();
+        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val());
         self.rd_wred_drain.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_drain.val()) {
+        if self.s_wred_drain.q.val() {
             self.rd_wred_drain.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
         }
         // WRED_PKT (0x19c, WO)
-        self.wred_pkt_wr.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
-        self.wred_pkt_len.next = self.bus_wdata.val().get_bits::<14>(0);
-        self.wred_pkt_ecn.next = self.bus_wdata.val().get_bits::<2>(16);
+        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
+        self.wred_pkt_wr.next = self.w_wred_pkt.q.val();
+        self.wred_pkt_len.next = self.wdata_q.q.val().get_bits::<14>(0);
+        self.wred_pkt_ecn.next = self.wdata_q.q.val().get_bits::<2>(16);
         // WRED_LAST (0x1a0, RO)
+        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val());
         self.rd_wred_last.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_last.val()) {
+        if self.s_wred_last.q.val() {
             self.rd_wred_last.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
         }
         // WRED_OCC (0x1a4, RO)
+        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val());
         self.rd_wred_occ.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_occ.val()) {
+        if self.s_wred_occ.q.val() {
             self.rd_wred_occ.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
         }
         // WRED_FORWARDED (0x1a8, RO)
+        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val());
         self.rd_wred_forwarded.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_forwarded.val()) {
+        if self.s_wred_forwarded.q.val() {
             self.rd_wred_forwarded.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
         }
         // WRED_MARKED (0x1ac, RO)
+        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val());
         self.rd_wred_marked.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_marked.val()) {
+        if self.s_wred_marked.q.val() {
             self.rd_wred_marked.next = bit_cast::<32, 32>(self.wred_marked_count.val());
         }
         // WRED_DROPPED_WRED (0x1b0, RO)
+        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val());
         self.rd_wred_dropped_wred.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val()) {
+        if self.s_wred_dropped_wred.q.val() {
             self.rd_wred_dropped_wred.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
         }
         // WRED_DROPPED_FULL (0x1b4, RO)
+        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val());
         self.rd_wred_dropped_full.next = bits::<32>(0);
-        if self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) {
+        if self.s_wred_dropped_full.q.val() {
             self.rd_wred_dropped_full.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
         }
+        self.wdata_q.d.next = self.bus_wdata.val();
         self.rdata.d.next = self.rd_magic.val()
             | self.rd_version.val()
             | self.rd_git_hash.val()

@@ -470,7 +470,8 @@ impl<A: RegAccess> Device<A> {
             self.check_overrun(regs::xerrors::FS_OVERRUN, "flow reset (fast-start marker)")?;
             self.check_overrun(regs::xerrors::AG_OVERRUN, "flow reset (ACK generator)")?;
         }
-        // the result leaves the engine 23..38 cycles later (more during a reset sweep)
+        // the result leaves the engine 24..39 cycles after the write (the
+        // command reaches the core a cycle after it; more during a reset sweep)
         self.io.idle(ldcp_regmap::ENGINE_LATENCY as u64)?;
         for _ in 0..POLLS {
             let st = self.io.read32(regs::flow_status::OFFSET)?;

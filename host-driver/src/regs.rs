@@ -341,7 +341,7 @@ pub mod cnt_pushed {
     pub const COUNT: Field = REGISTERS[28].fields[0];
 }
 
-/// CNT_DROPPED (RO): events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed
+/// CNT_DROPPED (RO): events dropped: FIFO full, or an EV_PUSH command in a cycle the loopback pushed
 pub mod cnt_dropped {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "CNT_DROPPED";
@@ -1085,7 +1085,7 @@ pub struct CoreCounters {
     pub cnt_events: u32,
     /// events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback (wraps at 2^32)
     pub cnt_pushed: u32,
-    /// events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed (wraps at 2^32)
+    /// events dropped: FIFO full, or an EV_PUSH command in a cycle the loopback pushed (wraps at 2^32)
     pub cnt_dropped: u32,
     /// updates the window engine wrote (merged events share one) (wraps at 2^32)
     pub cnt_updates: u32,

@@ -6,7 +6,8 @@
 
 use crate::{
     core_registers, devices, ext_registers, switch_registers, Access, Format, Register, Source,
-    ADDR_BITS, EXT_BASE, MAGIC, MAP_VERSION, REGISTERS, WINDOW_BYTES,
+    ADDR_BITS, EXT_BASE, MAGIC, MAP_VERSION, READ_LATENCY_CYCLES, REGISTERS, WINDOW_BYTES,
+    WRITE_LATENCY_CYCLES,
 };
 use std::fmt::Write as _;
 
@@ -64,8 +65,10 @@ pub fn markdown(regs: &[Register]) -> String {
     let _ = writeln!(
         s,
         "32-bit registers at 4-byte aligned byte offsets in a {WINDOW_BYTES}-byte window (the PCIe BAR; \
-         the UART bridge carries the same offsets). A write takes effect at the clock edge it is presented on; \
-         a read returns its data one cycle later. Unmapped offsets read as 0 and ignore writes; bits outside \
+         the UART bridge carries the same offsets). A write acts {WRITE_LATENCY_CYCLES} cycle after its strobe (an RW or W1C register takes it at \
+         the end of that cycle, a command (WO) reaches the device's logic in it); \
+         a read samples the register in the cycle after its strobe and returns its data \
+         {READ_LATENCY_CYCLES} cycles after the strobe. Unmapped offsets read as 0 and ignore writes; bits outside \
          every field read as 0 and ignore writes. MAGIC = {MAGIC:#010x} (\"LDCP\").\n"
     );
     let _ = writeln!(
@@ -409,13 +412,23 @@ fn rust_counters(regs: &[Register], ext: bool, name: &str, whose: &str, s: &mut 
 /// `<..>_set` (a one sets the flag), WO an output with the written
 /// bits plus one strobe `<register>_wr` per register, RO sourced by the
 /// core an input. W1C flags are only set by the core, so they have no
-/// value output. RO constants are held inside. A read strobe
-/// `<register>_rd` marks registers whose read has a side effect.
+/// value output. Writes are registered: a WO register's strobe and fields
+/// show, and an RW or W1C register takes its write, in the cycle after it. RO constants are held inside. A read strobe
+/// `<register>_rd`, high in the cycle a read samples the register (the one
+/// after `bus_re`), marks registers whose read has a side effect.
 pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
+    const _: () = assert!(
+        READ_LATENCY_CYCLES == 2,
+        "the decoder below reads in two stages"
+    );
+    const _: () = assert!(
+        WRITE_LATENCY_CYCLES == 1,
+        "the decoder below registers a write once"
+    );
     let wb = ADDR_BITS - 2;
     let mut decl = String::new(); // struct fields
     let mut init = String::new(); // Default
-    let mut dffs: Vec<String> = vec!["rdata".into(), "rvalid".into()];
+    let mut dffs: Vec<String> = vec!["rdata".into(), "rvalid".into(), "re_q".into()];
     let mut body = String::new();
     let ty = |w: u32| format!("Bits<{w}>");
     let _ = writeln!(decl, "    pub clock: Signal<In, Clock>,");
@@ -431,7 +444,7 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(decl, "    pub bus_re: Signal<In, Bit>,");
     let _ = writeln!(
         decl,
-        "    /// Read data, valid when `bus_rvalid` (one cycle after `bus_re`)."
+        "    /// Read data, valid when `bus_rvalid` ({READ_LATENCY_CYCLES} cycles after `bus_re`)."
     );
     let _ = writeln!(decl, "    pub bus_rdata: Signal<Out, Bits<32>>,");
     let _ = writeln!(decl, "    pub bus_rvalid: Signal<Out, Bit>,");
@@ -453,11 +466,13 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(locals, "    re: Signal<Local, Bit>,");
     let _ = writeln!(locals, "    rdata: DFF<Bits<32>>,");
     let _ = writeln!(locals, "    rvalid: DFF<Bit>,");
+    let _ = writeln!(locals, "    re_q: DFF<Bit>,");
     let _ = writeln!(init, "            word: Default::default(),");
     let _ = writeln!(init, "            we: Default::default(),");
     let _ = writeln!(init, "            re: Default::default(),");
     let _ = writeln!(init, "            rdata: Default::default(),");
     let _ = writeln!(init, "            rvalid: Default::default(),");
+    let _ = writeln!(init, "            re_q: Default::default(),");
 
     let _ = writeln!(
         body,
@@ -475,13 +490,23 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
         body,
         "        self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();"
     );
-    let _ = writeln!(body, "        self.rvalid.d.next = self.bus_re.val();");
+    let _ = writeln!(body, "        self.re_q.d.next = self.bus_re.val();");
+    let _ = writeln!(body, "        self.rvalid.d.next = self.re_q.q.val();");
     let _ = writeln!(body, "        self.bus_rvalid.next = self.rvalid.q.val();");
     let _ = writeln!(body, "        self.bus_rdata.next = self.rdata.q.val();");
-    // the read mux as an OR of one term per register (each zero unless
-    // read): the addresses are exclusive, and an OR tree is shallower than
-    // the chain of priority muxes a sequence of `if`s becomes
+    // a read in two stages: the strobe's cycle decodes the address into one
+    // select flip-flop per register; the next cycle ORs one term per
+    // register (each zero unless selected: the addresses are exclusive, and
+    // an OR tree is shallower than the chain of priority muxes a sequence
+    // of `if`s becomes) into `rdata`. The decode and the OR tree were one
+    // path, the NIC core's critical one.
     let mut read_regs: Vec<String> = Vec::new();
+    // a write acts a cycle after its strobe: per register a strobe flip-flop
+    // and, shared, the written word are registered, so the address decode
+    // sits in front of neither a register's enable nor the core's logic
+    // (the NIC core's flow commands, then its RW registers' enables, were
+    // its critical paths)
+    let mut any_write = false;
     for r in regs {
         let rl = lower(r.name);
         let hit = format!("(self.word.val() == self.a_{rl}.val())");
@@ -498,17 +523,28 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
             r.offset,
             r.access.name()
         );
+        if r.access != Access::Ro {
+            let _ = writeln!(locals, "    w_{rl}: DFF<Bit>,");
+            let _ = writeln!(init, "            w_{rl}: Default::default(),");
+            dffs.push(format!("w_{rl}"));
+            let _ = writeln!(body, "        self.w_{rl}.d.next = self.we.val() & {hit};");
+            any_write = true;
+        }
         if r.access == Access::Wo {
-            let _ = writeln!(decl, "    /// {} written (one-cycle strobe).", r.name);
+            let _ = writeln!(
+                decl,
+                "    /// {} written in the last cycle (a one-cycle strobe).",
+                r.name
+            );
             let _ = writeln!(decl, "    pub {rl}_wr: Signal<Out, Bit>,");
             let _ = writeln!(init, "            {rl}_wr: Default::default(),");
-            let _ = writeln!(body, "        self.{rl}_wr.next = self.we.val() & {hit};");
+            let _ = writeln!(body, "        self.{rl}_wr.next = self.w_{rl}.q.val();");
         }
         if r.read_strobe {
             let _ = writeln!(decl, "    /// {} read (one-cycle strobe).", r.name);
             let _ = writeln!(decl, "    pub {rl}_rd: Signal<Out, Bit>,");
             let _ = writeln!(init, "            {rl}_rd: Default::default(),");
-            let _ = writeln!(body, "        self.{rl}_rd.next = self.re.val() & {hit};");
+            let _ = writeln!(body, "        self.{rl}_rd.next = self.s_{rl}.q.val();");
         }
         let mut read_terms = Vec::new();
         for f in r.fields {
@@ -533,10 +569,10 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
                         f.reset
                     );
                     dffs.push(format!("r_{p}"));
-                    let _ = writeln!(body, "        if self.we.val() & {hit} {{");
+                    let _ = writeln!(body, "        if self.w_{rl}.q.val() {{");
                     let _ = writeln!(
                         body,
-                        "            self.r_{p}.d.next = self.bus_wdata.val().get_bits::<{w}>({});",
+                        "            self.r_{p}.d.next = self.wdata_q.q.val().get_bits::<{w}>({});",
                         f.lsb
                     );
                     let _ = writeln!(body, "        }}");
@@ -556,10 +592,10 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
                     }
                     dffs.push(format!("r_{p}"));
                     let _ = writeln!(body, "        self.clr_{p}.next = bits::<{w}>(0);");
-                    let _ = writeln!(body, "        if self.we.val() & {hit} {{");
+                    let _ = writeln!(body, "        if self.w_{rl}.q.val() {{");
                     let _ = writeln!(
                         body,
-                        "            self.clr_{p}.next = self.bus_wdata.val().get_bits::<{w}>({});",
+                        "            self.clr_{p}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
                         f.lsb
                     );
                     let _ = writeln!(body, "        }}");
@@ -579,7 +615,7 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
                     let _ = writeln!(init, "            {p}: Default::default(),");
                     let _ = writeln!(
                         body,
-                        "        self.{p}.next = self.bus_wdata.val().get_bits::<{w}>({});",
+                        "        self.{p}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
                         f.lsb
                     );
                     continue;
@@ -608,9 +644,13 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
         }
         if r.access != Access::Wo {
             let _ = writeln!(locals, "    rd_{rl}: Signal<Local, Bits<32>>,");
+            let _ = writeln!(locals, "    s_{rl}: DFF<Bit>,");
             let _ = writeln!(init, "            rd_{rl}: Default::default(),");
+            let _ = writeln!(init, "            s_{rl}: Default::default(),");
+            dffs.push(format!("s_{rl}"));
+            let _ = writeln!(body, "        self.s_{rl}.d.next = self.re.val() & {hit};");
             let _ = writeln!(body, "        self.rd_{rl}.next = bits::<32>(0);");
-            let _ = writeln!(body, "        if self.re.val() & {hit} {{");
+            let _ = writeln!(body, "        if self.s_{rl}.q.val() {{");
             let _ = writeln!(
                 body,
                 "            self.rd_{rl}.next = {};",
@@ -619,6 +659,12 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
             let _ = writeln!(body, "        }}");
             read_regs.push(format!("self.rd_{rl}.val()"));
         }
+    }
+    if any_write {
+        let _ = writeln!(locals, "    wdata_q: DFF<Bits<32>>,");
+        let _ = writeln!(init, "            wdata_q: Default::default(),");
+        dffs.push("wdata_q".into());
+        let _ = writeln!(body, "        self.wdata_q.d.next = self.bus_wdata.val();");
     }
     if read_regs.is_empty() {
         let _ = writeln!(body, "        self.rdata.d.next = bits::<32>(0);");
@@ -640,12 +686,25 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(s, "//!");
     let _ = writeln!(
         s,
-        "//! A write takes effect at the edge it is presented on; a read's data is"
+        "//! A write is registered (strobe and data) and acts in the next cycle:"
     );
     let _ = writeln!(
         s,
-        "//! registered and shows with `bus_rvalid` one cycle after `bus_re`."
+        "//! an RW or W1C register takes it at that cycle's edge, a command (a WO"
     );
+    let _ = writeln!(
+        s,
+        "//! register) reaches the core with its `_wr` strobe in it. A read is"
+    );
+    let _ = writeln!(
+        s,
+        "//! decoded in its strobe's cycle, samples the register in the next"
+    );
+    let _ = writeln!(
+        s,
+        "//! one, and shows with `bus_rvalid` {READ_LATENCY_CYCLES} cycles after `bus_re`;"
+    );
+    let _ = writeln!(s, "//! reads may follow each other every cycle.");
     let _ = writeln!(s, "//! Unmapped addresses read as 0 and ignore writes.\n");
     let _ = writeln!(s, "#![allow(missing_docs)]\n");
     let _ = writeln!(s, "use rust_hdl::prelude::*;\n");

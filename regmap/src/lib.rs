@@ -19,10 +19,15 @@
 //!
 //! # The bus
 //! 32-bit registers at 4-byte aligned byte offsets in a 4 KiB window
-//! ([`WINDOW_BYTES`], the size of the PCIe BAR). A write takes effect at the
-//! clock edge it is presented on; a read returns its data one cycle later
-//! (`bus_rvalid`). Unmapped or unaligned offsets read as 0 and ignore
-//! writes; bits outside every field read as 0 and ignore writes.
+//! ([`WINDOW_BYTES`], the size of the PCIe BAR). A write acts
+//! [`WRITE_LATENCY_CYCLES`] after its strobe (the decoder registers it): an
+//! RW or W1C register takes it at the end of that cycle, a command (a WO
+//! register) reaches the device's logic in it. A read samples the register
+//! in the cycle after its strobe and returns the data
+//! [`READ_LATENCY_CYCLES`] cycles after the strobe (`bus_rvalid`); reads
+//! may follow each other every cycle. Unmapped or unaligned offsets read
+//! as 0 and ignore writes; bits outside every field read as 0 and ignore
+//! writes.
 
 pub mod gen;
 pub mod model;
@@ -35,6 +40,17 @@ pub const MAGIC: u32 = 0x4C44_4350;
 /// 1.3 added BLOCKS (one bit per block); 1.4 the on-chip loopback (LOOP_*,
 /// BLOCKS.LOOP, XERRORS.WRED_OVERRUN).
 pub const MAP_VERSION: u32 = 0x0001_0004;
+/// Cycles from a read's strobe (`bus_re`) to its data (`bus_rdata` with
+/// `bus_rvalid`): the decoders decode the address in the strobe's cycle and
+/// sample the register in the next (a design constant of the generated
+/// decoders; the golden model [`model::RegFileModel`] follows it).
+pub const READ_LATENCY_CYCLES: u32 = 2;
+/// Cycles from a write's strobe (`bus_we`) to the cycle the decoder acts
+/// on it: an RW or W1C register takes the value at that cycle's edge, a
+/// command's strobe (`<register>_wr`) and fields reach the device's logic
+/// in it. The decoders register every write once (a design constant, like
+/// [`READ_LATENCY_CYCLES`]).
+pub const WRITE_LATENCY_CYCLES: u32 = 1;
 /// The byte size of the register window (the PCIe BAR).
 pub const WINDOW_BYTES: u32 = 4096;
 /// Address bits of the bus (byte address).
@@ -797,7 +813,7 @@ pub const REGISTERS: &[Register] = &[
     ),
     counter("CNT_EVENTS", 0x088, "ACK events that entered the window engine (FIFO and generator)"),
     counter("CNT_PUSHED", 0x08C, "events the FIFO accepted: EV_PUSH writes, and the receiver's ACKs in loopback"),
-    counter("CNT_DROPPED", 0x090, "events dropped: FIFO full, or an EV_PUSH write in a cycle the loopback pushed"),
+    counter("CNT_DROPPED", 0x090, "events dropped: FIFO full, or an EV_PUSH command in a cycle the loopback pushed"),
     counter("CNT_UPDATES", 0x094, "updates the window engine wrote (merged events share one)"),
     counter("CNT_MARKED", 0x098, "ACK events with ECE that entered the engine"),
     counter("GEN_CYCLES", 0x09C, "cycles the generator has been running (events/cycle = CNT_EVENTS / GEN_CYCLES in a generator run)"),

@@ -43,7 +43,8 @@ impl BusIn {
 /// The bus's registered outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BusOut {
-    /// Read data (0 when the last cycle was not a read).
+    /// Read data (0 unless `rvalid`: [`crate::READ_LATENCY_CYCLES`] after a
+    /// read's strobe).
     pub rdata: u32,
     /// A read's data is on `rdata`.
     pub rvalid: bool,
@@ -55,11 +56,23 @@ pub struct RegFileModel {
     regs: &'static [Register],
     vals: Vec<u32>,
     out: BusOut,
+    /// The register whose select flip-flop is set: the one the last cycle's
+    /// read strobe decoded (none for an unmapped or unaligned address).
+    sel: Option<usize>,
+    /// The last cycle's read strobe.
+    re_q: bool,
+    /// The write (the register's index and the written fields) the last
+    /// cycle presented: the decoder's registered strobe and data, acted on
+    /// in this cycle.
+    cmd: Option<(usize, u32)>,
+    /// The last cycle's write data, registered every cycle: the WO fields
+    /// are slices of it (what they show without a strobe is this word).
+    wdata_q: u32,
     /// Per register: its fields' bits and its reset value, computed once
     /// (the models tick this every cycle of a cosimulation).
     masks: Vec<u32>,
     resets: Vec<u32>,
-    /// The W1C registers, the only ones an idle bus cycle can change.
+    /// The W1C registers, the only ones a cycle without a write or a reset can change.
     w1c: Vec<usize>,
 }
 
@@ -131,6 +144,10 @@ impl RegFileModel {
                 .map(|r| if r.access == Access::Rw { r.reset() } else { 0 })
                 .collect(),
             out: BusOut::default(),
+            sel: None,
+            re_q: false,
+            cmd: None,
+            wdata_q: 0,
             masks: regs.iter().map(Register::mask).collect(),
             resets: regs.iter().map(Register::reset).collect(),
             w1c: (0..regs.len())
@@ -149,14 +166,24 @@ impl RegFileModel {
         self.vals[i]
     }
 
-    /// A WO register's written fields this cycle, if `bus` writes it.
-    pub fn wrote(&self, bus: &BusIn, i: usize) -> Option<u32> {
-        (bus.we && hit(bus.addr, &self.regs[i])).then_some(bus.wdata & self.masks[i])
+    /// WO register `i`'s written fields, if its strobe (`<register>_wr`)
+    /// is high this cycle: it was written in the last one
+    /// ([`crate::WRITE_LATENCY_CYCLES`]). (For an RW or W1C register: the
+    /// write it takes at this cycle's edge.)
+    pub fn command(&self, i: usize) -> Option<u32> {
+        self.cmd.filter(|c| c.0 == i).map(|c| c.1)
     }
 
-    /// Whether `bus` reads register `i` this cycle.
-    pub fn reads(&self, bus: &BusIn, i: usize) -> bool {
-        bus.re && hit(bus.addr, &self.regs[i])
+    /// Whether a read samples register `i` this cycle (its strobe was in
+    /// the last one): the `<register>_rd` strobe of the decoder.
+    pub fn samples(&self, i: usize) -> bool {
+        self.sel == Some(i)
+    }
+
+    /// The last cycle's write data (the word a WO field is a slice of,
+    /// strobed or not).
+    pub fn wdata_q(&self) -> u32 {
+        self.wdata_q
     }
 
     /// The registers it decodes.
@@ -168,40 +195,59 @@ impl RegFileModel {
     /// (ignored for others), `set[i]` the W1C flags it sets, `reset` the
     /// decoder's synchronous reset.
     pub fn tick(&mut self, bus: &BusIn, reset: bool, ro: &[u32], set: &[u32]) {
+        // the second stage: the register the last cycle's strobe selected,
+        // as it stands in this cycle
         self.out = BusOut {
-            rdata: 0,
-            rvalid: bus.re,
+            rdata: self.sel.map_or(0, |i| {
+                let r = &self.regs[i];
+                match (r.access, r.source) {
+                    (Access::Rw | Access::W1c, _) => self.vals[i],
+                    (Access::Ro, Source::Const) => self.resets[i],
+                    (Access::Ro, _) => ro[i] & self.masks[i],
+                    (Access::Wo, _) => 0,
+                }
+            }),
+            rvalid: self.re_q,
         };
-        if !bus.re && !bus.we && !reset {
-            // an idle bus: only the W1C flags the core sets can change
+        // the write the decoder acts on in this cycle: the last cycle's
+        let wr = self.cmd;
+        // the write registers
+        self.wdata_q = bus.wdata;
+        self.cmd = if bus.we {
+            self.regs
+                .iter()
+                .position(|r| r.access != Access::Ro && hit(bus.addr, r))
+                .map(|i| (i, bus.wdata & self.masks[i]))
+        } else {
+            None
+        };
+        // the first stage of a read: decode this cycle's strobe
+        self.re_q = bus.re;
+        self.sel = if bus.re {
+            self.regs.iter().position(|r| hit(bus.addr, r))
+        } else {
+            None
+        };
+        if wr.is_none() && !reset {
+            // no write and no reset: only the W1C flags the core sets can change
             for &i in &self.w1c {
                 self.vals[i] = (self.vals[i] | set[i]) & self.masks[i];
             }
             return;
         }
         for (i, r) in self.regs.iter().enumerate() {
-            if self.reads(bus, i) {
-                self.out.rdata = match (r.access, r.source) {
-                    (Access::Rw | Access::W1c, _) => self.vals[i],
-                    (Access::Ro, Source::Const) => self.resets[i],
-                    (Access::Ro, _) => ro[i] & self.masks[i],
-                    (Access::Wo, _) => 0,
-                };
-            }
-        }
-        for (i, r) in self.regs.iter().enumerate() {
-            let w = bus.we && hit(bus.addr, r);
+            let w = wr.filter(|c| c.0 == i).map(|c| c.1);
             match r.access {
                 Access::Rw => {
-                    if w {
-                        self.vals[i] = bus.wdata & self.masks[i];
+                    if let Some(v) = w {
+                        self.vals[i] = v;
                     }
                     if reset {
                         self.vals[i] = self.resets[i];
                     }
                 }
                 Access::W1c => {
-                    let clr = if w { bus.wdata } else { 0 };
+                    let clr = w.unwrap_or(0);
                     self.vals[i] = ((self.vals[i] & !clr) | set[i]) & self.masks[i];
                     if reset {
                         self.vals[i] = 0;

@@ -239,3 +239,78 @@ fn the_switch_port_decodes_id_core_reset_and_wred_only() {
     assert_eq!(kind.get(kind.put(KIND_SWITCH_PORT)), KIND_SWITCH_PORT);
     assert_eq!(caps.reset() & kind.mask(), 0, "a NIC by default");
 }
+
+/// The decoder's model reads in two stages, as the generated RTL does (the
+/// cosimulations hold the two together): a read's data shows exactly
+/// READ_LATENCY_CYCLES after its strobe, reads may follow each other every
+/// cycle, and a read samples the register in the cycle after its strobe (a
+/// write in that cycle takes effect at its end, after the sample).
+#[test]
+fn a_read_shows_its_data_read_latency_cycles_after_the_strobe() {
+    use ldcp_regmap::model::{index, offset, BusIn, BusOut, RegFileModel};
+    assert_eq!(ldcp_regmap::READ_LATENCY_CYCLES, 2);
+    let n = ldcp_regmap::core_registers().len();
+    let (ro, set) = (vec![0u32; n], vec![0u32; n]);
+    let mut m = RegFileModel::new();
+    let mut step = |bus: BusIn| {
+        m.tick(&bus, false, &ro, &set);
+        m.outputs()
+    };
+    let (a, b) = (offset("ALPHA"), offset("BETA"));
+    let beta_reset = RegFileModel::new().held(index("BETA"));
+    let none = BusOut::default();
+    let data = |rdata| BusOut {
+        rdata,
+        rvalid: true,
+    };
+    // `step` returns the outputs after its edge: what the bus shows in the
+    // next cycle
+    assert_eq!(step(BusIn::write(a, 5)), none);
+    assert_eq!(step(BusIn::read(a)), none, "no data in the next cycle");
+    // ALPHA's data two cycles after its strobe, BETA's in the next cycle
+    assert_eq!(step(BusIn::read(b)), data(5));
+    assert_eq!(step(BusIn::write(a, 7)), data(beta_reset));
+    assert_eq!(step(BusIn::read(a)), none);
+    // the read of ALPHA samples it before the write of 9 in its second cycle
+    assert_eq!(step(BusIn::write(a, 9)), data(7));
+    assert_eq!(step(BusIn::default()), none);
+}
+
+/// A write acts WRITE_LATENCY_CYCLES after its strobe: a command (a WO
+/// register) reaches the core then, with its fields, for one cycle (the
+/// fields are slices of the registered write word), and an RW register
+/// takes its value at the end of that cycle.
+#[test]
+fn a_command_reaches_the_core_the_cycle_after_its_write() {
+    use ldcp_regmap::model::{index, offset, BusIn, RegFileModel};
+    assert_eq!(ldcp_regmap::WRITE_LATENCY_CYCLES, 1);
+    let n = ldcp_regmap::core_registers().len();
+    let (ro, set) = (vec![0u32; n], vec![0u32; n]);
+    let mut m = RegFileModel::new();
+    let (push, cmd) = (index("EV_PUSH"), index("FLOW_CMD"));
+    assert_eq!(m.command(push), None);
+    m.tick(
+        &BusIn::write(offset("EV_PUSH"), 0xffff_f3a5),
+        false,
+        &ro,
+        &set,
+    );
+    // the written bits inside EV_PUSH's fields (flow 7..0, n 11..8, ECE 12)
+    assert_eq!(m.command(push), Some(0x13a5));
+    assert_eq!(m.command(cmd), None);
+    assert_eq!(m.wdata_q(), 0xffff_f3a5);
+    m.tick(&BusIn::default(), false, &ro, &set);
+    assert_eq!(m.command(push), None, "a one-cycle strobe");
+    // an RW register takes its write at the end of the next cycle
+    let alpha = index("ALPHA");
+    let before = m.held(alpha);
+    assert_ne!(before, 3);
+    m.tick(&BusIn::write(offset("ALPHA"), 3), false, &ro, &set);
+    assert_eq!(m.held(alpha), before, "not at the write's own edge");
+    m.tick(&BusIn::default(), false, &ro, &set);
+    assert_eq!(m.held(alpha), 3);
+    // a reset in the cycle a write acts wins
+    m.tick(&BusIn::write(offset("ALPHA"), 5), false, &ro, &set);
+    m.tick(&BusIn::default(), true, &ro, &set);
+    assert_eq!(m.held(alpha), before);
+}

@@ -119,7 +119,7 @@ impl BoardModel {
     pub fn outputs(&self) -> BoardOut {
         let bus = self.bus();
         let core = self.core.outputs();
-        let t = self.core.taps(&bus);
+        let t = self.core.taps();
         BoardOut {
             uart_tx: self.bridge.outputs().tx,
             obs_bus_addr: bus.addr & (ldcp_regmap::WINDOW_BYTES - 1),

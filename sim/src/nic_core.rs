@@ -212,7 +212,6 @@ pub struct NicCoreModel {
     hash: u32,
     dirty: bool,
     ext: bool,
-    last_bus: BusIn,
     regs: RegFileModel,
     eng: WindowEngineModel,
     fifo: Vec<u32>,
@@ -234,7 +233,6 @@ impl NicCoreModel {
             hash,
             dirty,
             ext,
-            last_bus: BusIn::default(),
             regs: RegFileModel::new(),
             eng: WindowEngineModel::new(FLOW_BITS),
             fifo: vec![0; FIFO_DEPTH as usize],
@@ -263,13 +261,14 @@ impl NicCoreModel {
         self.s.cycles
     }
 
-    /// The taps with `bus` on the inputs, from the registers as they are.
-    pub fn taps(&self, bus: &BusIn) -> Taps {
+    /// The taps in this cycle, from the registers as they are (the bus
+    /// reaches them through the decoder's registered commands).
+    pub fn taps(&self) -> Taps {
         let o = &self.s;
         let eo = self.eng.outputs();
         let capture =
             o.fc_issued && eo.out_valid && eo.out_flow == o.fc_flow && o.fc_age >= CAPTURE_AGE;
-        let flow_cmd = self.regs.wrote(bus, self.ix.flow_cmd);
+        let flow_cmd = self.regs.command(self.ix.flow_cmd);
         Taps {
             core_rst: o.reset_q,
             upd_valid: eo.out_valid,
@@ -281,16 +280,10 @@ impl NicCoreModel {
             flow_reset_id: self.regs.held(self.ix.flow_id),
             cnt_clear: self
                 .regs
-                .wrote(bus, self.ix.cnt_clear)
+                .command(self.ix.cnt_clear)
                 .is_some_and(|v| v & 1 != 0),
             sweeping: o.sweeping,
         }
-    }
-
-    /// The taps as the RTL shows them after the last edge (with that
-    /// edge's bus still on the inputs).
-    pub fn taps_after(&self) -> Taps {
-        self.taps(&self.last_bus)
     }
 
     /// One rising edge with `bus` on the inputs, the sweep not held.
@@ -308,7 +301,7 @@ impl NicCoreModel {
     /// inputs. The SET takes the engine's port ahead of a flow command,
     /// the generator and the FIFO; during the reset sweep it is ignored.
     /// `push`: a FIFO word the system pushes (`sys_push_*`), ahead of an
-    /// EV_PUSH write in the same cycle.
+    /// EV_PUSH command in the same cycle (written in the cycle before).
     pub fn tick_sys(
         &mut self,
         bus: &BusIn,
@@ -316,11 +309,10 @@ impl NicCoreModel {
         set: Option<(u32, u32)>,
         sys_push: Option<u32>,
     ) {
-        self.last_bus = *bus;
         let ix = self.ix;
         let o = self.s;
         let held = |i: usize| self.regs.held(i);
-        let wrote = |i: usize| self.regs.wrote(bus, i);
+        let wrote = |i: usize| self.regs.command(i);
 
         let core_reset = o.reset_q;
         let reset_d = wrote(ix.core_reset).is_some_and(|v| v & 1 != 0);
@@ -334,16 +326,21 @@ impl NicCoreModel {
         let take_set = !o.sweeping && set_valid;
         let take_fc = !o.sweeping && !set_valid && fc_start && o.level == 0;
         let take_gen = !o.sweeping && !set_valid && !take_fc && o.gen_busy;
-        let take_fifo = !o.sweeping && !set_valid && !take_fc && !o.gen_busy && fifo_avail;
+        // no `!take_fc`, as the RTL: a poppable entry means level > 0
+        let take_fifo = !o.sweeping && !set_valid && !o.gen_busy && fifo_avail;
+        debug_assert!(!(take_fifo && take_fc), "a command waits for an empty FIFO");
         let (gflow, gn, gece) = gen_event(o.gen_x);
 
         let mut ev = WeInputs {
             reset: core_reset,
             in_valid: take_sweep || take_set || take_fc || take_gen || take_fifo,
-            in_flow: o.fifo_q & 0xff,
+            // the generator's event unless another source is taken (the
+            // RTL's default: what an idle cycle carries shows on the
+            // engine's outputs)
+            in_flow: gflow,
             in_set: false,
-            in_ece: (o.fifo_q >> 12) & 1 != 0,
-            in_n_pkts: (o.fifo_q >> 8) & 0xf,
+            in_ece: gece,
+            in_n_pkts: gn,
             in_cw: held(ix.init_cw),
             cfg_alpha: held(ix.alpha) as u16,
             cfg_beta: held(ix.beta) as u16,
@@ -351,11 +348,6 @@ impl NicCoreModel {
             cfg_cw_max: held(ix.cw_max),
             cfg_rtt_ticks: held(ix.rtt),
         };
-        if take_gen {
-            ev.in_flow = gflow;
-            ev.in_n_pkts = gn;
-            ev.in_ece = gece;
-        }
         if take_fc {
             ev.in_flow = o.fc_flow;
             ev.in_n_pkts = 0;
@@ -378,6 +370,12 @@ impl NicCoreModel {
             ev.in_n_pkts = 0;
             ev.in_ece = false;
             ev.in_set = true;
+        }
+        if take_fifo {
+            ev.in_flow = o.fifo_q & 0xff;
+            ev.in_n_pkts = (o.fifo_q >> 8) & 0xf;
+            ev.in_ece = (o.fifo_q >> 12) & 1 != 0;
+            ev.in_set = false;
         }
         let ack_in = take_gen || take_fifo;
         let ack_ece = ev.in_ece && ack_in;
@@ -418,7 +416,7 @@ impl NicCoreModel {
         set[ix.errors] = o.ovf_q as u32 | (o.fcb_q as u32) << 1;
 
         // ---- strobes
-        let cycles_lo_rd = self.regs.reads(bus, ix.cycles_lo);
+        let cycles_lo_rd = self.regs.samples(ix.cycles_lo);
         let bus_push = wrote(ix.ev_push);
         let push = sys_push.or(bus_push);
         let push_ok = push.is_some() && fifo_level & 0x100 == 0;
@@ -606,7 +604,7 @@ crate::ports! {
         bus_wdata: u32 = 32,
         /// Write strobe.
         bus_we: bool = 1,
-        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` one cycle later).
+        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` `READ_LATENCY_CYCLES` later).
         bus_re: bool = 1,
         /// The system around the core holds the core's reset sweep (the pacing timer sweeps first).
         sys_sweep_hold: bool = 1,
@@ -727,7 +725,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
 
     fn outputs(&self) -> NicCoreOut {
         let o = NicCoreModel::outputs(self);
-        let t = self.taps_after();
+        let t = self.taps();
         NicCoreOut {
             bus_rdata: o.rdata,
             bus_rvalid: o.rvalid,

@@ -25,7 +25,7 @@ crate::ports! {
         bus_wdata: u32 = 32,
         /// Write strobe.
         bus_we: bool = 1,
-        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` one cycle later).
+        /// Read strobe (`bus_rdata` is valid with `bus_rvalid` `READ_LATENCY_CYCLES` later).
         bus_re: bool = 1,
     }
     /// The system's outputs: the bus, and every block's registered outputs
@@ -551,13 +551,13 @@ impl NicSystemModel {
     pub fn tick(&mut self, bus: &BusIn) {
         let xi = self.xi;
         let o = self.s;
-        let t = self.core.taps(bus);
+        let t = self.core.taps();
         let pto = self.pt.outputs();
         let fso = self.fs.outputs();
         let ago = self.ag.outputs();
         let wo = self.wred.outputs();
         let held = |i: usize| self.x.held(i);
-        let wrote = |i: usize| self.x.wrote(bus, i);
+        let wrote = |i: usize| self.x.command(i);
         let rst = t.core_rst;
         let mut n = o;
 
@@ -770,7 +770,7 @@ impl NicSystemModel {
             if o.fs.pend && !fs_take {
                 n.fs_ovr = true;
             } else {
-                let v = bus.wdata;
+                let v = self.x.wdata_q();
                 n.fs = Slot {
                     pend: true,
                     kind: v & 3,
@@ -841,7 +841,7 @@ impl NicSystemModel {
             if o.ag.pend && !ag_take {
                 n.ag_ovr = true;
             } else {
-                let v = bus.wdata;
+                let v = self.x.wdata_q();
                 n.ag = Slot {
                     pend: true,
                     kind: v & 1,
@@ -890,12 +890,12 @@ impl NicSystemModel {
             in_len_bytes: if loop_pkt {
                 held(xi.loop_len)
             } else {
-                bus.wdata & 0x3fff
+                self.x.wdata_q() & 0x3fff
             },
             in_ecn: if loop_pkt {
                 fso.out_ecn
             } else {
-                ((bus.wdata >> 16) & 3) as u8
+                ((self.x.wdata_q() >> 16) & 3) as u8
             },
             egress_drain_bytes: held(xi.drain),
             cfg_k_min_bytes: held(xi.k_min),
@@ -1362,6 +1362,10 @@ mod tests {
 
     fn read(m: &mut NicSystemModel, name: &str) -> u32 {
         m.tick(&BusIn::read(ldcp_regmap::model::offset(name)));
+        for _ in 1..ldcp_regmap::READ_LATENCY_CYCLES {
+            m.tick(&BusIn::default());
+        }
+        assert!(m.outputs().bus_rvalid);
         m.outputs().bus_rdata
     }
 

@@ -125,9 +125,9 @@ impl SwitchCoreModel {
         let rst = self.reset_q;
         let w_in = WredInputs {
             reset: rst || !self.por_done,
-            in_valid: self.regs.wrote(bus, ix.pkt).is_some(),
-            in_len_bytes: bus.wdata & 0x3fff,
-            in_ecn: ((bus.wdata >> 16) & 3) as u8,
+            in_valid: self.regs.command(ix.pkt).is_some(),
+            in_len_bytes: self.regs.wdata_q() & 0x3fff,
+            in_ecn: ((self.regs.wdata_q() >> 16) & 3) as u8,
             egress_drain_bytes: held(ix.drain),
             cfg_k_min_bytes: held(ix.k_min),
             cfg_k_max_bytes: held(ix.k_max),
@@ -156,10 +156,7 @@ impl SwitchCoreModel {
             self.decision = 0;
             self.ecn = 0;
         }
-        self.reset_q = self
-            .regs
-            .wrote(bus, ix.core_reset)
-            .is_some_and(|v| v & 1 != 0);
+        self.reset_q = self.regs.command(ix.core_reset).is_some_and(|v| v & 1 != 0);
         self.por_done = true;
         self.wred.tick(&w_in);
         self.regs.tick(bus, rst, &ro, &set);

@@ -3,8 +3,10 @@
 //! through [`SimBus`], so the same accesses happen in the same cycles and
 //! the two give bit-identical results.
 //!
-//! A write or a read takes one bus cycle (a read's data shows with
-//! `bus_rvalid` in the next cycle, where the next access may already be).
+//! A write takes one bus cycle, a read [`ldcp_regmap::READ_LATENCY_CYCLES`]
+//! (its data shows with `bus_rvalid` that many cycles after the strobe; the
+//! driver waits for it, where a pipelined master could already issue the
+//! next access).
 
 use crate::{DriverError, RegAccess};
 use ldcp_regmap::model::{BusIn, BusOut};
@@ -180,12 +182,16 @@ impl SimBus {
 
 impl RegAccess for SimBus {
     fn read32(&mut self, offset: u32) -> Result<u32, DriverError> {
-        // the data is registered at the strobe's edge: it shows (with
-        // rvalid) in the cycle after the strobe, which is what `cycle` returns
-        let o = self.dev.cycle(&BusIn::read(offset));
+        // the data shows (with rvalid) READ_LATENCY_CYCLES after the
+        // strobe: `cycle` returns the outputs after each edge
+        let mut o = self.dev.cycle(&BusIn::read(offset));
+        for _ in 1..ldcp_regmap::READ_LATENCY_CYCLES {
+            o = self.dev.cycle(&BusIn::default());
+        }
         if !o.rvalid {
             return Err(DriverError::Sim(format!(
-                "read of {offset:#x}: no rvalid in the cycle after the strobe"
+                "read of {offset:#x}: no rvalid {} cycles after the strobe",
+                ldcp_regmap::READ_LATENCY_CYCLES
             )));
         }
         Ok(o.rdata)
