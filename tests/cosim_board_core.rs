@@ -3,7 +3,7 @@
 //! cycle, over proptest streams of per-cycle choices that `BoardStimulus`
 //! turns into a UART line (frames intact, corrupted, cut short, back to
 //! back; garbage, glitches, bad stop bits, reset-button pulses) at
-//! proptest-chosen bit rates, including the board's 60 clocks per bit and
+//! proptest-chosen bit rates, including the board's 100 clocks per bit and
 //! illegal dividers below 4; each case drained (the bridge idle, the core
 //! empty) and checked empty.
 
@@ -14,7 +14,7 @@ use proptest::prelude::*;
 const MIN_CYCLES: u64 = 1_000_000;
 
 fn stream() -> impl Strategy<Value = Vec<BoardIn>> {
-    let div = prop_oneof![4 => 4u32..=9, 1 => Just(60u32), 1 => 0u32..4, 1 => 10u32..=40];
+    let div = prop_oneof![4 => 4u32..=9, 1 => Just(ldcp_hdl::board::BAUD_DIV), 1 => 0u32..4, 1 => 10u32..=40];
     (div, ldcp_tests::choices(20_000..60_000))
         .prop_map(|(div, c)| ldcp_sim::from_choices(BoardStimulus::new(div), &c))
 }

@@ -110,17 +110,6 @@ impl Board {
     }
 }
 
-/// An iCE40 SB_PLL40_CORE's settings (DIVR, DIVF, DIVQ, FILTER_RANGE) as
-/// the report names them.
-fn sb_pll40((r, f, q, filter): (u32, u32, u32, u32)) -> Vec<(&'static str, u32)> {
-    vec![
-        ("DIVR", r),
-        ("DIVF", f),
-        ("DIVQ", q),
-        ("FILTER_RANGE", filter),
-    ]
-}
-
 /// The boards the flow knows.
 pub const BOARDS: &[Board] = &[
     Board {
@@ -129,7 +118,7 @@ pub const BOARDS: &[Board] = &[
         package: "cb132",
         family: Family::Ice40,
         nextpnr_device: "--hx8k",
-        doc: "Alchitry Cu, the NIC: the NIC core (256 flows) and the UART bridge; iCE40-HX8K cb132, 60 MHz PLL clock from the 100 MHz oscillator",
+        doc: "Alchitry Cu, the NIC: the NIC core (256 flows) and the UART bridge; iCE40-HX8K cb132, the 100 MHz oscillator's clock (no PLL)",
         core: ldcp_hdl::board::MODULE.name,
         top: ldcp_hdl::board::TOP,
         oscillator_mhz: ldcp_hdl::board::OSC_MHZ,
@@ -150,7 +139,7 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::board::core_verilog,
         top_verilog: ldcp_hdl::board::top_verilog,
         constraints: ldcp_hdl::board::pcf,
-        pll: || sb_pll40(ldcp_hdl::board::PLL),
+        pll: Vec::new,
     },
     Board {
         name: "alchitry-cu-switch",
@@ -286,8 +275,8 @@ pub struct BoardReport {
     pub oscillator_mhz: f64,
     /// The core clock the PLL makes (or the oscillator), MHz: the target.
     pub target_mhz: f64,
-    /// The PLL's settings (SB_PLL40_CORE DIVR, DIVF, DIVQ, FILTER_RANGE;
-    /// EHXPLLL CLKI_DIV, CLKFB_DIV, CLKOP_DIV, CLKOP_CPHASE); empty: no PLL.
+    /// The PLL's settings (EHXPLLL CLKI_DIV, CLKFB_DIV, CLKOP_DIV,
+    /// CLKOP_CPHASE); empty: no PLL (both Alchitry Cu builds).
     pub pll: BTreeMap<String, u32>,
     /// The UART line rate.
     pub baud: u32,

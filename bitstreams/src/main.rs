@@ -93,7 +93,7 @@ struct SynthArgs {
     block: Option<String>,
     /// Build a board's bitstream instead: the board core with its clock (a
     /// PLL where the board has one) and pins (alchitry-cu: the NIC core, the
-    /// UART bridge, 60 MHz from the 100 MHz oscillator; alchitry-cu-switch:
+    /// UART bridge, the 100 MHz oscillator without a PLL; alchitry-cu-switch:
     /// the WRED/ECN switch port, the UART bridge, the 100 MHz oscillator
     /// without a PLL; ulx3s: the whole NIC system on the ECP5, 50 MHz from
     /// the 25 MHz oscillator). Writes the bitstream under <out> only if every

@@ -1,17 +1,20 @@
 //! The Alchitry Cu board: `BoardCore` (power-on sequencer, UART bridge,
 //! NIC core; RustHDL, cosimulated against `ldcp_sim::board::BoardModel`),
-//! and the board's top module, pin constraints and PLL settings that
+//! and the board's top module and pin constraints that
 //! `ldcp synth --board alchitry-cu` wraps around it.
 //!
-//! # Clock: a 60 MHz PLL clock from the 100 MHz oscillator
-//! The NIC core fills most of the HX8K and closes below 100 MHz
-//! (`bitstreams/reports/nic_core.ice40-hx8k.json`), so the board clock is
-//! a PLL-derived 60 MHz: 100 MHz x 48 / (5 x 16) with
-//! `SB_PLL40_CORE` (DIVR 4, DIVF 47, DIVQ 4, FILTER_RANGE 2: PFD 20 MHz,
-//! VCO 960 MHz; `icepll -i 100 -o 60` gives the same). At one ACK event per
-//! clock that is 60 M events/s, about five times the per-packet ACK rate
-//! of a 100 Gb/s link with 1 KB packets (12.2 M packets/s), and 60 clocks
-//! per bit give the UART exactly 1 Mbaud.
+//! # Clock: the 100 MHz oscillator itself, no PLL
+//! The board core runs on the Cu's oscillator (pin P7) directly: no PLL,
+//! no derating; the build holds 100 MHz and fails when a placement misses
+//! it (the committed report gives the margin over every seed). At one ACK
+//! event per clock that is 100 M events/s, about eight times the
+//! per-packet ACK rate of a 100 Gb/s link with 1 KB packets (12.2 M
+//! packets/s), and 100 clocks per bit give the UART 1 Mbaud. Until the
+//! register decoders registered their writes and read in two stages the
+//! board ran a 60 MHz PLL clock (`SB_PLL40_CORE` DIVR 4, DIVF 47, DIVQ 4),
+//! because the core closed at 74-88 MHz beside the bridge. Reset: the
+//! button (active low) holds the core; at configuration every register is
+//! zero and the power-on sequencer writes CORE_RESET.
 //!
 //! # Pins (ICE40HX8K-CB132, Alchitry Cu)
 //! The 100 MHz oscillator is on P7, the reset button (active low, with the
@@ -25,32 +28,25 @@ use crate::nic_core::{BuildId, NicCore};
 use crate::uart_bridge::UartBridge;
 use rust_hdl::prelude::*;
 
-/// The board clock, MHz.
-pub const CLOCK_MHZ: f64 = 60.0;
+/// The board clock, MHz: the oscillator's, no PLL.
+pub const CLOCK_MHZ: f64 = OSC_MHZ;
 /// The oscillator, MHz.
 pub const OSC_MHZ: f64 = 100.0;
 /// The UART line rate on the board.
 pub const BAUD: u32 = ldcp_sim::uart_bridge::DEFAULT_BAUD;
 /// Clocks per UART bit on the board.
-pub const BAUD_DIV: u32 = 60;
-/// SB_PLL40_CORE: DIVR, DIVF, DIVQ, FILTER_RANGE.
-pub const PLL: (u32, u32, u32, u32) = (4, 47, 4, 2);
+pub const BAUD_DIV: u32 = 100;
 
-/// The PLL's output frequency for its settings, MHz (SIMPLE feedback).
-pub fn pll_out_mhz(osc_mhz: f64, pll: (u32, u32, u32, u32)) -> f64 {
-    osc_mhz * (pll.1 + 1) as f64 / ((pll.0 + 1) as f64 * (1u32 << pll.2) as f64)
-}
-
-/// The board core: what runs on the PLL clock.
+/// The board core: what runs on the board clock.
 #[derive(LogicBlock)]
 pub struct BoardCore {
-    /// The PLL clock.
+    /// The board clock.
     pub clock: Signal<In, Clock>,
     /// The UART line from the host (FTDI), asynchronous.
     pub uart_rx: Signal<In, Bit>,
-    /// Clocks per UART bit (the board ties it to 60).
+    /// Clocks per UART bit (the board ties it to [`BAUD_DIV`]).
     pub cfg_bit_cycles: Signal<In, Bits<10>>,
-    /// Power-on hold: PLL not locked, or the reset button pressed.
+    /// Power-on hold: the reset button pressed; asynchronous.
     pub reset_hold: Signal<In, Bit>,
     /// The UART line to the host.
     pub uart_tx: Signal<Out, Bit>,
@@ -213,8 +209,9 @@ impl Logic for BoardCore {
 /// The board core's module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
-    doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top adds the 60 MHz PLL",
-    // no LEDs on this board (the HX8K is full), so no error LED either
+    doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top runs it on the 100 MHz oscillator (no PLL)",
+    // no LEDs on this board yet (they did not fit when it was written), so
+    // no error LED either
     open: &["bridge$refused", "core$sys_sweeping", "core$sys_upd_cw_pkts"],
     subs: &[&crate::nic_core::MODULE],
 };
@@ -227,12 +224,11 @@ pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogErr
 /// The board's top module name.
 pub const TOP: &str = "ldcp_alchitry_cu";
 
-/// The board's top module: the PLL, the hold, and `board_core` with its
-/// divider tied to [`BAUD_DIV`]. Hand-written Verilog, because RustHDL 0.46
-/// has no iCE40 PLL primitive; it has no logic but one OR gate.
+/// The board's top module: the hold, and `board_core` on the oscillator's
+/// clock with its divider tied to [`BAUD_DIV`]. Hand-written Verilog (the
+/// pins' names are the board's); it has no logic but one inverter.
 pub fn top_verilog() -> String {
     use ldcp_sim::ports::Ports;
-    let (divr, divf, divq, filter) = PLL;
     // the observation ports (the core's bus and taps) stay open on the board
     let obs: String = ldcp_sim::board::BoardOut::PORTS
         .iter()
@@ -242,7 +238,7 @@ pub fn top_verilog() -> String {
     format!(
         "// {TOP}: the LDCP NIC core on the Alchitry Cu (iCE40-HX8K, cb132).\n\
          // Generated by ldcp-hdl (hdl/src/board.rs); do not edit.\n\
-         // {OSC_MHZ} MHz oscillator -> SB_PLL40_CORE -> {CLOCK_MHZ} MHz core clock;\n\
+         // {OSC_MHZ} MHz oscillator -> {CLOCK_MHZ} MHz core clock (no PLL);\n\
          // UART {BAUD} baud 8N1 ({BAUD_DIV} clocks per bit) to the FTDI USB-UART.\n\
          module {TOP}(\n\
          \x20   input  wire clk_100mhz,\n\
@@ -250,26 +246,11 @@ pub fn top_verilog() -> String {
          \x20   input  wire usb_rx,\n\
          \x20   output wire usb_tx\n\
          );\n\
-         \x20   wire clk;\n\
-         \x20   wire locked;\n\
-         \x20   SB_PLL40_CORE #(\n\
-         \x20       .FEEDBACK_PATH(\"SIMPLE\"),\n\
-         \x20       .DIVR(4'd{divr}),\n\
-         \x20       .DIVF(7'd{divf}),\n\
-         \x20       .DIVQ(3'd{divq}),\n\
-         \x20       .FILTER_RANGE(3'd{filter})\n\
-         \x20   ) pll (\n\
-         \x20       .REFERENCECLK(clk_100mhz),\n\
-         \x20       .PLLOUTGLOBAL(clk),\n\
-         \x20       .LOCK(locked),\n\
-         \x20       .RESETB(1'b1),\n\
-         \x20       .BYPASS(1'b0)\n\
-         \x20   );\n\
          \x20   board_core core (\n\
-         \x20       .clock(clk),\n\
+         \x20       .clock(clk_100mhz),\n\
          \x20       .uart_rx(usb_rx),\n\
          \x20       .cfg_bit_cycles(10'd{BAUD_DIV}),\n\
-         \x20       .reset_hold(~locked | ~rst_n),\n\
+         \x20       .reset_hold(~rst_n),\n\
          \x20       .uart_tx(usb_tx){obs}\n\
          \x20   );\n\
          endmodule\n"
@@ -317,17 +298,11 @@ mod tests {
     }
 
     #[test]
-    fn board_pll_gives_60_mhz_and_the_uart_1_mbaud() {
-        assert_eq!(pll_out_mhz(OSC_MHZ, PLL), CLOCK_MHZ);
-        let (divr, divf, divq, _) = PLL;
-        // iCE40 limits (SB_PLL40 datasheet): PFD 10..133 MHz, VCO 533..1066 MHz
-        let pfd = OSC_MHZ / (divr + 1) as f64;
-        let vco = pfd * (divf + 1) as f64;
-        assert!((10.0..=133.0).contains(&pfd) && (533.0..=1066.0).contains(&vco));
-        assert_eq!(vco / (1u32 << divq) as f64, CLOCK_MHZ);
+    fn board_runs_on_the_oscillator_and_the_uart_at_1_mbaud() {
         assert_eq!(CLOCK_MHZ * 1e6 / BAUD_DIV as f64, BAUD as f64);
         let top = top_verilog();
-        assert!(top.contains("10'd60") && top.contains(".DIVF(7'd47)"));
+        assert!(top.contains("10'd100") && !top.contains("SB_PLL40"));
+        assert!(top.contains(".clock(clk_100mhz)") && top.contains(".reset_hold(~rst_n)"));
         assert!(pcf().contains("set_io usb_rx P14") && pcf().contains("set_io clk_100mhz P7"));
     }
 }

@@ -110,7 +110,7 @@
 //!   edge), unflagged; software waits for STATUS.RESETTING to clear anyway.
 //! - The pacing timer tells a restart by its join time (25 bits of T): a
 //!   restart exactly 2^25 cycles after the flow's last join keeps the old
-//!   due time (0.56 s at 60 MHz; the same holds for a leave and rejoin). The WRED/ECN port reloads its
+//!   due time (0.34 s at 100 MHz, 0.67 s at the ULX3S's 50 MHz; the same holds for a leave and rejoin). The WRED/ECN port reloads its
 //!   generator from the WRED_SEED held when CORE_RESET was written.
 //! - At power-up the WRED/ECN port is reset for one cycle (its generator
 //!   state is 0 until a reset loads a seed; a seed of 0 loads the

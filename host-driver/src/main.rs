@@ -125,7 +125,7 @@ enum Cmd {
     /// Prints `port: /dev/pts/N` (with --json: {"port": ...}) once the board is up; then
     /// `ldcpctl --backend uart --port /dev/pts/N <command>` works session after session, the
     /// board keeping its state as the real one does. Board time advances with the line's bits
-    /// (60 clocks per bit at 1 Mbaud) and with the host's pauses, replayed at 60 cycles per us
+    /// (100 clocks per bit at 1 Mbaud) and with the host's pauses, replayed at 100 cycles per us
     /// up to 200 us each (host-driver/src/sim_board.rs). On exit a summary goes to stderr (with
     /// --json, a second JSON line on stdout).
     ServeSim {

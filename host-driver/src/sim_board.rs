@@ -9,8 +9,8 @@
 //! or its golden model [`BoardModel`] (`--engine model`); or both in lock
 //! step, every output compared every cycle (`--engine lockstep`). Its
 //! `cfg_bit_cycles` is tied to [`BIT_CYCLES`] as the board top ties it; its
-//! `uart_rx` is driven and its `uart_tx` decoded one clock at a time. Only
-//! the PLL is missing: the core runs on its 60 MHz clock directly. After
+//! `uart_rx` is driven and its `uart_tx` decoded one clock at a time, at
+//! the board's 100 MHz clock (the oscillator's; the board has no PLL). After
 //! the power-on sequence the server reads MAGIC through the bridge once,
 //! as a self-check, before it publishes the port.
 //!
@@ -19,14 +19,14 @@
 //! `/dev/ttyUSB1` on a real host). A byte a client writes to it is put on
 //! the FPGA's line as the FT2232 would send it: 8N1, at the line rate the
 //! client set with termios (read back from the pty on every read), that is
-//! at `60 MHz / baud` clocks per bit, rounded to whole clocks (60 at the
+//! at `100 MHz / baud` clocks per bit, rounded to whole clocks (100 at the
 //! bitstream's 1 Mbaud; a client at another rate sends the board garbage,
 //! as it would the real one). The board's line out is sampled at the same
 //! rate, and the bytes with a good stop bit are written to the pty. So the
 //! bytes on the pty are those the board's USB-UART would carry.
 //!
 //! # Time: the design rule
-//! The simulator runs far below the board's 60 MHz (about 1 M cycles/s),
+//! The simulator runs far below the board's 100 MHz (about 1 M cycles/s),
 //! so board time cannot follow the wall clock. It follows the host's
 //! pauses instead, by this rule:
 //! 1. Every event on the line ties a board cycle to a wall-clock instant
@@ -34,14 +34,14 @@
 //!    first start bit goes on the line; board bytes written to the pty, at
 //!    the cycle their stop bit ended.
 //! 2. Bytes a host writes `t` after the last event start on the line
-//!    `min(t x 60 cycles/us, QUIET_MAX_CYCLES)` cycles after it: a host's
+//!    `min(t x 100 cycles/us, QUIET_MAX_CYCLES)` cycles after it: a host's
 //!    pause is replayed at the board's clock ([`CYCLES_PER_US`]), so a
 //!    session's think time, the driver's `idle` sleeps and a client that
 //!    goes away take the board time they take on the board, up to 200 us
-//!    ([`QUIET_MAX_CYCLES`], 12,000 cycles) per pause. Bytes never start
+//!    ([`QUIET_MAX_CYCLES`], 20,000 cycles) per pause. Bytes never start
 //!    before the host bytes still on the line have been sent (they follow
 //!    them back to back, as a buffer the FT2232 sends does; one byte is
-//!    [`BYTE_CYCLES`] = 600 cycles at 1 Mbaud), nor before the board's
+//!    [`BYTE_CYCLES`] = 1,000 cycles at 1 Mbaud), nor before the board's
 //!    present cycle: the simulator may have run up to one [`CHUNK_CYCLES`]
 //!    past that point, or the rest of a settle (rule 3), so a host that
 //!    answers the board within about 30 us is answered a little later.
@@ -94,14 +94,14 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
-/// The board's clock in cycles per microsecond: the 60 MHz PLL clock
+/// The board's clock in cycles per microsecond: the 100 MHz oscillator's
 /// (`ldcp_hdl::board::CLOCK_MHZ`; a test checks they agree).
-pub const CYCLES_PER_US: u64 = 60;
-/// Clocks per bit at the bitstream's line rate (60 MHz / 1 Mbaud).
+pub const CYCLES_PER_US: u64 = 100;
+/// Clocks per bit at the bitstream's line rate (100 MHz / 1 Mbaud).
 pub const BIT_CYCLES: u32 = ldcp_hdl::board::BAUD_DIV;
 /// One 8N1 byte at the bitstream's line rate, cycles.
 pub const BYTE_CYCLES: u64 = 10 * BIT_CYCLES as u64;
-/// Bit times (at the board's 60 clocks per bit: its answer's rate) of idle
+/// Bit times (at the board's 100 clocks per bit: its answer's rate) of idle
 /// line the board always runs after a client's last bit.
 pub const SETTLE_BITS: u64 = 100;
 /// The most bit times one host pause lasts (200 us of board time): three
@@ -124,7 +124,7 @@ pub const POWER_ON_CYCLES: u64 = ldcp_sim::board::POR_DONE as u64 + 4;
 const _: () = assert!(SETTLE_BITS > 10 * br::RESP_LEN as u64 + 2);
 const _: () = assert!(QUIET_MAX_BITS >= 3 * br::IDLE_TIMEOUT_BITS as u64);
 
-/// Clocks per bit for a host line at `baud`: 60 MHz / baud, rounded.
+/// Clocks per bit for a host line at `baud`: 100 MHz / baud, rounded.
 pub fn bit_cycles(baud: u32) -> u32 {
     let hz = CYCLES_PER_US * 1_000_000;
     ((hz + baud as u64 / 2) / baud.max(1) as u64).max(1) as u32
@@ -163,15 +163,15 @@ pub enum Core {
     Nic,
     /// The whole NIC system (core, pacing timer, fast-start marker, ACK
     /// generator, WRED/ECN port, loopback) behind the board shell, as the
-    /// ULX3S carries it; simulated at the Cu's line timing (60 clocks per
-    /// bit, 60 cycles per us), not the ULX3S's 50.
+    /// ULX3S carries it; simulated at the Cu's line timing (100 clocks per
+    /// bit, 100 cycles per us), not the ULX3S's 50.
     System,
 }
 
 /// A board core's inputs and outputs as the server drives them.
 pub trait LinePorts: Ports + Copy + PartialEq + std::fmt::Debug {
     /// The inputs on the board: the line, the divider tied to
-    /// [`BIT_CYCLES`], no hold (the PLL is locked, the button released).
+    /// [`BIT_CYCLES`], no hold (the button released).
     fn line(rx: bool) -> Self;
     /// The line out.
     fn tx(&self) -> bool;
@@ -1105,7 +1105,8 @@ mod tests {
     fn sim_board_constants_match_the_board() {
         assert_eq!(CYCLES_PER_US as f64, ldcp_hdl::board::CLOCK_MHZ);
         assert_eq!(bit_cycles(ldcp_hdl::board::BAUD), BIT_CYCLES);
-        assert_eq!(bit_cycles(115_200), 521);
+        // 100 MHz / 115,200 baud = 868.06
+        assert_eq!(bit_cycles(115_200), 868);
     }
 
     #[test]
@@ -1138,24 +1139,28 @@ mod tests {
         let anchor = b.start_cycle(t + long) - QUIET_MAX_CYCLES;
         // the settle ran past the answer: a pause of 10 us is lost...
         assert_eq!(b.start_cycle(t + 10 * US), b.cycles());
-        // ...one of 100 us is 6,000 cycles after the answer's stop bit
-        assert_eq!(b.start_cycle(t + 100 * US), anchor + 6_000);
-        assert!(b.pending(t + 100 * US));
-        drain(&mut b, t + 100 * US);
-        assert_eq!(b.cycles(), anchor + 6_000);
+        // ...one of 150 us (past the settle's 100 bit times) is 150 us of
+        // board cycles after the answer's stop bit
+        let p = 150 * CYCLES_PER_US;
+        assert!(p > SETTLE_BITS * BIT_CYCLES as u64 && p < QUIET_MAX_CYCLES);
+        assert_eq!(b.start_cycle(t + 150 * US), anchor + p);
+        assert!(b.pending(t + 150 * US));
+        drain(&mut b, t + 150 * US);
+        assert_eq!(b.cycles(), anchor + p);
         // a second's pause is capped at 200 us of board time, and the
         // board stops there
         drain(&mut b, t + long);
         assert_eq!(b.cycles(), anchor + QUIET_MAX_CYCLES);
         assert!(!b.pending(t + 2 * long));
-        // a byte written 150 us after the next answer starts 9,000 cycles
-        // after that answer's stop bit, and the settle follows its 10 bits
+        // a byte written 150 us after the next answer starts 150 us of
+        // board cycles after that answer's stop bit, and the settle follows
+        // its 10 bits
         let t3 = t + 2 * long;
         b.host_bytes(&br::request(false, 0, 0), 1_000_000, t3);
         drain(&mut b, t3);
         let anchor3 = b.start_cycle(t3 + long) - QUIET_MAX_CYCLES;
         let start = b.start_cycle(t3 + 150 * US);
-        assert_eq!(start, anchor3 + 9_000);
+        assert_eq!(start, anchor3 + p);
         b.host_bytes(&[0], 1_000_000, t3 + 150 * US);
         drain(&mut b, t3 + 150 * US);
         assert_eq!(

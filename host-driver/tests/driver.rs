@@ -845,7 +845,7 @@ proptest! {
 
 /// A pseudo-terminal whose far end is the board's RTL: `ldcpctl serve-sim
 /// --engine lockstep` in a thread (the Verilated `board_core`: power-on
-/// sequencer, UART bridge, NIC core; its line at the bitstream's 60 clocks
+/// sequencer, UART bridge, NIC core; its line at the bitstream's 100 clocks
 /// per bit), with the golden model in lock step on the same line. Returns
 /// the port, the flag that stops the server, and the server's thread, whose
 /// summary counts the cycles simulated and those on which any output of the
@@ -886,8 +886,8 @@ fn core_on_pty(
 }
 
 /// The uart backend, and `ldcpctl --backend uart`, against the board's RTL
-/// bit by bit: the same Verilog that goes into the bitstream (but for the
-/// 60 MHz PLL, which is the top module's).
+/// bit by bit: the same Verilog that goes into the bitstream (the top
+/// module around it only ties its divider and names its pins).
 #[test]
 fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     let (path, stop, server) = rtl_board_on_pty();
@@ -1215,7 +1215,7 @@ fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
     let out = ctl(&["--json", "bench", "--mode", "loop", "--cycles", "300000"]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
     // over the line the window also holds the control accesses' frames
-    // (about 10,000 cycles each at 60 clocks per bit): a little under the
+    // (about 16,000 cycles each at 100 clocks per bit): a little under the
     // half packet per cycle the loop carries
     let sent = v["loop"]["sent_per_cycle"].as_f64().unwrap();
     assert!(

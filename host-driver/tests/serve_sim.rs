@@ -289,9 +289,10 @@ fn serve_sim_keeps_the_board_state_across_sessions() {
     assert_eq!(d50, d300);
     assert!(d50 > cap, "the pause was not replayed: {d50}");
     let line = d50 - cap;
-    // a 70-bit answer and a 90-bit request at 60 clocks per bit, less the
-    // parts of bits before the strobe and after the answer
-    assert!((9_000..=10_000).contains(&line), "{line}");
+    // a 70-bit answer and a 90-bit request at the board's clocks per bit,
+    // less the parts of bits before the strobe and after the answer
+    let bit = u64::from(ldcp_host::sim_board::BIT_CYCLES);
+    assert!((150 * bit..=160 * bit).contains(&line), "{line}");
     drop(bus);
 
     // SIGTERM: a clean exit, the summary, and the port gone
