@@ -64,8 +64,7 @@
 //! CORE_RESET resets, at the second edge after its write (the decoder
 //! registers the command, and the core its strobe once more, so the
 //! decoder's reset does not depend on its own decode): the register file
-//! (every RW
-//! field to its reset value, W1C flags to 0), the engine's window and
+//! (every RW field to its reset value, W1C flags to 0), the engine's window and
 //! pipelines (events in flight are dropped), the FIFO, the generator, the
 //! flow window and the counters. Then a sweep SETs every flow to INIT_CW,
 //! one per cycle (STATUS.RESETTING). CYCLES is free-running and never reset.
@@ -174,9 +173,9 @@ pub struct NicCore {
     pub sys_set_cw: Signal<In, Bits<32>>,
     /// An event pushed into the FIFO by the system (the receiver's ACKs in
     /// loopback): it goes ahead of an EV_PUSH command in the same cycle
-    /// (written in the cycle before), which is then dropped (counted in CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a
-    /// push into a full FIFO is dropped the same way. A core alone ties it
-    /// low.
+    /// (written in the cycle before), which is then dropped (counted in
+    /// CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a push into a full FIFO is
+    /// dropped the same way. A core alone ties it low.
     pub sys_push_valid: Signal<In, Bit>,
     /// Its FIFO word: flow (7..0), n (11..8), ECE (12), as EV_PUSH packs it.
     pub sys_push_event: Signal<In, Bits<13>>,

@@ -413,9 +413,10 @@ fn rust_counters(regs: &[Register], ext: bool, name: &str, whose: &str, s: &mut 
 /// bits plus one strobe `<register>_wr` per register, RO sourced by the
 /// core an input. W1C flags are only set by the core, so they have no
 /// value output. Writes are registered: a WO register's strobe and fields
-/// show, and an RW or W1C register takes its write, in the cycle after it. RO constants are held inside. A read strobe
-/// `<register>_rd`, high in the cycle a read samples the register (the one
-/// after `bus_re`), marks registers whose read has a side effect.
+/// show, and an RW or W1C register takes its write, in the cycle after it.
+/// RO constants are held inside. A read strobe `<register>_rd`, high in the
+/// cycle a read samples the register (the one after `bus_re`), marks
+/// registers whose read has a side effect.
 pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     const _: () = assert!(
         READ_LATENCY_CYCLES == 2,

@@ -72,7 +72,8 @@ pub struct RegFileModel {
     /// (the models tick this every cycle of a cosimulation).
     masks: Vec<u32>,
     resets: Vec<u32>,
-    /// The W1C registers, the only ones a cycle without a write or a reset can change.
+    /// The W1C registers, the only ones a cycle without a write or a reset
+    /// can change.
     w1c: Vec<usize>,
 }
 

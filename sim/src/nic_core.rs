@@ -312,10 +312,11 @@ impl NicCoreModel {
         let ix = self.ix;
         let o = self.s;
         let held = |i: usize| self.regs.held(i);
-        let wrote = |i: usize| self.regs.command(i);
+        // the commands the decoder presents this cycle (written in the last)
+        let command = |i: usize| self.regs.command(i);
 
         let core_reset = o.reset_q;
-        let reset_d = wrote(ix.core_reset).is_some_and(|v| v & 1 != 0);
+        let reset_d = command(ix.core_reset).is_some_and(|v| v & 1 != 0);
 
         // ---- FIFO occupancy and the port
         let fifo_level = o.level;
@@ -417,15 +418,15 @@ impl NicCoreModel {
 
         // ---- strobes
         let cycles_lo_rd = self.regs.samples(ix.cycles_lo);
-        let bus_push = wrote(ix.ev_push);
+        let bus_push = command(ix.ev_push);
         let push = sys_push.or(bus_push);
         let push_ok = push.is_some() && fifo_level & 0x100 == 0;
         // events lost: refused at a full FIFO; an EV_PUSH the system displaced
         let lost_full = push.is_some() && !push_ok;
         let lost_bus = bus_push.is_some() && sys_push.is_some();
-        let gen_ctrl = wrote(ix.gen_ctrl);
-        let flow_cmd = wrote(ix.flow_cmd);
-        let cnt_clear = wrote(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
+        let gen_ctrl = command(ix.gen_ctrl);
+        let flow_cmd = command(ix.flow_cmd);
+        let cnt_clear = command(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
         let gen_count = held(ix.gen_count);
         let gen_seed = held(ix.gen_seed);
         let flow_id = held(ix.flow_id);

@@ -557,7 +557,7 @@ impl NicSystemModel {
         let ago = self.ag.outputs();
         let wo = self.wred.outputs();
         let held = |i: usize| self.x.held(i);
-        let wrote = |i: usize| self.x.command(i);
+        let command = |i: usize| self.x.command(i);
         let rst = t.core_rst;
         let mut n = o;
 
@@ -761,7 +761,7 @@ impl NicSystemModel {
             fso.out_flow & 0xff,
             fso.out_cw_pkts << crate::window_engine::CW_FRAC_BITS,
         ));
-        let fs_ev = wrote(xi.fs_ev);
+        let fs_ev = command(xi.fs_ev);
         if fs_take {
             n.fs.pend = false;
         }
@@ -832,7 +832,7 @@ impl NicSystemModel {
         }
         let ag_take = o.ag.pend && ago.in_ready;
         let rx_take = !o.ag.pend && rx_avail && ago.in_ready;
-        let ag_ev = wrote(xi.ag_ev);
+        let ag_ev = command(xi.ag_ev);
         if ag_take {
             n.ag.pend = false;
         }
@@ -883,7 +883,7 @@ impl NicSystemModel {
         n.por_done = true;
         // a loop packet leaving the marker goes ahead of a WRED_PKT write
         let loop_pkt = ol.fst[LOOP_FS_STAGES - 1];
-        let pkt_wr = wrote(xi.pkt).is_some();
+        let pkt_wr = command(xi.pkt).is_some();
         let w_in = WredInputs {
             reset: rst || !o.por_done,
             in_valid: loop_pkt || pkt_wr,
