@@ -79,7 +79,9 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::window_engine::MODULE_4K,
         fpga: false,
-        clock: Clock::Held,
+        // not synthesized (`ldcp synth` refuses a simulation size), so
+        // nothing holds its clock
+        clock: Clock::Reported("a simulation size (4,096 flows): not synthesized"),
         board: None,
         verilog: || ldcp_hdl::window_engine::verilog::<12>(&ldcp_hdl::window_engine::MODULE_4K),
         adapter: || Box::new(window_engine::<12>()),
