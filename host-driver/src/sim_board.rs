@@ -95,8 +95,8 @@ use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
 /// The board's clock in cycles per microsecond: the 100 MHz oscillator's
-/// (`ldcp_hdl::board::CLOCK_MHZ`; a test checks they agree).
-pub const CYCLES_PER_US: u64 = 100;
+/// (`ldcp_hdl::board::CLOCK_MHZ`, a whole number of MHz: a test checks it).
+pub const CYCLES_PER_US: u64 = ldcp_hdl::board::CLOCK_MHZ as u64;
 /// Clocks per bit at the bitstream's line rate (100 MHz / 1 Mbaud).
 pub const BIT_CYCLES: u32 = ldcp_hdl::board::BAUD_DIV;
 /// One 8N1 byte at the bitstream's line rate, cycles.

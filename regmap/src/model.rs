@@ -50,6 +50,10 @@ pub struct BusOut {
     pub rvalid: bool,
 }
 
+// the model below has one write register and two read stages, as the
+// generated decoders (`crate::gen::rust_hdl_decoder` asserts the same)
+const _: () = assert!(crate::WRITE_LATENCY_CYCLES == 1 && crate::READ_LATENCY_CYCLES == 2);
+
 /// The decoder's registers.
 #[derive(Clone, Debug)]
 pub struct RegFileModel {

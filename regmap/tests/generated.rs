@@ -243,8 +243,8 @@ fn the_switch_port_decodes_id_core_reset_and_wred_only() {
 /// The decoder's model reads in two stages, as the generated RTL does (the
 /// cosimulations hold the two together): a read's data shows exactly
 /// READ_LATENCY_CYCLES after its strobe, reads may follow each other every
-/// cycle, and a read samples the register in the cycle after its strobe (a
-/// write in that cycle takes effect at its end, after the sample).
+/// cycle, a read strobed right after a write returns the written value, and
+/// a write strobed right after a read acts after the read's sample.
 #[test]
 fn a_read_shows_its_data_read_latency_cycles_after_the_strobe() {
     use ldcp_regmap::model::{index, offset, BusIn, BusOut, RegFileModel};
