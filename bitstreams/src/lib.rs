@@ -1,6 +1,7 @@
 //! The LDCP hardware flow behind the `ldcp` command: Verilog generation
 //! with lint, cosimulation, synthesis and benchmarks, for every block.
 
+pub mod area;
 pub mod bench;
 pub mod board;
 pub mod cosim;

@@ -39,6 +39,9 @@ enum Cmd {
     Cosim(CosimArgs),
     /// Synthesize a block with yosys and nextpnr; fail if Fmax is below the target.
     Synth(SynthArgs),
+    /// Where a block's cells go: yosys synth_ice40 flat, and again with its sub-blocks
+    /// kept, giving each sub-block's LUTs, carries, flip-flops and block RAMs.
+    Area(AreaArgs),
     /// Measure simulator speeds (Verilator, lock-step cosim, RustHDL, golden models) and
     /// what the block's RTL does at full rate (measured figures, design constants apart).
     Bench(BenchArgs),
@@ -124,6 +127,27 @@ struct SynthArgs {
 }
 
 #[derive(Args)]
+struct AreaArgs {
+    /// The block (see `ldcp blocks`), as it is: no synthesis harness, no pins.
+    #[arg(long, value_name = "NAME")]
+    block: String,
+    /// Target device: its logic cells and block RAMs are the budget.
+    #[arg(long, default_value = "ice40-hx8k")]
+    device: String,
+    /// Sub-block levels to split out, 1 ..= 8 (1: the block's direct sub-blocks).
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// Folder for the run's files (default: target/ldcp/area/<block>-<device>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Also write the JSON report to this file (e.g. bitstreams/reports/<block>.area.<device>.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     /// The block (see `ldcp blocks`).
     #[arg(long, value_name = "NAME")]
@@ -158,6 +182,56 @@ struct RunArgs {
 
 fn progress(step: &str) {
     eprintln!("[ldcp] {step}");
+}
+
+fn print_area(r: &ldcp_flow::area::AreaReport) {
+    let c = &r.flat;
+    println!(
+        "{} on the {}, flat (the design's cells): {} LUT4, {} carries, {} flip-flops, {} block RAMs",
+        r.block, r.device, c.luts, c.carries, c.flip_flops, c.brams
+    );
+    println!(
+        "  logic cells needed: at least {} (max of LUT4, flip-flops, carries: one of each per cell) of {}; block RAMs {} of {}: {}",
+        r.logic_cells_lower_bound,
+        r.device_logic_cells,
+        c.brams,
+        r.device_bram,
+        if r.may_fit {
+            "within the device (only a placement shows whether it fits)"
+        } else {
+            "it cannot fit the device"
+        }
+    );
+    println!(
+        "with the sub-blocks kept (to depth {}; each row its own cells, without its kept sub-blocks):",
+        r.depth
+    );
+    println!(
+        "  {:<34} {:>7} {:>7} {:>7} {:>5} {:>6}",
+        "part", "LUT4", "carry", "FF", "BRAM", "FF %"
+    );
+    let ff = r.kept_total.flip_flops.max(1) as f64;
+    for p in &r.parts {
+        let name = if p.path.is_empty() {
+            format!("{} (own logic)", r.block)
+        } else {
+            format!("{}{}", "  ".repeat(p.depth as usize - 1), p.path)
+        };
+        println!(
+            "  {:<34} {:>7} {:>7} {:>7} {:>5} {:>5.1}%",
+            name,
+            p.cells.luts,
+            p.cells.carries,
+            p.cells.flip_flops,
+            p.cells.brams,
+            100.0 * p.cells.flip_flops as f64 / ff
+        );
+    }
+    let k = &r.kept_total;
+    println!(
+        "  {:<34} {:>7} {:>7} {:>7} {:>5}",
+        "total, sub-blocks kept", k.luts, k.carries, k.flip_flops, k.brams
+    );
 }
 
 fn print_json<T: serde::Serialize>(v: &T) {
@@ -452,6 +526,30 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             }
             print_synth(&r);
             Ok(r.timing_met)
+        }
+        Cmd::Area(a) => {
+            let opts = ldcp_flow::area::AreaOptions {
+                device: synth::device(&a.device)?,
+                out_dir: a.out.unwrap_or_else(|| {
+                    ldcp_sim::work_dir()
+                        .join("area")
+                        .join(format!("{}-{}", a.block, a.device))
+                }),
+                block: a.block,
+                depth: a.depth,
+            };
+            let r = ldcp_flow::area::measure(&opts, &mut |s| progress(s))?;
+            let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
+            write_file(&opts.out_dir.join("area.json"), &text)?;
+            if let Some(path) = &a.report {
+                write_file(path, &text)?;
+            }
+            if a.json.json {
+                print!("{text}");
+            } else {
+                print_area(&r);
+            }
+            Ok(true)
         }
         Cmd::Bench(a) => {
             if !(1_000..=1_000_000_000).contains(&a.cycles) {

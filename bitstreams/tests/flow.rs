@@ -244,6 +244,25 @@ fn committed_reports_are_of_the_current_verilog() {
             board.name
         );
     }
+    // `ldcp area` reports: bitstreams/reports/<block>.area.<device>.json
+    let dir = format!("{}/reports", env!("CARGO_MANIFEST_DIR"));
+    let mut areas = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        let Some((block, _)) = name.split_once(".area.") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let v = ldcp_flow::block(block).unwrap().verilog().unwrap();
+        assert_eq!(
+            c["verilog_fnv64"],
+            ldcp_sim::Fnv64::hex_of(&v),
+            "{name} is stale: rerun `ldcp area --block {block} --report ...`"
+        );
+        areas += 1;
+    }
+    assert!(areas > 0, "no area report in {dir}");
     for b in ldcp_flow::registry::BLOCKS
         .iter()
         .filter(|b| b.fpga && b.board.is_none())
@@ -266,7 +285,15 @@ fn committed_reports_are_of_the_current_verilog() {
 
 #[test]
 fn ldcp_refuses_bad_input_with_exit_status_2() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["area", "--block", "wred_ecn", "--depth", "0"],
+            "--depth 0 is out of range: it must be in [1, 8]",
+        ),
+        (
+            &["area", "--block", "nope"],
+            "unknown block \"nope\"",
+        ),
         (
             &["synth", "--block", "board_core"],
             "block board_core is synthesized in its board, with the PLL and pins: run `ldcp synth --board alchitry-cu`",
@@ -318,6 +345,44 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
     }
     let (code, _, err) = ldcp(&["frobnicate"]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// `ldcp area` splits a block's cells by sub-block: the WRED/ECN port's two
+/// multipliers are parts of their own, the parts add up to yosys' total
+/// (the command checks it), and the flat figures bound the logic cells.
+#[test]
+fn ldcp_area_splits_a_block_by_sub_block() {
+    let dir = ldcp_sim::work_dir().join("test-area");
+    let (code, out, err) = ldcp(&[
+        "area",
+        "--block",
+        "wred_ecn",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let parts = r["parts"].as_array().unwrap();
+    let paths: Vec<&str> = parts.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["", "mul_a", "mul_b"]);
+    let ff = |v: &serde_json::Value| v["flip_flops"].as_u64().unwrap();
+    let lut = |v: &serde_json::Value| v["luts"].as_u64().unwrap();
+    let sum: u64 = parts.iter().map(|p| ff(&p["cells"])).sum();
+    assert_eq!(sum, ff(&r["kept_total"]));
+    // each 16x16 multiplier: LUTs and its pipeline's flip-flops
+    assert!(parts[1..]
+        .iter()
+        .all(|p| lut(&p["cells"]) > 200 && ff(&p["cells"]) > 50));
+    let flat = &r["flat"];
+    assert_eq!(
+        r["logic_cells_lower_bound"].as_u64().unwrap(),
+        lut(flat)
+            .max(ff(flat))
+            .max(flat["carries"].as_u64().unwrap())
+    );
+    assert_eq!(r["may_fit"], true);
+    assert_eq!(r["device_logic_cells"], 7680);
 }
 
 /// `ldcp cosim` through the CLI on every block: 20,000 cycles of its
