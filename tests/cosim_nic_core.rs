@@ -31,6 +31,7 @@ struct Reached {
     dropped: u64,
     resets: u64,
     gen_cycles: u64,
+    gen_borrows: u64,
 }
 
 #[test]
@@ -53,6 +54,7 @@ fn nic_core_matches_model() {
             c.dropped += s.dropped;
             c.resets += s.resets;
             c.gen_cycles += s.gen_cycles;
+            c.gen_borrows += s.gen_borrows;
         },
     );
     eprintln!(
@@ -70,5 +72,8 @@ fn nic_core_matches_model() {
         c.events > 100_000 && c.flow_results > 1_000 && c.dropped > 100,
         "{c:?}"
     );
-    assert!(c.resets > 5 && c.gen_cycles > 10_000, "{c:?}");
+    assert!(
+        c.resets > 5 && c.gen_cycles > 10_000 && c.gen_borrows > 10,
+        "{c:?}"
+    );
 }

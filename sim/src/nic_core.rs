@@ -131,6 +131,9 @@ pub struct Stats {
     pub resets: u64,
     /// Cycles the generator ran.
     pub gen_cycles: u64,
+    /// Generator events whose count of events left was a nonzero multiple
+    /// of 2^16 (the 32-bit count's borrow out of its low half).
+    pub gen_borrows: u64,
     /// Engine updates.
     pub updates: u64,
 }
@@ -576,6 +579,7 @@ impl NicCoreModel {
         let st = &mut self.stats;
         st.events += ack_in as u64;
         st.gen_events += take_gen as u64;
+        st.gen_borrows += (take_gen && o.gen_rem & 0xffff == 0) as u64;
         st.dropped += lost_full as u64 + lost_bus as u64;
         st.flow_results += capture as u64;
         st.resets += core_reset as u64;
@@ -855,13 +859,31 @@ impl crate::Stimulus for NcStimulus {
                 }
                 690..=719 => {
                     let x = next();
-                    queue.push_back(w(off("GEN_COUNT"), 1 + (x % 600) as u32));
+                    // mostly short runs; now and then none (0), or one whose
+                    // count's low 16 bits run out within 600 events (a
+                    // borrow from the upper bits), or a huge one; the long
+                    // ones are stopped
+                    let small = (x % 600) as u32;
+                    let (count, long) = match (x >> 20) % 16 {
+                        0 => (0, false),
+                        1 => (0x0001_0000 + small, true),
+                        2 => (0xFFFF_0000 | small, true),
+                        _ => (1 + small, false),
+                    };
+                    queue.push_back(w(off("GEN_COUNT"), count));
                     queue.push_back(w(
                         off("GEN_SEED"),
                         (x >> 32) as u32 & if x & 0x800 != 0 { 0 } else { u32::MAX },
                     ));
                     queue.push_back(w(off("GEN_CTRL"), 1));
-                    if x & 0x1000 != 0 {
+                    if long {
+                        for _ in 0..small + 2 {
+                            queue.push_back(BusIn::default());
+                        }
+                        queue.push_back(rd(off("GEN_REMAINING")));
+                        queue.push_back(BusIn::default());
+                        queue.push_back(w(off("GEN_CTRL"), 2));
+                    } else if x & 0x1000 != 0 {
                         for _ in 0..(x >> 13) % 200 {
                             queue.push_back(BusIn::default());
                         }
