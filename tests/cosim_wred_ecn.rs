@@ -157,8 +157,8 @@ fn wred_ecn_cosim_reports_a_mismatch_with_a_vcd() {
             }
             o
         }
-        fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
-            WredEcnModel::drain(last)
+        fn drain(&self, last: Option<&WredInputs>) -> Vec<WredInputs> {
+            CosimModel::drain(&self.0, last)
         }
         fn in_flight(&self) -> Vec<(&'static str, u64)> {
             CosimModel::in_flight(&self.0)
@@ -214,8 +214,8 @@ fn wred_ecn_cosim_fails_a_run_that_does_not_drain() {
         fn outputs(&self) -> WredOutputs {
             self.0.outputs()
         }
-        fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
-            let mut d = WredEcnModel::drain(last);
+        fn drain(&self, last: Option<&WredInputs>) -> Vec<WredInputs> {
+            let mut d = CosimModel::drain(&self.0, last);
             d.truncate(LATENCY_CYCLES - 2);
             d
         }

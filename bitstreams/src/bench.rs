@@ -160,7 +160,9 @@ pub fn bench_verilated<M: CosimModel + Clone>(
     progress("cosim (Verilator + cycle model + compare, one FFI call per cycle)");
     let cs = cycles.min(20_000_000);
     // a run is the stimulus and then the model's drain after its last input
-    let drain = M::drain(stim.iter().cycle().take(cs as usize).last()).len() as u64;
+    let drain = model
+        .drain(stim.iter().cycle().take(cs as usize).last())
+        .len() as u64;
     let mut failure = None;
     let lockstep = measure(
         "cosim",

@@ -92,7 +92,15 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::fast_start_marker::verilog,
-        adapter: || Box::new(fast_start_marker()),
+        adapter: || Box::new(fast_start_marker::<{ ldcp_hdl::fast_start_marker::FB_ICE40 }>()),
+    },
+    Block {
+        module: &ldcp_hdl::fast_start_marker::MODULE_4K,
+        fpga: false,
+        clock: Clock::Reported("a simulation size (4,096 flows): not synthesized"),
+        board: None,
+        verilog: ldcp_hdl::fast_start_marker::verilog_4k,
+        adapter: || Box::new(fast_start_marker::<{ ldcp_hdl::fast_start_marker::FB_4K }>()),
     },
     Block {
         module: &ldcp_hdl::pacing_timer::MODULE,
@@ -100,7 +108,15 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::pacing_timer::verilog,
-        adapter: || Box::new(pacing_timer()),
+        adapter: || Box::new(pacing_timer::<{ ldcp_hdl::pacing_timer::FB_ICE40 }>()),
+    },
+    Block {
+        module: &ldcp_hdl::pacing_timer::MODULE_4K,
+        fpga: false,
+        clock: Clock::Reported("a simulation size (4,096 flows): not synthesized"),
+        board: None,
+        verilog: ldcp_hdl::pacing_timer::verilog_4k,
+        adapter: || Box::new(pacing_timer::<{ ldcp_hdl::pacing_timer::FB_4K }>()),
     },
     Block {
         module: &ldcp_hdl::ack_generator::MODULE,
@@ -108,7 +124,21 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: ldcp_hdl::ack_generator::verilog,
-        adapter: || Box::new(ack_generator()),
+        adapter: || {
+            use ldcp_hdl::ack_generator::{FB_ICE40, Q_BITS_ICE40};
+            Box::new(ack_generator::<FB_ICE40, Q_BITS_ICE40>())
+        },
+    },
+    Block {
+        module: &ldcp_hdl::ack_generator::MODULE_4K,
+        fpga: false,
+        clock: Clock::Reported("a simulation size (4,096 flows): not synthesized"),
+        board: None,
+        verilog: ldcp_hdl::ack_generator::verilog_4k,
+        adapter: || {
+            use ldcp_hdl::ack_generator::{FB_4K, Q_BITS_4K};
+            Box::new(ack_generator::<FB_4K, Q_BITS_4K>())
+        },
     },
     Block {
         module: &ldcp_hdl::nic_core::MODULE,
@@ -364,13 +394,13 @@ fn window_engine<const FB: usize>() -> Adapter<ldcp_sim::window_engine::WindowEn
     }
 }
 
-fn fast_start_marker() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
+fn fast_start_marker<const FB: usize>() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
     use ldcp_sim::fast_start_marker::*;
     Adapter {
-        model: || FastStartModel::new(FPGA_FLOW_BITS as u32),
-        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: rusthdl::<ldcp_hdl::fast_start_marker::FastStartMarker>,
-        throughput: |c| crate::throughput::fast_start_marker(c, THROUGHPUT_CYCLES),
+        model: || FastStartModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::fast_start_marker::FastStartMarker<FB>>,
+        throughput: |c| crate::throughput::fast_start_marker(c, FB as u32, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "FastStartTable: transmits, ACKs, NAKs and resets over 16,384 flows, events per second",
             setup: || {
@@ -404,13 +434,13 @@ fn fast_start_marker() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
     }
 }
 
-fn pacing_timer() -> Adapter<ldcp_sim::pacing_timer::PacingTimerModel> {
+fn pacing_timer<const FB: usize>() -> Adapter<ldcp_sim::pacing_timer::PacingTimerModel> {
     use ldcp_sim::pacing_timer::*;
     Adapter {
-        model: || PacingTimerModel::new(FPGA_FLOW_BITS as u32),
-        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: rusthdl::<ldcp_hdl::pacing_timer::PacingTimer>,
-        throughput: |c| crate::throughput::pacing_timer(c, THROUGHPUT_CYCLES),
+        model: || PacingTimerModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::pacing_timer::PacingTimer<FB>>,
+        throughput: |c| crate::throughput::pacing_timer(c, FB as u32, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "PacedFlow over 16,384 flows: updates and grant checks, events per second",
             setup: || {
@@ -437,13 +467,14 @@ fn pacing_timer() -> Adapter<ldcp_sim::pacing_timer::PacingTimerModel> {
     }
 }
 
-fn ack_generator() -> Adapter<ldcp_sim::ack_generator::AckGeneratorModel> {
+fn ack_generator<const FB: usize, const QB: usize>(
+) -> Adapter<ldcp_sim::ack_generator::AckGeneratorModel> {
     use ldcp_sim::ack_generator::*;
     Adapter {
-        model: || AckGeneratorModel::new(FPGA_FLOW_BITS as u32),
-        stimulus: |seed| Box::new(stimulus(seed, FPGA_FLOW_BITS as u32)),
-        rusthdl: rusthdl::<ldcp_hdl::ack_generator::AckGenerator>,
-        throughput: |c| crate::throughput::ack_generator(c, THROUGHPUT_CYCLES),
+        model: || AckGeneratorModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::ack_generator::AckGenerator<FB, QB>>,
+        throughput: |c| crate::throughput::ack_generator(c, FB as u32, THROUGHPUT_CYCLES),
         functional: Some(Functional {
             what: "AckFlow::packet over 16,384 flows, packets per second",
             setup: || {

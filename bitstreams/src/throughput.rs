@@ -217,10 +217,10 @@ impl ReadyValid {
 /// flow resets, bad ids and headers), no block reset.
 pub fn fast_start_marker(
     cosim: &Cosim<ldcp_sim::fast_start_marker::FastStartModel>,
+    fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::fast_start_marker::*;
-    let fb = FPGA_FLOW_BITS as u32;
     let stim: Vec<FsInputs> = stimulus(1, fb)
         .map(|i| FsInputs {
             reset: false,
@@ -260,14 +260,14 @@ pub fn fast_start_marker(
     Ok(f)
 }
 
-/// The pacing timer: an update every cycle (joins, leaves, restarts, all
-/// intervals), no block reset.
+/// The pacing timer with 2^`fb` flows: an update every cycle (joins,
+/// leaves, restarts, all intervals), no block reset.
 pub fn pacing_timer(
     cosim: &Cosim<ldcp_sim::pacing_timer::PacingTimerModel>,
+    fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::pacing_timer::*;
-    let fb = FPGA_FLOW_BITS as u32;
     let n = 1u32 << fb;
     let stim: Vec<PtInputs> = stimulus(1, fb)
         .map(|i| PtInputs {
@@ -316,10 +316,10 @@ pub fn pacing_timer(
 /// packet taken must be acknowledged exactly once, every CE echoed.
 pub fn ack_generator(
     cosim: &Cosim<ldcp_sim::ack_generator::AckGeneratorModel>,
+    fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::ack_generator::*;
-    let fb = FPGA_FLOW_BITS as u32;
     let n = 1usize << fb;
     let model = AckGeneratorModel::new(fb);
     let mut rng = SplitMix64::new(1);

@@ -312,7 +312,7 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
         ),
         (
             &["cosim", "--block", "nope"],
-            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, pacing_timer, ack_generator, nic_core, nic_system, board_core, wred_ecn, switch_board_core, system_board_core",
+            "unknown block \"nope\": known blocks are window_engine, window_engine_4k, fast_start_marker, fast_start_marker_4k, pacing_timer, pacing_timer_4k, ack_generator, ack_generator_4k, nic_core, nic_system, board_core, wred_ecn, switch_board_core, system_board_core",
         ),
         (
             &["cosim", "--block", "wred_ecn", "--cycles", "0"],

@@ -50,16 +50,29 @@ use ldcp_sim::ack_generator::{
 };
 use rust_hdl::prelude::*;
 
-const FB: usize = FPGA_FLOW_BITS;
+/// Flow bits of the iCE40 build (256 flows).
+pub const FB_ICE40: usize = FPGA_FLOW_BITS;
+/// Flow bits of the simulation-size build (4,096 flows).
+pub const FB_4K: usize = 12;
 const PB: usize = PSN_BITS as usize;
 const TB: usize = T_BITS as usize;
 const M_BITS: usize = PB + N_BITS + 1 + TB;
 const C_BITS: usize = N_BITS + TB;
-const _: () = assert!(FB == 8 && PB == 24 && TB == 20 && N_BITS == 4 && GAP_MAX == 4095);
+const _: () = assert!(FB_ICE40 == 8 && PB == 24 && TB == 20 && N_BITS == 4 && GAP_MAX == 4095);
 const _: () = assert!(M_BITS == 49 && C_BITS == 24 && TIMEOUT_BITS == 16);
-/// Bits of a queued ACK: flow index (8) | PSN (24) | ECE | n (4) | NAK.
-const Q_BITS: usize = FB + PB + 1 + N_BITS + 1;
-const _: () = assert!(Q_BITS == 38 && ACK_QUEUE == 8 && READY_MAX_QUEUED == 2);
+/// Bits of a queued ACK below its flow index: PSN (24) | ECE | n (4) | NAK
+/// (the shifts below are literals: RustHDL's HDL has no named shift
+/// constants).
+const Q_LOW_BITS: usize = PB + 1 + N_BITS + 1;
+const _: () = assert!(Q_LOW_BITS == 30 && ACK_QUEUE == 8 && READY_MAX_QUEUED == 2);
+/// Bits of a queued ACK in the iCE40 build: flow index (8) above the rest.
+pub const Q_BITS_ICE40: usize = FB_ICE40 + Q_LOW_BITS;
+/// Bits of a queued ACK in the simulation-size build.
+pub const Q_BITS_4K: usize = FB_4K + Q_LOW_BITS;
+/// The iCE40 build, 256 flows.
+pub type AckGeneratorIce40 = AckGenerator<FB_ICE40, Q_BITS_ICE40>;
+/// The simulation-size build, 4,096 flows.
+pub type AckGenerator4k = AckGenerator<FB_4K, Q_BITS_4K>;
 
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
@@ -69,18 +82,43 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
-/// The block's Verilog (module [`MODULE`]); its table's inputs and outputs
-/// are marked `isolate_assignments` ([`crate::verilog::isolate_table_inputs`]).
+/// The module of the simulation-size build, 4,096 flows.
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "ack_generator_4k",
+    doc: "the ACK generator with 4,096 flows (simulation size)",
+    open: MODULE.open,
+    subs: &[],
+};
+
+/// The block's Verilog (module [`MODULE`]), 256 flows; its table's inputs
+/// and outputs are marked `isolate_assignments`
+/// ([`crate::verilog::isolate_table_inputs`]).
 pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
-    let raw = crate::generate::raw_verilog(AckGenerator::default())
-        .map(|v| crate::verilog::isolate_table_inputs(&v))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+    verilog_of(&MODULE, AckGeneratorIce40::default())
 }
 
-/// See the module doc.
+/// The simulation-size block's Verilog (module [`MODULE_4K`]), 4,096 flows.
+pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
+    verilog_of(&MODULE_4K, AckGenerator4k::default())
+}
+
+fn verilog_of<const FB: usize, const QB: usize>(
+    m: &crate::generate::Module,
+    uut: AckGenerator<FB, QB>,
+) -> Result<String, crate::verilog::VerilogError> {
+    let raw = crate::generate::raw_verilog(uut)
+        .map(|v| crate::verilog::isolate_table_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
+}
+
+/// See the module doc. `FB` sizes the flow tables: 2^`FB` flows, 8 (256)
+/// on the iCE40, 12 (4,096) in simulation; `QB` is the width of a queued
+/// ACK, `FB` + 30 (stable Rust cannot compute a type's width from a
+/// generic, so the builds name both: [`AckGeneratorIce40`],
+/// [`AckGenerator4k`]).
 #[derive(LogicBlock)]
-pub struct AckGenerator {
+pub struct AckGenerator<const FB: usize, const QB: usize> {
     /// The clock; every register is rising-edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (see the module doc).
@@ -175,14 +213,14 @@ pub struct AckGenerator {
     r_a2psn: DFF<Bits<PB>>,
     r_idx: DFF<Bits<FB>>,
     r_err: DFF<Bits<2>>,
-    fq0: DFF<Bits<Q_BITS>>,
-    fq1: DFF<Bits<Q_BITS>>,
-    fq2: DFF<Bits<Q_BITS>>,
-    fq3: DFF<Bits<Q_BITS>>,
-    fq4: DFF<Bits<Q_BITS>>,
-    fq5: DFF<Bits<Q_BITS>>,
-    fq6: DFF<Bits<Q_BITS>>,
-    fq7: DFF<Bits<Q_BITS>>,
+    fq0: DFF<Bits<QB>>,
+    fq1: DFF<Bits<QB>>,
+    fq2: DFF<Bits<QB>>,
+    fq3: DFF<Bits<QB>>,
+    fq4: DFF<Bits<QB>>,
+    fq5: DFF<Bits<QB>>,
+    fq6: DFF<Bits<QB>>,
+    fq7: DFF<Bits<QB>>,
     rp: DFF<Bits<3>>,
     wp: DFF<Bits<3>>,
     cnt: DFF<Bits<4>>,
@@ -232,15 +270,15 @@ pub struct AckGenerator {
     p_since: Signal<Local, Bits<TB>>,
     z_since: Signal<Local, Bits<TB>>,
     has_q: Signal<Local, Bit>,
-    head: Signal<Local, Bits<Q_BITS>>,
-    a1_word: Signal<Local, Bits<Q_BITS>>,
-    a2_word: Signal<Local, Bits<Q_BITS>>,
+    head: Signal<Local, Bits<QB>>,
+    a1_word: Signal<Local, Bits<QB>>,
+    a2_word: Signal<Local, Bits<QB>>,
     pf_v: Signal<Local, Bit>,
-    pf: Signal<Local, Bits<Q_BITS>>,
+    pf: Signal<Local, Bits<QB>>,
     ps_v: Signal<Local, Bit>,
     wp1: Signal<Local, Bits<3>>,
     cnt_n: Signal<Local, Bits<4>>,
-    o_word: Signal<Local, Bits<Q_BITS>>,
+    o_word: Signal<Local, Bits<QB>>,
     o_v: Signal<Local, Bit>,
     // ---- constants
     nak_bit: Constant<Bits<M_BITS>>,
@@ -252,16 +290,20 @@ pub struct AckGenerator {
     one4: Constant<Bits<4>>,
     ready_max: Constant<Bits<4>>,
     gap_max: Constant<Bits<PB>>,
-    q_ece_bit: Constant<Bits<Q_BITS>>,
-    q_nak_bit: Constant<Bits<Q_BITS>>,
-    q_ece_n1: Constant<Bits<Q_BITS>>,
+    q_ece_bit: Constant<Bits<QB>>,
+    q_nak_bit: Constant<Bits<QB>>,
+    q_ece_n1: Constant<Bits<QB>>,
     e_flow: Constant<Bits<2>>,
     e_seq: Constant<Bits<2>>,
     e_gap: Constant<Bits<2>>,
 }
 
-impl Default for AckGenerator {
+impl<const FB: usize, const QB: usize> Default for AckGenerator<FB, QB> {
     fn default() -> Self {
+        assert!(
+            (1..=FLOW_ID_BITS).contains(&FB) && QB == FB + Q_LOW_BITS,
+            "flow bits {FB} out of [1, {FLOW_ID_BITS}], or a queued ACK of {QB} bits, not {FB} + {Q_LOW_BITS}"
+        );
         let c2 = |v: u64| Constant::new(Bits::<2>::from(v));
         Self {
             clock: Default::default(),
@@ -409,9 +451,9 @@ impl Default for AckGenerator {
             one4: Constant::new(Bits::<4>::from(1u64)),
             ready_max: Constant::new(Bits::<4>::from(READY_MAX_QUEUED as u64)),
             gap_max: Constant::new(Bits::<PB>::from(GAP_MAX as u64)),
-            q_ece_bit: Constant::new(Bits::<Q_BITS>::from(1u64 << 5)),
-            q_nak_bit: Constant::new(Bits::<Q_BITS>::from(1u64)),
-            q_ece_n1: Constant::new(Bits::<Q_BITS>::from((1u64 << 5) | (1 << 1))),
+            q_ece_bit: Constant::new(Bits::<QB>::from(1u64 << 5)),
+            q_nak_bit: Constant::new(Bits::<QB>::from(1u64)),
+            q_ece_n1: Constant::new(Bits::<QB>::from((1u64 << 5) | (1 << 1))),
             e_flow: c2(1),
             e_seq: c2(2),
             e_gap: c2(3),
@@ -419,7 +461,7 @@ impl Default for AckGenerator {
     }
 }
 
-impl Logic for AckGenerator {
+impl<const FB: usize, const QB: usize> Logic for AckGenerator<FB, QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -677,9 +719,9 @@ impl Logic for AckGenerator {
 
         // ---- t+4: the queue. The ACK shown is the oldest queued, else
         // this edge's first; the rest are queued in order
-        self.a1_word.next = (bit_cast::<Q_BITS, FB>(self.r_idx.q.val()) << 30)
-            | (bit_cast::<Q_BITS, PB>(self.r_a1psn.q.val()) << 6)
-            | (bit_cast::<Q_BITS, N_BITS>(self.r_a1n.q.val()) << 1);
+        self.a1_word.next = (bit_cast::<QB, FB>(self.r_idx.q.val()) << 30)
+            | (bit_cast::<QB, PB>(self.r_a1psn.q.val()) << 6)
+            | (bit_cast::<QB, N_BITS>(self.r_a1n.q.val()) << 1);
         if self.r_a1ece.q.val() {
             self.a1_word.next = self.a1_word.val() | self.q_ece_bit.val();
         }
@@ -687,8 +729,8 @@ impl Logic for AckGenerator {
             self.a1_word.next = self.a1_word.val() | self.q_nak_bit.val();
         }
         // the second ACK of a split: ECE, n = 1
-        self.a2_word.next = (bit_cast::<Q_BITS, FB>(self.r_idx.q.val()) << 30)
-            | (bit_cast::<Q_BITS, PB>(self.r_a2psn.q.val()) << 6)
+        self.a2_word.next = (bit_cast::<QB, FB>(self.r_idx.q.val()) << 30)
+            | (bit_cast::<QB, PB>(self.r_a2psn.q.val()) << 6)
             | self.q_ece_n1.val();
         self.has_q.next = self.cnt.q.val().any();
         self.head.next = self.fq0.q.val();
@@ -836,10 +878,11 @@ impl Logic for AckGenerator {
 /// The block in RustHDL's own simulator, stepped by hand
 /// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
 /// `rusthdl` engine of `ldcp bench`.
-pub type AckGeneratorRustHdl = crate::stepper::RustHdlSim<AckGenerator>;
+pub type AckGeneratorRustHdl<const FB: usize, const QB: usize> =
+    crate::stepper::RustHdlSim<AckGenerator<FB, QB>>;
 
 ldcp_sim::ack_generator_ports!(crate::hand_stepped {
-    AckGenerator [],
+    AckGenerator<FB, QB> [const FB: usize, const QB: usize],
     ldcp_sim::ack_generator::AgInputs,
     ldcp_sim::ack_generator::AgOutputs
 });
@@ -850,14 +893,28 @@ mod tests {
     use ldcp_sim::ack_generator::{stimulus, AckGeneratorModel};
 
     /// RustHDL's own simulation agrees with the golden model.
-    #[test]
-    fn ack_generator_rusthdl_simulation_matches_model() {
-        let mut sim = AckGeneratorRustHdl::new();
+    fn rusthdl_matches_model<const FB: usize, const QB: usize>(cycles: usize) {
+        let mut sim = AckGeneratorRustHdl::<FB, QB>::new();
         let mut model = AckGeneratorModel::new(FB as u32);
-        for (c, i) in stimulus(5, FB as u32).take(3_000).enumerate() {
+        for (c, i) in stimulus(5, FB as u32).take(cycles).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");
             model.tick(&i);
-            assert_eq!(got, model.outputs(), "cycle {c}, inputs {i:?}");
+            assert_eq!(
+                got,
+                model.outputs(),
+                "{FB} flow bits, cycle {c}, inputs {i:?}"
+            );
         }
+    }
+
+    #[test]
+    fn ack_generator_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_ICE40, Q_BITS_ICE40>(3_000);
+    }
+
+    /// The 4,096-flow build: its reset sweep (4,096 cycles) and past it.
+    #[test]
+    fn ack_generator_4k_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_4K, Q_BITS_4K>(6_000);
     }
 }

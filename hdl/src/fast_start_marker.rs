@@ -48,7 +48,10 @@ use crate::table_sweep::TableSweep;
 use ldcp_sim::fast_start_marker::{kind, COUNT_BITS, FLOW_ID_BITS, FPGA_FLOW_BITS, PSN_BITS};
 use rust_hdl::prelude::*;
 
-const FB: usize = FPGA_FLOW_BITS;
+/// Flow bits of the iCE40 build (256 flows).
+pub const FB_ICE40: usize = FPGA_FLOW_BITS;
+/// Flow bits of the simulation-size build (4,096 flows).
+pub const FB_4K: usize = 12;
 const PB: usize = PSN_BITS as usize;
 const CB: usize = COUNT_BITS;
 /// Bits of the `misc` word: stage | fs_len - 1.
@@ -57,7 +60,7 @@ const MISC_BITS: usize = 2 + CB;
 const STATE_BITS: usize = 2 * PB + MISC_BITS;
 // the state word is base (bits 61..38) | next (37..14) | misc (13..0): the
 // shifts below are literals (RustHDL's HDL has no named shift constants)
-const _: () = assert!(FB == 8 && PB == 24 && CB == 12 && MISC_BITS == 14 && STATE_BITS == 62);
+const _: () = assert!(FB_ICE40 == 8 && PB == 24 && CB == 12 && MISC_BITS == 14 && STATE_BITS == 62);
 const _: () = assert!(MISC_BITS + PB == 38);
 
 /// The module.
@@ -68,20 +71,41 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
-/// The block's Verilog (module [`MODULE`]); the sub-block inputs it drives
-/// are marked `isolate_assignments` ([`crate::verilog::isolate_table_inputs`]:
-/// the table's forwarding select and its write data meet in one RustHDL
-/// block, a loop to Verilator that no signal closes).
+/// The module of the simulation-size build, 4,096 flows.
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "fast_start_marker_4k",
+    doc: "the fast-start marker with 4,096 flows (simulation size)",
+    open: MODULE.open,
+    subs: &[],
+};
+
+/// The block's Verilog (module [`MODULE`]), 256 flows; the sub-block
+/// inputs it drives are marked `isolate_assignments`
+/// ([`crate::verilog::isolate_table_inputs`]: the table's forwarding select
+/// and its write data meet in one RustHDL block, a loop to Verilator that
+/// no signal closes).
 pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
-    let raw = crate::generate::raw_verilog(FastStartMarker::default())
-        .map(|v| crate::verilog::isolate_table_inputs(&v))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+    verilog_of::<FB_ICE40>(&MODULE)
 }
 
-/// See the module doc.
+/// The simulation-size block's Verilog (module [`MODULE_4K`]), 4,096 flows.
+pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
+    verilog_of::<FB_4K>(&MODULE_4K)
+}
+
+fn verilog_of<const FB: usize>(
+    m: &crate::generate::Module,
+) -> Result<String, crate::verilog::VerilogError> {
+    let raw = crate::generate::raw_verilog(FastStartMarker::<FB>::default())
+        .map(|v| crate::verilog::isolate_table_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
+}
+
+/// See the module doc. `FB` sizes the flow tables: 2^`FB` flows, 8 (256)
+/// on the iCE40, 12 (4,096) in simulation.
 #[derive(LogicBlock)]
-pub struct FastStartMarker {
+pub struct FastStartMarker<const FB: usize> {
     /// The clock; every register is rising-edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (see the module doc).
@@ -272,8 +296,12 @@ pub struct FastStartMarker {
     e_ipv4: Constant<Bits<2>>,
 }
 
-impl Default for FastStartMarker {
+impl<const FB: usize> Default for FastStartMarker<FB> {
     fn default() -> Self {
+        assert!(
+            (1..=FLOW_ID_BITS).contains(&FB),
+            "flow bits {FB} out of [1, {FLOW_ID_BITS}]"
+        );
         let c2 = |v: u64| Constant::new(Bits::<2>::from(v));
         Self {
             clock: Default::default(),
@@ -438,7 +466,7 @@ impl Default for FastStartMarker {
     }
 }
 
-impl Logic for FastStartMarker {
+impl<const FB: usize> Logic for FastStartMarker<FB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -795,10 +823,10 @@ impl Logic for FastStartMarker {
 /// The block in RustHDL's own simulator, stepped by hand
 /// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
 /// `rusthdl` engine of `ldcp bench`.
-pub type FastStartMarkerRustHdl = crate::stepper::RustHdlSim<FastStartMarker>;
+pub type FastStartMarkerRustHdl<const FB: usize> = crate::stepper::RustHdlSim<FastStartMarker<FB>>;
 
 ldcp_sim::fast_start_marker_ports!(crate::hand_stepped {
-    FastStartMarker [],
+    FastStartMarker<FB> [const FB: usize],
     ldcp_sim::fast_start_marker::FsInputs,
     ldcp_sim::fast_start_marker::FsOutputs
 });
@@ -809,14 +837,28 @@ mod tests {
     use ldcp_sim::fast_start_marker::{stimulus, FastStartModel};
 
     /// RustHDL's own simulation agrees with the golden model.
-    #[test]
-    fn fast_start_marker_rusthdl_simulation_matches_model() {
-        let mut sim = FastStartMarkerRustHdl::new();
+    fn rusthdl_matches_model<const FB: usize>(cycles: usize) {
+        let mut sim = FastStartMarkerRustHdl::<FB>::new();
         let mut model = FastStartModel::new(FB as u32);
-        for (c, i) in stimulus(5, FB as u32).take(3_000).enumerate() {
+        for (c, i) in stimulus(5, FB as u32).take(cycles).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");
             model.tick(&i);
-            assert_eq!(got, model.outputs(), "cycle {c}, inputs {i:?}");
+            assert_eq!(
+                got,
+                model.outputs(),
+                "{FB} flow bits, cycle {c}, inputs {i:?}"
+            );
         }
+    }
+
+    #[test]
+    fn fast_start_marker_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_ICE40>(3_000);
+    }
+
+    /// The 4,096-flow build: its reset sweep (4,096 cycles) and past it.
+    #[test]
+    fn fast_start_marker_4k_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_4K>(6_000);
     }
 }

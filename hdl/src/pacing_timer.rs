@@ -41,13 +41,16 @@ use crate::table_sweep::TableSweep;
 use ldcp_sim::pacing_timer::{FLOW_ID_BITS, FPGA_FLOW_BITS, INTERVAL_BITS, LATE_BITS, T_BITS};
 use rust_hdl::prelude::*;
 
-const FB: usize = FPGA_FLOW_BITS;
+/// Flow bits of the iCE40 build (256 flows).
+pub const FB_ICE40: usize = FPGA_FLOW_BITS;
+/// Flow bits of the simulation-size build (4,096 flows).
+pub const FB_4K: usize = 12;
 const TB: usize = T_BITS as usize;
 const IB: usize = INTERVAL_BITS;
 const A_BITS: usize = 1 + TB;
 const U_BITS: usize = 1 + IB + TB;
 const S_BITS: usize = 1 + 2 * TB;
-const _: () = assert!(FB == 8 && TB == 25 && IB == 24 && LATE_BITS == 16);
+const _: () = assert!(FB_ICE40 == 8 && TB == 25 && IB == 24 && LATE_BITS == 16);
 const _: () = assert!(A_BITS == 26 && U_BITS == 50 && S_BITS == 51);
 
 /// The module.
@@ -58,14 +61,28 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
-/// The block's Verilog (module [`MODULE`]).
+/// The module of the simulation-size build, 4,096 flows.
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "pacing_timer_4k",
+    doc: "the pacing timer with 4,096 flows (simulation size)",
+    open: MODULE.open,
+    subs: &[],
+};
+
+/// The block's Verilog (module [`MODULE`]), 256 flows.
 pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
-    crate::generate::finalized(&MODULE, PacingTimer::default())
+    crate::generate::finalized(&MODULE, PacingTimer::<FB_ICE40>::default())
 }
 
-/// See the module doc.
+/// The simulation-size block's Verilog (module [`MODULE_4K`]), 4,096 flows.
+pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE_4K, PacingTimer::<FB_4K>::default())
+}
+
+/// See the module doc. `FB` sizes the flow tables: 2^`FB` flows, 8 (256)
+/// on the iCE40, 12 (4,096) in simulation.
 #[derive(LogicBlock)]
-pub struct PacingTimer {
+pub struct PacingTimer<const FB: usize> {
     /// The clock; every register is rising-edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (see the module doc).
@@ -164,8 +181,12 @@ pub struct PacingTimer {
     s_active_bit: Constant<Bits<S_BITS>>,
 }
 
-impl Default for PacingTimer {
+impl<const FB: usize> Default for PacingTimer<FB> {
     fn default() -> Self {
+        assert!(
+            (1..=FLOW_ID_BITS).contains(&FB),
+            "flow bits {FB} out of [1, {FLOW_ID_BITS}]"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -248,7 +269,7 @@ impl Default for PacingTimer {
     }
 }
 
-impl Logic for PacingTimer {
+impl<const FB: usize> Logic for PacingTimer<FB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -420,10 +441,10 @@ impl Logic for PacingTimer {
 /// The block in RustHDL's own simulator, stepped by hand
 /// ([`crate::stepper`]): RustHDL's second opinion on the RTL, and the
 /// `rusthdl` engine of `ldcp bench`.
-pub type PacingTimerRustHdl = crate::stepper::RustHdlSim<PacingTimer>;
+pub type PacingTimerRustHdl<const FB: usize> = crate::stepper::RustHdlSim<PacingTimer<FB>>;
 
 ldcp_sim::pacing_timer_ports!(crate::hand_stepped {
-    PacingTimer [],
+    PacingTimer<FB> [const FB: usize],
     ldcp_sim::pacing_timer::PtInputs,
     ldcp_sim::pacing_timer::PtOutputs
 });
@@ -434,14 +455,28 @@ mod tests {
     use ldcp_sim::pacing_timer::{stimulus, PacingTimerModel};
 
     /// RustHDL's own simulation agrees with the golden model.
-    #[test]
-    fn pacing_timer_rusthdl_simulation_matches_model() {
-        let mut sim = PacingTimerRustHdl::new();
+    fn rusthdl_matches_model<const FB: usize>(cycles: usize) {
+        let mut sim = PacingTimerRustHdl::<FB>::new();
         let mut model = PacingTimerModel::new(FB as u32);
-        for (c, i) in stimulus(5, FB as u32).take(3_000).enumerate() {
+        for (c, i) in stimulus(5, FB as u32).take(cycles).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");
             model.tick(&i);
-            assert_eq!(got, model.outputs(), "cycle {c}, inputs {i:?}");
+            assert_eq!(
+                got,
+                model.outputs(),
+                "{FB} flow bits, cycle {c}, inputs {i:?}"
+            );
         }
+    }
+
+    #[test]
+    fn pacing_timer_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_ICE40>(3_000);
+    }
+
+    /// The 4,096-flow build: its reset sweep (4,096 cycles) and past it.
+    #[test]
+    fn pacing_timer_4k_rusthdl_simulation_matches_model() {
+        rusthdl_matches_model::<FB_4K>(6_000);
     }
 }

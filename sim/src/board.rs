@@ -192,7 +192,7 @@ impl crate::cosim::CosimModel for BoardModel {
     /// a power-on sequence, the bridge's idle timeout on a frame cut short,
     /// the bus access and its 70-bit response, and the NIC core's drain
     /// (the bridge is the core's only source of events).
-    fn drain(last: Option<&BoardIn>) -> Vec<BoardIn> {
+    fn drain(&self, last: Option<&BoardIn>) -> Vec<BoardIn> {
         let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
         let idle = BoardIn {
             uart_rx: true,

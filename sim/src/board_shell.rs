@@ -314,7 +314,7 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
     /// power-on sequence, the bridge's timeout on a cut frame, a response
     /// and the core's drain (a lit activity LED is not in flight: its
     /// count-down is compared every cycle, not waited for).
-    fn drain(last: Option<&ShellIn>) -> Vec<ShellIn> {
+    fn drain(&self, last: Option<&ShellIn>) -> Vec<ShellIn> {
         let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
         let hold = last.map_or(0, |i| i.cfg_led_hold_cycles);
         let idle = ShellIn {

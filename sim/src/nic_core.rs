@@ -748,7 +748,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
     }
 
     /// [`NicCoreModel::drain_bus`].
-    fn drain(_last: Option<&NicCoreIn>) -> Vec<NicCoreIn> {
+    fn drain(&self, _last: Option<&NicCoreIn>) -> Vec<NicCoreIn> {
         NicCoreModel::drain_bus()
             .into_iter()
             .map(NicCoreIn::from)

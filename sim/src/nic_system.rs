@@ -1140,7 +1140,7 @@ impl crate::cosim::CosimModel for NicSystemModel {
     }
 
     /// [`NicSystemModel::drain_bus`].
-    fn drain(_last: Option<&SysIn>) -> Vec<SysIn> {
+    fn drain(&self, _last: Option<&SysIn>) -> Vec<SysIn> {
         NicSystemModel::drain_bus()
             .into_iter()
             .map(SysIn::from)

@@ -1081,7 +1081,7 @@ impl crate::cosim::CosimModel for WredEcnModel {
 
     /// [`COUNTER_LATENCY_CYCLES`] idle cycles (no packet, no drain), the
     /// last parameters kept: every decision is out and counted.
-    fn drain(last: Option<&WredInputs>) -> Vec<WredInputs> {
+    fn drain(&self, last: Option<&WredInputs>) -> Vec<WredInputs> {
         let p = last.map(|i| i.params()).unwrap_or_default();
         vec![WredInputs::idle(&p); COUNTER_LATENCY_CYCLES]
     }

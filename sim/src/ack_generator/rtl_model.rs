@@ -288,14 +288,14 @@ impl crate::cosim::CosimModel for AckGeneratorModel {
     /// timeout, plus two passes of the scanner (one to reach a flow, one
     /// for a flow whose stamp was taken just after its visit), plus the
     /// pipeline and the ACK queue.
-    fn drain(last: Option<&AgInputs>) -> Vec<AgInputs> {
+    fn drain(&self, last: Option<&AgInputs>) -> Vec<AgInputs> {
         let cfg = AgInputs {
             cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
             cfg_timeout_cycles: last.map_or(0, |i| i.cfg_timeout_cycles),
             ..Default::default()
         };
         let timeout = (cfg.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1)) as usize;
-        vec![cfg; timeout + 3 * (1 << FPGA_FLOW_BITS) + 8 + ACK_QUEUE]
+        vec![cfg; timeout + 3 * self.flows.len() + 8 + ACK_QUEUE]
     }
 
     /// The ops in the pipeline, decided ACKs not yet shown, a sweep under

@@ -82,8 +82,9 @@ pub trait CosimModel {
     /// the block's latency (and whatever stops its own sources, such as the
     /// NIC core's generator), after which nothing may be in flight. `last`
     /// is the stream's last input (`None` for an empty stream): the drain
-    /// keeps its parameters.
-    fn drain(last: Option<&Self::Input>) -> Vec<Self::Input>;
+    /// keeps its parameters. Called on the model as the stream ends (its
+    /// size, such as its number of flows, may set the drain's length).
+    fn drain(&self, last: Option<&Self::Input>) -> Vec<Self::Input>;
     /// What the model still holds in flight, by place, non-zero counts
     /// only: events in a pipeline, a FIFO, a merge window, a sweep under
     /// way, a frame half received. Empty after [`CosimModel::drain`]; the
@@ -290,6 +291,8 @@ impl<M: CosimModel> Cosim<M> {
         let mut cycles = 0u64;
         let mut last: Option<M::Input> = None;
         let mut drain: Option<std::vec::IntoIter<M::Input>> = None;
+        // the drain as it began, for a replay into a VCD
+        let mut drain_inputs: Vec<M::Input> = Vec::new();
         let mut drain_cycles = 0u64;
         let mut stream = stimulus();
         loop {
@@ -297,7 +300,8 @@ impl<M: CosimModel> Cosim<M> {
                 None => match stream.next() {
                     Some(s) => s,
                     None => {
-                        drain = Some(M::drain(last.as_ref()).into_iter());
+                        drain_inputs = model.drain(last.as_ref());
+                        drain = Some(drain_inputs.clone().into_iter());
                         continue;
                     }
                 },
@@ -326,7 +330,7 @@ impl<M: CosimModel> Cosim<M> {
                     .map(|(p, (w, g))| (p.name.to_string(), *w, *g))
                     .collect();
                 // the inputs so far: the stream, then the drain if it began
-                let replay = stimulus().chain(M::drain(last.as_ref()));
+                let replay = stimulus().chain(drain_inputs.iter().cloned());
                 let vcd = self.write_vcd(replay.take(cycles as usize + 1), label);
                 return Err(CosimFailure::Mismatch(Box::new(Mismatch {
                     module: self.spec.module().to_string(),

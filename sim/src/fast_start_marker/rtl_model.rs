@@ -195,12 +195,12 @@ impl crate::cosim::CosimModel for FastStartModel {
 
     /// A reset sweep (one cycle per flow) plus [`LATENCY_CYCLES`] idle
     /// cycles, the last IW kept.
-    fn drain(last: Option<&FsInputs>) -> Vec<FsInputs> {
+    fn drain(&self, last: Option<&FsInputs>) -> Vec<FsInputs> {
         let idle = FsInputs {
             cfg_iw_pkts: last.map_or(1, |i| i.cfg_iw_pkts),
             ..Default::default()
         };
-        vec![idle; (1 << FPGA_FLOW_BITS) + LATENCY_CYCLES]
+        vec![idle; self.flows.len() + LATENCY_CYCLES]
     }
 
     fn in_flight(&self) -> Vec<(&'static str, u64)> {

@@ -304,8 +304,8 @@ impl crate::cosim::CosimModel for PacingTimerModel {
     /// Idle cycles for a reset sweep (one per flow) to finish, plus the
     /// update path's two: the scanner keeps granting (grants are the
     /// block's output, not something in flight).
-    fn drain(_last: Option<&PtInputs>) -> Vec<PtInputs> {
-        vec![PtInputs::default(); (1 << FPGA_FLOW_BITS) + 2]
+    fn drain(&self, _last: Option<&PtInputs>) -> Vec<PtInputs> {
+        vec![PtInputs::default(); self.a.len() + 2]
     }
 
     fn in_flight(&self) -> Vec<(&'static str, u64)> {

@@ -706,7 +706,7 @@ impl crate::cosim::CosimModel for WindowEngineModel {
     /// [`LATENCY_CYCLES`] + 1 idle cycles, the last parameters kept: the
     /// last event's update is out, and nothing is left in the window or the
     /// pipelines.
-    fn drain(last: Option<&WeInputs>) -> Vec<WeInputs> {
+    fn drain(&self, last: Option<&WeInputs>) -> Vec<WeInputs> {
         let p = last.map(|i| i.params()).unwrap_or_default();
         vec![WeInputs::idle(&p); LATENCY_CYCLES + 1]
     }
