@@ -1,11 +1,11 @@
-//! The Alchitry Cu board core (power-on sequencer, UART bridge, NIC core)
-//! against `BoardModel`: the UART line out and the NIC core's bus every
-//! cycle, over proptest streams of per-cycle choices that `BoardStimulus`
-//! turns into a UART line (frames intact, corrupted, cut short, back to
-//! back; garbage, glitches, bad stop bits, reset-button pulses) at
-//! proptest-chosen bit rates, including the board's 100 clocks per bit and
-//! illegal dividers below 4; each case drained (the bridge idle, the core
-//! empty) and checked empty.
+//! The Alchitry Cu board core (power-on sequencer, UART bridge, LEDs, NIC
+//! core) against `BoardModel`: the UART line out, the LEDs and the NIC
+//! core's bus every cycle, over proptest streams of per-cycle choices that
+//! `BoardStimulus` turns into a UART line (frames intact, corrupted, cut
+//! short, back to back; garbage, glitches, bad stop bits, reset-button
+//! pulses) at proptest-chosen bit rates, including the board's 100 clocks
+//! per bit and illegal dividers below 4; each case drained (the bridge
+//! idle, the core empty) and checked empty.
 
 use ldcp_sim::board::{BoardIn, BoardModel, BoardOut, BoardStimulus};
 use proptest::prelude::*;
@@ -26,6 +26,10 @@ struct Reached {
     reads: u64,
     reads_nonzero: u64,
     tx_low: u64,
+    activity_toggles: u64,
+    error_lit: u64,
+    ready_dark: u64,
+    last_activity: bool,
 }
 
 #[test]
@@ -42,6 +46,10 @@ fn board_core_matches_model() {
             c.reads += o.obs_bus_re as u64;
             c.reads_nonzero += (o.obs_bus_rvalid && o.obs_bus_rdata != 0) as u64;
             c.tx_low += !o.uart_tx as u64;
+            c.activity_toggles += (o.led_activity != c.last_activity) as u64;
+            c.last_activity = o.led_activity;
+            c.error_lit += o.led_error as u64;
+            c.ready_dark += !o.led_ready as u64;
         },
         |_, _| {},
     );
@@ -57,6 +65,12 @@ fn board_core_matches_model() {
     );
     assert!(
         c.writes > 500 && c.reads > 150 && c.reads_nonzero > 100 && c.tx_low > 100_000,
+        "{c:?}"
+    );
+    // the LEDs: activity toggled by the traffic, error lit by refusals (and
+    // cleared by resets), ready dark through power-on sequences
+    assert!(
+        c.activity_toggles > 500 && c.error_lit > 10_000 && c.ready_dark > 5_000,
         "{c:?}"
     );
 }

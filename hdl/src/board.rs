@@ -16,6 +16,18 @@
 //! button (active low) holds the core; at configuration every register is
 //! zero and the power-on sequencer writes CORE_RESET.
 //!
+//! # LEDs (two flip-flops: the board is full)
+//! - LED 0, ready: the power-on sequence is over (the bridge is live).
+//! - LED 1, activity: toggles at every bus access of the bridge and every
+//!   refused frame, so each command changes it and sustained traffic makes
+//!   it glow. The board shell's LED (lit for 1/16 s after traffic, on the
+//!   switch port's board and the ULX3S) needs a 24-bit hold counter; on this
+//!   board the shell and its LEDs took the core to 7,645 of the 7,680 cells
+//!   and 100 MHz was met at 1 placement seed of 5 (branch
+//!   `wip/nic-board-leds`).
+//! - LED 2, error: a frame was refused (bad CRC, op or address) since the
+//!   core last reset (a CORE_RESET write, the power-on one included).
+//!
 //! # Pins (ICE40HX8K-CB132, Alchitry Cu)
 //! The 100 MHz oscillator is on P7, the reset button (active low, with the
 //! pin's pull-up on) on P8; the FTDI USB-UART's line into the FPGA is P14,
@@ -36,6 +48,10 @@ pub const OSC_MHZ: f64 = 100.0;
 pub const BAUD: u32 = ldcp_sim::uart_bridge::DEFAULT_BAUD;
 /// Clocks per UART bit on the board.
 pub const BAUD_DIV: u32 = 100;
+/// The LED pins, LED 0 first (J11, K11, K12, K14, L12, L14, M12, N14:
+/// Alchitry's Cu pin constraints, as LiteX-Boards' `alchitry_cu` platform
+/// lists them), active high.
+pub const LED_PINS: [&str; 8] = ["J11", "K11", "K12", "K14", "L12", "L14", "M12", "N14"];
 
 /// The board core: what runs on the board clock.
 #[derive(LogicBlock)]
@@ -50,6 +66,12 @@ pub struct BoardCore {
     pub reset_hold: Signal<In, Bit>,
     /// The UART line to the host.
     pub uart_tx: Signal<Out, Bit>,
+    /// LED: the power-on sequence is over.
+    pub led_ready: Signal<Out, Bit>,
+    /// LED: toggles at every bus access of the bridge and every refused frame.
+    pub led_activity: Signal<Out, Bit>,
+    /// LED: a frame was refused since the core last reset.
+    pub led_error: Signal<Out, Bit>,
     /// Observation: the NIC core's bus address.
     pub obs_bus_addr: Signal<Out, Bits<12>>,
     /// Observation: the bus write data.
@@ -83,6 +105,8 @@ pub struct BoardCore {
     hold_s1: DFFWithInit<Bit>,
     hold_s2: DFFWithInit<Bit>,
     por: DFF<Bits<8>>,
+    act: DFF<Bit>,
+    err: DFF<Bit>,
     c_por_write: Constant<Bits<8>>,
     c_reset_addr: Constant<Bits<12>>,
     one8: Constant<Bits<8>>,
@@ -104,6 +128,9 @@ impl BoardCore {
             cfg_bit_cycles: Default::default(),
             reset_hold: Default::default(),
             uart_tx: Default::default(),
+            led_ready: Default::default(),
+            led_activity: Default::default(),
+            led_error: Default::default(),
             obs_bus_addr: Default::default(),
             obs_bus_wdata: Default::default(),
             obs_bus_we: Default::default(),
@@ -123,6 +150,8 @@ impl BoardCore {
             hold_s1: DFFWithInit::new(true),
             hold_s2: DFFWithInit::new(true),
             por: Default::default(),
+            act: Default::default(),
+            err: Default::default(),
             c_por_write: Constant::new(bits::<8>(ldcp_sim::board::POR_WRITE_AT as u64)),
             c_reset_addr: Constant::new(bits::<12>(reset_addr as u64)),
             one8: Constant::new(bits::<8>(1)),
@@ -146,7 +175,7 @@ impl Default for BoardCore {
 impl Logic for BoardCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hold_s1, hold_s2, por);
+        dff_setup!(self, clock, hold_s1, hold_s2, por, act, err);
         self.bridge.clock.next = self.clock.val();
         self.core.clock.next = self.clock.val();
 
@@ -187,8 +216,20 @@ impl Logic for BoardCore {
         self.core.sys_push_valid.next = false;
         self.core.sys_push_event.next = bits::<13>(0);
 
+        // ---- LEDs (see the module doc: two flip-flops, no hold counter)
+        self.act.d.next = self.act.q.val()
+            ^ (self.bridge.bus_we.val() | self.bridge.bus_re.val() | self.bridge.refused.val());
+        if self.bridge.refused.val() {
+            self.err.d.next = true;
+        } else if self.core.sys_core_rst.val() {
+            self.err.d.next = false;
+        }
+
         // ---- outputs
         self.uart_tx.next = self.bridge.tx.val();
+        self.led_ready.next = !self.active.val();
+        self.led_activity.next = self.act.q.val();
+        self.led_error.next = self.err.q.val();
         self.obs_bus_addr.next = self.addr.val();
         self.obs_bus_wdata.next = self.wdata.val();
         self.obs_bus_we.next = self.we.val();
@@ -209,10 +250,8 @@ impl Logic for BoardCore {
 /// The board core's module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
-    doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), and the NIC core; the board top runs it on the 100 MHz oscillator (no PLL)",
-    // no LEDs on this board yet (they did not fit when it was written), so
-    // no error LED either
-    open: &["bridge$refused", "core$sys_sweeping", "core$sys_upd_cw_pkts"],
+    doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), three LEDs, and the NIC core; the board top runs it on the 100 MHz oscillator (no PLL)",
+    open: &["core$sys_sweeping", "core$sys_upd_cw_pkts"],
     subs: &[&crate::nic_core::MODULE],
 };
 
@@ -239,19 +278,25 @@ pub fn top_verilog() -> String {
         "// {TOP}: the LDCP NIC core on the Alchitry Cu (iCE40-HX8K, cb132).\n\
          // Generated by ldcp-hdl (hdl/src/board.rs); do not edit.\n\
          // {OSC_MHZ} MHz oscillator -> {CLOCK_MHZ} MHz core clock (no PLL);\n\
-         // UART {BAUD} baud 8N1 ({BAUD_DIV} clocks per bit) to the FTDI USB-UART.\n\
+         // UART {BAUD} baud 8N1 ({BAUD_DIV} clocks per bit) to the FTDI USB-UART;\n\
+         // LED 0 power-on done, 1 toggles with bridge traffic, 2 a refused frame.\n\
          module {TOP}(\n\
          \x20   input  wire clk_100mhz,\n\
          \x20   input  wire rst_n,\n\
          \x20   input  wire usb_rx,\n\
-         \x20   output wire usb_tx\n\
+         \x20   output wire usb_tx,\n\
+         \x20   output wire [7:0] led\n\
          );\n\
+         \x20   assign led[7:3] = 5'b0;\n\
          \x20   board_core core (\n\
          \x20       .clock(clk_100mhz),\n\
          \x20       .uart_rx(usb_rx),\n\
          \x20       .cfg_bit_cycles(10'd{BAUD_DIV}),\n\
          \x20       .reset_hold(~rst_n),\n\
-         \x20       .uart_tx(usb_tx){obs}\n\
+         \x20       .uart_tx(usb_tx),\n\
+         \x20       .led_ready(led[0]),\n\
+         \x20       .led_activity(led[1]),\n\
+         \x20       .led_error(led[2]){obs}\n\
          \x20   );\n\
          endmodule\n"
     )
@@ -259,8 +304,19 @@ pub fn top_verilog() -> String {
 
 /// The board's pin constraints (nextpnr-ice40 PCF).
 pub fn pcf() -> String {
+    pcf_of(TOP)
+}
+
+/// The Alchitry Cu's pin constraints for the top module `top` (this
+/// board's, or the switch port's on a second Cu: the same pins).
+pub fn pcf_of(top: &str) -> String {
+    let leds: String = LED_PINS
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("set_io led[{i}] {p}\n"))
+        .collect();
     format!(
-        "# Alchitry Cu (ICE40HX8K-CB132): pins of {TOP}. Generated by ldcp-hdl; do not edit.\n\
+        "# Alchitry Cu (ICE40HX8K-CB132): pins of {top}. Generated by ldcp-hdl; do not edit.\n\
          # 100 MHz oscillator\n\
          set_io clk_100mhz P7\n\
          set_frequency clk_100mhz {OSC_MHZ}\n\
@@ -268,7 +324,9 @@ pub fn pcf() -> String {
          set_io -pullup yes rst_n P8\n\
          # FTDI USB-UART (FT2232 channel B): the host's line into the FPGA, the FPGA's line out\n\
          set_io usb_rx P14\n\
-         set_io usb_tx M9\n"
+         set_io usb_tx M9\n\
+         # LEDs 0..7, active high\n\
+         {leds}"
     )
 }
 
@@ -303,6 +361,9 @@ mod tests {
         let top = top_verilog();
         assert!(top.contains("10'd100") && !top.contains("SB_PLL40"));
         assert!(top.contains(".clock(clk_100mhz)") && top.contains(".reset_hold(~rst_n)"));
-        assert!(pcf().contains("set_io usb_rx P14") && pcf().contains("set_io clk_100mhz P7"));
+        assert!(top.contains(".led_ready(led[0])") && top.contains(".led_error(led[2])"));
+        let pcf = pcf();
+        assert!(pcf.contains("set_io usb_rx P14") && pcf.contains("set_io clk_100mhz P7"));
+        assert!(pcf.contains("set_io led[0] J11") && pcf.contains("set_io led[7] N14"));
     }
 }

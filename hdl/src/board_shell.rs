@@ -4,8 +4,9 @@
 //! ([`crate::switch_board`]) and the ULX3S's ([`crate::system_board`]);
 //! `ldcp_sim::board_shell::ShellModel` is its model, register for register.
 //! (The Alchitry Cu NIC board core, [`crate::board::BoardCore`], wires the
-//! same sequencer and bridge itself and has no LEDs: its HX8K has 19 free
-//! logic cells, see `bitstreams/reports/alchitry-cu.json`.)
+//! same sequencer and bridge itself, without the bus register, and has
+//! LEDs of two flip-flops: the shell's 24-bit activity hold does not fit
+//! beside the NIC core at 100 MHz, see [`crate::board`].)
 //!
 //! # Power-on
 //! `reset_hold` (PLL not locked, or the reset button) passes a two-flop

@@ -10,6 +10,12 @@
 //! CORE_RESET.GO on the core's bus, so every flow starts at INIT_CW and
 //! every parameter at its reset value whatever the clock did before the
 //! PLL locked. Until the counter reaches 255 the bridge is held idle.
+//!
+//! # LEDs
+//! Ready: the power-on sequence is over. Activity: toggles at every bus
+//! access of the bridge and every refused frame. Error: set by a refused
+//! frame, cleared when the core resets (the core's `core_rst` tap), the
+//! refusal first if both came at once.
 
 use crate::nic_core::NicCoreModel;
 use crate::uart_bridge::{BridgeIn, BridgeModel, BridgeOut};
@@ -38,6 +44,12 @@ crate::ports! {
     pub struct BoardOut {
         /// The UART line to the host.
         uart_tx: bool = 1,
+        /// LED: the power-on sequence is over.
+        led_ready: bool = 1,
+        /// LED: toggles at every bus access of the bridge and every refused frame.
+        led_activity: bool = 1,
+        /// LED: a frame was refused since the core last reset.
+        led_error: bool = 1,
         /// The NIC core's bus: address.
         obs_bus_addr: u32 = ldcp_regmap::ADDR_BITS,
         /// Its write data.
@@ -75,6 +87,8 @@ pub struct BoardModel {
     hold_s1: bool,
     hold_s2: bool,
     por: u32,
+    act: bool,
+    err: bool,
     bridge: BridgeModel,
     core: NicCoreModel,
 }
@@ -86,6 +100,8 @@ impl BoardModel {
             hold_s1: true,
             hold_s2: true,
             por: 0,
+            act: false,
+            err: false,
             bridge: BridgeModel::new(),
             core: NicCoreModel::new(hash, dirty),
         }
@@ -122,6 +138,9 @@ impl BoardModel {
         let t = self.core.taps();
         BoardOut {
             uart_tx: self.bridge.outputs().tx,
+            led_ready: self.ready(),
+            led_activity: self.act,
+            led_error: self.err,
             obs_bus_addr: bus.addr & (ldcp_regmap::WINDOW_BYTES - 1),
             obs_bus_wdata: bus.wdata,
             obs_bus_we: bus.we,
@@ -156,6 +175,13 @@ impl BoardModel {
         let bus = self.bus();
         let core_out = self.core.outputs();
         let active = self.por != POR_DONE;
+        let b = self.bridge.outputs();
+        self.act ^= b.bus_we || b.bus_re || b.refused;
+        if b.refused {
+            self.err = true;
+        } else if self.core.taps().core_rst {
+            self.err = false;
+        }
         self.bridge.tick(&BridgeIn {
             rx: i.uart_rx,
             baud_div: i.cfg_bit_cycles,
