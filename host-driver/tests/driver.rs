@@ -1214,12 +1214,17 @@ fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
     ctl(&["config", "set", "wred_drain", "4000"]);
     let out = ctl(&["--json", "bench", "--mode", "loop", "--cycles", "300000"]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
-    // over the line the window also holds the control accesses' frames
-    // (about 16,000 cycles each at 100 clocks per bit): a little under the
-    // half packet per cycle the loop carries
-    let sent = v["loop"]["sent_per_cycle"].as_f64().unwrap();
+    // the loop carries half a packet per cycle through the port set to
+    // drain 4000 bytes a cycle: at least that over the 300,000 cycles asked
+    // for, less a tenth for its start and stop. Over the line the window
+    // also holds the control accesses' frames (about 16,000 cycles each at
+    // 100 clocks per bit) and the host's pauses (replayed, up to 20,000
+    // cycles each, longer on a loaded machine), so the rate over the whole
+    // window is not a fixed figure: it was 0.399 in one CI run
+    let sent = v["loop"]["sent"].as_u64().unwrap();
+    let per_cycle = v["loop"]["sent_per_cycle"].as_f64().unwrap();
     assert!(
-        (0.4..=0.5).contains(&sent),
+        sent >= 135_000 && per_cycle <= 0.5,
         "the port kept its setting: {v}"
     );
     assert_eq!(v["loop"]["dropped"], 0, "{v}");
