@@ -17,7 +17,7 @@ use crate::synth::{first_line, parse_stat, write, CellCounts, Device};
 use crate::FlowError;
 use ldcp_sim::tools;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The deepest sub-block level `--depth` accepts.
@@ -122,6 +122,34 @@ fn stat_sections(text: &str) -> Vec<(String, String)> {
     out
 }
 
+/// yosys `synth_ice40` of `top` in `vfile`, after the commands `prelude`:
+/// the path of its `stat` file (`<run>-stat.txt`, beside `<run>.log`) and
+/// the file's text.
+fn synth_stat(
+    vfile: &Path,
+    top: &str,
+    run: &str,
+    prelude: &str,
+) -> Result<(PathBuf, String), FlowError> {
+    let dir = vfile.parent().unwrap_or(Path::new("."));
+    let stat = dir.join(format!("{run}-stat.txt"));
+    tools::run(
+        Command::new("yosys")
+            .args(["-q", "-l"])
+            .arg(dir.join(format!("{run}.log")))
+            .arg("-p")
+            .arg(format!(
+                "read_verilog -sv {}; {prelude}synth_ice40 -top {top}; tee -o {} stat",
+                vfile.display(),
+                stat.display()
+            )),
+        &format!("yosys synth_ice40 ({run})"),
+    )?;
+    let text = std::fs::read_to_string(&stat)
+        .map_err(|e| FlowError::Io(format!("{}: {e}", stat.display())))?;
+    Ok((stat, text))
+}
+
 fn add(a: &mut CellCounts, b: &CellCounts) {
     a.luts += b.luts;
     a.carries += b.carries;
@@ -158,20 +186,8 @@ pub fn measure(
         .collect();
 
     progress(&format!("yosys synth_ice40, flat ({top})"));
-    let flat_stat = dir.join("flat-stat.txt");
-    tools::run(
-        Command::new("yosys")
-            .args(["-q", "-l"])
-            .arg(dir.join("flat.log"))
-            .arg("-p")
-            .arg(format!(
-                "read_verilog -sv {}; synth_ice40 -top {top}; tee -o {} stat",
-                vfile.display(),
-                flat_stat.display()
-            )),
-        "yosys synth_ice40 (flat)",
-    )?;
-    let flat = parse_stat(&std::fs::read_to_string(&flat_stat).unwrap_or_default());
+    let (flat_stat, flat_text) = synth_stat(&vfile, top, "flat", "")?;
+    let flat = parse_stat(&flat_text);
     if flat.luts + flat.flip_flops == 0 {
         return Err(FlowError::Tool(format!(
             "yosys' statistics in {} name no LUT or flip-flop",
@@ -184,25 +200,18 @@ pub fn measure(
         kept.len(),
         opts.depth
     ));
-    let kept_stat = dir.join("kept-stat.txt");
     let keep = if kept.is_empty() {
         String::new()
     } else {
         format!("setattr -mod -set keep_hierarchy 1 {}; ", kept.join(" "))
     };
-    tools::run(
-        Command::new("yosys")
-            .args(["-q", "-l"])
-            .arg(dir.join("kept.log"))
-            .arg("-p")
-            .arg(format!(
-                "read_verilog -sv {}; hierarchy -top {top}; {keep}synth_ice40 -top {top}; tee -o {} stat",
-                vfile.display(),
-                kept_stat.display()
-            )),
-        "yosys synth_ice40 (sub-blocks kept)",
+    let (kept_stat, kept_text) = synth_stat(
+        &vfile,
+        top,
+        "kept",
+        &format!("hierarchy -top {top}; {keep}"),
     )?;
-    let sections = stat_sections(&std::fs::read_to_string(&kept_stat).unwrap_or_default());
+    let sections = stat_sections(&kept_text);
     let mut parts = Vec::new();
     let mut sum = CellCounts::default();
     for m in std::iter::once(top.to_string()).chain(kept.iter().cloned()) {

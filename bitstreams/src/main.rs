@@ -184,6 +184,25 @@ fn progress(step: &str) {
     eprintln!("[ldcp] {step}");
 }
 
+/// A run's JSON report: written into its folder (`run_file`), to `--report`
+/// if given, and on stdout with `--json`.
+fn emit_report<T: serde::Serialize>(
+    r: &T,
+    run_file: &Path,
+    report: Option<&Path>,
+    json: bool,
+) -> Result<(), FlowError> {
+    let text = serde_json::to_string_pretty(r).expect("serializable") + "\n";
+    write_file(run_file, &text)?;
+    if let Some(path) = report {
+        write_file(path, &text)?;
+    }
+    if json {
+        print!("{text}");
+    }
+    Ok(())
+}
+
 fn print_area(r: &ldcp_flow::area::AreaReport) {
     let c = &r.flat;
     println!(
@@ -494,14 +513,12 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     build: ldcp_hdl::nic_core::BuildId::current(),
                 };
                 let r = ldcp_flow::board::build(&opts, &mut |s| progress(s))?;
-                let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
-                write_file(&opts.out_dir.join("report.json"), &text)?;
-                if let Some(path) = &a.report {
-                    write_file(path, &text)?;
-                }
-                if a.json.json {
-                    print!("{text}");
-                }
+                emit_report(
+                    &r,
+                    &opts.out_dir.join("report.json"),
+                    a.report.as_deref(),
+                    a.json.json,
+                )?;
                 print_board(&r);
                 return Ok(r.timing_met);
             }
@@ -516,14 +533,12 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             )?;
             ldcp_flow::block(&block)?;
             let r = synth::synthesize(&opts, &mut |s| progress(s))?;
-            let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
-            write_file(&opts.out_dir.join("report.json"), &text)?;
-            if let Some(path) = &a.report {
-                write_file(path, &text)?;
-            }
-            if a.json.json {
-                print!("{text}");
-            }
+            emit_report(
+                &r,
+                &opts.out_dir.join("report.json"),
+                a.report.as_deref(),
+                a.json.json,
+            )?;
             print_synth(&r);
             Ok(r.timing_met)
         }
@@ -539,14 +554,13 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                 depth: a.depth,
             };
             let r = ldcp_flow::area::measure(&opts, &mut |s| progress(s))?;
-            let text = serde_json::to_string_pretty(&r).expect("serializable") + "\n";
-            write_file(&opts.out_dir.join("area.json"), &text)?;
-            if let Some(path) = &a.report {
-                write_file(path, &text)?;
-            }
-            if a.json.json {
-                print!("{text}");
-            } else {
+            emit_report(
+                &r,
+                &opts.out_dir.join("area.json"),
+                a.report.as_deref(),
+                a.json.json,
+            )?;
+            if !a.json.json {
                 print_area(&r);
             }
             Ok(true)
