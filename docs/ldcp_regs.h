@@ -3,7 +3,7 @@
 #define LDCP_REGS_H
 
 #define LDCP_MAGIC 0x4c444350u
-#define LDCP_MAP_VERSION 0x00010004u
+#define LDCP_MAP_VERSION 0x00020000u
 #define LDCP_WINDOW_BYTES 4096u
 
 /* MAGIC (RO, block id): identifies an LDCP NIC core */
@@ -16,7 +16,7 @@
 
 /* VERSION (RO, block id): the register-map version */
 #define LDCP_VERSION_OFFSET 0x004u
-#define LDCP_VERSION_RESET 0x00010004u
+#define LDCP_VERSION_RESET 0x00020000u
 #define LDCP_VERSION_MINOR_SHIFT 0u
 #define LDCP_VERSION_MINOR_MASK 0x0000ffffu
 #define LDCP_VERSION_MINOR_MIN 0x0u
@@ -184,9 +184,9 @@
 #define LDCP_FLOW_ID_OFFSET 0x040u
 #define LDCP_FLOW_ID_RESET 0x00000000u
 #define LDCP_FLOW_ID_ID_SHIFT 0u
-#define LDCP_FLOW_ID_ID_MASK 0x000000ffu
+#define LDCP_FLOW_ID_ID_MASK 0x00000fffu
 #define LDCP_FLOW_ID_ID_MIN 0x0u
-#define LDCP_FLOW_ID_ID_MAX 0xffu
+#define LDCP_FLOW_ID_ID_MAX 0xfffu
 
 /* FLOW_CMD (WO, block flow): runs a command on flow FLOW_ID (FLOW_STATUS.DONE when its result is in FLOW_CW) */
 #define LDCP_FLOW_CMD_OFFSET 0x044u
@@ -236,23 +236,23 @@
 #define LDCP_FLOW_STATUS_BUSY_MIN 0x0u
 #define LDCP_FLOW_STATUS_BUSY_MAX 0x1u
 #define LDCP_FLOW_STATUS_FLOW_SHIFT 8u
-#define LDCP_FLOW_STATUS_FLOW_MASK 0x0000ff00u
+#define LDCP_FLOW_STATUS_FLOW_MASK 0x000fff00u
 #define LDCP_FLOW_STATUS_FLOW_MIN 0x0u
-#define LDCP_FLOW_STATUS_FLOW_MAX 0xffu
+#define LDCP_FLOW_STATUS_FLOW_MAX 0xfffu
 
 /* EV_PUSH (WO, block events): pushes one ACK event into the FIFO (full: dropped, ERRORS.FIFO_OVERFLOW and CNT_DROPPED) */
 #define LDCP_EV_PUSH_OFFSET 0x060u
 #define LDCP_EV_PUSH_RESET 0x00000000u
 #define LDCP_EV_PUSH_FLOW_SHIFT 0u
-#define LDCP_EV_PUSH_FLOW_MASK 0x000000ffu
+#define LDCP_EV_PUSH_FLOW_MASK 0x00000fffu
 #define LDCP_EV_PUSH_FLOW_MIN 0x0u
-#define LDCP_EV_PUSH_FLOW_MAX 0xffu
-#define LDCP_EV_PUSH_N_SHIFT 8u
-#define LDCP_EV_PUSH_N_MASK 0x00000f00u
+#define LDCP_EV_PUSH_FLOW_MAX 0xfffu
+#define LDCP_EV_PUSH_N_SHIFT 12u
+#define LDCP_EV_PUSH_N_MASK 0x0000f000u
 #define LDCP_EV_PUSH_N_MIN 0x0u
 #define LDCP_EV_PUSH_N_MAX 0xfu
-#define LDCP_EV_PUSH_ECE_SHIFT 12u
-#define LDCP_EV_PUSH_ECE_MASK 0x00001000u
+#define LDCP_EV_PUSH_ECE_SHIFT 16u
+#define LDCP_EV_PUSH_ECE_MASK 0x00010000u
 #define LDCP_EV_PUSH_ECE_MIN 0x0u
 #define LDCP_EV_PUSH_ECE_MAX 0x1u
 
@@ -412,9 +412,9 @@
 #define LDCP_PT_LAST_OFFSET 0x114u
 #define LDCP_PT_LAST_RESET 0x00000000u
 #define LDCP_PT_LAST_FLOW_SHIFT 0u
-#define LDCP_PT_LAST_FLOW_MASK 0x000000ffu
+#define LDCP_PT_LAST_FLOW_MASK 0x00000fffu
 #define LDCP_PT_LAST_FLOW_MIN 0x0u
-#define LDCP_PT_LAST_FLOW_MAX 0xffu
+#define LDCP_PT_LAST_FLOW_MAX 0xfffu
 #define LDCP_PT_LAST_LATE_SHIFT 16u
 #define LDCP_PT_LAST_LATE_MASK 0xffff0000u
 #define LDCP_PT_LAST_LATE_MIN 0x0u
@@ -472,9 +472,9 @@
 #define LDCP_FS_EV_LAST_MIN 0x0u
 #define LDCP_FS_EV_LAST_MAX 0x1u
 #define LDCP_FS_EV_FLOW_SHIFT 8u
-#define LDCP_FS_EV_FLOW_MASK 0x0000ff00u
+#define LDCP_FS_EV_FLOW_MASK 0x000fff00u
 #define LDCP_FS_EV_FLOW_MIN 0x0u
-#define LDCP_FS_EV_FLOW_MAX 0xffu
+#define LDCP_FS_EV_FLOW_MAX 0xfffu
 
 /* FS_RESULT (RO, block fast_start): result of the last fast-start event */
 #define LDCP_FS_RESULT_OFFSET 0x130u
@@ -504,9 +504,9 @@
 #define LDCP_FS_RESULT_GBN_MIN 0x0u
 #define LDCP_FS_RESULT_GBN_MAX 0x1u
 #define LDCP_FS_RESULT_FLOW_SHIFT 16u
-#define LDCP_FS_RESULT_FLOW_MASK 0x00ff0000u
+#define LDCP_FS_RESULT_FLOW_MASK 0x0fff0000u
 #define LDCP_FS_RESULT_FLOW_MIN 0x0u
-#define LDCP_FS_RESULT_FLOW_MAX 0xffu
+#define LDCP_FS_RESULT_FLOW_MAX 0xfffu
 
 /* FS_RESULT_HDR (RO, block fast_start): rewritten header of the last fast-start event */
 #define LDCP_FS_RESULT_HDR_OFFSET 0x134u
@@ -594,9 +594,9 @@
 #define LDCP_AG_EV_LAST_MIN 0x0u
 #define LDCP_AG_EV_LAST_MAX 0x1u
 #define LDCP_AG_EV_FLOW_SHIFT 8u
-#define LDCP_AG_EV_FLOW_MASK 0x0000ff00u
+#define LDCP_AG_EV_FLOW_MASK 0x000fff00u
 #define LDCP_AG_EV_FLOW_MIN 0x0u
-#define LDCP_AG_EV_FLOW_MAX 0xffu
+#define LDCP_AG_EV_FLOW_MAX 0xfffu
 
 /* AG_ACK (RO, block ack_gen): the last ACK the generator sent */
 #define LDCP_AG_ACK_OFFSET 0x160u
@@ -622,9 +622,9 @@
 #define LDCP_AG_ACK_FLOW_OFFSET 0x164u
 #define LDCP_AG_ACK_FLOW_RESET 0x00000000u
 #define LDCP_AG_ACK_FLOW_FLOW_SHIFT 0u
-#define LDCP_AG_ACK_FLOW_FLOW_MASK 0x000000ffu
+#define LDCP_AG_ACK_FLOW_FLOW_MASK 0x00000fffu
 #define LDCP_AG_ACK_FLOW_FLOW_MIN 0x0u
-#define LDCP_AG_ACK_FLOW_FLOW_MAX 0xffu
+#define LDCP_AG_ACK_FLOW_FLOW_MAX 0xfffu
 
 /* AG_ACKS (RO, block ack_gen): ACKs and NAKs sent (cleared by CNT_CLEAR) */
 #define LDCP_AG_ACKS_OFFSET 0x168u
@@ -790,9 +790,9 @@
 #define LDCP_LOOP_CTRL_SEND_MIN 0x0u
 #define LDCP_LOOP_CTRL_SEND_MAX 0x1u
 #define LDCP_LOOP_CTRL_FLOWS_SHIFT 8u
-#define LDCP_LOOP_CTRL_FLOWS_MASK 0x0001ff00u
+#define LDCP_LOOP_CTRL_FLOWS_MASK 0x001fff00u
 #define LDCP_LOOP_CTRL_FLOWS_MIN 0x1u
-#define LDCP_LOOP_CTRL_FLOWS_MAX 0x100u
+#define LDCP_LOOP_CTRL_FLOWS_MAX 0x1000u
 
 /* LOOP_RTO (RW, block loop): the sender's retransmission timeout */
 #define LDCP_LOOP_RTO_OFFSET 0x1c4u

@@ -77,3 +77,23 @@ fn nic_core_matches_model() {
         "{c:?}"
     );
 }
+
+/// The 4,096-flow core (the ECP5 system's) against its model: 12 cases of
+/// its seeded stimulus over 2^12 flows ([`ldcp_tests::cosim_4k`]).
+#[test]
+fn nic_core_4k_matches_model() {
+    use ldcp_tests::FLOW_BITS_4K as FB;
+    ldcp_tests::cosim_4k(
+        "nic_core_4k",
+        "cosim_nic_core_4k",
+        0x5EED_0010,
+        |c| {
+            ldcp_sim::from_choices(NcStimulus::sized(FB), c)
+                .into_iter()
+                .map(NicCoreIn::from)
+                .collect()
+        },
+        || NicCoreModel::sized(FB, 0, true, false),
+        |o: &NicCoreOut| o.sys_upd_valid.then_some(o.sys_upd_flow),
+    );
+}

@@ -105,3 +105,33 @@ fn nic_system_matches_model() {
         "{st:?}"
     );
 }
+
+/// The 4,096-flow system (the ULX3S build's) against its model: 12 cases
+/// of its seeded stimulus over 2^12 flows ([`ldcp_tests::cosim_4k`]); the
+/// flows counted are the pacing timer's grants, the ACK generator's ACKs
+/// and the fast-start marker's results.
+#[test]
+fn nic_system_4k_matches_model() {
+    use ldcp_tests::FLOW_BITS_4K as FB;
+    ldcp_tests::cosim_4k(
+        "nic_system_4k",
+        "cosim_nic_system_4k",
+        0x5EED_0011,
+        |c| {
+            ldcp_sim::from_choices(SysStimulus::sized(FB), c)
+                .into_iter()
+                .map(SysIn::from)
+                .collect()
+        },
+        || NicSystemModel::new_4k(0, true),
+        |o: &SysOut| {
+            if o.obs_pt_out_valid {
+                Some(o.obs_pt_out_flow)
+            } else if o.obs_ag_out_valid {
+                Some(o.obs_ag_out_flow)
+            } else {
+                o.obs_fs_out_valid.then_some(o.obs_fs_out_flow)
+            }
+        },
+    );
+}

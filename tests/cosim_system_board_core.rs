@@ -1,4 +1,4 @@
-//! The ULX3S board core (board shell, NIC system) against
+//! The ULX3S board core (board shell, NIC system with 4,096 flows) against
 //! `SystemBoardModel`: the UART line out, the LEDs and the bus every
 //! cycle, over proptest streams of per-cycle choices that `ShellStimulus`
 //! turns into a UART line (frames intact, corrupted, cut short; garbage,
@@ -7,6 +7,7 @@
 //! timeout included) and checked empty.
 
 use ldcp_sim::board_shell::{ShellIn, ShellOut, ShellStimulus};
+use ldcp_sim::nic_core::FLOW_BITS_4K;
 use ldcp_sim::nic_system::{NicSystemModel, SysStimulus};
 use ldcp_sim::system_board::SystemBoardModel;
 use proptest::prelude::*;
@@ -18,7 +19,10 @@ fn stream() -> impl Strategy<Value = Vec<ShellIn>> {
     let div = prop_oneof![4 => 4u32..=9, 1 => Just(40u32), 1 => 0u32..4];
     let hold = prop_oneof![Just(1u32), 2u32..2_000];
     (div, hold, ldcp_tests::choices(20_000..50_000)).prop_map(|(div, hold, c)| {
-        ldcp_sim::from_choices(ShellStimulus::new(div, hold, SysStimulus::default()), &c)
+        ldcp_sim::from_choices(
+            ShellStimulus::new(div, hold, SysStimulus::sized(FLOW_BITS_4K)),
+            &c,
+        )
     })
 }
 
@@ -39,7 +43,7 @@ fn system_board_core_matches_model() {
         0x5EED_000B,
         12,
         stream(),
-        || SystemBoardModel::new(NicSystemModel::new(0, true)),
+        || SystemBoardModel::new(NicSystemModel::new_4k(0, true)),
         |_, o: &ShellOut, c: &mut Reached| {
             c.writes += o.obs_bus_we as u64;
             c.reads += o.obs_bus_re as u64;

@@ -146,7 +146,21 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: None,
         verilog: || ldcp_hdl::nic_core::verilog(BuildId::UNSTAMPED),
-        adapter: || Box::new(nic_core()),
+        adapter: || {
+            use ldcp_hdl::nic_core::{EW_ICE40, FB_ICE40};
+            Box::new(nic_core::<FB_ICE40, EW_ICE40>())
+        },
+    },
+    Block {
+        module: &ldcp_hdl::nic_core::MODULE_4K,
+        fpga: false,
+        clock: Clock::Reported("a simulation size (4,096 flows): the ULX3S system carries it"),
+        board: None,
+        verilog: ldcp_hdl::nic_core::verilog_4k,
+        adapter: || {
+            use ldcp_hdl::nic_core::{EW_4K, FB_4K};
+            Box::new(nic_core::<FB_4K, EW_4K>())
+        },
     },
     Block {
         module: &ldcp_hdl::nic_system::MODULE,
@@ -154,7 +168,23 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Reported("more than the HX8K holds: simulation size"),
         board: None,
         verilog: || ldcp_hdl::nic_system::verilog(BuildId::UNSTAMPED),
-        adapter: || Box::new(nic_system()),
+        adapter: || {
+            use ldcp_hdl::nic_core::{EW_ICE40, FB_ICE40};
+            Box::new(nic_system::<FB_ICE40, EW_ICE40, { FB_ICE40 + 30 }>())
+        },
+    },
+    Block {
+        module: &ldcp_hdl::nic_system::MODULE_4K,
+        fpga: false,
+        clock: Clock::Reported(
+            "a simulation size (4,096 flows): the ULX3S build synthesizes it inside its board core",
+        ),
+        board: None,
+        verilog: || ldcp_hdl::nic_system::verilog_4k(BuildId::UNSTAMPED),
+        adapter: || {
+            use ldcp_hdl::nic_core::{EW_4K, FB_4K};
+            Box::new(nic_system::<FB_4K, EW_4K, { FB_4K + 30 }>())
+        },
     },
     Block {
         module: &ldcp_hdl::board::MODULE,
@@ -502,28 +532,39 @@ fn ack_generator<const FB: usize, const QB: usize>(
 /// Generator events of the bus blocks' full-rate runs.
 const GENERATOR_EVENTS: u32 = 200_000;
 
-fn nic_core() -> Adapter<ldcp_sim::nic_core::NicCoreModel> {
+fn nic_core<const FB: usize, const EW: usize>() -> Adapter<ldcp_sim::nic_core::NicCoreModel> {
     use ldcp_sim::nic_core::*;
     Adapter {
-        model: || NicCoreModel::new(0, true),
-        stimulus: |seed| Box::new(stimulus(seed).map(NicCoreIn::from)),
-        rusthdl: rusthdl::<ldcp_hdl::nic_core::NicCore>,
+        model: || NicCoreModel::sized(FB as u32, 0, true, false),
+        stimulus: |seed| Box::new(stimulus_sized(FB as u32, seed).map(NicCoreIn::from)),
+        rusthdl: rusthdl::<ldcp_hdl::nic_core::NicCore<FB, EW>>,
         throughput: |c| {
-            crate::throughput::generator_run(c, NicCoreModel::new(0, true), GENERATOR_EVENTS)
+            crate::throughput::generator_run(
+                c,
+                NicCoreModel::sized(FB as u32, 0, true, false),
+                FB as u32,
+                GENERATOR_EVENTS,
+            )
         },
         functional: None,
         rusthdl_divisor: 200,
     }
 }
 
-fn nic_system() -> Adapter<ldcp_sim::nic_system::NicSystemModel> {
+fn nic_system<const FB: usize, const EW: usize, const QB: usize>(
+) -> Adapter<ldcp_sim::nic_system::NicSystemModel> {
     use ldcp_sim::nic_system::*;
     Adapter {
-        model: || NicSystemModel::new(0, true),
-        stimulus: |seed| Box::new(stimulus(seed).map(SysIn::from)),
-        rusthdl: rusthdl::<ldcp_hdl::nic_system::NicSystem>,
+        model: || NicSystemModel::sized(FB as u32, 0, true),
+        stimulus: |seed| Box::new(stimulus_sized(FB as u32, seed).map(SysIn::from)),
+        rusthdl: rusthdl::<ldcp_hdl::nic_system::NicSystem<FB, EW, QB>>,
         throughput: |c| {
-            crate::throughput::generator_run(c, NicSystemModel::new(0, true), GENERATOR_EVENTS)
+            crate::throughput::generator_run(
+                c,
+                NicSystemModel::sized(FB as u32, 0, true),
+                FB as u32,
+                GENERATOR_EVENTS,
+            )
         },
         functional: None,
         rusthdl_divisor: 200,
@@ -584,20 +625,20 @@ fn system_board_core() -> Adapter<ldcp_sim::system_board::SystemBoardModel> {
     use ldcp_sim::nic_system::{NicSystemModel, SysStimulus};
     use ldcp_sim::system_board::*;
     Adapter {
-        model: || SystemBoardModel::new(NicSystemModel::new(0, true)),
+        model: || SystemBoardModel::new(NicSystemModel::new_4k(0, true)),
         stimulus: |seed| {
             Box::new(ldcp_sim::board_shell::stimulus(
                 seed,
                 BOARD_SIM_DIV,
                 BOARD_SIM_LED_HOLD,
-                SysStimulus::default(),
+                SysStimulus::sized(ldcp_sim::nic_core::FLOW_BITS_4K),
             ))
         },
         rusthdl: rusthdl::<ldcp_hdl::system_board::SystemBoardCore>,
         throughput: |c| {
             crate::throughput::shell_board(
                 c,
-                SystemBoardModel::new(NicSystemModel::new(0, true)),
+                SystemBoardModel::new(NicSystemModel::new_4k(0, true)),
                 BOARD_SIM_DIV,
                 BOARD_SIM_LED_HOLD,
                 400,

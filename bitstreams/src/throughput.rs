@@ -439,8 +439,14 @@ const GEN_READS: [&str; 5] = [
 
 /// A run of the on-chip generator through the register bus, as `ldcpctl
 /// bench` does on hardware: `events` ACK events, one per clock, then enough
-/// idle cycles for the engine to empty, then the counters read back.
-pub fn generator_run<M>(cosim: &Cosim<M>, model: M, events: u32) -> Result<Figures, FlowError>
+/// idle cycles for the engine to empty, then the counters read back;
+/// `flow_bits` is the build's (the host replays the generator's stream).
+pub fn generator_run<M>(
+    cosim: &Cosim<M>,
+    model: M,
+    flow_bits: u32,
+    events: u32,
+) -> Result<Figures, FlowError>
 where
     M: CosimModel,
     M::Input: From<BusIn>,
@@ -477,7 +483,7 @@ where
     let [ev, cyc, upd, pkts, marked] = [reads[0], reads[1], reads[2], reads[3], reads[4]];
     // the generator's stream, replayed on the host: the packets it acknowledged
     let (mut pkts_in, mut marked_in) = (0u64, 0u64);
-    for (_, n, ece) in ldcp_sim::nic_core::gen_events(seed).take(events as usize) {
+    for (_, n, ece) in ldcp_sim::nic_core::gen_events(seed, flow_bits).take(events as usize) {
         pkts_in += n as u64;
         marked_in += ece as u64;
     }

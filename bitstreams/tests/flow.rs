@@ -194,14 +194,14 @@ fn alchitry_cu_switch_bitstream_builds_and_meets_100_mhz_without_a_pll() {
     assert!(r.logic_cells > 2_000);
 }
 
-/// The whole system on the ULX3S: the NIC system (256 flows) with the
+/// The whole system on the ULX3S: the NIC system (4,096 flows) with the
 /// board shell, the EHXPLLL's 50 MHz derived from the 25 MHz oscillator,
 /// met; YoWASP's yosys, nextpnr-ecp5 and ecppack (the test fails, never
 /// skips, when they are missing: scripts/bootstrap.sh installs them).
 #[test]
 fn ulx3s_bitstream_builds_and_meets_its_50_mhz_clock() {
     let r = build_board("ulx3s", 3, "test-board-ulx3s");
-    assert_eq!(r.flows, 256);
+    assert_eq!(r.flows, 4096);
     assert!(r.logic_cells > 5_000);
     assert!(r.bram >= 10 && r.dsp >= 10, "BRAM {} DSP {}", r.bram, r.dsp);
     let bytes = r.bitstream.as_ref().unwrap().bytes;

@@ -36,7 +36,7 @@
 //! swapped, as does one amaranth-boards copy; a board user's notes, marked
 //! hardware-verified, also give usb_rx P14 and usb_tx M9).
 
-use crate::nic_core::{BuildId, NicCore};
+use crate::nic_core::{BuildId, NicCoreIce40};
 use crate::uart_bridge::UartBridge;
 use rust_hdl::prelude::*;
 
@@ -101,7 +101,7 @@ pub struct BoardCore {
     /// Observation (the core's tap `cnt_clear`): CNT_CLEAR is written.
     pub obs_sys_cnt_clear: Signal<Out, Bit>,
     bridge: UartBridge,
-    core: NicCore,
+    core: NicCoreIce40,
     hold_s1: DFFWithInit<Bit>,
     hold_s2: DFFWithInit<Bit>,
     por: DFF<Bits<8>>,
@@ -146,7 +146,7 @@ impl BoardCore {
             obs_sys_flow_reset_id: Default::default(),
             obs_sys_cnt_clear: Default::default(),
             bridge: Default::default(),
-            core: NicCore::new(build),
+            core: NicCoreIce40::new(build),
             hold_s1: DFFWithInit::new(true),
             hold_s2: DFFWithInit::new(true),
             por: Default::default(),
@@ -214,7 +214,7 @@ impl Logic for BoardCore {
         self.core.sys_set_flow.next = bits::<8>(0);
         self.core.sys_set_cw.next = bits::<32>(0);
         self.core.sys_push_valid.next = false;
-        self.core.sys_push_event.next = bits::<13>(0);
+        self.core.sys_push_event.next = bits::<{ crate::nic_core::PUSH_BITS }>(0);
 
         // ---- LEDs (see the module doc: two flip-flops, no hold counter)
         self.act.d.next = self.act.q.val()

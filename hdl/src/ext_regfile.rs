@@ -42,7 +42,7 @@ pub struct ExtRegFile {
     /// PT_GRANTS.COUNT: wraps at 2^32
     pub pt_grants_count: Signal<In, Bits<32>>,
     /// PT_LAST.FLOW: the flow of the last grant
-    pub pt_last_flow: Signal<In, Bits<8>>,
+    pub pt_last_flow: Signal<In, Bits<12>>,
     /// PT_LAST.LATE: its lateness, cycles (T - due at the visit)
     pub pt_last_late: Signal<In, Bits<16>>,
     /// PT_MAX_LATE.LATE: the largest grant lateness, cycles, since CORE_RESET or CNT_CLEAR
@@ -62,7 +62,7 @@ pub struct ExtRegFile {
     /// FS_EV.LAST as written (valid with `fs_ev_wr`): TX: the packet ends its message
     pub fs_ev_last: Signal<Out, Bits<1>>,
     /// FS_EV.FLOW as written (valid with `fs_ev_wr`): the flow
-    pub fs_ev_flow: Signal<Out, Bits<8>>,
+    pub fs_ev_flow: Signal<Out, Bits<12>>,
     /// FS_RESULT.KIND: the event's kind
     pub fs_result_kind: Signal<In, Bits<2>>,
     /// FS_RESULT.ERR: 0 none, 1 flow id, 2 PSN out of window or ACK for an idle flow, 3 not IPv4
@@ -76,7 +76,7 @@ pub struct ExtRegFile {
     /// FS_RESULT.GBN: go back to FS_RESULT_PSN (a loss during fast start)
     pub fs_result_gbn: Signal<In, Bits<1>>,
     /// FS_RESULT.FLOW: the event's flow
-    pub fs_result_flow: Signal<In, Bits<8>>,
+    pub fs_result_flow: Signal<In, Bits<12>>,
     /// FS_RESULT_HDR.WORD0: TX: header word 0 with the ECN written
     pub fs_result_hdr_word0: Signal<In, Bits<16>>,
     /// FS_RESULT_HDR.CSUM: TX: the checksum updated (RFC 1624)
@@ -104,7 +104,7 @@ pub struct ExtRegFile {
     /// AG_EV.LAST as written (valid with `ag_ev_wr`): DATA: the packet ends its message
     pub ag_ev_last: Signal<Out, Bits<1>>,
     /// AG_EV.FLOW as written (valid with `ag_ev_wr`): the flow
-    pub ag_ev_flow: Signal<Out, Bits<8>>,
+    pub ag_ev_flow: Signal<Out, Bits<12>>,
     /// AG_ACK.PSN: cumulative: the next expected PSN
     pub ag_ack_psn: Signal<In, Bits<24>>,
     /// AG_ACK.N: packets covered
@@ -114,7 +114,7 @@ pub struct ExtRegFile {
     /// AG_ACK.NAK: a NAK: go back to PSN
     pub ag_ack_nak: Signal<In, Bits<1>>,
     /// AG_ACK_FLOW.FLOW: the flow of the last ACK
-    pub ag_ack_flow_flow: Signal<In, Bits<8>>,
+    pub ag_ack_flow_flow: Signal<In, Bits<12>>,
     /// AG_ACKS.COUNT: wraps at 2^32
     pub ag_acks_count: Signal<In, Bits<32>>,
     /// AG_NAKS.COUNT: wraps at 2^32
@@ -161,8 +161,8 @@ pub struct ExtRegFile {
     pub loop_ctrl_loopback: Signal<Out, Bits<1>>,
     /// LOOP_CTRL.SEND: the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in
     pub loop_ctrl_send: Signal<Out, Bits<1>>,
-    /// LOOP_CTRL.FLOWS: the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256
-    pub loop_ctrl_flows: Signal<Out, Bits<9>>,
+    /// LOOP_CTRL.FLOWS: the sender's flows, 0..FLOWS-1; 0 acts as 1, above the build's flows (2^CAPS.FLOW_BITS) as all of them
+    pub loop_ctrl_flows: Signal<Out, Bits<13>>,
     /// LOOP_RTO.CYCLES: a flow with packets in flight and no progress for this many cycles goes back to its last acknowledged PSN; 0: never
     pub loop_rto_cycles: Signal<Out, Bits<16>>,
     /// LOOP_LEN.BYTES: the length the port's queue counts for each loop packet
@@ -351,8 +351,8 @@ pub struct ExtRegFile {
     k_loop_ctrl_loopback: Constant<Bits<1>>,
     r_loop_ctrl_send: DFFWithInit<Bits<1>>,
     k_loop_ctrl_send: Constant<Bits<1>>,
-    r_loop_ctrl_flows: DFFWithInit<Bits<9>>,
-    k_loop_ctrl_flows: Constant<Bits<9>>,
+    r_loop_ctrl_flows: DFFWithInit<Bits<13>>,
+    k_loop_ctrl_flows: Constant<Bits<13>>,
     rd_loop_ctrl: Signal<Local, Bits<32>>,
     s_loop_ctrl: DFF<Bit>,
     a_loop_rto: Constant<Bits<10>>,
@@ -637,8 +637,8 @@ impl Default for ExtRegFile {
             r_loop_ctrl_send: DFFWithInit::new(bits::<1>(0x0)),
             k_loop_ctrl_send: Constant::new(bits::<1>(0x0)),
             loop_ctrl_flows: Default::default(),
-            r_loop_ctrl_flows: DFFWithInit::new(bits::<9>(0x10)),
-            k_loop_ctrl_flows: Constant::new(bits::<9>(0x10)),
+            r_loop_ctrl_flows: DFFWithInit::new(bits::<13>(0x10)),
+            k_loop_ctrl_flows: Constant::new(bits::<13>(0x10)),
             rd_loop_ctrl: Default::default(),
             s_loop_ctrl: Default::default(),
             a_loop_rto: Constant::new(bits::<10>(113)),
@@ -739,7 +739,7 @@ impl Logic for ExtRegFile {
         self.s_pt_last.d.next = self.re.val() & (self.word.val() == self.a_pt_last.val());
         self.rd_pt_last.next = bits::<32>(0);
         if self.s_pt_last.q.val() {
-            self.rd_pt_last.next = bit_cast::<32, 8>(self.pt_last_flow.val()) | (bit_cast::<32, 16>(self.pt_last_late.val()) << 16);
+            self.rd_pt_last.next = bit_cast::<32, 12>(self.pt_last_flow.val()) | (bit_cast::<32, 16>(self.pt_last_late.val()) << 16);
         }
         // PT_MAX_LATE (0x118, RO)
         self.s_pt_max_late.d.next = self.re.val() & (self.word.val() == self.a_pt_max_late.val());
@@ -801,12 +801,12 @@ impl Logic for ExtRegFile {
         self.fs_ev_wr.next = self.w_fs_ev.q.val();
         self.fs_ev_kind.next = self.wdata_q.q.val().get_bits::<2>(0);
         self.fs_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
-        self.fs_ev_flow.next = self.wdata_q.q.val().get_bits::<8>(8);
+        self.fs_ev_flow.next = self.wdata_q.q.val().get_bits::<12>(8);
         // FS_RESULT (0x130, RO)
         self.s_fs_result.d.next = self.re.val() & (self.word.val() == self.a_fs_result.val());
         self.rd_fs_result.next = bits::<32>(0);
         if self.s_fs_result.q.val() {
-            self.rd_fs_result.next = bit_cast::<32, 2>(self.fs_result_kind.val()) | (bit_cast::<32, 2>(self.fs_result_err.val()) << 2) | (bit_cast::<32, 2>(self.fs_result_ecn.val()) << 4) | (bit_cast::<32, 2>(self.fs_result_stage.val()) << 6) | (bit_cast::<32, 1>(self.fs_result_set.val()) << 8) | (bit_cast::<32, 1>(self.fs_result_gbn.val()) << 9) | (bit_cast::<32, 8>(self.fs_result_flow.val()) << 16);
+            self.rd_fs_result.next = bit_cast::<32, 2>(self.fs_result_kind.val()) | (bit_cast::<32, 2>(self.fs_result_err.val()) << 2) | (bit_cast::<32, 2>(self.fs_result_ecn.val()) << 4) | (bit_cast::<32, 2>(self.fs_result_stage.val()) << 6) | (bit_cast::<32, 1>(self.fs_result_set.val()) << 8) | (bit_cast::<32, 1>(self.fs_result_gbn.val()) << 9) | (bit_cast::<32, 12>(self.fs_result_flow.val()) << 16);
         }
         // FS_RESULT_HDR (0x134, RO)
         self.s_fs_result_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_result_hdr.val());
@@ -886,7 +886,7 @@ impl Logic for ExtRegFile {
         self.ag_ev_kind.next = self.wdata_q.q.val().get_bits::<1>(0);
         self.ag_ev_ce.next = self.wdata_q.q.val().get_bits::<1>(1);
         self.ag_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
-        self.ag_ev_flow.next = self.wdata_q.q.val().get_bits::<8>(8);
+        self.ag_ev_flow.next = self.wdata_q.q.val().get_bits::<12>(8);
         // AG_ACK (0x160, RO)
         self.s_ag_ack.d.next = self.re.val() & (self.word.val() == self.a_ag_ack.val());
         self.rd_ag_ack.next = bits::<32>(0);
@@ -897,7 +897,7 @@ impl Logic for ExtRegFile {
         self.s_ag_ack_flow.d.next = self.re.val() & (self.word.val() == self.a_ag_ack_flow.val());
         self.rd_ag_ack_flow.next = bits::<32>(0);
         if self.s_ag_ack_flow.q.val() {
-            self.rd_ag_ack_flow.next = bit_cast::<32, 8>(self.ag_ack_flow_flow.val());
+            self.rd_ag_ack_flow.next = bit_cast::<32, 12>(self.ag_ack_flow_flow.val());
         }
         // AG_ACKS (0x168, RO)
         self.s_ag_acks.d.next = self.re.val() & (self.word.val() == self.a_ag_acks.val());
@@ -1079,7 +1079,7 @@ impl Logic for ExtRegFile {
         }
         self.loop_ctrl_send.next = self.r_loop_ctrl_send.q.val();
         if self.w_loop_ctrl.q.val() {
-            self.r_loop_ctrl_flows.d.next = self.wdata_q.q.val().get_bits::<9>(8);
+            self.r_loop_ctrl_flows.d.next = self.wdata_q.q.val().get_bits::<13>(8);
         }
         if self.reset.val() {
             self.r_loop_ctrl_flows.d.next = self.k_loop_ctrl_flows.val();
@@ -1088,7 +1088,7 @@ impl Logic for ExtRegFile {
         self.s_loop_ctrl.d.next = self.re.val() & (self.word.val() == self.a_loop_ctrl.val());
         self.rd_loop_ctrl.next = bits::<32>(0);
         if self.s_loop_ctrl.q.val() {
-            self.rd_loop_ctrl.next = bit_cast::<32, 1>(self.r_loop_ctrl_loopback.q.val()) | (bit_cast::<32, 1>(self.r_loop_ctrl_send.q.val()) << 1) | (bit_cast::<32, 9>(self.r_loop_ctrl_flows.q.val()) << 8);
+            self.rd_loop_ctrl.next = bit_cast::<32, 1>(self.r_loop_ctrl_loopback.q.val()) | (bit_cast::<32, 1>(self.r_loop_ctrl_send.q.val()) << 1) | (bit_cast::<32, 13>(self.r_loop_ctrl_flows.q.val()) << 8);
         }
         // LOOP_RTO (0x1c4, RW)
         self.w_loop_rto.d.next = self.we.val() & (self.word.val() == self.a_loop_rto.val());

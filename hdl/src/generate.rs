@@ -16,9 +16,10 @@ pub struct Module {
     pub name: &'static str,
     /// What it is, one line (the Verilog file's header comment).
     pub doc: &'static str,
-    /// Outputs of shared sub-blocks it leaves open on purpose (wire names
-    /// such as `ts$sweep_ptr`): waived from Verilator's UNUSEDSIGNAL by
-    /// name ([`crate::verilog::finalize_open`]).
+    /// Signals it leaves unused on purpose: outputs of shared sub-blocks
+    /// (wire names such as `ts$sweep_ptr`), inputs and decoded fields
+    /// whose bits above the build's flows it ignores: waived from
+    /// Verilator's UNUSEDSIGNAL by name ([`crate::verilog::finalize_open`]).
     pub open: &'static [&'static str],
     /// The blocks it embeds: their open outputs are waived in its Verilog
     /// too, named where each block is defined.

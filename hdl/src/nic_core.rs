@@ -39,7 +39,7 @@
 //! FLOW_STATUS.DONE is set.
 //!
 //! # Event FIFO
-//! 256 entries of block RAM (13 bits: flow, n, ECE). A push into a full
+//! 256 entries of block RAM (n, ECE and the flow: FB + 5 bits). A push into a full
 //! FIFO is dropped, counted (CNT_DROPPED) and flagged (ERRORS.FIFO_OVERFLOW);
 //! the bus never stalls. The RAM read is registered, so an entry becomes
 //! poppable the second cycle after its push: the pop side compares against
@@ -56,7 +56,9 @@
 //! # Generator
 //! xorshift32 (13, 17, 5) from GEN_SEED (0 acts as 2,463,534,242, as in
 //! `ldcp_sim::xorshift`); each state x gives
-//! one ACK: flow = x[7:0], n = x[11:8], ECE when x[15:13] = 0 (1 in 8).
+//! one ACK: flow = x[FB-1:0], n = x[FB+3:FB], ECE when x[FB+7:FB+5] = 0
+//! (1 in 8), where FB is the build's flow bits (flow = x[7:0], n = x[11:8],
+//! ECE on x[15:13] at 256 flows).
 //! GEN_CYCLES counts the cycles it runs; alone on the port it produces one
 //! event per cycle.
 //!
@@ -75,12 +77,42 @@ use crate::regfile::RegFile;
 use crate::window_engine::WindowEngine;
 use rust_hdl::prelude::*;
 
-/// Flow-id bits (256 flows).
-pub const FLOW_BITS: usize = 8;
+/// Flow-id bits of the iCE40 build (256 flows).
+pub const FB_ICE40: usize = ldcp_regmap::FLOW_BITS as usize;
+/// Flow-id bits of the 4,096-flow build (the ECP5 system).
+pub const FB_4K: usize = ldcp_regmap::FLOW_FIELD_BITS as usize;
+/// Bits of an event FIFO word below its flow: n (3..0) and ECE (4); the
+/// flow is above them, so a word is FB + `EV_LOW_BITS` bits (the RTL
+/// writes the 5 as a literal: `hdl_gen` takes no named constants).
+pub const EV_LOW_BITS: usize = 5;
+/// The FIFO word of the iCE40 build.
+pub const EW_ICE40: usize = FB_ICE40 + EV_LOW_BITS;
+/// The FIFO word of the 4,096-flow build.
+pub const EW_4K: usize = FB_4K + EV_LOW_BITS;
+/// The core of the iCE40 build (256 flows).
+pub type NicCoreIce40 = NicCore<FB_ICE40, EW_ICE40>;
+/// The core of the 4,096-flow build.
+pub type NicCore4k = NicCore<FB_4K, EW_4K>;
+/// log2 of the event FIFO's depth.
+const FIFO_LOG2: usize = ldcp_regmap::FIFO_DEPTH_LOG2 as usize;
+/// Bits of the system's push word (`sys_push_event`): EV_PUSH's fields,
+/// flow (11..0), n (15..12), ECE (16), whatever the build's flows.
+pub const PUSH_BITS: usize = 17;
+const _: () = {
+    let f = ldcp_regmap::REGISTERS;
+    let mut i = 0;
+    // EV_PUSH is FLOW, N, ECE, packed from bit 0 up to PUSH_BITS
+    while !matches!(f[i].name.as_bytes(), b"EV_PUSH") {
+        i += 1;
+    }
+    let r = &f[i];
+    assert!(r.fields[0].lsb == 0 && r.fields[0].width == ldcp_regmap::FLOW_FIELD_BITS);
+    assert!(r.fields[1].lsb == ldcp_regmap::FLOW_FIELD_BITS && r.fields[1].width == 4);
+    assert!(r.fields[2].lsb + 1 == PUSH_BITS as u32);
+};
 /// The first age at which an update of the commanded flow is its result.
 pub const CAPTURE_AGE: u64 = 22;
 const _: () = assert!(CAPTURE_AGE >= 1 && CAPTURE_AGE < 63, "fc_age is 6 bits");
-const _: () = assert!(FLOW_BITS as u32 == ldcp_regmap::FLOW_BITS);
 // the BLOCKS bits the core drives, in the order it drives them
 const _: () = assert!(
     ldcp_regmap::BLOCK_WINDOW_ENGINE == 0
@@ -139,9 +171,12 @@ impl BuildId {
     }
 }
 
-/// The NIC core (see the module doc).
+/// The NIC core (see the module doc) with 2^`FB` flows; `EW` is its FIFO
+/// word, FB + [`EV_LOW_BITS`] (stable Rust cannot derive one width from
+/// another: each build names both, [`NicCoreIce40`] and [`NicCore4k`], and
+/// the constructor asserts they agree).
 #[derive(LogicBlock)]
-pub struct NicCore {
+pub struct NicCore<const FB: usize, const EW: usize> {
     /// The core clock.
     pub clock: Signal<In, Clock>,
     /// Byte address of the register bus.
@@ -168,7 +203,7 @@ pub struct NicCore {
     /// (`sys_sweeping`). A core alone ties it low.
     pub sys_set_valid: Signal<In, Bit>,
     /// The flow of `sys_set_valid`.
-    pub sys_set_flow: Signal<In, Bits<FLOW_BITS>>,
+    pub sys_set_flow: Signal<In, Bits<FB>>,
     /// The window of `sys_set_valid`, packets, UQ12.20.
     pub sys_set_cw: Signal<In, Bits<32>>,
     /// An event pushed into the FIFO by the system (the receiver's ACKs in
@@ -177,8 +212,9 @@ pub struct NicCore {
     /// CNT_DROPPED, ERRORS.FIFO_OVERFLOW); a push into a full FIFO is
     /// dropped the same way. A core alone ties it low.
     pub sys_push_valid: Signal<In, Bit>,
-    /// Its FIFO word: flow (7..0), n (11..8), ECE (12), as EV_PUSH packs it.
-    pub sys_push_event: Signal<In, Bits<13>>,
+    /// Its event, as EV_PUSH packs it: flow (11..0; the bits above the
+    /// build's flows are ignored), n (15..12), ECE (16).
+    pub sys_push_event: Signal<In, Bits<PUSH_BITS>>,
     /// The reset sweep is running (STATUS.RESETTING).
     pub sys_sweeping: Signal<Out, Bit>,
     /// The core resets at this edge (CORE_RESET, registered).
@@ -186,7 +222,7 @@ pub struct NicCore {
     /// The window engine's update this cycle.
     pub sys_upd_valid: Signal<Out, Bit>,
     /// Its flow.
-    pub sys_upd_flow: Signal<Out, Bits<FLOW_BITS>>,
+    pub sys_upd_flow: Signal<Out, Bits<FB>>,
     /// Its pacing interval (0: cw >= 1).
     pub sys_upd_interval_ticks: Signal<Out, Bits<24>>,
     /// Its window's whole packets (cw's integer part).
@@ -196,12 +232,12 @@ pub struct NicCore {
     /// A FLOW_CMD RESET is accepted this cycle, for flow `flow_reset_id`.
     pub sys_flow_reset: Signal<Out, Bit>,
     /// The flow of `flow_reset`.
-    pub sys_flow_reset_id: Signal<Out, Bits<FLOW_BITS>>,
+    pub sys_flow_reset_id: Signal<Out, Bits<FB>>,
     /// CNT_CLEAR.GO is written this cycle.
     pub sys_cnt_clear: Signal<Out, Bit>,
     regs: RegFile,
-    eng: WindowEngine<FLOW_BITS>,
-    fifo: RAM<Bits<13>, FLOW_BITS>,
+    eng: WindowEngine<FB>,
+    fifo: RAM<Bits<EW>, FIFO_LOG2>,
     c_hash: Constant<Bits<32>>,
     c_dirty: Constant<Bits<1>>,
     c_ext: Constant<Bits<1>>,
@@ -214,7 +250,12 @@ pub struct NicCore {
     c_one9: Constant<Bits<9>>,
     c_zero_seed: Constant<Bits<32>>,
     one6: Constant<Bits<6>>,
-    one8: Constant<Bits<8>>,
+    one_fb: Constant<Bits<FB>>,
+    c_fb: Constant<Bits<32>>,
+    gen_n: Signal<Local, Bits<4>>,
+    gen_e: Signal<Local, Bits<3>>,
+    c_fb5: Constant<Bits<32>>,
+    push_word: Signal<Local, Bits<EW>>,
     one9: Constant<Bits<9>>,
     one32: Constant<Bits<32>>,
     one48: Constant<Bits<48>>,
@@ -254,7 +295,7 @@ pub struct NicCore {
     cycles: DFF<Bits<48>>,
     cycles_hi: DFF<Bits<16>>,
     sweeping: DFF<Bit>,
-    sweep_ptr: DFF<Bits<FLOW_BITS>>,
+    sweep_ptr: DFF<Bits<FB>>,
     wr_ptr: DFF<Bits<9>>,
     wr_ptr_d: DFF<Bits<9>>,
     level: DFF<Bits<9>>,
@@ -267,14 +308,14 @@ pub struct NicCore {
     fc_busy: DFF<Bit>,
     fc_issued: DFF<Bit>,
     fc_op: DFF<Bits<2>>,
-    fc_flow: DFF<Bits<FLOW_BITS>>,
+    fc_flow: DFF<Bits<FB>>,
     fc_age: DFF<Bits<6>>,
     /// fc_age >= CAPTURE_AGE, a register of its own (see the capture)
     fc_aged: DFF<Bit>,
     fc_done: DFF<Bit>,
     res_cw: DFF<Bits<32>>,
     res_interval: DFF<Bits<24>>,
-    res_flow: DFF<Bits<FLOW_BITS>>,
+    res_flow: DFF<Bits<FB>>,
     cnt_events: DFF<Bits<32>>,
     cnt_pushed: DFF<Bits<32>>,
     cnt_dropped: DFF<Bits<32>>,
@@ -284,7 +325,7 @@ pub struct NicCore {
     cnt_packets: DFF<Bits<32>>,
 }
 
-impl NicCore {
+impl<const FB: usize, const EW: usize> NicCore<FB, EW> {
     /// A core reporting `build` in GIT_HASH and CAPS.DIRTY, CAPS.EXT 0.
     pub fn new(build: BuildId) -> Self {
         Self::with_ext(build, false)
@@ -293,6 +334,10 @@ impl NicCore {
     /// A core reporting `build`, and `ext` in CAPS.EXT (set by a system
     /// that decodes the extension registers around it).
     pub fn with_ext(build: BuildId, ext: bool) -> Self {
+        assert!(
+            (1..=FB_4K).contains(&FB) && EW == FB + EV_LOW_BITS,
+            "flow bits {FB} out of [1, {FB_4K}], or a FIFO word of {EW} bits, not {FB} + {EV_LOW_BITS}"
+        );
         NicCore {
             sys_sweep_hold: Default::default(),
             sys_set_valid: Default::default(),
@@ -329,14 +374,19 @@ impl NicCore {
             } else {
                 ldcp_regmap::BLOCKS_NIC_CORE
             } as u64)),
-            c_flow_bits: Constant::new(bits::<8>(FLOW_BITS as u64)),
+            c_flow_bits: Constant::new(bits::<8>(FB as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
             c_age: Constant::new(bits::<6>(CAPTURE_AGE - 1)),
             c_one9: Constant::new(bits::<9>(1)),
             c_zero_seed: Constant::new(bits::<32>(ldcp_sim::xorshift::ZERO_SEED_SUBSTITUTE as u64)),
             one6: Constant::new(bits::<6>(1)),
-            one8: Constant::new(bits::<8>(1)),
+            one_fb: Constant::new(bits::<FB>(1)),
+            c_fb: Constant::new(bits::<32>(FB as u64)),
+            gen_n: Default::default(),
+            gen_e: Default::default(),
+            c_fb5: Constant::new(bits::<32>(FB as u64 + 5)),
+            push_word: Default::default(),
             one9: Constant::new(bits::<9>(1)),
             one32: Constant::new(bits::<32>(1)),
             one48: Constant::new(bits::<48>(1)),
@@ -408,8 +458,18 @@ impl NicCore {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_core",
     doc: "the LDCP NIC core: window engine (256 flows), event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
-    open: &[],
+    // the map's flow fields are 12 bits; this build ignores bits 11..8
+    open: &["sys_push_event", "regs$flow_id_id", "regs$ev_push_flow"],
     subs: &[&crate::window_engine::MODULE],
+};
+
+/// The 4,096-flow core's module (a simulation size: its table is more
+/// than the HX8K's block RAM; the ULX3S system carries it).
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "nic_core_4k",
+    doc: "the LDCP NIC core with 4,096 flows (simulation size; the ECP5 build's): window engine, event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
+    open: &[],
+    subs: &[&crate::window_engine::MODULE_4K],
 };
 
 /// The core's finalized Verilog (module [`MODULE`]), stamped with `build`.
@@ -417,17 +477,22 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 /// ([`NicCore::default`]), so its Verilog, and the committed report's
 /// hash, do not change with every commit.
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    crate::generate::finalized(&MODULE, NicCore::new(build))
+    crate::generate::finalized(&MODULE, NicCoreIce40::new(build))
 }
 
-impl Default for NicCore {
+/// The 4,096-flow core's Verilog (module [`MODULE_4K`]), unstamped.
+pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE_4K, NicCore4k::new(BuildId::UNSTAMPED))
+}
+
+impl<const FB: usize, const EW: usize> Default for NicCore<FB, EW> {
     /// A core reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
     fn default() -> Self {
         NicCore::new(BuildId::UNSTAMPED)
     }
 }
 
-impl Logic for NicCore {
+impl<const FB: usize, const EW: usize> Logic for NicCore<FB, EW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -540,7 +605,11 @@ impl Logic for NicCore {
             & !self.sys_set_valid.val()
             & !self.gen_busy.q.val()
             & self.fifo_avail.val();
-        self.gen_ece.next = !self.gen_x.q.val().get_bits::<3>(13).any();
+        // the generator's n and ECE sit above its flow (a shift by a
+        // constant: FB's own width would need a generic index)
+        self.gen_n.next = bit_cast::<4, 32>(self.gen_x.q.val() >> self.c_fb.val());
+        self.gen_e.next = bit_cast::<3, 32>(self.gen_x.q.val() >> self.c_fb5.val());
+        self.gen_ece.next = !self.gen_e.val().any();
 
         self.eng.reset.next = self.core_reset.val();
         self.eng.cfg_alpha.next = self.regs.alpha_raw.val();
@@ -555,8 +624,8 @@ impl Logic for NicCore {
             | self.take_fifo.val();
         // the sources are exclusive, so their order here is free: the FIFO
         // (its RAM's data is late) comes last, one mux from the engine
-        self.eng.in_flow.next = self.gen_x.q.val().get_bits::<8>(0);
-        self.eng.in_n_pkts.next = self.gen_x.q.val().get_bits::<4>(8);
+        self.eng.in_flow.next = self.gen_x.q.val().get_bits::<FB>(0);
+        self.eng.in_n_pkts.next = self.gen_n.val();
         self.eng.in_ece.next = self.gen_ece.val();
         self.eng.in_set.next = false;
         self.eng.in_cw.next = self.regs.init_cw_cw.val();
@@ -589,9 +658,9 @@ impl Logic for NicCore {
             self.eng.in_set.next = true;
         }
         if self.take_fifo.val() {
-            self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<8>(0);
-            self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(8);
-            self.eng.in_ece.next = self.fifo.read_data.val().get_bit(12);
+            self.eng.in_flow.next = self.fifo.read_data.val().get_bits::<FB>(5);
+            self.eng.in_n_pkts.next = self.fifo.read_data.val().get_bits::<4>(0);
+            self.eng.in_ece.next = self.fifo.read_data.val().get_bit(4);
             self.eng.in_set.next = false;
         }
         self.ack_in.next = self.take_gen.val() | self.take_fifo.val();
@@ -599,7 +668,7 @@ impl Logic for NicCore {
 
         // ---- sweep
         if self.take_sweep.val() {
-            self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one8.val();
+            self.sweep_ptr.d.next = self.sweep_ptr.q.val() + self.one_fb.val();
             if self.sweep_ptr.q.val().all() {
                 self.sweeping.d.next = false;
             }
@@ -618,22 +687,27 @@ impl Logic for NicCore {
             self.level.d.next = self.level.q.val() - self.one9.val();
             self.nonempty.d.next = self.level.q.val() != self.c_one9.val();
         }
-        self.fifo.write_address.next = self.wr_ptr.q.val().get_bits::<8>(0);
-        self.fifo.write_data.next = bit_cast::<13, 8>(self.regs.ev_push_flow.val())
-            | (bit_cast::<13, 4>(self.regs.ev_push_n.val()) << 8)
-            | (bit_cast::<13, 1>(self.regs.ev_push_ece.val()) << 12);
+        self.fifo.write_address.next = self.wr_ptr.q.val().get_bits::<FIFO_LOG2>(0);
+        // a FIFO word: n (3..0), ECE (4), the flow above (the bits of a
+        // written flow above the build's are dropped here)
+        self.push_word.next = bit_cast::<EW, 4>(self.regs.ev_push_n.val())
+            | (bit_cast::<EW, 1>(self.regs.ev_push_ece.val()) << 4)
+            | (bit_cast::<EW, FB>(self.regs.ev_push_flow.val().get_bits::<FB>(0)) << 5);
         if self.sys_push_valid.val() {
-            self.fifo.write_data.next = self.sys_push_event.val();
+            self.push_word.next = bit_cast::<EW, 4>(self.sys_push_event.val().get_bits::<4>(12))
+                | (bit_cast::<EW, 1>(self.sys_push_event.val().get_bits::<1>(16)) << 4)
+                | (bit_cast::<EW, FB>(self.sys_push_event.val().get_bits::<FB>(0)) << 5);
         }
+        self.fifo.write_data.next = self.push_word.val();
         self.fifo.write_enable.next = self.push_ok.val();
         if self.push_ok.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one9.val();
         }
         self.rd_next.next = self.rd_ptr.q.val() + self.one9.val();
-        self.fifo.read_address.next = self.rd_ptr.q.val().get_bits::<8>(0);
+        self.fifo.read_address.next = self.rd_ptr.q.val().get_bits::<FIFO_LOG2>(0);
         if self.take_fifo.val() {
             self.rd_ptr.d.next = self.rd_next.val();
-            self.fifo.read_address.next = self.rd_next.val().get_bits::<8>(0);
+            self.fifo.read_address.next = self.rd_next.val().get_bits::<FIFO_LOG2>(0);
         }
         // error flags are set one cycle after their cause (registered for
         // the same reason as the reset)
@@ -710,13 +784,13 @@ impl Logic for NicCore {
                 self.fc_issued.d.next = false;
                 self.fc_done.d.next = false;
                 self.fc_op.d.next = self.regs.flow_cmd_op.val();
-                self.fc_flow.d.next = self.regs.flow_id_id.val();
+                self.fc_flow.d.next = self.regs.flow_id_id.val().get_bits::<FB>(0);
             }
         }
         self.sys_flow_reset.next = self.regs.flow_cmd_wr.val()
             & (self.regs.flow_cmd_op.val() == self.op_reset.val())
             & !self.fc_busy.q.val();
-        self.sys_flow_reset_id.next = self.regs.flow_id_id.val();
+        self.sys_flow_reset_id.next = self.regs.flow_id_id.val().get_bits::<FB>(0);
         self.sys_upd_valid.next = self.eng.out_valid.val();
         self.sys_upd_flow.next = self.eng.out_flow.val();
         self.sys_upd_interval_ticks.next = self.eng.out_interval_ticks.val();
@@ -736,7 +810,8 @@ impl Logic for NicCore {
         if self.fc_busy.q.val() {
             self.regs.flow_status_busy.next = bits::<1>(1);
         }
-        self.regs.flow_status_flow.next = self.res_flow.q.val();
+        self.regs.flow_status_flow.next =
+            bit_cast::<{ ldcp_regmap::FLOW_FIELD_BITS as usize }, FB>(self.res_flow.q.val());
 
         // ---- counters
         // the counters count a cycle after the event (registered: the port's
@@ -819,7 +894,7 @@ impl Logic for NicCore {
         // ---- core reset: everything but CYCLES, then the sweep
         if self.core_reset.val() {
             self.sweeping.d.next = true;
-            self.sweep_ptr.d.next = bits::<FLOW_BITS>(0);
+            self.sweep_ptr.d.next = bits::<FB>(0);
             self.wr_ptr.d.next = bits::<9>(0);
             self.wr_ptr_d.d.next = bits::<9>(0);
             self.level.d.next = bits::<9>(0);
@@ -832,10 +907,10 @@ impl Logic for NicCore {
             self.fc_issued.d.next = false;
             self.fc_done.d.next = false;
             self.fc_op.d.next = bits::<2>(0);
-            self.fc_flow.d.next = bits::<FLOW_BITS>(0);
+            self.fc_flow.d.next = bits::<FB>(0);
             self.res_cw.d.next = bits::<32>(0);
             self.res_interval.d.next = bits::<24>(0);
-            self.res_flow.d.next = bits::<FLOW_BITS>(0);
+            self.res_flow.d.next = bits::<FB>(0);
             self.cnt_events.d.next = bits::<32>(0);
             self.cnt_marked.d.next = bits::<32>(0);
             self.cnt_pushed.d.next = bits::<32>(0);
@@ -853,13 +928,13 @@ impl Logic for NicCore {
 }
 
 ldcp_sim::nic_core_ports!(crate::hand_stepped {
-    NicCore [],
+    NicCore<FB, EW> [const FB: usize, const EW: usize],
     ldcp_sim::nic_core::NicCoreIn,
     ldcp_sim::nic_core::NicCoreOut
 });
 
 /// The NIC core in RustHDL's simulator, stepped by hand.
-pub type NicCoreRustHdl = crate::stepper::RustHdlSim<NicCore>;
+pub type NicCoreRustHdl = crate::stepper::RustHdlSim<NicCoreIce40>;
 
 #[cfg(test)]
 mod tests {

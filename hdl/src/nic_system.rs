@@ -124,13 +124,25 @@
 use crate::ack_generator::AckGenerator;
 use crate::ext_regfile::ExtRegFile;
 use crate::fast_start_marker::FastStartMarker;
-use crate::nic_core::{BuildId, NicCore, FLOW_BITS};
+use crate::nic_core::{BuildId, NicCore, EW_4K, EW_ICE40, FB_4K, FB_ICE40};
 use crate::pacing_timer::PacingTimer;
 use crate::table_sweep::TableSweep;
 use crate::wred_ecn::WredEcn;
 use rust_hdl::prelude::*;
 
-const FB: usize = FLOW_BITS;
+/// The system of the iCE40-size build (256 flows; more than the HX8K
+/// holds: a simulation size, and the reference the cosimulation checks).
+pub type NicSystemIce40 = NicSystem<FB_ICE40, EW_ICE40, { FB_ICE40 + 30 }>;
+/// The system of the ECP5 build (4,096 flows).
+pub type NicSystem4k = NicSystem<FB_4K, EW_4K, { FB_4K + 30 }>;
+/// Bits of a loop receive-queue word: PSN (23..0), CE (24), the flow above
+/// (25.., as wide as the widest build's flows).
+const RX_BITS: usize = 25 + FB_4K;
+/// The map's flow fields.
+const MAP_FB: usize = ldcp_regmap::FLOW_FIELD_BITS as usize;
+/// LOOP_CTRL.FLOWS (up to 2^MAP_FB).
+const FLOWS_FIELD: usize = MAP_FB + 1;
+use crate::nic_core::PUSH_BITS;
 /// Stages of the loop's tag beside the fast-start marker (its latency).
 const LFS: usize = ldcp_sim::fast_start_marker::LATENCY_CYCLES;
 /// Stages of the loop's delay line beside the WRED/ECN port (its latency).
@@ -138,15 +150,18 @@ const LWS: usize = ldcp_sim::wred_ecn::LATENCY_CYCLES;
 /// Stages of a returned ACK on its way to the marker.
 const LAS: usize = ldcp_sim::nic_system::LOOP_ACK_STAGES;
 use ldcp_sim::nic_system::LOOP_RX_DEPTH;
-const _: () = assert!(LOOP_RX_DEPTH == 32 && FB == 8);
+const _: () = assert!(LOOP_RX_DEPTH == 32);
 // the hand-off's packets -> UQ12.20 is a literal shift of a 12-bit count
 const _: () = assert!(
     ldcp_sim::fast_start_marker::COUNT_BITS == 12 && ldcp_sim::window_engine::CW_FRAC_BITS == 20
 );
 
-/// The NIC system (see the module doc).
+/// The NIC system (see the module doc) with 2^`FB` flows; `EW` is its
+/// core's FIFO word (FB + 5) and `QB` its ACK generator's queued ACK
+/// (FB + 30): each build names them ([`NicSystemIce40`], [`NicSystem4k`]),
+/// the sub-blocks' constructors assert they agree.
 #[derive(LogicBlock)]
-pub struct NicSystem {
+pub struct NicSystem<const FB: usize, const EW: usize, const QB: usize> {
     /// The clock.
     pub clock: Signal<In, Clock>,
     /// Byte address of the register bus.
@@ -196,11 +211,11 @@ pub struct NicSystem {
     pub obs_wred_out_valid: Signal<Out, Bit>,
     /// Its decision.
     pub obs_wred_out_decision: Signal<Out, Bits<2>>,
-    core: NicCore,
+    core: NicCore<FB, EW>,
     xregs: ExtRegFile,
     pt: PacingTimer<FB>,
     fs: FastStartMarker<FB>,
-    ag: AckGenerator<FB, { FB + 30 }>,
+    ag: AckGenerator<FB, QB>,
     wred: WredEcn,
     one32: Constant<Bits<32>>,
     one24: Constant<Bits<24>>,
@@ -210,7 +225,8 @@ pub struct NicSystem {
     last_fb: Constant<Bits<FB>>,
     rx_depth: Constant<Bits<6>>,
     c_bit64: Constant<Bits<65>>,
-    ce_bit33: Constant<Bits<33>>,
+    ce_bit: Constant<Bits<RX_BITS>>,
+    c_all_flows: Constant<Bits<FLOWS_FIELD>>,
     kind_reset: Constant<Bits<2>>,
     ag_ece_bits: Signal<Local, Bits<1>>,
     // local decisions
@@ -270,7 +286,7 @@ pub struct NicSystem {
     lts: TableSweep<FB, 65>,
     lt_ram: RAM<Bits<65>, FB>,
     lw_ram: RAM<Bits<12>, FB>,
-    rx_ram: RAM<Bits<33>, 5>,
+    rx_ram: RAM<Bits<RX_BITS>, 5>,
     lp_ptr: DFF<Bits<FB>>,
     lp_t: DFF<Bits<16>>,
     lp_s1_v: DFF<Bit>,
@@ -340,7 +356,7 @@ pub struct NicSystem {
     rx_push: Signal<Local, Bit>,
     lp_drop: Signal<Local, Bit>,
     rx_next: Signal<Local, Bits<6>>,
-    rx_word: Signal<Local, Bits<33>>,
+    rx_word: Signal<Local, Bits<RX_BITS>>,
     lp_ad_out_v: Signal<Local, Bit>,
     lp_ad_out_flow: Signal<Local, Bits<FB>>,
     lp_ad_out_psn: Signal<Local, Bits<24>>,
@@ -350,10 +366,10 @@ pub struct NicSystem {
     lp_nx1: Signal<Local, Bits<24>>,
     wd_last_flow: Signal<Local, Bits<FB>>,
     wd_last_psn: Signal<Local, Bits<24>>,
-    lp_flows: Signal<Local, Bits<9>>,
+    lp_flows: Signal<Local, Bits<FLOWS_FIELD>>,
 }
 
-impl NicSystem {
+impl<const FB: usize, const EW: usize, const QB: usize> NicSystem<FB, EW, QB> {
     /// A system reporting `build` in GIT_HASH and CAPS.DIRTY.
     pub fn new(build: BuildId) -> Self {
         NicSystem {
@@ -380,7 +396,7 @@ impl NicSystem {
             obs_fs_out_csum: Default::default(),
             obs_wred_out_valid: Default::default(),
             obs_wred_out_decision: Default::default(),
-            core: NicCore::with_ext(build, true),
+            core: NicCore::<FB, EW>::with_ext(build, true),
             xregs: Default::default(),
             pt: Default::default(),
             fs: Default::default(),
@@ -394,7 +410,8 @@ impl NicSystem {
             last_fb: Constant::new(bits::<FB>((1 << FB) - 1)),
             rx_depth: Constant::new(bits::<6>(LOOP_RX_DEPTH as u64)),
             c_bit64: Constant::new(Bits::<65>::from(1u64) << 64),
-            ce_bit33: Constant::new(bits::<33>(1 << 32)),
+            ce_bit: Constant::new(bits::<RX_BITS>(1 << 24)),
+            c_all_flows: Constant::new(bits::<FLOWS_FIELD>(1 << FB)),
             kind_reset: Constant::new(bits::<2>(3)),
             ag_ece_bits: Default::default(),
             fs_req: Default::default(),
@@ -449,7 +466,7 @@ impl NicSystem {
             lt_ram: RAM::from((0..1usize << FB).map(|_| Bits::<65>::from(0u64))),
             // every flow's window at configuration is 1.0, as the engine's table
             lw_ram: RAM::from((0..1usize << FB).map(|_| Bits::<12>::from(1u64))),
-            rx_ram: RAM::from((0..32usize).map(|_| Bits::<33>::from(0u64))),
+            rx_ram: RAM::from((0..32usize).map(|_| Bits::<RX_BITS>::from(0u64))),
             lp_ptr: Default::default(),
             lp_t: Default::default(),
             lp_s1_v: Default::default(),
@@ -534,29 +551,47 @@ impl NicSystem {
     }
 }
 
-impl Default for NicSystem {
+impl<const FB: usize, const EW: usize, const QB: usize> Default for NicSystem<FB, EW, QB> {
     /// A system reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
     fn default() -> Self {
         NicSystem::new(BuildId::UNSTAMPED)
     }
 }
 
+/// The loop sender's table (TableSweep's deep form) needs only its
+/// `state`: the forwarding terms, the refusal and the sweep pointer stay
+/// open (in every build).
+const LTS_OPEN: [&str; 7] = [
+    "lts$s1_oor",
+    "lts$upd_oor",
+    "lts$p_state",
+    "lts$z_hit",
+    "lts$z_state",
+    "lts$fwd",
+    "lts$sweep_ptr",
+];
+/// The 256-flow build also ignores the flow fields' bits 11..8 (and the
+/// receive queue's word holds the widest build's flow).
+const ICE40_OPEN: [&str; 10] = {
+    let narrow = ["xregs$fs_ev_flow", "xregs$ag_ev_flow", "rx_ram$read_data"];
+    let mut all = [""; 10];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < narrow.len() {
+            narrow[i]
+        } else {
+            LTS_OPEN[i - narrow.len()]
+        };
+        i += 1;
+    }
+    all
+};
+
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_system",
     doc: "the LDCP NIC system: the NIC core plus the pacing timer (fed by the window engine), fast-start marker, ACK generator, WRED/ECN port and the on-chip loopback behind the extension registers of docs/regmap.md (simulation size: more than the HX8K holds)",
-    // the loop sender's table (TableSweep's deep form) needs only its
-    // `state`: the forwarding terms, the refusal (its ids are 8 bits) and
-    // the sweep pointer stay open
-    open: &[
-        "lts$s1_oor",
-        "lts$upd_oor",
-        "lts$p_state",
-        "lts$z_hit",
-        "lts$z_state",
-        "lts$fwd",
-        "lts$sweep_ptr",
-    ],
+    open: &ICE40_OPEN,
     subs: &[
         &crate::nic_core::MODULE,
         &crate::fast_start_marker::MODULE,
@@ -566,17 +601,44 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     ],
 };
 
+/// The 4,096-flow system's module (the ULX3S build's).
+pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
+    name: "nic_system_4k",
+    doc: "the LDCP NIC system with 4,096 flows (the ECP5 build's): the NIC core plus the pacing timer, fast-start marker, ACK generator, WRED/ECN port and the on-chip loopback behind the extension registers of docs/regmap.md",
+    open: &LTS_OPEN,
+    subs: &[
+        &crate::nic_core::MODULE_4K,
+        &crate::fast_start_marker::MODULE_4K,
+        &crate::pacing_timer::MODULE_4K,
+        &crate::ack_generator::MODULE_4K,
+        &crate::wred_ecn::MODULE,
+    ],
+};
+
 /// The system's finalized Verilog (module [`MODULE`]), stamped with
 /// `build`; every sub-block input the top drives is marked
 /// `isolate_assignments` ([`crate::verilog::isolate_sub_inputs`]).
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    let raw = crate::generate::raw_verilog(NicSystem::new(build))
-        .map(|v| crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs(&v)))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+    verilog_of(&MODULE, NicSystemIce40::new(build))
 }
 
-impl Logic for NicSystem {
+/// The 4,096-flow system's Verilog (module [`MODULE_4K`]), stamped with
+/// `build`.
+pub fn verilog_4k(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    verilog_of(&MODULE_4K, NicSystem4k::new(build))
+}
+
+fn verilog_of<const FB: usize, const EW: usize, const QB: usize>(
+    m: &crate::generate::Module,
+    sys: NicSystem<FB, EW, QB>,
+) -> Result<String, crate::verilog::VerilogError> {
+    let raw = crate::generate::raw_verilog(sys)
+        .map(|v| crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs(&v)))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
+}
+
+impl<const FB: usize, const EW: usize, const QB: usize> Logic for NicSystem<FB, EW, QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -722,7 +784,7 @@ impl Logic for NicSystem {
             }
         }
         self.xregs.pt_grants_count.next = self.pt_grants.q.val();
-        self.xregs.pt_last_flow.next = self.pt_last_flow.q.val();
+        self.xregs.pt_last_flow.next = bit_cast::<MAP_FB, FB>(self.pt_last_flow.q.val());
         self.xregs.pt_last_late.next = self.pt_last_late.q.val();
         self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
 
@@ -735,7 +797,7 @@ impl Logic for NicSystem {
         if !self.lp_flows.val().any() {
             self.lp_last.next = bits::<FB>(0);
         }
-        if self.lp_flows.val().get_bit(8) {
+        if self.lp_flows.val() >= self.c_all_flows.val() {
             self.lp_last.next = self.last_fb.val();
         }
         self.lp_sel_ack.next = self.lp_loopback.val() & self.ag.out_valid.val();
@@ -950,10 +1012,12 @@ impl Logic for NicSystem {
             self.ag_ece_bits.next = bits::<1>(1);
         }
         self.core.sys_push_valid.next = self.lp_sel_ack.val();
+        // EV_PUSH's layout: flow (11..0), n (15..12), ECE (16) (asserted
+        // in nic_core, at PUSH_BITS)
         self.core.sys_push_event.next =
-            bit_cast::<13, FB>(self.ag.out_flow.val().get_bits::<FB>(0))
-                | (bit_cast::<13, 4>(self.ag.out_n_pkts.val()) << 8)
-                | (bit_cast::<13, 1>(self.ag_ece_bits.val()) << 12);
+            bit_cast::<PUSH_BITS, FB>(self.ag.out_flow.val().get_bits::<FB>(0))
+                | (bit_cast::<PUSH_BITS, 4>(self.ag.out_n_pkts.val()) << 12)
+                | (bit_cast::<PUSH_BITS, 1>(self.ag_ece_bits.val()) << 16);
 
         // ---- fast-start marker: its slot
         self.fs.reset.next = self.core.sys_core_rst.val();
@@ -1006,7 +1070,7 @@ impl Logic for NicSystem {
             } else {
                 self.fs_pend.d.next = true;
                 self.fs_kind.d.next = self.xregs.fs_ev_kind.val();
-                self.fs_flow.d.next = self.xregs.fs_ev_flow.val();
+                self.fs_flow.d.next = self.xregs.fs_ev_flow.val().get_bits::<FB>(0);
                 self.fs_last.d.next = self.xregs.fs_ev_last.val().any();
                 self.fs_psn.d.next = self.xregs.fs_psn_psn.val();
                 self.fs_word0.d.next = self.xregs.fs_hdr_word0.val();
@@ -1053,7 +1117,7 @@ impl Logic for NicSystem {
         if self.fs_r_gbn.q.val() {
             self.xregs.fs_result_gbn.next = bits::<1>(1);
         }
-        self.xregs.fs_result_flow.next = self.fs_r_flow.q.val();
+        self.xregs.fs_result_flow.next = bit_cast::<MAP_FB, FB>(self.fs_r_flow.q.val());
         self.xregs.fs_result_hdr_word0.next = self.fs_r_word0.q.val();
         self.xregs.fs_result_hdr_csum.next = self.fs_r_csum.q.val();
         self.xregs.fs_result_psn_psn.next = self.fs_r_psn.q.val();
@@ -1076,9 +1140,9 @@ impl Logic for NicSystem {
         if !self.ag_pend.q.val() {
             self.ag.in_open.next = false;
             self.ag.in_flow.next =
-                bit_cast::<16, FB>(self.rx_ram.read_data.val().get_bits::<FB>(0));
-            self.ag.in_psn.next = self.rx_ram.read_data.val().get_bits::<24>(8);
-            self.ag.in_ce.next = self.rx_ram.read_data.val().get_bit(32);
+                bit_cast::<16, FB>(self.rx_ram.read_data.val().get_bits::<FB>(25));
+            self.ag.in_psn.next = self.rx_ram.read_data.val().get_bits::<24>(0);
+            self.ag.in_ce.next = self.rx_ram.read_data.val().get_bit(24);
             self.ag.in_last.next = false;
         }
         self.ag_take.next = self.ag_pend.q.val() & self.ag.in_ready.val();
@@ -1094,7 +1158,7 @@ impl Logic for NicSystem {
             } else {
                 self.ag_pend.d.next = true;
                 self.ag_kind.d.next = self.xregs.ag_ev_kind.val().any();
-                self.ag_flow.d.next = self.xregs.ag_ev_flow.val();
+                self.ag_flow.d.next = self.xregs.ag_ev_flow.val().get_bits::<FB>(0);
                 self.ag_ce.d.next = self.xregs.ag_ev_ce.val().any();
                 self.ag_last.d.next = self.xregs.ag_ev_last.val().any();
                 self.ag_psn.d.next = self.xregs.ag_psn_psn.val();
@@ -1137,7 +1201,7 @@ impl Logic for NicSystem {
         if self.ag_a_nak.q.val() {
             self.xregs.ag_ack_nak.next = bits::<1>(1);
         }
-        self.xregs.ag_ack_flow_flow.next = self.ag_a_flow.q.val();
+        self.xregs.ag_ack_flow_flow.next = bit_cast::<MAP_FB, FB>(self.ag_a_flow.q.val());
         self.xregs.ag_acks_count.next = self.ag_acks.q.val();
         self.xregs.ag_naks_count.next = self.ag_naks.q.val();
         self.xregs.ag_errors_count.next = self.ag_errors.q.val();
@@ -1181,11 +1245,11 @@ impl Logic for NicSystem {
             self.wd_last_flow.next = self.lp_wd_flow[last].q.val();
             self.wd_last_psn.next = self.lp_wd_psn[last].q.val();
         }
-        self.rx_word.next = bit_cast::<33, FB>(self.wd_last_flow.val())
-            | (bit_cast::<33, 24>(self.wd_last_psn.val()) << 8);
+        self.rx_word.next = bit_cast::<RX_BITS, 24>(self.wd_last_psn.val())
+            | (bit_cast::<RX_BITS, FB>(self.wd_last_flow.val()) << 25);
         self.rx_ram.write_data.next = self.rx_word.val();
         if self.wred.out_ecn.val() == bits::<2>(3) {
-            self.rx_ram.write_data.next = self.rx_word.val() | self.ce_bit33.val();
+            self.rx_ram.write_data.next = self.rx_word.val() | self.ce_bit.val();
         }
         self.rx_ram.write_address.next = self.rx_wr.q.val().get_bits::<5>(0);
         self.rx_ram.write_enable.next = self.rx_push.val();
@@ -1325,13 +1389,13 @@ impl Logic for NicSystem {
 }
 
 ldcp_sim::nic_system_ports!(crate::hand_stepped {
-    NicSystem [],
+    NicSystem<FB, EW, QB> [const FB: usize, const EW: usize, const QB: usize],
     ldcp_sim::nic_system::SysIn,
     ldcp_sim::nic_system::SysOut
 });
 
 /// The NIC system in RustHDL's simulator, stepped by hand.
-pub type NicSystemRustHdl = crate::stepper::RustHdlSim<NicSystem>;
+pub type NicSystemRustHdl = crate::stepper::RustHdlSim<NicSystemIce40>;
 
 #[cfg(test)]
 mod tests {

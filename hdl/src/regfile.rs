@@ -84,7 +84,7 @@ pub struct RegFile {
     /// INIT_CW.CW: cw a flow reset sets; the engine clamps it to [gamma, CW_MAX]
     pub init_cw_cw: Signal<Out, Bits<32>>,
     /// FLOW_ID.ID: the flow FLOW_CMD acts on
-    pub flow_id_id: Signal<Out, Bits<8>>,
+    pub flow_id_id: Signal<Out, Bits<12>>,
     /// FLOW_CMD written in the last cycle (a one-cycle strobe).
     pub flow_cmd_wr: Signal<Out, Bit>,
     /// FLOW_CMD.OP as written (valid with `flow_cmd_wr`): READ cw; WRITE cw := FLOW_WDATA; RESET cw := INIT_CW; each ends with FLOW_CW = the flow's cw
@@ -100,11 +100,11 @@ pub struct RegFile {
     /// FLOW_STATUS.BUSY: a command is in progress
     pub flow_status_busy: Signal<In, Bits<1>>,
     /// FLOW_STATUS.FLOW: the flow of the result
-    pub flow_status_flow: Signal<In, Bits<8>>,
+    pub flow_status_flow: Signal<In, Bits<12>>,
     /// EV_PUSH written in the last cycle (a one-cycle strobe).
     pub ev_push_wr: Signal<Out, Bit>,
     /// EV_PUSH.FLOW as written (valid with `ev_push_wr`): the flow acknowledged
-    pub ev_push_flow: Signal<Out, Bits<8>>,
+    pub ev_push_flow: Signal<Out, Bits<12>>,
     /// EV_PUSH.N as written (valid with `ev_push_wr`): packets acknowledged, 0..=15 (0: a read, no change)
     pub ev_push_n: Signal<Out, Bits<4>>,
     /// EV_PUSH.ECE as written (valid with `ev_push_wr`): ECN-Echo
@@ -220,8 +220,8 @@ pub struct RegFile {
     s_init_cw: DFF<Bit>,
     a_flow_id: Constant<Bits<10>>,
     w_flow_id: DFF<Bit>,
-    r_flow_id_id: DFFWithInit<Bits<8>>,
-    k_flow_id_id: Constant<Bits<8>>,
+    r_flow_id_id: DFFWithInit<Bits<12>>,
+    k_flow_id_id: Constant<Bits<12>>,
     rd_flow_id: Signal<Local, Bits<32>>,
     s_flow_id: DFF<Bit>,
     a_flow_cmd: Constant<Bits<10>>,
@@ -314,8 +314,8 @@ impl Default for RegFile {
             rd_magic: Default::default(),
             s_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x4)),
-            c_version_major: Constant::new(bits::<16>(0x1)),
+            c_version_minor: Constant::new(bits::<16>(0x0)),
+            c_version_major: Constant::new(bits::<16>(0x2)),
             rd_version: Default::default(),
             s_version: Default::default(),
             a_git_hash: Constant::new(bits::<10>(2)),
@@ -406,8 +406,8 @@ impl Default for RegFile {
             a_flow_id: Constant::new(bits::<10>(16)),
             w_flow_id: Default::default(),
             flow_id_id: Default::default(),
-            r_flow_id_id: DFFWithInit::new(bits::<8>(0x0)),
-            k_flow_id_id: Constant::new(bits::<8>(0x0)),
+            r_flow_id_id: DFFWithInit::new(bits::<12>(0x0)),
+            k_flow_id_id: Constant::new(bits::<12>(0x0)),
             rd_flow_id: Default::default(),
             s_flow_id: Default::default(),
             a_flow_cmd: Constant::new(bits::<10>(17)),
@@ -672,7 +672,7 @@ impl Logic for RegFile {
         // FLOW_ID (0x040, RW)
         self.w_flow_id.d.next = self.we.val() & (self.word.val() == self.a_flow_id.val());
         if self.w_flow_id.q.val() {
-            self.r_flow_id_id.d.next = self.wdata_q.q.val().get_bits::<8>(0);
+            self.r_flow_id_id.d.next = self.wdata_q.q.val().get_bits::<12>(0);
         }
         if self.reset.val() {
             self.r_flow_id_id.d.next = self.k_flow_id_id.val();
@@ -681,7 +681,7 @@ impl Logic for RegFile {
         self.s_flow_id.d.next = self.re.val() & (self.word.val() == self.a_flow_id.val());
         self.rd_flow_id.next = bits::<32>(0);
         if self.s_flow_id.q.val() {
-            self.rd_flow_id.next = bit_cast::<32, 8>(self.r_flow_id_id.q.val());
+            self.rd_flow_id.next = bit_cast::<32, 12>(self.r_flow_id_id.q.val());
         }
         // FLOW_CMD (0x044, WO)
         self.w_flow_cmd.d.next = self.we.val() & (self.word.val() == self.a_flow_cmd.val());
@@ -717,14 +717,14 @@ impl Logic for RegFile {
         self.s_flow_status.d.next = self.re.val() & (self.word.val() == self.a_flow_status.val());
         self.rd_flow_status.next = bits::<32>(0);
         if self.s_flow_status.q.val() {
-            self.rd_flow_status.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 8>(self.flow_status_flow.val()) << 8);
+            self.rd_flow_status.next = bit_cast::<32, 1>(self.flow_status_done.val()) | (bit_cast::<32, 1>(self.flow_status_busy.val()) << 1) | (bit_cast::<32, 12>(self.flow_status_flow.val()) << 8);
         }
         // EV_PUSH (0x060, WO)
         self.w_ev_push.d.next = self.we.val() & (self.word.val() == self.a_ev_push.val());
         self.ev_push_wr.next = self.w_ev_push.q.val();
-        self.ev_push_flow.next = self.wdata_q.q.val().get_bits::<8>(0);
-        self.ev_push_n.next = self.wdata_q.q.val().get_bits::<4>(8);
-        self.ev_push_ece.next = self.wdata_q.q.val().get_bits::<1>(12);
+        self.ev_push_flow.next = self.wdata_q.q.val().get_bits::<12>(0);
+        self.ev_push_n.next = self.wdata_q.q.val().get_bits::<4>(12);
+        self.ev_push_ece.next = self.wdata_q.q.val().get_bits::<1>(16);
         // GEN_COUNT (0x070, RW)
         self.w_gen_count.d.next = self.we.val() & (self.word.val() == self.a_gen_count.val());
         if self.w_gen_count.q.val() {

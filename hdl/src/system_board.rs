@@ -1,7 +1,7 @@
 //! The whole system on one ECP5 board, the ULX3S (LFE5U-85F, CABGA381):
 //! `SystemBoardCore` (the board shell [`crate::board_shell::BoardShell`]
-//! around [`crate::nic_system::NicSystem`]: the NIC core with 256 flows and
-//! the pacing timer, fast-start marker, ACK generator and WRED/ECN port),
+//! around [`crate::nic_system::NicSystem4k`]: the NIC core with 4,096 flows
+//! and the pacing timer, fast-start marker, ACK generator and WRED/ECN port),
 //! and the top module and pin constraints that `ldcp synth --board ulx3s`
 //! wraps around it. `ldcp_sim::system_board::SystemBoardModel` is its
 //! model.
@@ -36,6 +36,11 @@
 use crate::board_shell::BoardShell;
 use crate::nic_core::BuildId;
 use crate::nic_system::NicSystem;
+
+/// Flow-id bits of the board's NIC system (4,096 flows).
+pub const FLOW_BITS: usize = crate::nic_core::FB_4K;
+/// The board's NIC system.
+type System = NicSystem<FLOW_BITS, { FLOW_BITS + 5 }, { FLOW_BITS + 30 }>;
 use ldcp_sim::board_shell::LED_HOLD_BITS;
 use rust_hdl::prelude::*;
 
@@ -93,7 +98,7 @@ pub struct SystemBoardCore {
     /// Observation: the system's read-valid.
     pub obs_bus_rvalid: Signal<Out, Bit>,
     shell: BoardShell,
-    sys: NicSystem,
+    sys: System,
 }
 
 impl SystemBoardCore {
@@ -116,7 +121,7 @@ impl SystemBoardCore {
             obs_bus_rdata: Default::default(),
             obs_bus_rvalid: Default::default(),
             shell: Default::default(),
-            sys: NicSystem::new(build),
+            sys: System::new(build),
         }
     }
 }
@@ -179,7 +184,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
         "sys$obs_wred_out_valid",
         "sys$obs_wred_out_decision",
     ],
-    subs: &[&crate::nic_system::MODULE],
+    subs: &[&crate::nic_system::MODULE_4K],
 };
 
 /// The board core's finalized Verilog (module [`MODULE`]), stamped.
@@ -356,8 +361,12 @@ mod tests {
         use ldcp_sim::board_shell::ShellStimulus;
         use ldcp_sim::system_board::SystemBoardModel;
         let mut sim = SystemBoardRustHdl::new();
-        let mut m = SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new(0, true));
-        let line = ShellStimulus::new(4, 40, ldcp_sim::nic_system::SysStimulus::default());
+        let mut m = SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new_4k(0, true));
+        let line = ShellStimulus::new(
+            4,
+            40,
+            ldcp_sim::nic_system::SysStimulus::sized(ldcp_sim::nic_core::FLOW_BITS_4K),
+        );
         for (c, i) in ldcp_sim::seeded(line, 7).take(1_500).enumerate() {
             let o = sim.step(&i).expect("RustHDL settles");
             m.tick(&i);

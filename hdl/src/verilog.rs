@@ -216,11 +216,13 @@ pub fn finalize(raw: &str, name: &str, doc: &str) -> Result<String, VerilogError
     finalize_open(raw, name, doc, &[])
 }
 
-/// [`finalize`], and the outputs of sub-blocks that the block leaves open
-/// on purpose (`open`, by their wire names such as `ts$sweep_ptr`) are
-/// waived from Verilator's UNUSEDSIGNAL, each by name and only it: their
-/// declarations are wrapped in `lint_off`/`lint_on`. A name that is not a
-/// wire of the module is an error (the waiver would be stale).
+/// [`finalize`], and the signals the block leaves unused on purpose
+/// (`open`, by their wire names: outputs of shared sub-blocks such as
+/// `ts$sweep_ptr`, or an input or decoded field whose bits above the
+/// build's flows it ignores) are waived from Verilator's UNUSEDSIGNAL,
+/// each by name and only it: their declarations are wrapped in
+/// `lint_off`/`lint_on`. A name that is not a wire (or input wire) of the
+/// module is an error (the waiver would be stale).
 pub fn finalize_open(
     raw: &str,
     name: &str,
@@ -230,7 +232,7 @@ pub fn finalize_open(
     let mut raw = raw.to_string();
     for w in open {
         let re = Regex::new(&format!(
-            r"(?m)^(\s*wire\s+(\[[0-9:]+\]\s*)?{};\n)",
+            r"(?m)^(\s*(input\s+)?wire\s+(\[[0-9:]+\]\s*)?{};\n)",
             regex::escape(w)
         ))
         .expect("a valid pattern");
@@ -244,7 +246,7 @@ pub fn finalize_open(
         raw = re
             .replace_all(&raw, |c: &regex::Captures| {
                 format!(
-                    "    // an output of a shared sub-block this module does not need\n    /* verilator lint_off UNUSEDSIGNAL */\n{}    /* verilator lint_on UNUSEDSIGNAL */\n",
+                    "    // left unused on purpose: a shared sub-block's output this module does not need, or bits above the build's flows\n    /* verilator lint_off UNUSEDSIGNAL */\n{}    /* verilator lint_on UNUSEDSIGNAL */\n",
                     &c[1]
                 )
             })
@@ -339,5 +341,14 @@ mod tests {
         );
         let e = finalize_open(raw, "blk", "a block", &["ts$gone"]).unwrap_err();
         assert!(e.to_string().contains("ts$gone"), "{e}");
+        // an input whose bits a build ignores, waived the same way
+        let raw = "module top(clock, ev);\n    input wire  clock;\n    input wire  [16:0] ev;\nendmodule // top\n";
+        let v = finalize_open(raw, "blk", "a block", &["ev"]).unwrap();
+        let at = v.find("input wire  [16:0] ev;").unwrap();
+        assert!(
+            v[..at].ends_with("/* verilator lint_off UNUSEDSIGNAL */\n    "),
+            "{v}"
+        );
+        assert_eq!(v.matches("lint_off UNUSEDSIGNAL").count(), 1, "{v}");
     }
 }

@@ -301,15 +301,9 @@ impl<A: RegAccess> Device<A> {
             .ok_or(DriverError::UnknownKind(kind))?;
         let nic = kind == ldcp_regmap::KIND_NIC;
         let ext = regs::caps::EXT.get(caps) != 0;
-        let blocks = if v & 0xffff >= 3 {
-            io.read32(regs::blocks::OFFSET)?
-        } else if !nic {
-            ldcp_regmap::BLOCKS_SWITCH_PORT
-        } else if ext {
-            ldcp_regmap::BLOCKS_NIC_SYSTEM
-        } else {
-            ldcp_regmap::BLOCKS_NIC_CORE
-        };
+        // (every 2.x device has BLOCKS; a 1.x device, whose flow fields
+        // are 8 bits wide with other fields right above them, was refused)
+        let blocks = io.read32(regs::blocks::OFFSET)?;
         let info = DeviceInfo {
             magic,
             map_version: format!("{}.{}", v >> 16, v & 0xffff),
@@ -738,11 +732,14 @@ impl<A: RegAccess> Device<A> {
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<LoopRun, DriverError> {
         self.need(Self::reg("LOOP_CTRL"), "the on-chip loopback")?;
+        // the map's range, narrowed to this device's flows (above them the
+        // device would act as if all of them had been asked)
         let f = regs::loop_ctrl::FLOWS;
-        if !(f.min..=f.max).contains(&flows) {
+        let max = f.max.min(self.info.flows);
+        if !(f.min..=max).contains(&flows) {
             return Err(DriverError::BadValue(format!(
-                "--loop-flows {flows} is out of range: it must be in [{}, {}]",
-                f.min, f.max
+                "--loop-flows {flows} is out of range: this device's loop takes [{}, {max}] (its flows)",
+                f.min
             )));
         }
         if cycles == 0 {

@@ -156,7 +156,8 @@ enum Cmd {
         /// Host-pushed events for the FIFO run (default: events / 10).
         #[arg(long)]
         fifo_events: Option<u32>,
-        /// Loop run: the sender's flows (1..=256).
+        /// Loop run: the sender's flows (1 to the device's flows: 256 on
+        /// the iCE40-size build and the sim backend, 4,096 on the ULX3S).
         #[arg(long, default_value_t = 16)]
         loop_flows: u32,
         /// Loop run: device cycles the sender runs.
@@ -686,7 +687,8 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             if matches!(mode, BenchMode::Fifo | BenchMode::Both) {
                 let n = fifo_events.unwrap_or((*events / 10).max(1));
                 // the events the generator would make from this seed
-                let mut evs = ldcp_sim::nic_core::gen_events(*seed);
+                let flow_bits = dev.info().flows.max(1).trailing_zeros();
+                let mut evs = ldcp_sim::nic_core::gen_events(*seed, flow_bits);
                 let mut p = Progress::new("fifo");
                 dev.clear_counters()?;
                 let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;

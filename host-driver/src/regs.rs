@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00010004;
+pub const MAP_VERSION: u32 = 0x00020000;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00010004;
+    pub const RESET: u32 = 0x00020000;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -845,7 +845,7 @@ pub mod loop_ctrl {
     pub const LOOPBACK: Field = REGISTERS[74].fields[0];
     /// the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in
     pub const SEND: Field = REGISTERS[74].fields[1];
-    /// the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256
+    /// the sender's flows, 0..FLOWS-1; 0 acts as 1, above the build's flows (2^CAPS.FLOW_BITS) as all of them
     pub const FLOWS: Field = REGISTERS[74].fields[2];
 }
 

@@ -437,7 +437,7 @@ pub fn open_board(
     build: ldcp_hdl::nic_core::BuildId,
 ) -> Result<Box<dyn BoardLine + Send>, DriverError> {
     let (h, d) = (build.hash, build.dirty);
-    let sys = || SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new(h, d));
+    let sys = || SystemBoardModel::new(ldcp_sim::nic_system::NicSystemModel::new_4k(h, d));
     Ok(match (core, engine) {
         (Core::Nic, Engine::Rtl) => Box::new(VerilatedBoard::<BoardModel>::build(build)?),
         (Core::Nic, Engine::Model) => Box::new(ModelBoard(BoardModel::new(h, d))),

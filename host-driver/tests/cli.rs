@@ -133,7 +133,13 @@ fn bench_loop_reports_packets_per_cycle_and_refuses_bad_settings() {
         ),
         (
             &["--loop-flows", "0"][..],
-            "--loop-flows 0 is out of range: it must be in [1, 256]".to_string(),
+            "--loop-flows 0 is out of range: this device's loop takes [1, 256] (its flows)"
+                .to_string(),
+        ),
+        (
+            &["--loop-flows", "257"][..],
+            "--loop-flows 257 is out of range: this device's loop takes [1, 256] (its flows)"
+                .to_string(),
         ),
         (
             &["--cycles", "0"][..],

@@ -413,7 +413,7 @@ fn generator_runs_one_event_per_device_cycle() {
     assert_eq!(r.gen_cycles, 200_000);
     assert!(r.device_cycles >= 200_000);
     // the generator's own stream, replayed here
-    let want = ldcp_sim::nic_core::gen_events(0)
+    let want = ldcp_sim::nic_core::gen_events(0, dev.info().flows.trailing_zeros())
         .take(200_000)
         .filter(|e| e.2)
         .count() as u32;
@@ -518,18 +518,27 @@ fn a_device_without_a_block_refuses_it_by_name() {
     dev.set_param(Param::Alpha, 0.5).unwrap();
 }
 
-/// A device of map 1.2 has no BLOCKS register: the driver derives its
-/// blocks from CAPS.KIND and CAPS.EXT, and refuses what it lacks as before.
+/// A device of map 1.x (8-bit flow fields, other fields right above them:
+/// the layout 2.0 changed) is refused by name, not misread.
 #[test]
-fn a_map_1_2_device_has_its_blocks_derived_from_caps() {
-    let f = bar_file(4096, regs::MAGIC, 0x0001_0002);
-    let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
-    assert_eq!(
-        (dev.info().map_version.as_str(), dev.info().blocks.clone()),
-        ("1.2", vec!["WINDOW_ENGINE".to_string()])
-    );
-    let e = dev.pacing().unwrap_err();
-    assert!(matches!(e, DriverError::NoBlock { .. }), "{e}");
+fn a_map_1_device_is_refused() {
+    for v in [0x0001_0002, 0x0001_0004] {
+        let f = bar_file(4096, regs::MAGIC, v);
+        let e = Device::open(PcieBar::open_file(&f.0).unwrap())
+            .err()
+            .unwrap();
+        assert!(
+            matches!(e, DriverError::VersionMismatch { found, .. } if found == v),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains(&format!(
+                "register-map version 1.{} of the device is not supported by this driver (it knows 2.0)",
+                v & 0xffff
+            )),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -562,13 +571,13 @@ fn pcie_backend_maps_a_file_backed_bar() {
         ),
         "{e}"
     );
-    let v2 = bar_file(4096, regs::MAGIC, 0x0002_0000);
-    let e = Device::open(PcieBar::open_file(&v2.0).unwrap())
+    let v3 = bar_file(4096, regs::MAGIC, 0x0003_0000);
+    let e = Device::open(PcieBar::open_file(&v3.0).unwrap())
         .err()
         .unwrap();
     assert!(
         e.to_string()
-            .contains("register-map version 2.0 of the device is not supported"),
+            .contains("register-map version 3.0 of the device is not supported"),
         "{e}"
     );
     let newer = bar_file(4096, regs::MAGIC, regs::MAP_VERSION + 1);

@@ -38,8 +38,9 @@ pub const MAGIC: u32 = 0x4C44_4350;
 /// driver refuses a device whose major differs from the one it was built
 /// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port;
 /// 1.3 added BLOCKS (one bit per block); 1.4 the on-chip loopback (LOOP_*,
-/// BLOCKS.LOOP, XERRORS.WRED_OVERRUN).
-pub const MAP_VERSION: u32 = 0x0001_0004;
+/// BLOCKS.LOOP, XERRORS.WRED_OVERRUN); 2.0 widened every flow field to
+/// [`FLOW_FIELD_BITS`] (4,096 flows), moving the fields above them.
+pub const MAP_VERSION: u32 = 0x0002_0000;
 /// Cycles from a read's strobe (`bus_re`) to its data (`bus_rdata` with
 /// `bus_rvalid`): the decoders decode the address in the strobe's cycle and
 /// sample the register in the next (a design constant of the generated
@@ -445,8 +446,16 @@ const fn counter(name: &'static str, offset: u32, doc: &'static str) -> Register
     ro("counters", name, offset, Source::Hw, &COUNT32, doc)
 }
 
-/// Flow-id bits of the NIC core (256 flows).
+/// Flow-id bits of the NIC core's iCE40 build (256 flows); a build's own
+/// is in CAPS.FLOW_BITS (the ECP5 build carries 4,096 flows).
 pub const FLOW_BITS: u32 = 8;
+/// The width of every flow field of the map: the most flows a build may
+/// carry is 2^FLOW_FIELD_BITS. A build with fewer (CAPS.FLOW_BITS) takes a
+/// written flow modulo its flows (the bits above CAPS.FLOW_BITS are
+/// ignored; the driver refuses such a flow before it is written); the flows
+/// it reports (read-only fields) have those bits 0, and FLOW_ID reads back
+/// as written.
+pub const FLOW_FIELD_BITS: u32 = 12;
 /// log2 of the event FIFO's depth (256 events).
 pub const FIFO_DEPTH_LOG2: u32 = 8;
 /// The window engine's latency, cycles (see `ldcp_sim::window_engine`).
@@ -682,7 +691,7 @@ pub const REGISTERS: &[Register] = &[
         "FLOW_ID",
         0x040,
         Access::Rw,
-        &[uint("ID", 0, FLOW_BITS, 0, "the flow FLOW_CMD acts on")],
+        &[uint("ID", 0, FLOW_FIELD_BITS, 0, "the flow FLOW_CMD acts on")],
         "selects a flow for the indirect window",
     ),
     reg(
@@ -735,7 +744,7 @@ pub const REGISTERS: &[Register] = &[
         &[
             flag("DONE", 0, "FLOW_CW and FLOW_INTERVAL hold the result of the last command"),
             flag("BUSY", 1, "a command is in progress"),
-            uint("FLOW", 8, FLOW_BITS, 0, "the flow of the result"),
+            uint("FLOW", 8, FLOW_FIELD_BITS, 0, "the flow of the result"),
         ],
         "state of the indirect window",
     ),
@@ -746,9 +755,9 @@ pub const REGISTERS: &[Register] = &[
         0x060,
         Access::Wo,
         &[
-            uint("FLOW", 0, FLOW_BITS, 0, "the flow acknowledged"),
-            uint("N", 8, 4, 0, "packets acknowledged, 0..=15 (0: a read, no change)"),
-            flag("ECE", 12, "ECN-Echo"),
+            uint("FLOW", 0, FLOW_FIELD_BITS, 0, "the flow acknowledged"),
+            uint("N", 12, 4, 0, "packets acknowledged, 0..=15 (0: a read, no change)"),
+            flag("ECE", 16, "ECN-Echo"),
         ],
         "pushes one ACK event into the FIFO (full: dropped, ERRORS.FIFO_OVERFLOW and CNT_DROPPED)",
     ),
@@ -865,7 +874,7 @@ pub const REGISTERS: &[Register] = &[
         0x114,
         Source::Hw,
         &[
-            uint("FLOW", 0, FLOW_BITS, 0, "the flow of the last grant"),
+            uint("FLOW", 0, FLOW_FIELD_BITS, 0, "the flow of the last grant"),
             uint("LATE", 16, 16, 0, "its lateness, cycles (T - due at the visit)"),
         ],
         "the last send credit",
@@ -930,7 +939,7 @@ pub const REGISTERS: &[Register] = &[
                 ..uint("KIND", 0, 2, 0, "the event, with FS_PSN and (TX) FS_HDR")
             },
             flag("LAST", 2, "TX: the packet ends its message"),
-            uint("FLOW", 8, FLOW_BITS, 0, "the flow"),
+            uint("FLOW", 8, FLOW_FIELD_BITS, 0, "the flow"),
         ],
         "presents one event to the fast-start marker (slot full: dropped, XERRORS.FS_OVERRUN)",
     ),
@@ -946,7 +955,7 @@ pub const REGISTERS: &[Register] = &[
             uint("STAGE", 6, 2, 0, "the flow after the event: 0 idle, 1 fast start, 2 stable"),
             flag("SET", 8, "ACK/NAK: the window engine's cw of the flow should become FS_RESULT_CW"),
             flag("GBN", 9, "go back to FS_RESULT_PSN (a loss during fast start)"),
-            uint("FLOW", 16, FLOW_BITS, 0, "the event's flow"),
+            uint("FLOW", 16, FLOW_FIELD_BITS, 0, "the event's flow"),
         ],
         "result of the last fast-start event",
     ),
@@ -1036,7 +1045,7 @@ pub const REGISTERS: &[Register] = &[
             },
             flag("CE", 1, "DATA: the packet arrived with CE"),
             flag("LAST", 2, "DATA: the packet ends its message"),
-            uint("FLOW", 8, FLOW_BITS, 0, "the flow"),
+            uint("FLOW", 8, FLOW_FIELD_BITS, 0, "the flow"),
         ],
         "presents one packet to the ACK generator (slot full: dropped, XERRORS.AG_OVERRUN)",
     ),
@@ -1058,7 +1067,7 @@ pub const REGISTERS: &[Register] = &[
         "AG_ACK_FLOW",
         0x164,
         Source::Hw,
-        &[uint("FLOW", 0, FLOW_BITS, 0, "the flow of the last ACK")],
+        &[uint("FLOW", 0, FLOW_FIELD_BITS, 0, "the flow of the last ACK")],
         "flow of the last ACK",
     ),
     ro("ack_gen", "AG_ACKS", 0x168, Source::Hw, &COUNT32, "ACKs and NAKs sent (cleared by CNT_CLEAR)"),
@@ -1202,8 +1211,8 @@ pub const REGISTERS: &[Register] = &[
             flag("SEND", 1, "the sender runs (with LOOPBACK): one flow visited per free cycle, round robin; to stop cleanly clear SEND, then LOOPBACK once LOOP_STATUS.IN_PIPE is 0 and the last ACKs are in"),
             Field {
                 min: 1,
-                max: 256,
-                ..uint("FLOWS", 8, 9, 16, "the sender's flows, 0..FLOWS-1; 0 acts as 1, above 256 as 256")
+                max: 1 << FLOW_FIELD_BITS,
+                ..uint("FLOWS", 8, FLOW_FIELD_BITS + 1, 16, "the sender's flows, 0..FLOWS-1; 0 acts as 1, above the build's flows (2^CAPS.FLOW_BITS) as all of them")
             },
         ],
         "the loopback's mode",

@@ -295,8 +295,8 @@ fn a_command_reaches_the_core_the_cycle_after_its_write() {
         &ro,
         &set,
     );
-    // the written bits inside EV_PUSH's fields (flow 7..0, n 11..8, ECE 12)
-    assert_eq!(m.command(push), Some(0x13a5));
+    // the written bits inside EV_PUSH's fields (flow 11..0, n 15..12, ECE 16)
+    assert_eq!(m.command(push), Some(0x1_f3a5));
     assert_eq!(m.command(cmd), None);
     assert_eq!(m.wdata_q(), 0xffff_f3a5);
     m.tick(&BusIn::default(), false, &ro, &set);

@@ -229,7 +229,7 @@ impl crate::cosim::CosimModel for BoardModel {
         let cycles = POR_DONE as usize
             + 4
             + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
-            + NicCoreModel::drain_bus().len();
+            + self.core.drain_bus().len();
         vec![idle; cycles]
     }
 

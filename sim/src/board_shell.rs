@@ -192,7 +192,7 @@ pub trait BusCore: Clone {
     fn in_flight(&self) -> Vec<(&'static str, u64)>;
     /// Idle cycles after which nothing is in flight (the bridge being the
     /// core's only source of work).
-    fn drain_cycles() -> usize;
+    fn drain_cycles(&self) -> usize;
 }
 
 crate::ports! {
@@ -327,7 +327,7 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
         let cycles = POR_DONE as usize
             + 4
             + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
-            + C::drain_cycles();
+            + self.core.drain_cycles();
         vec![idle; cycles]
     }
 

@@ -8,10 +8,12 @@ use crate::window_engine::{WeInputs, WindowEngineModel};
 use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
 use ldcp_regmap::REGISTERS;
 
-/// Flow-id bits of the core.
+/// Flow-id bits of the core's iCE40 build.
 pub const FLOW_BITS: u32 = ldcp_regmap::FLOW_BITS;
-/// Flows.
+/// Flows of the iCE40 build.
 pub const FLOWS: usize = 1 << FLOW_BITS;
+/// Flow-id bits of the 4,096-flow build (the ECP5 system's).
+pub const FLOW_BITS_4K: u32 = ldcp_regmap::FLOW_FIELD_BITS;
 /// The event FIFO's depth.
 pub const FIFO_DEPTH: u32 = 1 << ldcp_regmap::FIFO_DEPTH_LOG2;
 /// The first age at which an update of the commanded flow is its result.
@@ -26,15 +28,70 @@ pub fn caps_field(name: &str) -> &'static ldcp_regmap::Field {
         .unwrap_or_else(|| panic!("no field CAPS.{name}"))
 }
 
-/// The ACK event the generator makes of state `x`: (flow, n, ECE).
-pub fn gen_event(x: u32) -> (u32, u32, bool) {
-    (x & 0xff, (x >> 8) & 0xf, (x >> 13) & 7 == 0)
+/// The ACK event the generator of a build with `flow_bits` flow bits
+/// makes of state `x`: (flow, n, ECE): flow = x[FB-1:0], n = x[FB+3:FB],
+/// ECE when x[FB+7:FB+5] = 0.
+pub fn gen_event(x: u32, flow_bits: u32) -> (u32, u32, bool) {
+    let hi = x >> flow_bits;
+    (x & ((1 << flow_bits) - 1), hi & 0xf, (hi >> 5) & 7 == 0)
 }
 
-/// The generator's events from GEN_SEED = `seed`, in the order it makes
-/// them (a host replays a run with it).
-pub fn gen_events(seed: u32) -> impl Iterator<Item = (u32, u32, bool)> {
-    std::iter::successors(Some(seed_state(seed)), |&x| Some(xorshift32(x))).map(gen_event)
+/// The generator's events from GEN_SEED = `seed` in a build with
+/// `flow_bits` flow bits (CAPS.FLOW_BITS), in the order it makes them (a
+/// host replays a run with it).
+pub fn gen_events(seed: u32, flow_bits: u32) -> impl Iterator<Item = (u32, u32, bool)> {
+    std::iter::successors(Some(seed_state(seed)), |&x| Some(xorshift32(x)))
+        .map(move |x| gen_event(x, flow_bits))
+}
+
+/// A field of the map (panics on a name not in it: names in code).
+fn field(reg: &str, name: &str) -> &'static ldcp_regmap::Field {
+    ldcp_regmap::REGISTERS[index(reg)]
+        .field(name)
+        .unwrap_or_else(|| panic!("no field {reg}.{name}"))
+}
+
+/// The fields of the map the NIC models pack and unpack every cycle,
+/// looked up by name once (a lookup is a search of the map).
+pub(crate) struct MapFields {
+    pub ev_flow: &'static ldcp_regmap::Field,
+    pub ev_n: &'static ldcp_regmap::Field,
+    pub ev_ece: &'static ldcp_regmap::Field,
+    pub status_flow: &'static ldcp_regmap::Field,
+    pub caps_kind: &'static ldcp_regmap::Field,
+    pub loop_flows: &'static ldcp_regmap::Field,
+    pub pt_last_flow: &'static ldcp_regmap::Field,
+    pub pt_last_late: &'static ldcp_regmap::Field,
+    pub fs_result_flow: &'static ldcp_regmap::Field,
+}
+
+/// [`MapFields`], once.
+pub(crate) fn map() -> &'static MapFields {
+    static MAP: std::sync::OnceLock<MapFields> = std::sync::OnceLock::new();
+    MAP.get_or_init(|| MapFields {
+        ev_flow: field("EV_PUSH", "FLOW"),
+        ev_n: field("EV_PUSH", "N"),
+        ev_ece: field("EV_PUSH", "ECE"),
+        status_flow: field("FLOW_STATUS", "FLOW"),
+        caps_kind: caps_field("KIND"),
+        loop_flows: field("LOOP_CTRL", "FLOWS"),
+        pt_last_flow: field("PT_LAST", "FLOW"),
+        pt_last_late: field("PT_LAST", "LATE"),
+        fs_result_flow: field("FS_RESULT", "FLOW"),
+    })
+}
+
+/// An EV_PUSH value (the system's push word too): the flow (its bits
+/// above the map's field dropped), n, ECE.
+pub fn ev_push_word(flow: u32, n: u32, ece: bool) -> u32 {
+    let m = map();
+    m.ev_flow.put(flow) | m.ev_n.put(n) | m.ev_ece.put(ece as u32)
+}
+
+/// The (flow, n, ECE) of an EV_PUSH value.
+pub fn ev_push_fields(v: u32) -> (u32, u32, bool) {
+    let m = map();
+    (m.ev_flow.get(v), m.ev_n.get(v), m.ev_ece.get(v) != 0)
 }
 
 /// Register indices the core uses, resolved once.
@@ -212,6 +269,8 @@ pub struct Taps {
 #[derive(Clone, Debug)]
 pub struct NicCoreModel {
     ix: Ix,
+    /// The build's flow bits.
+    fb: u32,
     hash: u32,
     dirty: bool,
     ext: bool,
@@ -223,25 +282,41 @@ pub struct NicCoreModel {
 }
 
 impl NicCoreModel {
-    /// The core at power-up, reporting `hash` and `dirty` as its build
-    /// (CAPS.EXT 0).
+    /// The iCE40 build's core at power-up, reporting `hash` and `dirty` as
+    /// its build (CAPS.EXT 0).
     pub fn new(hash: u32, dirty: bool) -> Self {
-        Self::with_ext(hash, dirty, false)
+        Self::sized(FLOW_BITS, hash, dirty, false)
     }
 
-    /// The core reporting `ext` in CAPS.EXT (inside a system).
+    /// The iCE40 build's core reporting `ext` in CAPS.EXT (inside a system).
     pub fn with_ext(hash: u32, dirty: bool, ext: bool) -> Self {
+        Self::sized(FLOW_BITS, hash, dirty, ext)
+    }
+
+    /// The core of a build with 2^`flow_bits` flows (8: the iCE40's, 12:
+    /// the ECP5's), reporting `ext` in CAPS.EXT.
+    pub fn sized(flow_bits: u32, hash: u32, dirty: bool, ext: bool) -> Self {
+        assert!(
+            (1..=FLOW_BITS_4K).contains(&flow_bits),
+            "flow bits {flow_bits} out of [1, {FLOW_BITS_4K}]"
+        );
         NicCoreModel {
             ix: Ix::new(),
+            fb: flow_bits,
             hash,
             dirty,
             ext,
             regs: RegFileModel::new(),
-            eng: WindowEngineModel::new(FLOW_BITS),
+            eng: WindowEngineModel::new(flow_bits),
             fifo: vec![0; FIFO_DEPTH as usize],
             s: State::default(),
             stats: Stats::default(),
         }
+    }
+
+    /// The build's flow bits (CAPS.FLOW_BITS).
+    pub fn flow_bits(&self) -> u32 {
+        self.fb
     }
 
     /// What the model has done since power-up.
@@ -280,13 +355,17 @@ impl NicCoreModel {
             upd_cw_pkts: eo.out_cw >> 20,
             upd_restart: capture && o.fc_op == 3,
             flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
-            flow_reset_id: self.regs.held(self.ix.flow_id),
+            flow_reset_id: self.regs.held(self.ix.flow_id) & self.flow_mask(),
             cnt_clear: self
                 .regs
                 .command(self.ix.cnt_clear)
                 .is_some_and(|v| v & 1 != 0),
             sweeping: o.sweeping,
         }
+    }
+
+    fn flow_mask(&self) -> u32 {
+        (1 << self.fb) - 1
     }
 
     /// One rising edge with `bus` on the inputs, the sweep not held.
@@ -333,7 +412,8 @@ impl NicCoreModel {
         // no `!take_fc`, as the RTL: a poppable entry means level > 0
         let take_fifo = !o.sweeping && !set_valid && !o.gen_busy && fifo_avail;
         debug_assert!(!(take_fifo && take_fc), "a command waits for an empty FIFO");
-        let (gflow, gn, gece) = gen_event(o.gen_x);
+        let mask = self.flow_mask();
+        let (gflow, gn, gece) = gen_event(o.gen_x, self.fb);
 
         let mut ev = WeInputs {
             reset: core_reset,
@@ -363,7 +443,7 @@ impl NicCoreModel {
             ev.in_cw = held(ix.flow_wdata);
         }
         if let (true, Some((flow, cw))) = (take_set, set) {
-            ev.in_flow = flow & 0xff;
+            ev.in_flow = flow & mask;
             ev.in_n_pkts = 0;
             ev.in_ece = false;
             ev.in_set = true;
@@ -376,9 +456,10 @@ impl NicCoreModel {
             ev.in_set = true;
         }
         if take_fifo {
-            ev.in_flow = o.fifo_q & 0xff;
-            ev.in_n_pkts = (o.fifo_q >> 8) & 0xf;
-            ev.in_ece = (o.fifo_q >> 12) & 1 != 0;
+            let (flow, n, ece) = ev_push_fields(o.fifo_q);
+            ev.in_flow = flow & mask;
+            ev.in_n_pkts = n;
+            ev.in_ece = ece;
             ev.in_set = false;
         }
         let ack_in = take_gen || take_fifo;
@@ -389,12 +470,12 @@ impl NicCoreModel {
         let mut ro = [0u32; REGISTERS.len()];
         let mut set = [0u32; REGISTERS.len()];
         ro[ix.git_hash] = self.hash;
-        ro[ix.caps] = FLOW_BITS
+        ro[ix.caps] = self.fb
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (ldcp_regmap::ENGINE_LATENCY << 16)
             | ((self.dirty as u32) << 24)
             | ((self.ext as u32) << 25)
-            | caps_field("KIND").put(ldcp_regmap::KIND_NIC);
+            | map().caps_kind.put(ldcp_regmap::KIND_NIC);
         ro[ix.blocks] = if self.ext {
             ldcp_regmap::BLOCKS_NIC_SYSTEM
         } else {
@@ -406,7 +487,8 @@ impl NicCoreModel {
             | fifo_level << 16;
         ro[ix.flow_cw] = o.res_cw;
         ro[ix.flow_interval] = o.res_interval;
-        ro[ix.flow_status] = o.fc_done as u32 | (o.fc_busy as u32) << 1 | o.res_flow << 8;
+        ro[ix.flow_status] =
+            o.fc_done as u32 | (o.fc_busy as u32) << 1 | map().status_flow.put(o.res_flow);
         ro[ix.gen_remaining] = o.gen_rem;
         ro[ix.cycles_lo] = o.cycles as u32;
         ro[ix.cycles_hi] = o.cycles_hi;
@@ -432,7 +514,7 @@ impl NicCoreModel {
         let cnt_clear = command(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
         let gen_count = held(ix.gen_count);
         let gen_seed = held(ix.gen_seed);
-        let flow_id = held(ix.flow_id);
+        let flow_id = held(ix.flow_id) & mask;
 
         // ---- next state, in the RTL's order
         let mut n = o;
@@ -443,8 +525,8 @@ impl NicCoreModel {
         }
         n.wr_ptr_d = o.wr_ptr;
         if take_sweep {
-            n.sweep_ptr = (o.sweep_ptr + 1) & 0xff;
-            if o.sweep_ptr == 0xff {
+            n.sweep_ptr = (o.sweep_ptr + 1) & mask;
+            if o.sweep_ptr == mask {
                 n.sweeping = false;
             }
         }
@@ -589,7 +671,9 @@ impl NicCoreModel {
         n.fifo_q = self.fifo[read_addr as usize];
         if write {
             let p = push.unwrap_or(0);
-            self.fifo[(o.wr_ptr & 0xff) as usize] = p & 0x1fff;
+            // the RAM keeps the build's flow bits, n and ECE
+            let (flow, n, ece) = ev_push_fields(p);
+            self.fifo[(o.wr_ptr & 0xff) as usize] = ev_push_word(flow & mask, n, ece);
         }
         self.eng.tick(&ev);
         self.regs.tick(bus, core_reset, &ro, &set);
@@ -616,13 +700,13 @@ crate::ports! {
         /// A window handed over in hardware: SET `sys_set_flow` to `sys_set_cw`.
         sys_set_valid: bool = 1,
         /// Its flow.
-        sys_set_flow: u32 = FLOW_BITS,
+        sys_set_flow: u32 = crate::ports::FLOW_WIDTH,
         /// Its window, packets, UQ12.20.
         sys_set_cw: u32 = 32,
         /// The system pushes an event into the FIFO (ahead of EV_PUSH).
         sys_push_valid: bool = 1,
-        /// Its FIFO word: flow | n << 8 | ECE << 12.
-        sys_push_event: u32 = 13,
+        /// Its event, as EV_PUSH packs it: flow (11..0), n (15..12), ECE (16).
+        sys_push_event: u32 = 17,
     }
     /// The core's outputs: the bus, and the taps a system around it uses.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -636,7 +720,7 @@ crate::ports! {
         /// The window engine's update this cycle.
         sys_upd_valid: bool = 1,
         /// Its flow.
-        sys_upd_flow: u32 = FLOW_BITS,
+        sys_upd_flow: u32 = crate::ports::FLOW_WIDTH,
         /// Its pacing interval, ticks (0 when cw >= 1).
         sys_upd_interval_ticks: u32 = crate::window_engine::INTERVAL_BITS as u32,
         /// Its window's whole packets.
@@ -646,7 +730,7 @@ crate::ports! {
         /// A FLOW_CMD RESET is accepted this cycle.
         sys_flow_reset: bool = 1,
         /// Its flow.
-        sys_flow_reset_id: u32 = FLOW_BITS,
+        sys_flow_reset_id: u32 = crate::ports::FLOW_WIDTH,
         /// CNT_CLEAR.GO is written this cycle.
         sys_cnt_clear: bool = 1,
         /// The reset sweep is running.
@@ -705,9 +789,12 @@ impl NicCoreModel {
     /// on-chip generator), then enough idle cycles for everything in flight
     /// to leave: a reset sweep, a full FIFO, a flow command and the
     /// engine's latency, each in turn.
-    pub fn drain_bus() -> Vec<BusIn> {
+    pub fn drain_bus(&self) -> Vec<BusIn> {
         let stop = BusIn::write(ldcp_regmap::model::offset("GEN_CTRL"), 2);
-        let idle = 2 * FLOWS + FIFO_DEPTH as usize + 64 + 2 * crate::window_engine::LATENCY_CYCLES;
+        let idle = 2 * (1usize << self.fb)
+            + FIFO_DEPTH as usize
+            + 64
+            + 2 * crate::window_engine::LATENCY_CYCLES;
         std::iter::once(stop)
             .chain(std::iter::repeat_n(BusIn::default(), idle))
             .collect()
@@ -749,7 +836,7 @@ impl crate::cosim::CosimModel for NicCoreModel {
 
     /// [`NicCoreModel::drain_bus`].
     fn drain(&self, _last: Option<&NicCoreIn>) -> Vec<NicCoreIn> {
-        NicCoreModel::drain_bus()
+        NicCoreModel::drain_bus(self)
             .into_iter()
             .map(NicCoreIn::from)
             .collect()
@@ -760,10 +847,15 @@ impl crate::cosim::CosimModel for NicCoreModel {
     }
 }
 
-/// A seeded stream of bus cycles that exercises the whole core:
-/// [`NcStimulus`] from a seed.
+/// A seeded stream of bus cycles that exercises the whole core of the
+/// iCE40 build: [`NcStimulus`] from a seed.
 pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> + Clone {
-    crate::seeded(NcStimulus::default(), seed ^ 0x9E37_79B9_7F4A_7C15)
+    stimulus_sized(FLOW_BITS, seed)
+}
+
+/// The same for a build with 2^`flow_bits` flows.
+pub fn stimulus_sized(flow_bits: u32, seed: u64) -> impl Iterator<Item = BusIn> + Clone {
+    crate::seeded(NcStimulus::sized(flow_bits), seed ^ 0x9E37_79B9_7F4A_7C15)
 }
 
 /// The bus stimulus generator of the core: ACK pushes in bursts (a few hot
@@ -771,10 +863,29 @@ pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> + Clone {
 /// parameter values, unmapped and unaligned addresses included), flow
 /// commands with polling, generator runs (which back the FIFO up until it
 /// overflows), counter clears and core resets. A decision may queue
-/// several bus cycles; a cycle draws only when the queue is empty.
-#[derive(Clone, Debug, Default)]
+/// several bus cycles; a cycle draws only when the queue is empty. One
+/// flow id in 16 has bits above the build's (the core ignores them).
+#[derive(Clone, Debug)]
 pub struct NcStimulus {
     queue: std::collections::VecDeque<BusIn>,
+    flow_bits: u32,
+}
+
+impl Default for NcStimulus {
+    /// The iCE40 build's.
+    fn default() -> Self {
+        Self::sized(FLOW_BITS)
+    }
+}
+
+impl NcStimulus {
+    /// The stimulus of a build with 2^`flow_bits` flows.
+    pub fn sized(flow_bits: u32) -> Self {
+        NcStimulus {
+            queue: Default::default(),
+            flow_bits,
+        }
+    }
 }
 
 impl crate::Stimulus for NcStimulus {
@@ -784,6 +895,16 @@ impl crate::Stimulus for NcStimulus {
         let queue = &mut self.queue;
         let mut next = || d.next_u64();
         let off = ldcp_regmap::model::offset;
+        // a random flow of the build, or (1 in 16) of the map's field
+        let fb = self.flow_bits;
+        let any_flow = |x: u64| {
+            let all = (x >> 8) as u32 & ((1 << ldcp_regmap::FLOW_FIELD_BITS) - 1);
+            if x >> 60 == 0 {
+                all
+            } else {
+                all & ((1 << fb) - 1)
+            }
+        };
         while queue.is_empty() {
             let r = next();
             let pick = r % 1000;
@@ -795,16 +916,13 @@ impl crate::Stimulus for NcStimulus {
                     let len = 1 + (r >> 16) % 24;
                     for _ in 0..len {
                         let x = next();
-                        let flow = if x & 3 != 0 {
-                            hot * 17
-                        } else {
-                            (x >> 8) as u32 & 0xff
-                        };
-                        let n = (x >> 16) as u32 & 0xf;
-                        let ece = (x >> 20) & 3 == 0;
+                        let flow = if x & 3 != 0 { hot * 17 } else { any_flow(x) };
+                        let n = (x >> 24) as u32 & 0xf;
+                        let ece = (x >> 28) & 3 == 0;
+                        // (the bits above the fields are written too)
                         queue.push_back(w(
                             off("EV_PUSH"),
-                            flow | n << 8 | (ece as u32) << 12 | ((x >> 40) as u32 & 0xffff_e000),
+                            ev_push_word(flow, n, ece) | ((x >> 30) as u32 & 0xfffe_0000),
                         ));
                     }
                 }
@@ -841,11 +959,7 @@ impl crate::Stimulus for NcStimulus {
                 590..=689 => {
                     // a flow command, then polls
                     let x = next();
-                    let flow = if x & 1 != 0 {
-                        hot * 17
-                    } else {
-                        (x >> 8) as u32 & 0xff
-                    };
+                    let flow = if x & 1 != 0 { hot * 17 } else { any_flow(x) };
                     queue.push_back(w(off("FLOW_ID"), flow));
                     if x & 6 == 2 {
                         queue.push_back(w(off("FLOW_WDATA"), (x >> 16) as u32));
@@ -904,5 +1018,74 @@ impl crate::Stimulus for NcStimulus {
             }
         }
         queue.pop_front().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_regmap::model::offset;
+
+    /// A register read on `m`: the data READ_LATENCY_CYCLES after the strobe.
+    fn read(m: &mut NicCoreModel, name: &str) -> u32 {
+        m.tick(&BusIn::read(offset(name)));
+        for _ in 1..ldcp_regmap::READ_LATENCY_CYCLES {
+            m.tick(&BusIn::default());
+        }
+        let o = m.outputs();
+        assert!(o.rvalid, "{name}: no data");
+        o.rdata
+    }
+
+    /// Writes FLOW_ID = `flow`, runs `op` (cw `cw` for a WRITE) and waits
+    /// for its result: (FLOW_CW, FLOW_STATUS.FLOW).
+    fn flow_cmd(m: &mut NicCoreModel, flow: u32, op: u32, cw: u32) -> (u32, u32) {
+        m.tick(&BusIn::write(offset("FLOW_ID"), flow));
+        m.tick(&BusIn::write(offset("FLOW_WDATA"), cw));
+        m.tick(&BusIn::write(offset("FLOW_CMD"), op));
+        for _ in 0..200 {
+            m.tick(&BusIn::default());
+        }
+        let st = read(m, "FLOW_STATUS");
+        assert_eq!(st & 3, 1, "done, not busy");
+        (read(m, "FLOW_CW"), field("FLOW_STATUS", "FLOW").get(st))
+    }
+
+    /// The map's flow fields are 12 bits: a 256-flow build takes a flow
+    /// modulo 256 (its bits 11..8 ignored) and reports the flow it acted on;
+    /// a 4,096-flow build keeps them apart.
+    #[test]
+    fn a_flow_above_the_builds_flows_is_taken_modulo_its_flows() {
+        for (fb, same) in [(FLOW_BITS, true), (FLOW_BITS_4K, false)] {
+            let mut m = NicCoreModel::sized(fb, 0, true, false);
+            for _ in 0..2 * (1 << fb) + 100 {
+                m.tick(&BusIn::default());
+            }
+            assert_eq!(read(&mut m, "CAPS") & 0xff, fb);
+            let two = 2 << 20;
+            assert_eq!(
+                flow_cmd(&mut m, 0x305, 2, two),
+                (two, 0x305 & ((1 << fb) - 1))
+            );
+            let (cw5, flow) = flow_cmd(&mut m, 5, 1, 0);
+            assert_eq!(flow, 5);
+            assert_eq!(cw5 == two, same, "flow bits {fb}: flow 5's cw {cw5:#x}");
+            // an EV_PUSH for flow 0x105 acknowledges flow 5 at 256 flows
+            let before = read(&mut m, "CNT_EVENTS");
+            m.tick(&BusIn::write(
+                offset("EV_PUSH"),
+                ev_push_word(0x105, 1, false),
+            ));
+            for _ in 0..100 {
+                m.tick(&BusIn::default());
+            }
+            assert_eq!(read(&mut m, "CNT_EVENTS"), before + 1);
+            let (cw5_after, _) = flow_cmd(&mut m, 5, 1, 0);
+            assert_eq!(
+                cw5_after > cw5,
+                same,
+                "flow bits {fb}: {cw5:#x} -> {cw5_after:#x}"
+            );
+        }
     }
 }

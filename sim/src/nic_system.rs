@@ -6,13 +6,10 @@
 
 use crate::ack_generator::{AckGeneratorModel, AgInputs};
 use crate::fast_start_marker::{FastStartModel, FsInputs};
-use crate::nic_core::NicCoreModel;
+use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS, FLOW_BITS_4K};
 use crate::pacing_timer::{PacingTimerModel, PtInputs};
 use crate::wred_ecn::{WredEcnModel, WredInputs};
 use ldcp_regmap::model::{ext_index, BusIn, RegFileModel};
-
-/// Flow-id bits of every block in the system.
-const FB: u32 = ldcp_regmap::FLOW_BITS;
 
 crate::ports! {
     callback nic_system_ports;
@@ -153,9 +150,9 @@ struct LoopTable {
 }
 
 impl LoopTable {
-    fn new() -> Self {
+    fn new(flow_bits: u32) -> Self {
         LoopTable {
-            ram: vec![0; 1 << FB],
+            ram: vec![0; 1 << flow_bits],
             sweep: crate::Sweep::default(),
         }
     }
@@ -167,7 +164,7 @@ impl LoopTable {
         } else if let Some((idx, w)) = write {
             self.ram[idx as usize] = w;
         }
-        self.sweep.tick(reset, 1 << FB);
+        self.sweep.tick(reset, self.ram.len());
     }
 }
 
@@ -460,6 +457,8 @@ impl std::ops::AddAssign for SysStats {
 /// The NIC system's registers, mirrored.
 #[derive(Clone, Debug)]
 pub struct NicSystemModel {
+    /// The build's flow bits (every block's).
+    fb: u32,
     core: NicCoreModel,
     x: RegFileModel,
     xi: XIx,
@@ -480,19 +479,31 @@ pub struct NicSystemModel {
 }
 
 impl NicSystemModel {
-    /// The system at power-up, reporting `hash` and `dirty` as its build.
+    /// The system of the iCE40-size build (256 flows) at power-up,
+    /// reporting `hash` and `dirty` as its build.
     pub fn new(hash: u32, dirty: bool) -> Self {
+        Self::sized(FLOW_BITS, hash, dirty)
+    }
+
+    /// The system of the ECP5 build (4,096 flows).
+    pub fn new_4k(hash: u32, dirty: bool) -> Self {
+        Self::sized(FLOW_BITS_4K, hash, dirty)
+    }
+
+    /// The system of a build with 2^`flow_bits` flows.
+    pub fn sized(flow_bits: u32, hash: u32, dirty: bool) -> Self {
         NicSystemModel {
-            core: NicCoreModel::with_ext(hash, dirty, true),
+            fb: flow_bits,
+            core: NicCoreModel::sized(flow_bits, hash, dirty, true),
             x: RegFileModel::ext(),
             xi: XIx::new(),
-            pt: PacingTimerModel::new(FB),
-            fs: FastStartModel::new(FB),
-            ag: AckGeneratorModel::new(FB),
+            pt: PacingTimerModel::new(flow_bits),
+            fs: FastStartModel::new(flow_bits),
+            ag: AckGeneratorModel::new(flow_bits),
             wred: WredEcnModel::new(),
-            lt: LoopTable::new(),
+            lt: LoopTable::new(flow_bits),
             // the engine's window at configuration: 1.0 for every flow
-            lw: vec![1; 1 << FB],
+            lw: vec![1; 1 << flow_bits],
             lw_q: 0,
             rx: vec![0; LOOP_RX_DEPTH as usize],
             s: State::default(),
@@ -500,6 +511,11 @@ impl NicSystemModel {
             ro: vec![0; ldcp_regmap::ext_registers().len()],
             set: vec![0; ldcp_regmap::ext_registers().len()],
         }
+    }
+
+    /// The build's flow bits (CAPS.FLOW_BITS).
+    pub fn flow_bits(&self) -> u32 {
+        self.fb
     }
 
     /// The NIC core inside.
@@ -558,6 +574,8 @@ impl NicSystemModel {
         let wo = self.wred.outputs();
         let held = |i: usize| self.x.held(i);
         let command = |i: usize| self.x.command(i);
+        let fb = self.fb;
+        let mask = (1u32 << fb) - 1;
         let rst = t.core_rst;
         let mut n = o;
 
@@ -572,7 +590,7 @@ impl NicSystemModel {
         let hold = !pto.in_ready;
         if pto.out_valid {
             n.pt_grants = o.pt_grants.wrapping_add(1);
-            n.pt_last_flow = pto.out_flow & 0xff;
+            n.pt_last_flow = pto.out_flow & mask;
             n.pt_last_late = pto.out_late_cycles;
             if pto.out_late_cycles > o.pt_max_late {
                 n.pt_max_late = pto.out_late_cycles;
@@ -585,7 +603,7 @@ impl NicSystemModel {
         let lctl = held(xi.loop_ctrl);
         let loopback = lctl & 1 != 0;
         let send = lctl & 2 != 0;
-        let lp_last = ((lctl >> 8) & 0x1ff).clamp(1, 1 << FB) - 1;
+        let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
         let lsweep = self.lt.sweep.active();
         let sel_ack = loopback && ago.out_valid;
         // a pacing grant (a send credit for a flow below one packet): the
@@ -594,7 +612,7 @@ impl NicSystemModel {
         let g_flow = if ol.g_pend {
             ol.g_flow
         } else {
-            pto.out_flow & 0xff
+            pto.out_flow & mask
         };
         let sel_grant = loopback && g_cand && !t.flow_reset && !sel_ack && !lsweep;
         let visit = loopback
@@ -609,7 +627,7 @@ impl NicSystemModel {
             (t.flow_reset_id, 3, 0)
         } else if sel_ack {
             (
-                ago.out_flow & 0xff,
+                ago.out_flow & mask,
                 if ago.out_nak { 2 } else { 1 },
                 ago.out_psn,
             )
@@ -674,7 +692,7 @@ impl NicSystemModel {
             v: op_v,
             kind: op_kind,
             psn: op_psn,
-            idx: op_flow & 0xff,
+            idx: op_flow & mask,
             lw: 0,
         };
         nl.s2 = LoopOp {
@@ -696,12 +714,12 @@ impl NicSystemModel {
         let mut g_lost = false;
         if grant_taken {
             nl.g_pend = ol.g_pend && pto.out_valid;
-            nl.g_flow = pto.out_flow & 0xff;
+            nl.g_flow = pto.out_flow & mask;
         } else if ol.g_pend {
             g_lost = pto.out_valid;
         } else {
             nl.g_pend = loopback && pto.out_valid;
-            nl.g_flow = pto.out_flow & 0xff;
+            nl.g_flow = pto.out_flow & mask;
         }
         nl.t = (ol.t + 1) & 0xffff;
         nl.tx_v = tx;
@@ -715,14 +733,17 @@ impl NicSystemModel {
         // FIFO now
         nl.ad[0] = LoopAck {
             v: sel_ack,
-            flow: ago.out_flow & 0xff,
+            flow: ago.out_flow & mask,
             psn: ago.out_psn,
             nak: ago.out_nak,
         };
         nl.ad[1..].copy_from_slice(&ol.ad[..LOOP_ACK_STAGES - 1]);
         let ack_fs = ol.ad[LOOP_ACK_STAGES - 1];
-        let sys_push = sel_ack
-            .then_some(ago.out_flow & 0xff | ago.out_n_pkts << 8 | (ago.out_ece as u32) << 12);
+        let sys_push = sel_ack.then_some(ev_push_word(
+            ago.out_flow & mask,
+            ago.out_n_pkts,
+            ago.out_ece,
+        ));
 
         // ---- fast-start marker
         let hdr = held(xi.fs_hdr);
@@ -758,7 +779,7 @@ impl NicSystemModel {
         let lost_fs = lp_fs && !fso.in_ready;
         // the hand-off: the window decided at the transition, as a SET
         let handoff = (fso.out_valid && fso.out_set).then_some((
-            fso.out_flow & 0xff,
+            fso.out_flow & mask,
             fso.out_cw_pkts << crate::window_engine::CW_FRAC_BITS,
         ));
         let fs_ev = command(xi.fs_ev);
@@ -774,7 +795,7 @@ impl NicSystemModel {
                 n.fs = Slot {
                     pend: true,
                     kind: v & 3,
-                    flow: (v >> 8) & 0xff,
+                    flow: (v >> 8) & mask,
                     last: v & 4 != 0,
                     ce: false,
                     psn: held(xi.fs_psn),
@@ -797,7 +818,7 @@ impl NicSystemModel {
                 stage: fso.out_stage as u32,
                 set: fso.out_set,
                 gbn: fso.out_gbn,
-                flow: fso.out_flow & 0xff,
+                flow: fso.out_flow & mask,
                 word0: fso.out_word0 as u32,
                 csum: fso.out_csum as u32,
                 psn: fso.out_psn,
@@ -825,9 +846,9 @@ impl NicSystemModel {
         };
         if !o.ag.pend {
             ag_in.in_open = false;
-            ag_in.in_flow = ol.rx_q as u32 & 0xff;
-            ag_in.in_psn = (ol.rx_q >> 8) as u32 & M24;
-            ag_in.in_ce = (ol.rx_q >> 32) & 1 != 0;
+            ag_in.in_flow = (ol.rx_q >> 25) as u32 & mask;
+            ag_in.in_psn = ol.rx_q as u32 & M24;
+            ag_in.in_ce = (ol.rx_q >> 24) & 1 != 0;
             ag_in.in_last = false;
         }
         let ag_take = o.ag.pend && ago.in_ready;
@@ -845,7 +866,7 @@ impl NicSystemModel {
                 n.ag = Slot {
                     pend: true,
                     kind: v & 1,
-                    flow: (v >> 8) & 0xff,
+                    flow: (v >> 8) & mask,
                     last: v & 4 != 0,
                     ce: v & 2 != 0,
                     psn: held(xi.ag_psn),
@@ -867,7 +888,7 @@ impl NicSystemModel {
                 n: ago.out_n_pkts,
                 ece: ago.out_ece,
                 nak: ago.out_nak,
-                flow: ago.out_flow & 0xff,
+                flow: ago.out_flow & mask,
             };
             n.ag_acks = o.ag_acks.wrapping_add(1);
             if ago.out_nak {
@@ -911,7 +932,7 @@ impl NicSystemModel {
         }
         nl.wred_ovr = loop_pkt && pkt_wr;
         nl.wd_v[0] = loop_pkt;
-        nl.wd_flow[0] = fso.out_flow & 0xff;
+        nl.wd_flow[0] = fso.out_flow & mask;
         nl.wd_psn[0] = fso.out_psn;
         for i in 1..LOOP_WRED_STAGES {
             nl.wd_v[i] = ol.wd_v[i - 1];
@@ -924,9 +945,10 @@ impl NicSystemModel {
         let decided = ol.wd_v[lw_end];
         let rx_push = decided && wo.out_decision <= 1;
         let w_drop = decided && wo.out_decision > 1;
-        let rx_word = ol.wd_flow[lw_end] as u64
-            | (ol.wd_psn[lw_end] as u64) << 8
-            | ((wo.out_ecn == 3) as u64) << 32;
+        // the RTL's word: PSN (23..0), CE (24), the flow above
+        let rx_word = ol.wd_psn[lw_end] as u64
+            | ((wo.out_ecn == 3) as u64) << 24
+            | (ol.wd_flow[lw_end] as u64) << 25;
         let mut rx_addr = ol.rx_rd;
         if rx_push {
             nl.rx_wr = (ol.rx_wr + 1) & 0x3f;
@@ -991,7 +1013,8 @@ impl NicSystemModel {
         ro[xi.loop_rewinds] = ol.rewinds;
         ro[xi.loop_timeouts] = ol.timeouts;
         ro[xi.pt_grants] = o.pt_grants;
-        ro[xi.pt_last] = o.pt_last_flow | o.pt_last_late << 16;
+        ro[xi.pt_last] =
+            map().pt_last_flow.put(o.pt_last_flow) | map().pt_last_late.put(o.pt_last_late);
         ro[xi.pt_max_late] = o.pt_max_late;
         let r = o.fs_r;
         ro[xi.fs_result] = r.kind
@@ -1000,7 +1023,7 @@ impl NicSystemModel {
             | r.stage << 6
             | (r.set as u32) << 8
             | (r.gbn as u32) << 9
-            | r.flow << 16;
+            | map().fs_result_flow.put(r.flow);
         ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
         ro[xi.fs_result_psn] = r.psn;
         ro[xi.fs_result_cw] = r.cw;
@@ -1052,9 +1075,9 @@ impl NicSystemModel {
         n.lp = nl;
         // the loop's RAMs: read (old data), then write
         let upd = t.upd_valid.then_some((t.upd_flow, t.upd_cw_pkts));
-        self.lw_q = self.lw[(op_flow & 0xff) as usize];
+        self.lw_q = self.lw[(op_flow & mask) as usize];
         if let Some((f, c)) = upd {
-            self.lw[f as usize & 0xff] = c;
+            self.lw[(f & mask) as usize] = c;
         }
         self.lt.tick(rst, w);
         let rx_next = self.rx[(rx_addr & 0x1f) as usize];
@@ -1116,13 +1139,13 @@ impl NicSystemModel {
     /// flushed at the scanner's next visit), then idle cycles for the
     /// core's drain, the pacing timer's sweep before the core's, and three
     /// passes of the ACK generator's scanner.
-    pub fn drain_bus() -> Vec<BusIn> {
+    pub fn drain_bus(&self) -> Vec<BusIn> {
         let timeout0 = BusIn::write(ldcp_regmap::model::offset("AG_TIMEOUT"), 0);
         let loop_off = BusIn::write(ldcp_regmap::model::offset("LOOP_CTRL"), 0);
-        let mut v = crate::nic_core::NicCoreModel::drain_bus();
+        let mut v = self.core.drain_bus();
         v.insert(1, timeout0);
         v.insert(0, loop_off);
-        v.extend(std::iter::repeat_n(BusIn::default(), 4 * (1 << FB)));
+        v.extend(std::iter::repeat_n(BusIn::default(), 4 * (1 << self.fb)));
         v
     }
 }
@@ -1141,7 +1164,7 @@ impl crate::cosim::CosimModel for NicSystemModel {
 
     /// [`NicSystemModel::drain_bus`].
     fn drain(&self, _last: Option<&SysIn>) -> Vec<SysIn> {
-        NicSystemModel::drain_bus()
+        NicSystemModel::drain_bus(self)
             .into_iter()
             .map(SysIn::from)
             .collect()
@@ -1161,18 +1184,44 @@ impl crate::cosim::CosimModel for NicSystemModel {
 /// writes (illegal ones included), flows pushed below cw = 1 so the pacing
 /// timer grants, back-to-back requests that overrun a slot, and reads of
 /// every extension register.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SysStimulus {
     core: crate::nic_core::NcStimulus,
     queue: std::collections::VecDeque<BusIn>,
     fs_next: [u32; 4],
     ag_next: [u32; 4],
+    flow_bits: u32,
 }
 
-/// A seeded stream of bus cycles for the whole system: [`SysStimulus`]
-/// from a seed.
+impl Default for SysStimulus {
+    /// The iCE40-size build's.
+    fn default() -> Self {
+        Self::sized(FLOW_BITS)
+    }
+}
+
+impl SysStimulus {
+    /// The stimulus of a build with 2^`flow_bits` flows.
+    pub fn sized(flow_bits: u32) -> Self {
+        SysStimulus {
+            core: crate::nic_core::NcStimulus::sized(flow_bits),
+            queue: Default::default(),
+            fs_next: [0; 4],
+            ag_next: [0; 4],
+            flow_bits,
+        }
+    }
+}
+
+/// A seeded stream of bus cycles for the whole system of the iCE40-size
+/// build: [`SysStimulus`] from a seed.
 pub fn stimulus(seed: u64) -> impl Iterator<Item = BusIn> + Clone {
-    crate::seeded(SysStimulus::default(), seed ^ 0x5157_E4D0_0000_0001)
+    stimulus_sized(FLOW_BITS, seed)
+}
+
+/// The same for a build with 2^`flow_bits` flows.
+pub fn stimulus_sized(flow_bits: u32, seed: u64) -> impl Iterator<Item = BusIn> + Clone {
+    crate::seeded(SysStimulus::sized(flow_bits), seed ^ 0x5157_E4D0_0000_0001)
 }
 
 impl crate::Stimulus for SysStimulus {
@@ -1184,7 +1233,9 @@ impl crate::Stimulus for SysStimulus {
             queue,
             fs_next,
             ag_next,
+            flow_bits,
         } = self;
+        let all = 1u32 << *flow_bits;
         let off = ldcp_regmap::model::offset;
         let xregs = ldcp_regmap::ext_registers();
         while queue.is_empty() {
@@ -1292,7 +1343,7 @@ impl crate::Stimulus for SysStimulus {
                     let f = if x & 1 != 0 {
                         flow
                     } else {
-                        (x >> 8) as u32 & 0xff
+                        (x >> 8) as u32 & (all - 1)
                     };
                     queue.push_back(w(off("RTT"), 20 + (x >> 16) as u32 % 400));
                     queue.push_back(w(off("FLOW_ID"), f));
@@ -1321,8 +1372,8 @@ impl crate::Stimulus for SysStimulus {
                     let x = d.next_u64();
                     let flows = match x % 8 {
                         0 => 0,
-                        1 => 256 + (x >> 8) as u32 % 256,
-                        2 => 1 + (x >> 8) as u32 % 256,
+                        1 => all + (x >> 8) as u32 % all,
+                        2 => 1 + (x >> 8) as u32 % all,
                         _ => 1 + (x >> 8) as u32 % 6,
                     };
                     let mode = match (x >> 20) % 6 {

@@ -186,7 +186,7 @@ impl BusCore for SwitchCoreModel {
         v
     }
 
-    fn drain_cycles() -> usize {
+    fn drain_cycles(&self) -> usize {
         SwitchCoreModel::drain_cycles()
     }
 }

@@ -32,7 +32,7 @@ impl BusCore for NicSystemModel {
     /// the ACK generator's timeout the way [`NicSystemModel::drain_bus`]
     /// does): its idle cycles, plus the longest timeout (AG_TIMEOUT is 16
     /// bits) and a pass of the ACK generator's scanner.
-    fn drain_cycles() -> usize {
-        NicSystemModel::drain_bus().len() + (1 << 16) + (1 << crate::FPGA_FLOW_BITS)
+    fn drain_cycles(&self) -> usize {
+        self.drain_bus().len() + (1 << 16) + (1 << self.flow_bits())
     }
 }
