@@ -203,6 +203,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(wred_ecn()),
     },
     Block {
+        module: &ldcp_hdl::tunnel_egress::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::tunnel_egress::verilog,
+        adapter: || Box::new(tunnel_egress()),
+    },
+    Block {
         module: &ldcp_hdl::switch_board::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -367,6 +375,18 @@ const FUNCTIONAL_FLOWS: usize = 16_384;
 fn rusthdl<T: ldcp_hdl::stepper::HandStepped + 'static>() -> Stepper<T::Inputs> {
     let mut sim = ldcp_hdl::stepper::RustHdlSim::<T>::new();
     Box::new(move |s| sim.step(s).is_some())
+}
+
+fn tunnel_egress() -> Adapter<ldcp_sim::tunnel_ecn::TunnelEgressModel> {
+    use ldcp_sim::tunnel_ecn::*;
+    Adapter {
+        model: TunnelEgressModel::new,
+        stimulus: |seed| Box::new(egress_stimulus(seed)),
+        rusthdl: rusthdl::<ldcp_hdl::tunnel_egress::TunnelEgress>,
+        throughput: |c| crate::throughput::tunnel_egress(c, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
 }
 
 fn wred_ecn() -> Adapter<ldcp_sim::wred_ecn::WredEcnModel> {

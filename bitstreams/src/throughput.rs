@@ -104,6 +104,88 @@ pub fn wred_ecn(
     Ok(f)
 }
 
+/// The tunnel egress: a packet every cycle, every (inner, outer) pair,
+/// IPv4 and IPv6 inners; the decisions out and the counters read at the
+/// end must account for every packet, and every forwarded IPv4 header must
+/// still verify.
+pub fn tunnel_egress(
+    cosim: &Cosim<ldcp_sim::tunnel_ecn::TunnelEgressModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::tunnel_ecn::*;
+    let mut rng = SplitMix64::new(1);
+    let stim: Vec<EgressInputs> = (0..cycles)
+        .map(|_| {
+            let r = rng.next_u64();
+            let ipv6 = r & 3 == 0;
+            // an IPv4 header's word 0 and a checksum that verifies with
+            // the rest of the header summing to `rest`
+            let w = if ipv6 {
+                0x6000 | (r >> 8) as u16 & 0x0fff
+            } else {
+                0x4500 | (r >> 8) as u16 & 0xff
+            };
+            let rest = (r >> 24) as u16;
+            EgressInputs {
+                in_valid: true,
+                in_ipv6: ipv6,
+                in_word0: w,
+                in_csum: !ldcp_sim::ipv4::ones_sum([w, rest]),
+                in_outer_ecn: (r >> 40) as u8 & 3,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let rests: Vec<u16> = {
+        let mut rng = SplitMix64::new(1);
+        (0..cycles).map(|_| (rng.next_u64() >> 24) as u16).collect()
+    };
+    let (mut pkts_in, mut out, mut dropped, mut bad_csum) = (0u64, 0u64, 0u64, 0u64);
+    let (mut last, mut k) = (EgressOutputs::default(), 0usize);
+    let mut ipv6_of = std::collections::VecDeque::new();
+    let (_, drain) = lockstep(cosim, TunnelEgressModel::new(), &stim, &mut |i, o| {
+        pkts_in += i.in_valid as u64;
+        if i.in_valid {
+            ipv6_of.push_back(i.in_ipv6);
+        }
+        if o.out_valid {
+            out += 1;
+            dropped += o.out_drop as u64;
+            let ipv6 = ipv6_of.pop_front().unwrap_or(true);
+            if !ipv6 && !o.out_drop {
+                let rest = rests.get(k).copied().unwrap_or(0);
+                bad_csum += !ldcp_sim::ipv4::verifies(&[o.out_word0, rest, o.out_csum]) as u64;
+            }
+            k += 1;
+        }
+        last = *o;
+    })?;
+    conserved("packets presented vs decisions", pkts_in, out)?;
+    conserved(
+        "decisions vs the counters (forwarded + dropped)",
+        out,
+        last.stat_forwarded_pkts as u64 + last.stat_dropped_pkts as u64,
+    )?;
+    conserved(
+        "drops shown vs counted",
+        dropped,
+        last.stat_dropped_pkts as u64,
+    )?;
+    conserved("forwarded IPv4 headers that fail to verify", 0, bad_csum)?;
+    let mut f = Figures::ran(cycles, drain);
+    f.run("packets_presented", pkts_in)
+        .measured("decisions_out", out)
+        .measured("decisions_per_cycle", per_cycle(out, cycles))
+        .measured("forwarded", last.stat_forwarded_pkts)
+        .measured("dropped", last.stat_dropped_pkts)
+        .measured("dangerous_combinations", last.stat_dangerous_pkts)
+        .measured("unused_combinations", last.stat_unused_pkts)
+        .design("in_ready", "none: a packet presented is a packet taken")
+        .design("decision_latency_cycles", EGRESS_LATENCY_CYCLES)
+        .design("counter_latency_cycles", EGRESS_COUNTER_LATENCY_CYCLES);
+    Ok(f)
+}
+
 /// The window engine: an ACK every cycle (hot flows, so events merge),
 /// marked and not, n up to 15, no SET and no reset (a SET rightly discards
 /// what its flow had gathered, which would break the count).

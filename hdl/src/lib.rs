@@ -24,6 +24,7 @@ pub mod switch_board;
 pub mod switch_regfile;
 pub mod system_board;
 pub mod table_sweep;
+pub mod tunnel_egress;
 pub mod uart_bridge;
 pub mod verilog;
 pub mod window_engine;

@@ -16,6 +16,7 @@ pub mod board;
 pub mod board_shell;
 pub mod cosim;
 pub mod fast_start_marker;
+pub mod ipv4;
 pub mod nic_core;
 pub mod nic_system;
 pub mod pacing_timer;
@@ -25,6 +26,7 @@ pub mod system_board;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
+pub mod tunnel_ecn;
 pub mod uart_bridge;
 pub mod window_engine;
 pub mod wred_ecn;
