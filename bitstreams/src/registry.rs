@@ -203,6 +203,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(wred_ecn()),
     },
     Block {
+        module: &ldcp_hdl::tunnel_ingress::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::tunnel_ingress::verilog,
+        adapter: || Box::new(tunnel_ingress()),
+    },
+    Block {
         module: &ldcp_hdl::tunnel_egress::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -375,6 +383,18 @@ const FUNCTIONAL_FLOWS: usize = 16_384;
 fn rusthdl<T: ldcp_hdl::stepper::HandStepped + 'static>() -> Stepper<T::Inputs> {
     let mut sim = ldcp_hdl::stepper::RustHdlSim::<T>::new();
     Box::new(move |s| sim.step(s).is_some())
+}
+
+fn tunnel_ingress() -> Adapter<ldcp_sim::tunnel_ecn::TunnelIngressModel> {
+    use ldcp_sim::tunnel_ecn::*;
+    Adapter {
+        model: TunnelIngressModel::new,
+        stimulus: |seed| Box::new(ingress_stimulus(seed)),
+        rusthdl: rusthdl::<ldcp_hdl::tunnel_ingress::TunnelIngress>,
+        throughput: |c| crate::throughput::tunnel_ingress(c, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
 }
 
 fn tunnel_egress() -> Adapter<ldcp_sim::tunnel_ecn::TunnelEgressModel> {

@@ -104,6 +104,65 @@ pub fn wred_ecn(
     Ok(f)
 }
 
+/// The tunnel ingress: a packet every cycle over the 64 tunnels, half of
+/// them in compatibility mode (written first); every packet decided, in
+/// order, its outer ECN field as its tunnel's mode says.
+pub fn tunnel_ingress(
+    cosim: &Cosim<ldcp_sim::tunnel_ecn::TunnelIngressModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::tunnel_ecn::*;
+    let compat = |t: u8| t % 2 == 1;
+    let mut stim: Vec<IngressInputs> = (0..TUNNELS as u8)
+        .map(|t| IngressInputs {
+            cfg_we: true,
+            cfg_tunnel: t,
+            cfg_compat: compat(t),
+            ..Default::default()
+        })
+        .collect();
+    let mut rng = SplitMix64::new(1);
+    let mut want = std::collections::VecDeque::new();
+    for _ in 0..cycles {
+        let r = rng.next_u64();
+        let i = IngressInputs {
+            in_valid: true,
+            in_tunnel: r as u8 % TUNNELS as u8,
+            in_ipv6: (r >> 8) & 3 == 0,
+            in_word0: (r >> 16) as u16,
+            ..Default::default()
+        };
+        let mode = if compat(i.in_tunnel) {
+            Mode::Compatibility
+        } else {
+            Mode::Normal
+        };
+        want.push_back((i.in_tunnel, ingress(mode, word_ecn(i.in_word0, i.in_ipv6))));
+        stim.push(i);
+    }
+    let (mut pkts_in, mut out, mut wrong, mut compat_out) = (0u64, 0u64, 0u64, 0u64);
+    let (_, drain) = lockstep(cosim, TunnelIngressModel::new(), &stim, &mut |i, o| {
+        pkts_in += i.in_valid as u64;
+        if o.out_valid {
+            out += 1;
+            compat_out += o.out_compat as u64;
+            wrong += (want.pop_front() != Some((o.out_tunnel, o.out_outer_ecn))) as u64;
+        }
+    })?;
+    conserved("packets presented vs decisions", pkts_in, out)?;
+    conserved("decisions not as the tunnel's mode says", 0, wrong)?;
+    let mut f = Figures::ran(stim.len() as u64, drain);
+    f.run("mode_writes", TUNNELS as u64)
+        .run("packets_presented", pkts_in)
+        .measured("decisions_out", out)
+        .measured("decisions_per_cycle", per_cycle(out, cycles))
+        .measured("in_compatibility_mode", compat_out)
+        .design("in_ready", "none: a packet presented is a packet taken")
+        .design("decision_latency_cycles", INGRESS_LATENCY_CYCLES)
+        .design("tunnels", TUNNELS);
+    Ok(f)
+}
+
 /// The tunnel egress: a packet every cycle, every (inner, outer) pair,
 /// IPv4 and IPv6 inners; the decisions out and the counters read at the
 /// end must account for every packet, and every forwarded IPv4 header must

@@ -109,6 +109,13 @@ fn nic_core_synthesizes_at_100_mhz_on_the_hx8k() {
     );
 }
 
+/// The tunnel ECN ingress: 64 tunnels' modes in flip-flops.
+#[test]
+fn tunnel_ingress_synthesizes_at_100_mhz_on_the_hx8k() {
+    let r = synthesize_at_100_mhz("tunnel_ingress");
+    assert_eq!(r.bram, 0, "the modes are flip-flops");
+}
+
 /// The tunnel ECN egress: the RFC 6040 table, the IPv4 checksum's update
 /// in three carry-chain stages and four saturating counters.
 #[test]

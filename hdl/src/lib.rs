@@ -25,6 +25,7 @@ pub mod switch_regfile;
 pub mod system_board;
 pub mod table_sweep;
 pub mod tunnel_egress;
+pub mod tunnel_ingress;
 pub mod uart_bridge;
 pub mod verilog;
 pub mod window_engine;

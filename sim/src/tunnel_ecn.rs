@@ -456,12 +456,268 @@ pub fn egress_stimulus(seed: u64) -> impl Iterator<Item = EgressInputs> + Clone 
     crate::seeded(EgressStimulus, seed ^ 0x7E6E_6040_0000_0001)
 }
 
+/// Figure 5 (RFC 6040 Figure 3) as printed: for each incoming inner
+/// codepoint (rows Not-ECT, ECT(0), ECT(1), CE), the departing outer one
+/// in compatibility and in normal mode. [`ingress`] is the rule; the tests
+/// hold it (and the RTL) to this table.
+pub const FIGURE_5: [(u8, u8, u8); 4] = {
+    use ecn::*;
+    [
+        (NOT_ECT, NOT_ECT, NOT_ECT),
+        (ECT0, NOT_ECT, ECT0),
+        (ECT1, NOT_ECT, ECT1),
+        (CE, NOT_ECT, CE),
+    ]
+};
+
+/// Tunnel-id bits of `TunnelIngress` (64 tunnels per ingress PE, each with
+/// its own mode; a build constant).
+pub const TUNNEL_BITS: u32 = 6;
+/// Tunnels of `TunnelIngress`.
+pub const TUNNELS: usize = 1 << TUNNEL_BITS;
+/// Cycles from a packet on the inputs to its outer ECN field on the
+/// output registers of `TunnelIngress` (a design constant).
+pub const INGRESS_LATENCY_CYCLES: usize = 2;
+
+crate::ports! {
+    callback tunnel_ingress_ports;
+    /// One cycle of the ingress PE's inputs: a packet to encapsulate, and
+    /// a write of one tunnel's mode.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct IngressInputs {
+        /// Synchronous reset: every tunnel back to normal mode, the packets in flight dropped.
+        reset: bool = 1,
+        /// A packet to encapsulate this cycle (one per clock, no back-pressure).
+        in_valid: bool = 1,
+        /// Its tunnel.
+        in_tunnel: u8 = TUNNEL_BITS,
+        /// Its inner header is IPv6 (ECN in word 0 bits 5..4); else IPv4 (bits 1..0).
+        in_ipv6: bool = 1,
+        /// The inner header's first 16-bit word (never modified at the ingress).
+        in_word0: u16 = 16,
+        /// Write tunnel `cfg_tunnel`'s mode: it applies to packets presented from the next cycle on.
+        cfg_we: bool = 1,
+        /// The tunnel written.
+        cfg_tunnel: u8 = TUNNEL_BITS,
+        /// Its mode: 1 compatibility (outer Not-ECT), 0 normal (outer = inner).
+        cfg_compat: bool = 1,
+    }
+    /// The registered outputs.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct IngressOutputs {
+        /// A packet's outer header is decided.
+        out_valid: bool = 1,
+        /// Its tunnel.
+        out_tunnel: u8 = TUNNEL_BITS,
+        /// The ECN field of its outer header.
+        out_outer_ecn: u8 = 2,
+        /// The tunnel's mode it was encapsulated in (1 compatibility).
+        out_compat: bool = 1,
+    }
+}
+
+/// The cycle model of `TunnelIngress` (`hdl/src/tunnel_ingress.rs`): the
+/// modes of the 64 tunnels (normal at power-up and after a reset), the
+/// registered mode write, the registered packet, the output registers.
+/// Outputs are 0 in a cycle without a packet.
+#[derive(Clone, Debug, Default)]
+pub struct TunnelIngressModel {
+    /// Bit t: tunnel t is in compatibility mode.
+    modes: u64,
+    write: Option<(u8, bool)>,
+    pkt: Option<(u8, bool, u16)>,
+    out: IngressOutputs,
+}
+
+impl TunnelIngressModel {
+    /// The block at power-up: every tunnel in normal mode.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Tunnel `t`'s mode.
+    pub fn mode(&self, t: u8) -> Mode {
+        if self.modes >> (t as usize % TUNNELS) & 1 != 0 {
+            Mode::Compatibility
+        } else {
+            Mode::Normal
+        }
+    }
+
+    /// The outputs after the last edge.
+    pub fn outputs(&self) -> IngressOutputs {
+        self.out
+    }
+
+    /// One rising edge.
+    pub fn tick(&mut self, i: &IngressInputs) {
+        if i.reset {
+            *self = Self::default();
+            return;
+        }
+        let mask = TUNNELS as u8 - 1;
+        self.out = match self.pkt {
+            Some((t, ipv6, w)) => {
+                let mode = self.mode(t);
+                IngressOutputs {
+                    out_valid: true,
+                    out_tunnel: t,
+                    out_outer_ecn: ingress(mode, word_ecn(w, ipv6)),
+                    out_compat: mode == Mode::Compatibility,
+                }
+            }
+            None => IngressOutputs::default(),
+        };
+        if let Some((t, c)) = self.write {
+            let bit = 1u64 << t;
+            self.modes = if c {
+                self.modes | bit
+            } else {
+                self.modes & !bit
+            };
+        }
+        self.write = i.cfg_we.then_some((i.cfg_tunnel & mask, i.cfg_compat));
+        self.pkt = i
+            .in_valid
+            .then_some((i.in_tunnel & mask, i.in_ipv6, i.in_word0));
+    }
+}
+
+impl crate::cosim::CosimModel for TunnelIngressModel {
+    type Input = IngressInputs;
+    type Output = IngressOutputs;
+
+    fn tick(&mut self, i: &IngressInputs) {
+        TunnelIngressModel::tick(self, i)
+    }
+
+    fn outputs(&self) -> IngressOutputs {
+        TunnelIngressModel::outputs(self)
+    }
+
+    /// Idle cycles until the last packet's decision has left.
+    fn drain(&self, _last: Option<&IngressInputs>) -> Vec<IngressInputs> {
+        vec![IngressInputs::default(); INGRESS_LATENCY_CYCLES]
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        let n = self.pkt.is_some() as u64 + self.write.is_some() as u64;
+        if n == 0 {
+            vec![]
+        } else {
+            vec![("a packet or a mode write in the ingress", n)]
+        }
+    }
+}
+
+/// The ingress's stimulus: packets most cycles on a few tunnels, every
+/// codepoint, IPv4 and IPv6 inners; mode writes now and then (some in the
+/// same cycle as a packet of the same tunnel); resets now and then.
+#[derive(Clone, Debug, Default)]
+pub struct IngressStimulus;
+
+impl crate::Stimulus for IngressStimulus {
+    type Input = IngressInputs;
+
+    fn cycle(&mut self, d: &mut crate::Draws) -> IngressInputs {
+        let x = d.next_u64();
+        let hot = (x >> 20) as u8 & 3;
+        let tunnel = if x & 0x300 == 0 {
+            (x >> 24) as u8
+        } else {
+            hot * 9
+        };
+        IngressInputs {
+            reset: x.is_multiple_of(1500),
+            in_valid: !(x >> 11).is_multiple_of(6),
+            in_tunnel: tunnel & (TUNNELS as u8 - 1),
+            in_ipv6: (x >> 14) & 3 == 0,
+            in_word0: (x >> 32) as u16,
+            cfg_we: (x >> 48).is_multiple_of(8),
+            cfg_tunnel: if x >> 52 & 1 != 0 {
+                hot * 9
+            } else {
+                (x >> 56) as u8 & (TUNNELS as u8 - 1)
+            },
+            cfg_compat: x >> 53 & 1 != 0,
+        }
+    }
+}
+
+/// A seeded stream of the ingress's inputs.
+pub fn ingress_stimulus(seed: u64) -> impl Iterator<Item = IngressInputs> + Clone {
+    crate::seeded(IngressStimulus, seed ^ 0x7E6E_6040_0000_0002)
+}
+
 #[cfg(test)]
 mod tests {
     use super::ecn::*;
     use super::*;
 
     const ALL: [u8; 4] = [NOT_ECT, ECT1, ECT0, CE];
+
+    /// Figure 5 as printed equals the rule.
+    #[test]
+    fn ingress_equals_figure_5() {
+        for (inner, compat, normal) in FIGURE_5 {
+            assert_eq!(ingress(Mode::Compatibility, inner), compat);
+            assert_eq!(ingress(Mode::Normal, inner), normal);
+        }
+        let mut rows: Vec<u8> = FIGURE_5.iter().map(|r| r.0).collect();
+        rows.sort();
+        assert_eq!(rows, vec![0, 1, 2, 3], "every codepoint once");
+    }
+
+    /// A mode write applies to packets presented from the next cycle on;
+    /// a reset returns every tunnel to normal mode.
+    #[test]
+    fn ingress_model_mode_writes_and_reset() {
+        let mut m = TunnelIngressModel::new();
+        let pkt = |t: u8| IngressInputs {
+            in_valid: true,
+            in_tunnel: t,
+            in_word0: 0x4500 | CE as u16,
+            ..Default::default()
+        };
+        // a write and a packet of tunnel 5 in one cycle: the packet is normal
+        let both = IngressInputs {
+            cfg_we: true,
+            cfg_tunnel: 5,
+            cfg_compat: true,
+            ..pkt(5)
+        };
+        let mut outs = vec![];
+        for i in [
+            both,
+            pkt(5),
+            pkt(6),
+            IngressInputs::default(),
+            IngressInputs::default(),
+        ] {
+            m.tick(&i);
+            outs.push(m.outputs());
+        }
+        let ecn: Vec<(bool, u8)> = outs
+            .iter()
+            .map(|o| (o.out_valid, o.out_outer_ecn))
+            .collect();
+        assert_eq!(
+            ecn,
+            vec![
+                (false, 0),
+                (true, CE),
+                (true, NOT_ECT),
+                (true, CE),
+                (false, 0)
+            ]
+        );
+        assert_eq!(m.mode(5), Mode::Compatibility);
+        m.tick(&IngressInputs {
+            reset: true,
+            ..Default::default()
+        });
+        assert_eq!(m.mode(5), Mode::Normal);
+    }
 
     /// F2, F3, F4: normal copies, compatibility clears, normal is the default.
     #[test]
