@@ -1,12 +1,12 @@
 //! `NicCore`: the LDCP NIC core behind its register map: the window engine
-//! (256 flows), the event FIFO, the on-chip event generator, the indirect
+//! (2^FB flows: 256 in the iCE40 build, 4,096 in the ECP5's), the event FIFO, the on-chip event generator, the indirect
 //! flow window, the counters and the free-running cycle counter, all on one
 //! 32-bit register bus decoded by the generated [`crate::regfile::RegFile`].
 //! `docs/regmap.md` documents every register; `ldcp_sim::nic_core` mirrors
 //! every register of this file, and cosimulation compares them each cycle.
 //!
 //! # The engine's one input port, by priority
-//! 1. the reset sweep (256 cycles after CORE_RESET): SET flow := INIT_CW;
+//! 1. the reset sweep (2^FB cycles after CORE_RESET): SET flow := INIT_CW;
 //! 2. a window handed over in hardware by the system (`sys_set_*`: the
 //!    fast-start marker's window at its transition): a SET (ignored during
 //!    the sweep, when the system holds its source);

@@ -99,10 +99,11 @@
 //!   engine's update of the reset flow reaches the pacing timer as a
 //!   restart (no due time survives).
 //! - CORE_RESET resets every block and the extension registers (RW fields
-//!   to their reset values). The pacing timer sweeps its tables first (256
+//!   to their reset values). The pacing timer sweeps its tables first (2^FB
 //!   cycles) while the core's own sweep waits (`sweep_hold`), so the
 //!   sweep's updates (every flow at INIT_CW) all reach the timer: STATUS.
-//!   RESETTING is high for 512 cycles. (CORE_RESET returns INIT_CW to 1.0,
+//!   RESETTING is high for 2 x 2^FB cycles (512 at 256 flows, 8,192 at
+//!   4,096). (CORE_RESET returns INIT_CW to 1.0,
 //!   whose updates make flows leave, so the hold matters when software
 //!   writes an INIT_CW below 1 during the sweep: those flows then join.)
 //! - An FS_EV, AG_EV or FLOW_CMD RESET written in the cycle right after a
