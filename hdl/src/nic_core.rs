@@ -1,6 +1,7 @@
 //! `NicCore`: the LDCP NIC core behind its register map: the window engine
-//! (2^FB flows: 256 in the iCE40 build, 4,096 in the ECP5's), the event FIFO, the on-chip event generator, the indirect
-//! flow window, the counters and the free-running cycle counter, all on one
+//! (2^FB flows: 256 in the iCE40 build, 4,096 in the ECP5's), the event
+//! FIFO, the on-chip event generator, the indirect flow window, the
+//! counters and the free-running cycle counter, all on one
 //! 32-bit register bus decoded by the generated [`crate::regfile::RegFile`].
 //! `docs/regmap.md` documents every register; `ldcp_sim::nic_core` mirrors
 //! every register of this file, and cosimulation compares them each cycle.
@@ -39,9 +40,9 @@
 //! FLOW_STATUS.DONE is set.
 //!
 //! # Event FIFO
-//! 256 entries of block RAM (n, ECE and the flow: FB + 5 bits). A push into a full
-//! FIFO is dropped, counted (CNT_DROPPED) and flagged (ERRORS.FIFO_OVERFLOW);
-//! the bus never stalls. The RAM read is registered, so an entry becomes
+//! 256 entries of block RAM (n, ECE and the flow: FB + 5 bits). A push
+//! into a full FIFO is dropped, counted (CNT_DROPPED) and flagged
+//! (ERRORS.FIFO_OVERFLOW); the bus never stalls. The RAM read is registered, so an entry becomes
 //! poppable the second cycle after its push: the pop side compares against
 //! the write pointer of the previous cycle.
 //!

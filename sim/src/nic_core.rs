@@ -288,11 +288,6 @@ impl NicCoreModel {
         Self::sized(FLOW_BITS, hash, dirty, false)
     }
 
-    /// The iCE40 build's core reporting `ext` in CAPS.EXT (inside a system).
-    pub fn with_ext(hash: u32, dirty: bool, ext: bool) -> Self {
-        Self::sized(FLOW_BITS, hash, dirty, ext)
-    }
-
     /// The core of a build with 2^`flow_bits` flows (8: the iCE40's, 12:
     /// the ECP5's), reporting `ext` in CAPS.EXT.
     pub fn sized(flow_bits: u32, hash: u32, dirty: bool, ext: bool) -> Self {
