@@ -172,50 +172,45 @@ pub fn tunnel_egress(
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::tunnel_ecn::*;
+    // each packet with the sum of the rest of its header, for the check
     let mut rng = SplitMix64::new(1);
-    let stim: Vec<EgressInputs> = (0..cycles)
+    let (stim, rests): (Vec<EgressInputs>, Vec<u16>) = (0..cycles)
         .map(|_| {
             let r = rng.next_u64();
             let ipv6 = r & 3 == 0;
-            // an IPv4 header's word 0 and a checksum that verifies with
-            // the rest of the header summing to `rest`
+            // word 0, and a checksum that verifies with the rest of the
+            // header summing to `rest`
             let w = if ipv6 {
                 0x6000 | (r >> 8) as u16 & 0x0fff
             } else {
                 0x4500 | (r >> 8) as u16 & 0xff
             };
             let rest = (r >> 24) as u16;
-            EgressInputs {
+            let i = EgressInputs {
                 in_valid: true,
                 in_ipv6: ipv6,
                 in_word0: w,
                 in_csum: !ldcp_sim::ipv4::ones_sum([w, rest]),
                 in_outer_ecn: (r >> 40) as u8 & 3,
                 ..Default::default()
-            }
+            };
+            (i, rest)
         })
-        .collect();
-    let rests: Vec<u16> = {
-        let mut rng = SplitMix64::new(1);
-        (0..cycles).map(|_| (rng.next_u64() >> 24) as u16).collect()
-    };
+        .unzip();
     let (mut pkts_in, mut out, mut dropped, mut bad_csum) = (0u64, 0u64, 0u64, 0u64);
-    let (mut last, mut k) = (EgressOutputs::default(), 0usize);
-    let mut ipv6_of = std::collections::VecDeque::new();
+    let mut last = EgressOutputs::default();
     let (_, drain) = lockstep(cosim, TunnelEgressModel::new(), &stim, &mut |i, o| {
         pkts_in += i.in_valid as u64;
-        if i.in_valid {
-            ipv6_of.push_back(i.in_ipv6);
-        }
         if o.out_valid {
+            // every cycle carries a packet and decisions leave in order:
+            // decision k is packet k's
+            let k = out as usize;
             out += 1;
             dropped += o.out_drop as u64;
-            let ipv6 = ipv6_of.pop_front().unwrap_or(true);
-            if !ipv6 && !o.out_drop {
-                let rest = rests.get(k).copied().unwrap_or(0);
-                bad_csum += !ldcp_sim::ipv4::verifies(&[o.out_word0, rest, o.out_csum]) as u64;
+            if !stim[k].in_ipv6 && !o.out_drop {
+                let ok = ldcp_sim::ipv4::verifies(&[o.out_word0, rests[k], o.out_csum]);
+                bad_csum += !ok as u64;
             }
-            k += 1;
         }
         last = *o;
     })?;

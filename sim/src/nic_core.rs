@@ -23,9 +23,7 @@ pub use crate::xorshift::{seed_state, step as xorshift32};
 
 /// A field of CAPS (panics on a name not in the map: a name in code).
 pub fn caps_field(name: &str) -> &'static ldcp_regmap::Field {
-    ldcp_regmap::REGISTERS[index("CAPS")]
-        .field(name)
-        .unwrap_or_else(|| panic!("no field CAPS.{name}"))
+    field("CAPS", name)
 }
 
 /// The ACK event the generator of a build with `flow_bits` flow bits
@@ -73,7 +71,7 @@ pub(crate) fn map() -> &'static MapFields {
         ev_n: field("EV_PUSH", "N"),
         ev_ece: field("EV_PUSH", "ECE"),
         status_flow: field("FLOW_STATUS", "FLOW"),
-        caps_kind: caps_field("KIND"),
+        caps_kind: field("CAPS", "KIND"),
         loop_flows: field("LOOP_CTRL", "FLOWS"),
         pt_last_flow: field("PT_LAST", "FLOW"),
         pt_last_late: field("PT_LAST", "LATE"),

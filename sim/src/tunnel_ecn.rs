@@ -173,55 +173,6 @@ pub fn egress_closed_form(inner: u8, outer: u8) -> Action {
     }
 }
 
-/// What the egress does to an IPv4 inner packet's header: word 0 (version,
-/// IHL, DSCP, ECN) and the header checksum, both rewritten when the ECN
-/// field changes. `None`: the packet is dropped.
-pub fn egress_ipv4(word0: u16, csum: u16, outer: u8) -> Option<(u16, u16, Flag)> {
-    let cell = egress((word0 & 3) as u8, outer);
-    match cell.action {
-        Action::Drop => None,
-        Action::Forward(e) => {
-            let w = crate::ipv4::with_ecn(word0, e);
-            Some((w, crate::ipv4::incremental(csum, word0, w), cell.flag))
-        }
-    }
-}
-
-/// What one egress has done: packets by action and by class.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct EgressCounts {
-    /// Packets forwarded.
-    pub forwarded: u64,
-    /// Of them, with an ECN field the egress changed.
-    pub rewritten: u64,
-    /// Packets dropped (a Not-ECT inner under a CE outer).
-    pub dropped: u64,
-    /// Packets of a `(!!!)` combination, the dropped ones included.
-    pub dangerous: u64,
-    /// Packets of the `(!)` combination.
-    pub unused: u64,
-}
-
-impl EgressCounts {
-    /// Counts one decision on (inner, outer) and returns it.
-    pub fn count(&mut self, inner: u8, outer: u8) -> Cell {
-        let c = egress(inner, outer);
-        match c.action {
-            Action::Drop => self.dropped += 1,
-            Action::Forward(e) => {
-                self.forwarded += 1;
-                self.rewritten += (e != inner & 3) as u64;
-            }
-        }
-        match c.flag {
-            Flag::None => {}
-            Flag::Unused => self.unused += 1,
-            Flag::Dangerous => self.dangerous += 1,
-        }
-        c
-    }
-}
-
 /// Cycles from a packet on the inputs to its decision on the output
 /// registers of `TunnelEgress` (`hdl/src/tunnel_egress.rs`): the input
 /// registers; the table's decision with `~csum + ~word0`; the sum with the
@@ -824,37 +775,66 @@ mod tests {
             h[5] = crate::ipv4::full_checksum(&h);
             assert!(crate::ipv4::verifies(&h));
             for outer in ALL {
-                let r = egress_ipv4(h[0], h[5], outer);
-                let Some((w0, csum, _)) = r else {
+                let o = egress_decision(&EgressInputs {
+                    in_valid: true,
+                    in_word0: h[0],
+                    in_csum: h[5],
+                    in_outer_ecn: outer,
+                    ..Default::default()
+                });
+                if o.out_drop {
                     assert_eq!((h[0] & 3, outer), (0u16, CE));
                     continue;
-                };
+                }
                 let mut h2 = h;
-                h2[0] = w0;
-                h2[5] = csum;
+                h2[0] = o.out_word0;
+                h2[5] = o.out_csum;
                 assert!(crate::ipv4::verifies(&h2), "{h:04x?} outer {outer}");
                 assert_eq!(h2[0] & !3, h[0] & !3, "only the ECN field changes");
             }
         }
     }
 
+    /// The cycle model's counters over the 16 cells: 15 forwarded (3 of
+    /// them with the ECN field changed), 1 dropped, 4 `(!!!)`, 1 `(!)`.
     #[test]
     fn egress_counts_by_action_and_class() {
-        let mut c = EgressCounts::default();
+        let mut m = TunnelEgressModel::new();
+        let mut cells = vec![];
         for inner in ALL {
             for outer in ALL {
-                c.count(inner, outer);
+                cells.push(EgressInputs {
+                    in_valid: true,
+                    in_word0: 0x4500 | inner as u16,
+                    in_outer_ecn: outer,
+                    ..Default::default()
+                });
             }
         }
-        assert_eq!(
-            c,
-            EgressCounts {
-                forwarded: 15,
-                rewritten: 3,
-                dropped: 1,
-                dangerous: 4,
-                unused: 1,
+        let drain = EGRESS_LATENCY_CYCLES + EGRESS_COUNTER_LATENCY_CYCLES;
+        let mut out = vec![];
+        for i in cells.iter().chain(&vec![EgressInputs::default(); drain]) {
+            m.tick(i);
+            if m.outputs().out_valid {
+                out.push(m.outputs());
             }
+        }
+        // decisions leave in order: each beside the packet it was made of
+        let rewritten = out
+            .iter()
+            .zip(&cells)
+            .filter(|(o, i)| !o.out_drop && o.out_ecn as u16 != i.in_word0 & 3)
+            .count();
+        assert_eq!((out.len(), rewritten), (16, 3));
+        let o = m.outputs();
+        assert_eq!(
+            (
+                o.stat_forwarded_pkts,
+                o.stat_dropped_pkts,
+                o.stat_dangerous_pkts,
+                o.stat_unused_pkts
+            ),
+            (15, 1, 4, 1)
         );
     }
 }
