@@ -29,6 +29,7 @@ pub mod tools;
 pub mod tunnel_ecn;
 pub mod uart_bridge;
 pub mod window_engine;
+pub mod wire;
 pub mod wred_ecn;
 pub mod xorshift;
 

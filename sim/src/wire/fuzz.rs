@@ -1,0 +1,516 @@
+//! A mutation fuzzer for the codecs (stable Rust, deterministic from its
+//! seed): each input is a valid encoding from a target's corpus with one
+//! to four stacked mutations (bit flips, byte writes of boundary values,
+//! truncation, extension, insertion, deletion, block copies, and
+//! half the time a fix-up of the target's lengths and checksums so that
+//! the input gets past them to the fields behind), or now and then plain
+//! random bytes. Each input is parsed; a parse that succeeds must
+//! re-encode to the same bytes and parse again to the same value; a panic
+//! is caught and reported with the input that caused it.
+//!
+//! CI runs every target for a bounded number of inputs
+//! (`cargo test -p ldcp-sim fuzz`); `ldcp fuzz` runs them as long as asked.
+
+use super::{arn, hex, rocev2, srv6};
+use std::collections::BTreeMap;
+
+/// One parser under test.
+#[derive(Clone, Copy)]
+pub struct Target {
+    /// Its name (`ldcp fuzz --target`).
+    pub name: &'static str,
+    /// Valid encodings to mutate.
+    pub corpus: fn() -> Vec<Vec<u8>>,
+    /// Repairs lengths and checksums after a mutation.
+    pub fixup: fn(&mut [u8]),
+    /// Parses, and checks what an accepted input must satisfy.
+    pub check: fn(&[u8]) -> Checked,
+}
+
+/// Every target.
+pub const TARGETS: [Target; 4] = [
+    Target {
+        name: "arn",
+        corpus: arn_corpus,
+        fixup: |_| {},
+        check: check_arn,
+    },
+    Target {
+        name: "rocev2",
+        corpus: rocev2_corpus,
+        fixup: fix_rocev2,
+        check: check_rocev2,
+    },
+    Target {
+        name: "srv6",
+        corpus: srv6_corpus,
+        fixup: fix_srv6,
+        check: check_srv6,
+    },
+    Target {
+        name: "fast_cnp",
+        corpus: srv6_corpus,
+        fixup: fix_srv6,
+        check: check_fast_cnp,
+    },
+];
+
+/// The target named `name`.
+pub fn target(name: &str) -> Option<Target> {
+    TARGETS.iter().copied().find(|t| t.name == name)
+}
+
+/// What a run found.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Report {
+    /// The target.
+    pub target: String,
+    /// The seed.
+    pub seed: u64,
+    /// Inputs tried.
+    pub inputs: u64,
+    /// Inputs parsed (and round-tripped).
+    pub accepted: u64,
+    /// Inputs refused, by the kind of error.
+    pub refused: BTreeMap<&'static str, u64>,
+    /// Panics caught.
+    pub panics: u64,
+    /// Broken properties (a round trip that changed the bytes or value).
+    pub broken: u64,
+    /// The first failing input and what failed, if any.
+    pub first_failure: Option<String>,
+    /// Distinct error messages seen (a coarse coverage figure: how many
+    /// different refusals the inputs reached).
+    pub distinct_errors: usize,
+}
+
+impl Report {
+    /// No panic and no broken property.
+    pub fn clean(&self) -> bool {
+        self.panics == 0 && self.broken == 0
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64* (Vigna)
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+const BOUNDARY: [u8; 8] = [0x00, 0x01, 0x04, 0x0f, 0x2b, 0x7f, 0x80, 0xff];
+
+fn mutate(rng: &mut Rng, b: &mut Vec<u8>) {
+    match rng.below(8) {
+        0 if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b[i] ^= 1 << rng.below(8);
+        }
+        1 if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b[i] = BOUNDARY[rng.below(BOUNDARY.len())];
+        }
+        2 => {
+            let n = rng.below(b.len() + 1);
+            b.truncate(n);
+        }
+        3 => {
+            for _ in 0..=rng.below(24) {
+                b.push(rng.next() as u8);
+            }
+        }
+        4 => {
+            let i = rng.below(b.len() + 1);
+            b.insert(i, rng.next() as u8);
+        }
+        5 if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b.remove(i);
+        }
+        6 if b.len() >= 2 => {
+            let (from, to) = (rng.below(b.len()), rng.below(b.len()));
+            let n = rng.below(17).min(b.len() - from).min(b.len() - to);
+            let chunk = b[from..from + n].to_vec();
+            b[to..to + n].copy_from_slice(&chunk);
+        }
+        _ if !b.is_empty() => {
+            let i = rng.below(b.len());
+            b[i] = rng.next() as u8;
+        }
+        _ => b.push(rng.next() as u8),
+    }
+}
+
+/// Runs `inputs` inputs of `t` from `seed`, calling `progress` every 2^16.
+pub fn run(t: &Target, seed: u64, inputs: u64, mut progress: impl FnMut(u64)) -> Report {
+    let corpus = (t.corpus)();
+    let mut rng = Rng(seed | 1);
+    let mut r = Report {
+        target: t.name.into(),
+        seed,
+        ..Report::default()
+    };
+    let mut messages = std::collections::HashSet::new();
+    quiet_panics_on_this_thread(true);
+    for n in 0..inputs {
+        let mut b = if rng.below(64) == 0 {
+            (0..rng.below(200)).map(|_| rng.next() as u8).collect()
+        } else {
+            corpus[rng.below(corpus.len())].clone()
+        };
+        for _ in 0..=rng.below(4) {
+            mutate(&mut rng, &mut b);
+        }
+        if rng.below(2) == 0 {
+            (t.fixup)(&mut b);
+        }
+        r.inputs += 1;
+        match std::panic::catch_unwind(|| (t.check)(&b)) {
+            Ok(Ok(Ok(()))) => r.accepted += 1,
+            Ok(Ok(Err(kind))) => {
+                *r.refused.entry(kind).or_default() += 1;
+                if messages.len() < 100_000 {
+                    messages.insert(error_message(t, &b));
+                }
+            }
+            Ok(Err(why)) => {
+                r.broken += 1;
+                r.first_failure
+                    .get_or_insert(format!("{why}: input {}", hex(&b)));
+            }
+            Err(_) => {
+                r.panics += 1;
+                r.first_failure
+                    .get_or_insert(format!("panic: input {}", hex(&b)));
+            }
+        }
+        if n & 0xffff == 0xffff {
+            progress(n + 1);
+        }
+    }
+    quiet_panics_on_this_thread(false);
+    r.distinct_errors = messages.len();
+    r
+}
+
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Silences panic messages of this thread only (the panics the fuzzer
+/// catches would flood the output); other threads' still print.
+fn quiet_panics_on_this_thread(q: bool) {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|c| c.get()) {
+                prev(info)
+            }
+        }));
+    });
+    QUIET.with(|c| c.set(q));
+}
+
+fn error_message(t: &Target, b: &[u8]) -> String {
+    let e = match t.name {
+        "arn" => arn::Arn::parse(b).err(),
+        "rocev2" => rocev2::Rocev2Packet::parse(b).err(),
+        "srv6" => srv6::Srv6Packet::parse(b).err(),
+        _ => srv6::Srv6Packet::parse(b)
+            .and_then(|p| rocev2::fast_cnp_descriptor(&p))
+            .err(),
+    };
+    // the message without its numbers: one entry per kind of refusal
+    e.map(|e| {
+        e.to_string()
+            .split_whitespace()
+            .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+    .unwrap_or_default()
+}
+
+fn kind(e: &super::WireError) -> &'static str {
+    match e {
+        super::WireError::Truncated { .. } => "truncated",
+        super::WireError::OverLong { .. } => "over-long",
+        super::WireError::Field { .. } => "field",
+        super::WireError::Check { .. } => "checksum",
+    }
+}
+
+/// A check's outcome: `Ok(Ok(()))` accepted and round-tripped,
+/// `Ok(Err(kind))` refused with an error of that kind, `Err(why)` a
+/// property broken.
+pub type Checked = Result<Result<(), &'static str>, String>;
+
+fn check_arn(b: &[u8]) -> Checked {
+    match arn::Arn::parse(b) {
+        Err(e) => Ok(Err(kind(&e))),
+        Ok(a) => {
+            let again = a.encode().map_err(|e| format!("re-encode failed: {e}"))?;
+            if again != b {
+                return Err(format!("re-encoded to {}", hex(&again)));
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn check_rocev2(b: &[u8]) -> Checked {
+    match rocev2::Rocev2Packet::parse(b) {
+        Err(e) => Ok(Err(kind(&e))),
+        Ok(p) => {
+            let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
+            if again != b {
+                return Err(format!("re-encoded to {}", hex(&again)));
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn check_srv6(b: &[u8]) -> Checked {
+    match srv6::Srv6Packet::parse(b) {
+        Err(e) => Ok(Err(kind(&e))),
+        Ok(p) => {
+            let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
+            if again != b {
+                return Err(format!("re-encoded to {}", hex(&again)));
+            }
+            // decapsulation refuses or succeeds, never panics; a forwarded
+            // inner packet differs from the arriving one in its ECN field
+            // and IPv4 checksum only
+            if let Ok(srv6::Decap::Forward(inner)) = p.decapsulate() {
+                let same = inner.len() == p.inner.len()
+                    && inner.iter().zip(&p.inner).enumerate().all(|(i, (a, b))| {
+                        a == b || i == 1 || (p.inner[0] >> 4 == 4 && (i == 10 || i == 11))
+                    });
+                if !same {
+                    return Err("decapsulation changed more than the ECN field and checksum".into());
+                }
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn check_fast_cnp(b: &[u8]) -> Checked {
+    let p = match srv6::Srv6Packet::parse(b) {
+        Err(e) => return Ok(Err(kind(&e))),
+        Ok(p) => p,
+    };
+    match rocev2::fast_cnp_descriptor(&p) {
+        Err(e) => Ok(Err(kind(&e))),
+        Ok(d) => {
+            let f =
+                rocev2::build_fast_cnp(&d, [0xfe; 16]).map_err(|e| format!("build failed: {e}"))?;
+            let bytes = f.encode().map_err(|e| format!("encode failed: {e}"))?;
+            let back = srv6::Srv6Packet::parse(&bytes)
+                .map_err(|e| format!("own Fast CNP refused: {e}"))?;
+            let cnp = rocev2::Rocev2Packet::parse(&back.inner)
+                .map_err(|e| format!("own CNP refused: {e}"))?;
+            if !cnp.is_cnp() || cnp.ip.dst() != d.dst || back.outer.dst != d.end_con {
+                return Err("the Fast CNP does not return to the sender through END.CON".into());
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn arn_corpus() -> Vec<Vec<u8>> {
+    let key4 = super::FlowKey {
+        protocol: 17,
+        src_port: 0xc000,
+        dst_port: 4791,
+        src: "10.0.17.1".parse().expect("literal"),
+        dst: "10.0.18.1".parse().expect("literal"),
+    };
+    let key6 = super::FlowKey {
+        protocol: 41,
+        src_port: 0,
+        dst_port: 0,
+        src: "2001:db8::1".parse().expect("literal"),
+        dst: "2001:db8::2".parse().expect("literal"),
+    };
+    let mut all = arn::Arn::for_flow(key6, 9, 7);
+    all.path = Some(0x1234_5678);
+    all.priority = Some(5);
+    [
+        arn::Arn::for_priority(3, 0x7f, 100).ok(),
+        Some(arn::Arn::for_flow(key4, 200, 0)),
+        Some(arn::Arn::for_flow(key6, 1, 50)),
+        Some(all),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|a| a.encode().ok())
+    .collect()
+}
+
+fn rocev2_corpus() -> Vec<Vec<u8>> {
+    let v4 = rocev2::Rocev2Packet::cnp(
+        "10.0.18.1".parse().expect("literal"),
+        "10.0.17.1".parse().expect("literal"),
+        0xc000,
+        0xffff,
+        0x118,
+    );
+    let v6 = rocev2::Rocev2Packet::cnp(
+        "2001:db8::7".parse().expect("literal"),
+        "2001:db8::8".parse().expect("literal"),
+        0xc001,
+        0x8001,
+        0xab_cdef,
+    );
+    let mut data = v6.clone();
+    if let Ok(d) = &mut data {
+        d.bth.opcode = 0x04;
+        d.bth.psn = 77;
+        d.payload = (0..64).collect();
+    }
+    [v4, v6, data]
+        .into_iter()
+        .filter_map(|p| p.ok()?.encode().ok())
+        .collect()
+}
+
+fn srv6_corpus() -> Vec<Vec<u8>> {
+    let sid = |n: u8| {
+        let mut a = [0u8; 16];
+        a[0] = 0x20;
+        a[1] = 0x01;
+        a[15] = n;
+        a
+    };
+    let inner = rocev2_corpus();
+    let mut out = Vec::new();
+    for (i, p) in inner.iter().enumerate() {
+        let segs: Vec<_> = (1..=(1 + i as u8 * 2)).map(sid).collect();
+        if let Ok(t) =
+            srv6::Srv6Packet::encapsulate(p, sid(0xc0), &segs, crate::tunnel_ecn::Mode::Normal, 64)
+        {
+            out.extend(t.encode().ok());
+        }
+    }
+    let fast = out.iter().find_map(|b| {
+        let d = rocev2::fast_cnp_descriptor(&srv6::Srv6Packet::parse(b).ok()?).ok()?;
+        rocev2::build_fast_cnp(&d, sid(0x55)).ok()?.encode().ok()
+    });
+    out.extend(fast);
+    out
+}
+
+fn fix_rocev2(b: &mut [u8]) {
+    let len = b.len();
+    match b.first().map(|x| x >> 4) {
+        Some(4) if len >= 28 => {
+            b[2..4].copy_from_slice(&(len as u16).to_be_bytes());
+            b[10] = 0;
+            b[11] = 0;
+            let words: Vec<u16> = b[..20]
+                .chunks(2)
+                .map(|w| u16::from_be_bytes([w[0], w[1]]))
+                .collect();
+            let c = crate::ipv4::full_checksum(&words);
+            b[10..12].copy_from_slice(&c.to_be_bytes());
+            b[24..26].copy_from_slice(&((len - 20) as u16).to_be_bytes());
+        }
+        Some(6) if len >= 48 => {
+            b[4..6].copy_from_slice(&((len - 40) as u16).to_be_bytes());
+            b[44..46].copy_from_slice(&((len - 40) as u16).to_be_bytes());
+        }
+        _ => return,
+    }
+    if len >= 4 {
+        if let Ok(c) = rocev2::icrc(&b[..len - 4]) {
+            b[len - 4..].copy_from_slice(&c);
+        }
+    }
+}
+
+fn fix_srv6(b: &mut [u8]) {
+    if b.len() >= 40 {
+        let n = (b.len() - 40).min(u16::MAX as usize) as u16;
+        b[4..6].copy_from_slice(&n.to_be_bytes());
+        // the inner packet's own lengths and checks, where it starts
+        let at = if b[6] == srv6::NH_ROUTING && b.len() >= 42 {
+            40 + 8 * (b[41] as usize + 1)
+        } else {
+            40
+        };
+        if at < b.len() {
+            let mut inner = b[at..].to_vec();
+            fix_rocev2(&mut inner);
+            b[at..].copy_from_slice(&inner);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounded run CI makes: every target, fixed seeds (printed),
+    /// no panic, no broken round trip, and inputs both accepted and
+    /// refused (a fuzzer that only ever reaches one side tests nothing).
+    #[test]
+    fn fuzz_every_codec_for_a_bounded_run() {
+        for (i, t) in TARGETS.iter().enumerate() {
+            let seed = 0x5EED_F022 + i as u64;
+            let r = run(t, seed, 200_000, |_| {});
+            println!(
+                "fuzz {}: seed {seed:#x}, {} inputs, {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken",
+                t.name, r.inputs, r.accepted, r.refused, r.distinct_errors, r.panics, r.broken
+            );
+            assert!(r.clean(), "{}: {:?}", t.name, r.first_failure);
+            assert!(
+                r.accepted > 100,
+                "{}: only {} inputs accepted",
+                t.name,
+                r.accepted
+            );
+            assert!(
+                r.refused.len() >= 2,
+                "{}: refusals of one kind only: {:?}",
+                t.name,
+                r.refused
+            );
+        }
+    }
+
+    /// The harness catches what it is meant to: a check that panics on
+    /// some input is reported with that input.
+    #[test]
+    fn the_fuzzer_reports_a_panicking_parser() {
+        let t = Target {
+            name: "broken",
+            corpus: || vec![vec![1, 2, 3]],
+            fixup: |_| {},
+            check: |b| {
+                if b.len() > 3 {
+                    let _ = b[b.len() + usize::from(b[0] == 7)];
+                }
+                Ok(Ok(()))
+            },
+        };
+        let r = run(&t, 1, 5_000, |_| {});
+        assert!(r.panics > 0);
+        assert!(r.first_failure.unwrap().starts_with("panic: input "));
+    }
+}
