@@ -219,6 +219,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(tunnel_egress()),
     },
     Block {
+        module: &ldcp_hdl::end_con::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::end_con::verilog,
+        adapter: || Box::new(end_con()),
+    },
+    Block {
         module: &ldcp_hdl::switch_board::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -404,6 +412,18 @@ fn tunnel_egress() -> Adapter<ldcp_sim::tunnel_ecn::TunnelEgressModel> {
         stimulus: |seed| Box::new(egress_stimulus(seed)),
         rusthdl: rusthdl::<ldcp_hdl::tunnel_egress::TunnelEgress>,
         throughput: |c| crate::throughput::tunnel_egress(c, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
+}
+
+fn end_con() -> Adapter<ldcp_sim::end_con::EndConModel> {
+    use ldcp_sim::end_con::*;
+    Adapter {
+        model: EndConModel::new,
+        stimulus: |seed| Box::new(end_con_stimulus(seed)),
+        rusthdl: rusthdl::<ldcp_hdl::end_con::EndCon>,
+        throughput: |c| crate::throughput::end_con(c, THROUGHPUT_CYCLES),
         functional: None,
         rusthdl_divisor: 50,
     }

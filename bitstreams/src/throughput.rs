@@ -163,6 +163,85 @@ pub fn tunnel_ingress(
     Ok(f)
 }
 
+/// The END.CON match: the SID written first, then a packet every cycle,
+/// a quarter of them to other destinations and the rest to END.CON with
+/// every next-header case of G11; every decision out in order and as the
+/// rule says, and the counters account for every packet.
+pub fn end_con(
+    cosim: &Cosim<ldcp_sim::end_con::EndConModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::end_con::*;
+    let sid: u128 = 0x2001_0db8_00c0_0000_0000_0000_0000_c001;
+    let mut stim: Vec<EndConInputs> = (0..4u8)
+        .map(|w| EndConInputs {
+            cfg_we: true,
+            cfg_word: w,
+            cfg_data: (sid >> (32 * (3 - w as u32))) as u32,
+            ..Default::default()
+        })
+        .collect();
+    let mut rng = SplitMix64::new(1);
+    let mut want = std::collections::VecDeque::new();
+    for _ in 0..cycles {
+        let r = rng.next_u64();
+        let dst = if r & 3 == 0 {
+            sid ^ (1u128 << ((r >> 2) % 128))
+        } else {
+            sid
+        };
+        let nh = [4u8, 41, 43, 58, 17][(r >> 10) as usize % 5];
+        let i = EndConInputs {
+            in_valid: true,
+            in_dst_hi: (dst >> 64) as u64,
+            in_dst_lo: dst as u64,
+            in_next_header: nh,
+            in_srh_next_header: [4u8, 41, 58, 6][(r >> 20) as usize % 4],
+            in_srh_segments_left: if (r >> 24) & 7 == 0 { 1 } else { 0 },
+            in_srh_ext_len: (r >> 32) as u8,
+            ..Default::default()
+        };
+        let d = decision(sid, &i);
+        want.push_back((d.out_action, d.out_strip_bytes));
+        stim.push(i);
+    }
+    let (mut pkts_in, mut out, mut wrong) = (0u64, 0u64, 0u64);
+    let mut by_action = [0u64; 4];
+    let mut last = EndConOutputs::default();
+    let (_, drain) = lockstep(cosim, EndConModel::new(), &stim, &mut |i, o| {
+        pkts_in += i.in_valid as u64;
+        if o.out_valid {
+            out += 1;
+            by_action[o.out_action as usize & 3] += 1;
+            wrong += (want.pop_front() != Some((o.out_action, o.out_strip_bytes))) as u64;
+        }
+        last = *o;
+    })?;
+    conserved("packets presented vs decisions", pkts_in, out)?;
+    conserved("decisions not as the rule says", 0, wrong)?;
+    conserved(
+        "decisions vs the counters",
+        out,
+        last.stat_forwarded_pkts as u64
+            + last.stat_decap_pkts as u64
+            + last.stat_punted_pkts as u64
+            + last.stat_dropped_pkts as u64,
+    )?;
+    let mut f = Figures::ran(stim.len() as u64, drain);
+    f.run("sid_word_writes", 4)
+        .run("packets_presented", pkts_in)
+        .measured("decisions_out", out)
+        .measured("decisions_per_cycle", per_cycle(out, cycles))
+        .measured("forwarded", by_action[0])
+        .measured("decapsulated", by_action[1])
+        .measured("punted", by_action[2])
+        .measured("dropped", by_action[3])
+        .design("in_ready", "none: a packet presented is a packet taken")
+        .design("decision_latency_cycles", END_CON_LATENCY_CYCLES)
+        .design("counter_latency_cycles", END_CON_COUNTER_LATENCY_CYCLES);
+    Ok(f)
+}
+
 /// The tunnel egress: a packet every cycle, every (inner, outer) pair,
 /// IPv4 and IPv6 inners; the decisions out and the counters read at the
 /// end must account for every packet, and every forwarded IPv4 header must

@@ -124,6 +124,13 @@ fn tunnel_egress_synthesizes_at_100_mhz_on_the_hx8k() {
     assert_eq!(r.bram, 0, "no table: the decision is logic");
 }
 
+/// The END.CON match: a 128-bit compare in four 32-bit parts.
+#[test]
+fn end_con_synthesizes_at_100_mhz_on_the_hx8k() {
+    let r = synthesize_at_100_mhz("end_con");
+    assert_eq!(r.bram, 0, "the SID is flip-flops");
+}
+
 fn committed_board_report(board: &str) -> serde_json::Value {
     let path = format!("{}/reports/{board}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -15,6 +15,7 @@ pub mod ack_generator;
 pub mod board;
 pub mod board_shell;
 pub mod cosim;
+pub mod end_con;
 pub mod fast_start_marker;
 pub mod ipv4;
 pub mod nic_core;
