@@ -3,9 +3,13 @@
 //! register as it would sit in a design.
 //!
 //! Every input bit of the block comes from its own flip-flop of one long
-//! shift register fed by a single pin (`sin`), so inputs arrive from
-//! registers, as from upstream logic, and no two inputs are correlated for
-//! yosys to exploit. The block's outputs feed `(* keep *)` wires so nothing
+//! chain fed by a single pin (`sin`), so inputs arrive from registers, as
+//! from upstream logic, and no two inputs are correlated for yosys to
+//! exploit. Each chain bit takes its predecessor XOR itself rather than
+//! only its predecessor: in a plain shift register a block's input
+//! register (the next bit's copy) would be merged into the chain, and
+//! counted as the harness's (blocks with wide input registers were
+//! undercounted until 2026-11-26). The block's outputs feed `(* keep *)` wires so nothing
 //! is optimised away. The harness costs exactly one logic cell per chain
 //! flip-flop (an iCE40 flip-flop can only be fed through its cell's LUT),
 //! which the report subtracts: `logic_cells = placed - harness_cells`.
@@ -42,8 +46,12 @@ pub fn wrap(block: &str, ports: &[PortSpec]) -> Harness {
         "module {top}(\n    input wire clk,\n    input wire sin,\n    output wire sout\n);\n"
     );
     v += &format!("    reg [{}:0] chain = {width}'d0;\n", width - 1);
+    // each bit takes its predecessor XOR itself: no chain flip-flop is a
+    // plain delayed copy of another, so a block's input register (a copy
+    // of its chain bit) cannot be merged into the chain by yosys, and the
+    // block's cells are all counted as its own
     v += &format!(
-        "    always @(posedge clk) chain <= {{chain[{}:0], sin}};\n",
+        "    always @(posedge clk) chain <= {{chain[{}:0], sin}} ^ chain;\n",
         width - 2
     );
     v += &format!("    assign sout = chain[{}];\n", width - 1);

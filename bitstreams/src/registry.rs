@@ -227,6 +227,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(end_con()),
     },
     Block {
+        module: &ldcp_hdl::fast_cnp::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::fast_cnp::verilog,
+        adapter: || Box::new(fast_cnp()),
+    },
+    Block {
         module: &ldcp_hdl::switch_board::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -424,6 +432,18 @@ fn end_con() -> Adapter<ldcp_sim::end_con::EndConModel> {
         stimulus: |seed| Box::new(end_con_stimulus(seed)),
         rusthdl: rusthdl::<ldcp_hdl::end_con::EndCon>,
         throughput: |c| crate::throughput::end_con(c, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
+}
+
+fn fast_cnp() -> Adapter<ldcp_sim::fast_cnp::FastCnpModel> {
+    use ldcp_sim::fast_cnp::*;
+    Adapter {
+        model: FastCnpModel::new,
+        stimulus: |seed| Box::new(fast_cnp_stimulus(seed)),
+        rusthdl: rusthdl::<ldcp_hdl::fast_cnp::FastCnp>,
+        throughput: |c| crate::throughput::fast_cnp(c, THROUGHPUT_CYCLES),
         functional: None,
         rusthdl_divisor: 50,
     }

@@ -163,6 +163,120 @@ pub fn tunnel_ingress(
     Ok(f)
 }
 
+/// The Fast CNP trigger: a packet every cycle from 64 flows, 7 in 8 of
+/// them marked CE, the interval 1,000 cycles; every decision out in
+/// order; per flow the descriptors at least the interval apart (no two
+/// flows share a slot here, so the limit is exact per flow), every
+/// descriptor the packet's fields swapped, and the counters account for
+/// every candidate.
+pub fn fast_cnp(
+    cosim: &Cosim<ldcp_sim::fast_cnp::FastCnpModel>,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::fast_cnp::*;
+    const INTERVAL: u32 = 1_000;
+    // 64 flows in 64 distinct slots (hosts with their own QPNs, the first
+    // that take a slot of their own), so the limit is exact per flow
+    let mut taken = std::collections::HashSet::new();
+    let flows: Vec<(u64, u32)> = (0..1024u64)
+        .map(|f| (0x0a00_0000 | f << 8 | 1, 0x100 + f as u32))
+        .filter(|&(a, qp)| taken.insert(slot(a as u128, 0x0a63_0001, qp)))
+        .take(64)
+        .collect();
+    let mut rng = SplitMix64::new(1);
+    let stim: Vec<FastCnpInputs> = (0..cycles)
+        .map(|_| {
+            let r = rng.next_u64();
+            let (src, qp) = flows[(r % flows.len() as u64) as usize];
+            FastCnpInputs {
+                in_valid: true,
+                in_decision: if (r >> 8) & 7 == 0 {
+                    0
+                } else {
+                    DECISION_MARKED
+                },
+                in_parsed: true,
+                in_src_lo: src,
+                in_dst_lo: 0x0a63_0001,
+                in_end_con_hi: 0x2001_0db8_0000_00c0,
+                in_end_con_lo: 0xc001,
+                in_dest_qp: qp,
+                in_pkey: 0xffff,
+                in_udp_src: 0xc000 | (qp as u16 & 0xff),
+                cfg_interval_cycles: INTERVAL,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let mut last_sent: std::collections::HashMap<u64, u64> = Default::default();
+    let (mut pkts_in, mut out, mut sent, mut too_soon, mut bad_fields) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut last = FastCnpOutputs::default();
+    let mut cycle = 0u64;
+    let (_, drain) = lockstep(cosim, FastCnpModel::new(), &stim, &mut |i, o| {
+        pkts_in += i.in_valid as u64;
+        cycle += 1;
+        if o.out_valid {
+            let k = out as usize;
+            out += 1;
+            if o.out_emit {
+                sent += 1;
+                let p = &stim[k];
+                bad_fields += (o.out_cnp_src_lo != p.in_dst_lo
+                    || o.out_cnp_dst_lo != p.in_src_lo
+                    || o.out_dest_qp != p.in_dest_qp
+                    || o.out_end_con_lo != p.in_end_con_lo
+                    || o.out_end_con_hi != p.in_end_con_hi) as u64;
+                if let Some(prev) = last_sent.insert(o.out_cnp_dst_lo, cycle) {
+                    too_soon += (cycle - prev < INTERVAL as u64) as u64;
+                }
+            }
+        }
+        last = *o;
+    })?;
+    conserved(
+        "flows in this run (each in its own slot)",
+        64,
+        flows.len() as u64,
+    )?;
+    conserved("packets presented vs decisions", pkts_in, out)?;
+    conserved("descriptors closer than the interval", 0, too_soon)?;
+    conserved(
+        "descriptors whose fields are not the packet's, swapped",
+        0,
+        bad_fields,
+    )?;
+    conserved(
+        "candidates vs sent + suppressed",
+        last.stat_marked_pkts as u64,
+        last.stat_sent_pkts as u64 + last.stat_suppressed_pkts as u64,
+    )?;
+    conserved(
+        "descriptors shown vs counted",
+        sent,
+        last.stat_sent_pkts as u64,
+    )?;
+    let mut f = Figures::ran(cycles, drain);
+    f.run("packets_presented", pkts_in)
+        .run("flows", flows.len() as u64)
+        .run("interval_cycles", INTERVAL)
+        .measured("decisions_out", out)
+        .measured("decisions_per_cycle", per_cycle(out, cycles))
+        .measured("candidates", last.stat_marked_pkts)
+        .measured("descriptors_sent", last.stat_sent_pkts)
+        .measured("suppressed", last.stat_suppressed_pkts)
+        .measured(
+            "descriptors_per_flow_per_interval",
+            last.stat_sent_pkts as f64 / flows.len() as f64 / (cycles as f64 / INTERVAL as f64),
+        )
+        .design("in_ready", "none: a packet presented is a packet taken")
+        .design("decision_latency_cycles", FAST_CNP_LATENCY_CYCLES)
+        .design("counter_latency_cycles", FAST_CNP_COUNTER_LATENCY_CYCLES)
+        .design("table_slots", TABLE_ENTRIES)
+        .design("reset_sweep_cycles", TABLE_ENTRIES);
+    Ok(f)
+}
+
 /// The END.CON match: the SID written first, then a packet every cycle,
 /// a quarter of them to other destinations and the rest to END.CON with
 /// every next-header case of G11; every decision out in order and as the

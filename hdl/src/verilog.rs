@@ -237,9 +237,27 @@ pub fn finalize_open(
         ))
         .expect("a valid pattern");
         if !re.is_match(&raw) {
-            return Err(VerilogError::RustHdl(format!(
-                "`{w}` is listed as a sub-block output left open, but the module has no such wire"
-            )));
+            // a local signal of which only some bits are read (the top bits
+            // of a difference): RustHDL declares locals `reg`
+            let re_reg = Regex::new(&format!(
+                r"(?m)^(\s*reg\s+(\[[0-9:]+\]\s*)?{};\n)",
+                regex::escape(w)
+            ))
+            .expect("a valid pattern");
+            if !re_reg.is_match(&raw) {
+                return Err(VerilogError::RustHdl(format!(
+                    "`{w}` is listed as left open, but the module has no such wire or reg"
+                )));
+            }
+            raw = re_reg
+                .replace_all(&raw, |c: &regex::Captures| {
+                    format!(
+                        "    // left unused on purpose: only some bits of this local are read\n    /* verilator lint_off UNUSEDSIGNAL */\n{}    /* verilator lint_on UNUSEDSIGNAL */\n",
+                        &c[1]
+                    )
+                })
+                .into_owned();
+            continue;
         }
         // every module of the file that declares it (a block embedded in a
         // system keeps its own name for the wire)

@@ -16,6 +16,7 @@ pub mod board;
 pub mod board_shell;
 pub mod cosim;
 pub mod end_con;
+pub mod fast_cnp;
 pub mod fast_start_marker;
 pub mod ipv4;
 pub mod nic_core;
