@@ -580,6 +580,13 @@ pub fn fast_cnp_descriptor(data: &srv6::Srv6Packet) -> Result<FastCnpDescriptor,
         return Err(field("inner Next Header", nh, "4 (IPv4) or 41 (IPv6)"));
     }
     let p = Rocev2Packet::parse(&data.inner)?;
+    if matches!(p.ip, IpHeader::V4(_)) != (nh == srv6::NH_IPV4) {
+        return Err(field(
+            "inner Next Header",
+            nh,
+            "4 for an IPv4 inner packet, 41 for an IPv6 one",
+        ));
+    }
     if p.bth.opcode == CNP_OPCODE {
         return Err(field(
             "inner BTH OpCode",
@@ -805,6 +812,15 @@ pub(crate) mod tests {
             .unwrap_err()
             .to_string()
             .contains("G8"));
+        // a Next Header that names the other family
+        let mut wrong =
+            srv6::Srv6Packet::encapsulate(&data, addr6(0xc0), &[addr6(1)], Mode::Normal, 64)
+                .unwrap();
+        wrong.srh.as_mut().unwrap().next_header = srv6::NH_IPV6;
+        assert!(fast_cnp_descriptor(&wrong)
+            .unwrap_err()
+            .to_string()
+            .contains("4 for an IPv4"));
         let mut udp = data.clone();
         udp[22..24].copy_from_slice(&53u16.to_be_bytes());
         let t = srv6::Srv6Packet::encapsulate(&udp, addr6(0xc0), &[addr6(1)], Mode::Normal, 64)
