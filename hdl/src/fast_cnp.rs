@@ -216,8 +216,6 @@ pub struct FastCnp {
     z1_slot: DFF<Bits<8>>,
     z2_v: DFF<Bit>,
     z2_slot: DFF<Bits<8>>,
-    z3_v: DFF<Bit>,
-    z3_slot: DFF<Bits<8>>,
     // the decision
     cand_ok: Signal<Local, Bit>,
     old_enough: Signal<Local, Bit>,
@@ -283,12 +281,11 @@ impl Logic for FastCnp {
             self, clock, now, ivl, sw_active, sw_ptr, p_v, p_cand, p_parsed, p_slot, p_nr, q_v,
             q_cand, q_parsed, q_slot, q_nr, q_rd, r_v, r_cand, r_parsed, r_slot, r_nr, r_sent,
             r_old, r_stamp, r_ok, r_h1, r_h2, r_h3, le3a, le3, le1a, le2a, le1, le2, nowp1, thr,
-            z1_v, z1_slot, z2_v, z2_slot, z3_v, z3_slot, ov, oemit, osupp, ounp, n_marked, n_sent,
-            n_supp, n_unp, p_ipv6, p_src_hi, p_src_lo, p_dst_hi, p_dst_lo, p_ec_hi, p_ec_lo, p_qp,
-            p_pkey, p_udp, q_ipv6, q_src_hi, q_src_lo, q_dst_hi, q_dst_lo, q_ec_hi, q_ec_lo, q_qp,
-            q_pkey, q_udp, r_ipv6, r_src_hi, r_src_lo, r_dst_hi, r_dst_lo, r_ec_hi, r_ec_lo, r_qp,
-            r_pkey, r_udp, o_ipv6, o_src_hi, o_src_lo, o_dst_hi, o_dst_lo, o_ec_hi, o_ec_lo, o_qp,
-            o_pkey, o_udp
+            z1_v, z1_slot, z2_v, z2_slot, ov, oemit, osupp, ounp, n_marked, n_sent, n_supp, n_unp,
+            p_ipv6, p_src_hi, p_src_lo, p_dst_hi, p_dst_lo, p_ec_hi, p_ec_lo, p_qp, p_pkey, p_udp,
+            q_ipv6, q_src_hi, q_src_lo, q_dst_hi, q_dst_lo, q_ec_hi, q_ec_lo, q_qp, q_pkey, q_udp,
+            r_ipv6, r_src_hi, r_src_lo, r_dst_hi, r_dst_lo, r_ec_hi, r_ec_lo, r_qp, r_pkey, r_udp,
+            o_ipv6, o_src_hi, o_src_lo, o_dst_hi, o_dst_lo, o_ec_hi, o_ec_lo, o_qp, o_pkey, o_udp
         );
         self.last_sent.read_clock.next = self.clock.val();
         self.last_sent.write_clock.next = self.clock.val();
@@ -431,9 +428,12 @@ impl Logic for FastCnp {
             self.d1.val().get_bits::<7>(24).all() | !self.d2.val().get_bits::<7>(24).all();
         self.r_stamp.d.next = self.now.q.val();
 
-        // the bypass matches, a cycle ahead: the packet deciding now (r)
-        // is the one whose write, if it sends, is z1 in the next cycle;
-        // z1 now is z2 then
+        // the bypass matches, a cycle ahead of the decision: the packet
+        // deciding now (r) writes at this edge, if it sends (age 1 then);
+        // z1 is the last edge's write (age 2), z2 the one before (age 3:
+        // the RAM read this packet's word at that edge, so it saw the old
+        // one); the matches are registered, the writes' valid bits taken
+        // at the decision for age 1 and here for ages 2 and 3
         self.r_ok.d.next =
             self.q_v.q.val() & self.q_cand.q.val() & self.q_parsed.q.val() & !self.q_nr.q.val();
         self.r_h1.d.next = self.r_v.q.val() & (self.r_slot.q.val() == self.q_slot.q.val());
@@ -465,8 +465,6 @@ impl Logic for FastCnp {
         self.z1_slot.d.next = self.r_slot.q.val();
         self.z2_v.d.next = self.z1_v.q.val();
         self.z2_slot.d.next = self.z1_slot.q.val();
-        self.z3_v.d.next = self.z2_v.q.val();
-        self.z3_slot.d.next = self.z2_slot.q.val();
         self.last_sent.write_address.next = self.r_slot.q.val();
         self.last_sent.write_data.next =
             bit_cast::<32, 31>(self.r_stamp.q.val()) | self.sent_bit.val();
@@ -573,7 +571,6 @@ impl Logic for FastCnp {
             self.r_ok.d.next = false;
             self.z1_v.d.next = false;
             self.z2_v.d.next = false;
-            self.z3_v.d.next = false;
             self.ov.d.next = false;
             self.oemit.d.next = false;
             self.osupp.d.next = false;
@@ -709,8 +706,6 @@ impl Default for FastCnp {
             z1_slot: Default::default(),
             z2_v: Default::default(),
             z2_slot: Default::default(),
-            z3_v: Default::default(),
-            z3_slot: Default::default(),
             cand_ok: Default::default(),
             old_enough: Default::default(),
             send_ok: Default::default(),
