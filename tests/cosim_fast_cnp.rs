@@ -4,8 +4,8 @@
 //! through the bypass cases 1 and 2 to longer than a case, resets, some
 //! during the sweep); each case drained and checked empty. And on the RTL:
 //! one flow marked every cycle, for each interval 0..=4 and 10, gets
-//! exactly one descriptor per interval (the write bypasses at ages 1 and
-//! 2), and drops never trigger.
+//! exactly one descriptor per interval (the write bypasses at ages 1, 2
+//! and 3), and drops never trigger.
 
 use ldcp_sim::fast_cnp::*;
 use proptest::prelude::*;

@@ -253,7 +253,7 @@ pub struct FastCnpCounters {
 }
 
 /// The cycle model of `FastCnp`: the table as decisions applied one after
-/// another in arrival order (the RTL's two write bypasses make its
+/// another in arrival order (the RTL's three write bypasses make its
 /// pipelined reads equal to that), the sweep, the three stages before the
 /// decision, the field registers, the registered interval, the counters.
 #[derive(Clone, Debug)]
