@@ -66,14 +66,7 @@ fn end_con_matches_model() {
 fn end_con_rtl_decides_every_next_header() {
     let cosim = ldcp_tests::cosim::<EndConModel>("end_con");
     let sid: u128 = 0x2001_0db8_0000_0000_0000_0000_00c0_0001;
-    let mut stim: Vec<EndConInputs> = (0..4u8)
-        .map(|w| EndConInputs {
-            cfg_we: true,
-            cfg_word: w,
-            cfg_data: (sid >> (32 * (3 - w as u32))) as u32,
-            ..Default::default()
-        })
-        .collect();
+    let mut stim = sid_writes(sid).to_vec();
     let pkt = |dst: u128, nh: u8, snh: u8, sl: u8, ext: u8| EndConInputs {
         in_valid: true,
         in_dst_hi: (dst >> 64) as u64,

@@ -287,14 +287,7 @@ pub fn end_con(
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::end_con::*;
     let sid: u128 = 0x2001_0db8_00c0_0000_0000_0000_0000_c001;
-    let mut stim: Vec<EndConInputs> = (0..4u8)
-        .map(|w| EndConInputs {
-            cfg_we: true,
-            cfg_word: w,
-            cfg_data: (sid >> (32 * (3 - w as u32))) as u32,
-            ..Default::default()
-        })
-        .collect();
+    let mut stim = sid_writes(sid).to_vec();
     let mut rng = SplitMix64::new(1);
     let mut want = std::collections::VecDeque::new();
     for _ in 0..cycles {

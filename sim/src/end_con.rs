@@ -151,6 +151,23 @@ crate::ports! {
     }
 }
 
+/// `sid` with 32-bit word `word` (0 = bits 127..96) replaced by `data`:
+/// what a `cfg_we` write does.
+pub fn with_sid_word(sid: u128, word: u8, data: u32) -> u128 {
+    let shift = 32 * (3 - (word & 3) as u32);
+    (sid & !(0xffff_ffffu128 << shift)) | (data as u128) << shift
+}
+
+/// The four word writes that set the SID to `sid`, word 0 first.
+pub fn sid_writes(sid: u128) -> [EndConInputs; 4] {
+    std::array::from_fn(|w| EndConInputs {
+        cfg_we: true,
+        cfg_word: w as u8,
+        cfg_data: (sid >> (32 * (3 - w as u32))) as u32,
+        ..Default::default()
+    })
+}
+
 /// One packet's decision, as the outputs show it, against SID `sid`.
 pub fn decision(sid: u128, i: &EndConInputs) -> EndConOutputs {
     let dst = (i.in_dst_hi as u128) << 64 | i.in_dst_lo as u128;
@@ -243,8 +260,7 @@ impl EndConModel {
         // the compare of stage 1's packet sees the SID before this edge's write
         self.s2 = self.s1.map(|p| decision(self.sid, &p));
         if let Some((w, d)) = self.write {
-            let shift = 32 * (3 - w as u32);
-            self.sid = (self.sid & !(0xffff_ffffu128 << shift)) | (d as u128) << shift;
+            self.sid = with_sid_word(self.sid, w, d);
         }
         self.write = i.cfg_we.then_some((i.cfg_word & 3, i.cfg_data));
         self.s1 = i.in_valid.then_some(*i);
@@ -350,8 +366,7 @@ impl crate::Stimulus for EndConStimulus {
         if reset {
             self.sid = 0;
         } else if cfg_we {
-            let shift = 32 * (3 - cfg_word as u32);
-            self.sid = (self.sid & !(0xffff_ffffu128 << shift)) | (cfg_data as u128) << shift;
+            self.sid = with_sid_word(self.sid, cfg_word, cfg_data);
         }
         i
     }
@@ -481,14 +496,7 @@ mod tests {
     fn model_writes_pipeline_and_counters() {
         let mut m = EndConModel::new();
         let sid: u128 = 0x2001_0db8_0000_0000_0000_0000_0000_c001;
-        let mut stim: Vec<EndConInputs> = (0..4u8)
-            .map(|w| EndConInputs {
-                cfg_we: true,
-                cfg_word: w,
-                cfg_data: (sid >> (32 * (3 - w as u32))) as u32,
-                ..Default::default()
-            })
-            .collect();
+        let mut stim = sid_writes(sid).to_vec();
         let pkt = EndConInputs {
             in_valid: true,
             in_dst_hi: (sid >> 64) as u64,

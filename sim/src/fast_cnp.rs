@@ -626,6 +626,36 @@ mod tests {
         assert!(m.outputs().stat_table_ready);
     }
 
+    /// The counters saturate at 2^32 - 1 instead of wrapping.
+    #[test]
+    fn counters_saturate() {
+        let mut m = FastCnpModel::new();
+        let near = u32::MAX - 1;
+        m.preset_counters(FastCnpCounters {
+            marked: near,
+            sent: near,
+            suppressed: near,
+            unparsed: near,
+        });
+        let mut stim = vec![marked(3, 3); 12];
+        stim.push(FastCnpInputs {
+            in_parsed: false,
+            ..marked(3, 3)
+        });
+        stim.push(stim[12]);
+        run(&mut m, &stim);
+        let o = m.outputs();
+        assert_eq!(
+            (
+                o.stat_marked_pkts,
+                o.stat_sent_pkts,
+                o.stat_suppressed_pkts,
+                o.stat_unparsed_pkts
+            ),
+            (u32::MAX, u32::MAX, u32::MAX, u32::MAX)
+        );
+    }
+
     /// Stamps age modulo 2^31.
     #[test]
     fn ages_wrap_modulo_2_pow_31() {

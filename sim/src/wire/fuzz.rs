@@ -180,10 +180,10 @@ pub fn run(t: &Target, seed: u64, inputs: u64, mut progress: impl FnMut(u64)) ->
         r.inputs += 1;
         match std::panic::catch_unwind(|| (t.check)(&b)) {
             Ok(Ok(Ok(()))) => r.accepted += 1,
-            Ok(Ok(Err(kind))) => {
-                *r.refused.entry(kind).or_default() += 1;
+            Ok(Ok(Err(e))) => {
+                *r.refused.entry(kind(&e)).or_default() += 1;
                 if messages.len() < 100_000 {
-                    messages.insert(error_message(t, &b));
+                    messages.insert(refusal(&e));
                 }
             }
             Ok(Err(why)) => {
@@ -225,24 +225,13 @@ fn quiet_panics_on_this_thread(q: bool) {
     QUIET.with(|c| c.set(q));
 }
 
-fn error_message(t: &Target, b: &[u8]) -> String {
-    let e = match t.name {
-        "arn" => arn::Arn::parse(b).err(),
-        "rocev2" => rocev2::Rocev2Packet::parse(b).err(),
-        "srv6" => srv6::Srv6Packet::parse(b).err(),
-        _ => srv6::Srv6Packet::parse(b)
-            .and_then(|p| rocev2::fast_cnp_descriptor(&p))
-            .err(),
-    };
-    // the message without its numbers: one entry per kind of refusal
-    e.map(|e| {
-        e.to_string()
-            .split_whitespace()
-            .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
-            .collect::<Vec<_>>()
-            .join(" ")
-    })
-    .unwrap_or_default()
+/// An error's message without its numbers: one entry per kind of refusal.
+fn refusal(e: &super::WireError) -> String {
+    e.to_string()
+        .split_whitespace()
+        .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn kind(e: &super::WireError) -> &'static str {
@@ -255,13 +244,12 @@ fn kind(e: &super::WireError) -> &'static str {
 }
 
 /// A check's outcome: `Ok(Ok(()))` accepted and round-tripped,
-/// `Ok(Err(kind))` refused with an error of that kind, `Err(why)` a
-/// property broken.
-pub type Checked = Result<Result<(), &'static str>, String>;
+/// `Ok(Err(e))` refused with error `e`, `Err(why)` a property broken.
+pub type Checked = Result<Result<(), super::WireError>, String>;
 
 fn check_arn(b: &[u8]) -> Checked {
     match arn::Arn::parse(b) {
-        Err(e) => Ok(Err(kind(&e))),
+        Err(e) => Ok(Err(e)),
         Ok(a) => {
             let again = a.encode().map_err(|e| format!("re-encode failed: {e}"))?;
             if again != b {
@@ -274,7 +262,7 @@ fn check_arn(b: &[u8]) -> Checked {
 
 fn check_rocev2(b: &[u8]) -> Checked {
     match rocev2::Rocev2Packet::parse(b) {
-        Err(e) => Ok(Err(kind(&e))),
+        Err(e) => Ok(Err(e)),
         Ok(p) => {
             let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
             if again != b {
@@ -287,7 +275,7 @@ fn check_rocev2(b: &[u8]) -> Checked {
 
 fn check_srv6(b: &[u8]) -> Checked {
     match srv6::Srv6Packet::parse(b) {
-        Err(e) => Ok(Err(kind(&e))),
+        Err(e) => Ok(Err(e)),
         Ok(p) => {
             let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
             if again != b {
@@ -312,11 +300,11 @@ fn check_srv6(b: &[u8]) -> Checked {
 
 fn check_fast_cnp(b: &[u8]) -> Checked {
     let p = match srv6::Srv6Packet::parse(b) {
-        Err(e) => return Ok(Err(kind(&e))),
+        Err(e) => return Ok(Err(e)),
         Ok(p) => p,
     };
     match rocev2::fast_cnp_descriptor(&p) {
-        Err(e) => Ok(Err(kind(&e))),
+        Err(e) => Ok(Err(e)),
         Ok(d) => {
             let f =
                 rocev2::build_fast_cnp(&d, [0xfe; 16]).map_err(|e| format!("build failed: {e}"))?;
