@@ -9,6 +9,7 @@ pub mod harness;
 pub mod netsim;
 pub mod netsim_report;
 pub mod netsim_rtl;
+pub mod netsim_wan;
 pub mod registry;
 pub mod synth;
 pub mod throughput;

@@ -49,7 +49,7 @@ enum Cmd {
     Run(RunArgs),
     /// The closed-loop network simulator: LDCP (the golden models, or the RTL with
     /// --engine rtl) against DCTCP and DCQCN on the same networks and workloads.
-    Netsim(ldcp_netsim::cli::NetsimArgs),
+    Netsim(Box<ldcp_netsim::cli::NetsimArgs>),
     /// Fuzz the packet and message codecs of the companion drafts (SRv6, RoCEv2 with
     /// CNP and Fast CNP, ARN): mutated valid encodings must be refused with an error or
     /// round-trip exactly, never panic. Deterministic from --seed; exit 1 on a finding.
@@ -636,7 +636,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             Ok(true)
         }
         Cmd::Run(a) => run_all(a),
-        Cmd::Netsim(a) => ldcp_flow::netsim::main(a),
+        Cmd::Netsim(a) => ldcp_flow::netsim::main(*a),
         Cmd::Fuzz(a) => fuzz(a),
     }
 }

@@ -666,6 +666,10 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
             let _ = writeln!(md, "The RTL loop could not run: {e}\n");
         }
     }
+    let (wan_md, wan_runs, wan_ok) = crate::netsim_wan::section(dir, seed)?;
+    md += &wan_md;
+    all.extend(wan_runs);
+    ok &= wan_ok;
     md.insert_str(intro_end, &findings(&all, &ksens));
     std::fs::write(dir.join("README.md"), md).map_err(io)?;
     std::fs::write(

@@ -111,6 +111,14 @@ pub enum FlowCc {
     Dctcp(Dctcp),
     /// DCQCN.
     Dcqcn(Dcqcn),
+    /// Unresponsive constant bit rate (cross traffic): one packet every
+    /// `gap_ps`, ECT(0), deaf to every congestion signal.
+    Cbr {
+        /// Time between packets, ps.
+        gap_ps: u64,
+        /// Earliest next transmission, ps.
+        next_send_ps: u64,
+    },
 }
 
 /// A new flow's state at line rate `line_bps`.
@@ -155,7 +163,7 @@ pub fn on_ack(
     nak: bool,
 ) {
     match c {
-        FlowCc::None => {}
+        FlowCc::None | FlowCc::Cbr { .. } => {}
         FlowCc::Dctcp(d) => {
             // RFC 8257 §3.3: count, then close the observation window
             // (alpha updated), then react (§3.4) with the current alpha

@@ -16,4 +16,5 @@ pub mod scenario;
 pub mod sim;
 pub mod stats;
 pub mod topo;
+pub mod wan;
 pub mod workload;

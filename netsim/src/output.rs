@@ -55,6 +55,37 @@ pub fn summary(j: &Value, wall_s: f64) -> String {
             l["merge"]["merged_updates"], l["merge"]["differing_updates"], f(&l["merge"]["drift_max_pkts"])
         );
     }
+    let e = &j["extra"];
+    if let Some(t) = e.get("tunnel_in_run") {
+        let b = &e["bottleneck"];
+        let _ = writeln!(
+            s,
+            "  WAN ({} mode, one-way {} us, Fast CNP {}): bottleneck {} Gb/s dropped {} ({} ECN-capable inside), marked {}; senders' goodput {:.2} Gb/s; \
+             tunnel: {} encapsulated, {} decapsulated, {} dropped at the egress, {} (!!!) and {} (!) forwarded, {} outers faulted, {} CE delivered; \
+             Fast CNP: {} sent, {} suppressed, {} unparsed, {} heard twice",
+            e["tunnel_mode"].as_str().unwrap_or(""), f(&e["one_way_delay_us"]), e["fast_cnp"].as_str().unwrap_or(""),
+            f(&b["rate_gbps"]), b["dropped"], b["dropped_inner_ect"], b["marked"], f(&e["senders_goodput_gbps"]),
+            t["encapsulated"], t["decapsulated"], t["egress_dropped"], t["egress_dangerous"], t["egress_unused"],
+            t["faulted"], t["ce_delivered"], t["fast_cnp_sent"], t["fast_cnp_suppressed"], t["fast_cnp_unparsed"],
+            t["double_signal"]
+        );
+    }
+    if let Some(r) = e.get("reaction") {
+        let us = |v: &Value| {
+            if v.is_null() {
+                "-".to_string()
+            } else {
+                format!("{:.1} us", f(v))
+            }
+        };
+        let _ = writeln!(
+            s,
+            "  reaction after the first mark at R5 (x = {}): Fast CNP {} (analytic x D = {:.0} us), ECN-Echo {} (analytic (2 - x) D = {:.0} us + {:.1} us of queue at the mark), first cut {}",
+            r["congestion_at_x"], us(&r["first_fast_cnp_after_mark_us"]), f(&r["analytic_fast_cnp_us"]),
+            us(&r["first_ece_after_mark_us"]), f(&r["analytic_via_receiver_us"]), f(&r["queue_at_first_mark_us"]),
+            us(&r["first_cut_after_mark_us"])
+        );
+    }
     if let Some(x) = j.get("fct") {
         let _ = writeln!(
             s,

@@ -6,6 +6,7 @@ use crate::config::{Cc, NetConfig};
 use crate::engine::Hardware;
 use crate::sim::Sim;
 use crate::topo::Topology;
+use crate::wan::{FastCnpMode, Wan, WanConfig};
 use crate::workload;
 use serde_json::{json, Value};
 
@@ -36,6 +37,8 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "fct-hadoop-50", doc: "FB_Hadoop at 50% load" },
     Scenario { name: "fct-hadoop-70", doc: "FB_Hadoop at 70% load" },
     Scenario { name: "dumbbell-10g", doc: "the ns-3 comparison: 8 long flows from 8 senders on one switch to one receiver, 10 Gb/s, 20 us links, 1,500-byte packets, 100 ms (DCTCP with K = 65 packets)" },
+    Scenario { name: "wan-tunnel-ecn", doc: "draft 001-A: 4 LDCP senders at 10 Gb/s across an SRv6 WAN (one-way --wan-delay-us, default 1,000) to a 20 Gb/s bottleneck at R5: RFC 6040 normal or --tunnel-mode compatibility; --fault makes R1 set CE on Not-ECT outers. Drops and marks at R5, CE delivered, goodput, egress drops" },
+    Scenario { name: "wan-fast-cnp", doc: "draft 001-B: 2 LDCP senders at 10 Gb/s across the WAN; at t0 = 5 RTTs, 30 Gb/s of unresponsive cross traffic joins at R5 (a 40 Gb/s port, --cong-at x of the one-way delay from the senders): first mark, first Fast CNP and ECN-Echo at a sender, first cut, queue peak, against (2-x)D and xD; --fast-cnp off|on|instead, --fast-cnp-interval-us" },
     Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
 ];
 
@@ -76,6 +79,25 @@ pub struct Tuning {
     /// LDCP's switch: P_max, 0..=1 (default 1).
     #[arg(long, value_name = "P")]
     pub ldcp_pmax: Option<f64>,
+    /// WAN scenarios: one-way delay from a sender to its receiver, us, 100..=20000 (default 1000).
+    #[arg(long, value_name = "US")]
+    pub wan_delay_us: Option<u64>,
+    /// WAN scenarios: the tunnel's RFC 6040 mode, normal or compatibility (default normal).
+    #[arg(long, value_name = "MODE")]
+    pub tunnel_mode: Option<String>,
+    /// wan-tunnel-ecn: R1 sets CE on every Not-ECT outer header (a faulty P node).
+    #[arg(long)]
+    #[serde(default)]
+    pub fault: bool,
+    /// wan-fast-cnp: where the congestion point (R5's port to R4) is, as the fraction x of the one-way delay from the senders, 0.05..=0.95 (default 0.5).
+    #[arg(long, value_name = "X")]
+    pub cong_at: Option<f64>,
+    /// WAN scenarios: Fast CNP at the P nodes: off, on (and the CE mark, G10's default) or instead (of the CE mark) (default off in wan-tunnel-ecn, on in wan-fast-cnp).
+    #[arg(long, value_name = "POLICY")]
+    pub fast_cnp: Option<String>,
+    /// WAN scenarios: the Fast CNP limiter's per-flow interval, us, 0..=167772 (24 bits of 10 ns cycles; 0: every mark; default 50, the DCQCN paper's CNP interval).
+    #[arg(long, value_name = "US")]
+    pub fast_cnp_interval_us: Option<f64>,
 }
 
 /// How a run is set up.
@@ -178,7 +200,11 @@ pub fn check(o: &Options) -> Result<(), String> {
         ));
     }
     let name = o.scenario.as_str();
-    let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
+    let rate_default = if name == "dumbbell-10g" || name.starts_with("wan-") {
+        10
+    } else {
+        100
+    };
     check_range(
         "--rate-gbps",
         o.tuning.rate_gbps.unwrap_or(rate_default),
@@ -222,6 +248,50 @@ pub fn check(o: &Options) -> Result<(), String> {
             "--ldcp-kmin-kb = {kmin} is above --ldcp-kmax-kb = {kmax}: the ramp needs K_min <= K_max"
         ));
     }
+    let wan = name.starts_with("wan-");
+    let wan_only = [
+        ("--wan-delay-us", o.tuning.wan_delay_us.is_some()),
+        ("--tunnel-mode", o.tuning.tunnel_mode.is_some()),
+        ("--fault", o.tuning.fault),
+        ("--cong-at", o.tuning.cong_at.is_some()),
+        ("--fast-cnp", o.tuning.fast_cnp.is_some()),
+        (
+            "--fast-cnp-interval-us",
+            o.tuning.fast_cnp_interval_us.is_some(),
+        ),
+    ];
+    for (flag, set) in wan_only {
+        if set && !wan {
+            return Err(format!(
+                "{flag} applies to the WAN scenarios (wan-tunnel-ecn, wan-fast-cnp), not to {name}"
+            ));
+        }
+    }
+    if o.tuning.fault && name != "wan-tunnel-ecn" {
+        return Err(format!("--fault applies to wan-tunnel-ecn, not to {name}"));
+    }
+    if o.tuning.cong_at.is_some() && name != "wan-fast-cnp" {
+        return Err(format!("--cong-at applies to wan-fast-cnp, not to {name}"));
+    }
+    if let Some(d) = o.tuning.wan_delay_us {
+        check_range("--wan-delay-us", d, 100, 20_000)?;
+    }
+    if let Some(x) = o.tuning.cong_at {
+        if !(0.05..=0.95).contains(&x) {
+            return Err(format!(
+                "--cong-at = {x} is out of range: it must be in [0.05, 0.95]"
+            ));
+        }
+    }
+    tunnel_mode(o)?;
+    fast_cnp_mode(o)?;
+    if let Some(i) = o.tuning.fast_cnp_interval_us {
+        if !(0.0..=167_772.0).contains(&i) {
+            return Err(format!(
+                "--fast-cnp-interval-us = {i} is out of range: it must be in [0, 167772] (24 bits of 10 ns cycles)"
+            ));
+        }
+    }
     if let Some(t) = o.tuning.topology.as_deref() {
         if t != "leaf-spine" && t != "fat-tree" {
             return Err(format!("--topology {t}: it must be leaf-spine or fat-tree"));
@@ -235,6 +305,27 @@ pub fn check(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+fn tunnel_mode(o: &Options) -> Result<ldcp_sim::tunnel_ecn::Mode, String> {
+    use ldcp_sim::tunnel_ecn::Mode;
+    match o.tuning.tunnel_mode.as_deref() {
+        None | Some("normal") => Ok(Mode::Normal),
+        Some("compatibility") => Ok(Mode::Compatibility),
+        Some(m) => Err(format!(
+            "--tunnel-mode {m}: it must be normal or compatibility"
+        )),
+    }
+}
+
+fn fast_cnp_mode(o: &Options) -> Result<FastCnpMode, String> {
+    match o.tuning.fast_cnp.as_deref() {
+        None if o.scenario == "wan-fast-cnp" => Ok(FastCnpMode::On),
+        None | Some("off") => Ok(FastCnpMode::Off),
+        Some("on") => Ok(FastCnpMode::On),
+        Some("instead") => Ok(FastCnpMode::Instead),
+        Some(m) => Err(format!("--fast-cnp {m}: it must be off, on or instead")),
+    }
+}
+
 /// Runs a scenario; `progress(fraction)` is called now and then.
 pub fn run(
     o: &Options,
@@ -244,15 +335,38 @@ pub fn run(
     let t_setup = std::time::Instant::now();
     check(o)?;
     let name = o.scenario.as_str();
-    let rate_default = if name == "dumbbell-10g" { 10 } else { 100 };
+    let rate_default = if name == "dumbbell-10g" || name.starts_with("wan-") {
+        10
+    } else {
+        100
+    };
     let gbps = o.tuning.rate_gbps.unwrap_or(rate_default);
     let us = |d: u64| o.tuning.duration_us.unwrap_or(d) * US;
     let mut tmp = NetConfig::new(o.cc, gbps * 1_000_000_000, 10 * US);
     if name == "dumbbell-10g" {
         tmp.payload_bytes = 1452; // 1,500 bytes on the wire, as ns-3's IP packets
     }
+    // the WAN scenarios carry RoCE's largest MTU, 4,096 bytes of payload:
+    // a window of 4,095 packets (the engine's cw_max) then covers 10 Gb/s
+    // for RTTs up to 13 ms
+    let wan_d = o.tuning.wan_delay_us.unwrap_or(1_000) * US;
+    let x = o.tuning.cong_at.unwrap_or(0.5);
+    if name.starts_with("wan-") {
+        tmp.payload_bytes = 4096;
+    }
+    let mut wan_nodes = None;
     // topology
     let (topo, kind) = match name {
+        "wan-tunnel-ecn" | "wan-fast-cnp" => {
+            let (senders, bott, xx) = if name == "wan-tunnel-ecn" {
+                (4, 20, 0.5)
+            } else {
+                (2, 40, x)
+            };
+            let (t, n) = Topology::wan(senders, gbps, 40, bott, wan_d, xx)?;
+            wan_nodes = Some(n);
+            (t, "wan")
+        }
         n if n.starts_with("stable-") || n.starts_with("fast-start") => {
             let senders: usize = n
                 .strip_prefix("stable-")
@@ -311,7 +425,64 @@ pub fn run(
         cfg.dctcp_k_bytes_100g = 65 * 1500 * 10;
     }
     cfg.derive_keep_k(name == "dumbbell-10g");
+    if wan_nodes.is_some() {
+        // a window of one BDP: a sender is at its line rate with no queue,
+        // and every cut of cw slows it (above one BDP a cut would not)
+        cfg.window.cw_max_raw =
+            (cfg.bdp_pkts().clamp(1, 4095) as u32) << ldcp_sim::window_engine::CW_FRAC_BITS;
+        // a tail-loss timeout above the WAN's RTT and its queues
+        cfg.rto_ps = 3 * cfg.base_rtt_ps;
+        if o.tuning.buf_kb.is_none() {
+            // a WAN router's deep buffer: 40 MiB per 100 Gb/s, so that the
+            // 40 Gb/s ports hold the WRED/ECN block's largest, 16 MiB - 1
+            // (its 24-bit occupancy), and the 20 Gb/s one 8 MiB
+            cfg.buf_bytes_100g = 40 << 20;
+        }
+        // LDCP's thresholds are set for a data centre's 10 us RTT; a WAN's
+        // queue must hold the sawtooth of windows 100-1,000 times larger,
+        // so each one not given scales with the base RTT, as far as K_max
+        // reaching half the buffer (beyond it, ECT packets would overflow
+        // before the ramp ends): x 201 at D = 1 ms (K_min 1 MB, K_max
+        // 10 MB, K 4 MB per 100 Gb/s), x 419 at most
+        let sw = &mut cfg.ldcp_switch;
+        let s = (cfg.base_rtt_ps as f64 / (10 * US) as f64)
+            .min(cfg.buf_bytes_100g as f64 / 2.0 / sw.k_max_bytes.max(1) as f64);
+        let scale = |v: u32| (v as f64 * s).min(u32::MAX as f64) as u32;
+        if o.tuning.ldcp_kmin_kb.is_none() {
+            sw.k_min_bytes = scale(sw.k_min_bytes);
+        }
+        if o.tuning.ldcp_kmax_kb.is_none() {
+            sw.k_max_bytes = scale(sw.k_max_bytes);
+        }
+        if o.tuning.ldcp_k_kb.is_none() {
+            sw.k_bytes = scale(sw.k_bytes);
+        }
+    }
     let mut sim = Sim::new(topo, cfg, o.seed, hw)?;
+    if let Some(w) = wan_nodes {
+        let interval_cycles = (o.tuning.fast_cnp_interval_us.unwrap_or(50.0)
+            * sim.cfg.clock_mhz as f64)
+            .round() as u32;
+        sim.wan = Some(Wan::new(
+            WanConfig {
+                ingress: w.pe_in,
+                egress: w.pe_out,
+                p_nodes: vec![w.r1, w.r5, w.r4],
+                mode: tunnel_mode(o)?,
+                fault: o.tuning.fault.then_some(w.r1),
+                fast_cnp: fast_cnp_mode(o)?,
+                fast_cnp_interval_cycles: interval_cycles,
+            },
+            sim.topo.nodes(),
+        )?);
+        let biggest = sim.cfg.packet_bytes() + crate::wan::SRV6_OVERHEAD_BYTES;
+        if biggest > ldcp_sim::wred_ecn::LEN_MAX {
+            return Err(format!(
+                "a tunnelled packet of {biggest} bytes does not fit the switch block's {}-bit length",
+                ldcp_sim::wred_ecn::LEN_BITS
+            ));
+        }
+    }
     sim.stats.trace_flows(o.trace);
     if o.log_engine {
         sim.engine_log = Some(Vec::new());
@@ -374,6 +545,31 @@ pub fn run(
             sim.watch_port(bott, "bottleneck L->R");
             (end, 500 * US)
         }
+        "wan-tunnel-ecn" => {
+            let w = wan_nodes.expect("a WAN");
+            for i in 0..4 {
+                sim.add_flow(i, 4 + i, u64::MAX, i as u64 * 10 * US, i as u64)?;
+            }
+            let bott = sim.port_between(w.r5, w.r4).expect("R5-R4");
+            sim.watch_port(bott, "R5 -> R4 (bottleneck)");
+            // 50 RTTs; figures after the first 10
+            let end = us(100 * wan_d / US);
+            (end, end / 5)
+        }
+        "wan-fast-cnp" => {
+            let w = wan_nodes.expect("a WAN");
+            for i in 0..2 {
+                sim.add_flow(i, 2 + i, u64::MAX, i as u64 * 10 * US, i as u64)?;
+            }
+            let rtt = sim.cfg.base_rtt_ps;
+            let t0 = (5 * rtt).div_ceil(US) * US;
+            sim.add_cbr(w.cross_src, w.cross_dst, 30_000_000_000, t0, 99)?;
+            let bott = sim.port_between(w.r5, w.r4).expect("R5-R4");
+            sim.watch_port(bott, "R5 -> R4 (congestion point)");
+            sim.probe.port = bott;
+            sim.probe.from_ps = t0;
+            (us((t0 + 10 * rtt).div_ceil(US)), t0)
+        }
         "mini" => {
             for i in 0..3 {
                 sim.add_flow(i, 6 + i, u64::MAX, i as u64 * 500, i as u64)?;
@@ -433,6 +629,20 @@ pub fn run(
             "messages_start_us": 1_000,
             "message_every_us": 20,
         });
+    } else if name.starts_with("wan-") {
+        // the senders' goodput between `warm` and `end`
+        let senders = |s: &Sim| -> u64 {
+            s.flows
+                .iter()
+                .filter(|f| f.cbr_gap_ps == 0)
+                .map(|f| f.una)
+                .sum()
+        };
+        sim.run(warm, &mut |t| progress(t as f64 / total))?;
+        let a = senders(&sim);
+        sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+        let b = senders(&sim);
+        extra = wan_figures(&sim, o, warm, end, b - a, wan_d, x);
     } else {
         sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
     }
@@ -448,6 +658,7 @@ pub fn run(
         "dropped_overflow_ect": st.drop_overflow_ect,
         "dropped_overflow_not_ect": st.drop_overflow_not_ect,
         "discarded_at_receiver": st.drop_receiver,
+        "dropped_tunnel_egress": st.drop_tunnel_egress,
         "timeouts": st.timeouts,
     });
     // drain: long flows stop; everything in flight is delivered or dropped
@@ -455,6 +666,10 @@ pub fn run(
     let drain_deadline = end + 200_000 * US;
     sim.run(drain_deadline, &mut |_| {})?;
     let wall_s = t0.elapsed().as_secs_f64();
+    if let Some(w) = sim.wan.as_ref() {
+        // the tunnel's counters include the drain
+        extra["tunnel_after_drain"] = serde_json::to_value(&w.stats).expect("plain counters");
+    }
     let mut json = report(&sim, o, kind, warm, end, at_end, extra);
     json["packets_before_drain"] = in_run;
     Ok(Outcome {
@@ -464,6 +679,67 @@ pub fn run(
         setup_s,
         run_s,
     })
+}
+
+/// The WAN scenarios' figures at the end of the run (before the drain):
+/// the bottleneck port's drops and marks, the tunnel's counters, the
+/// senders' goodput over [`warm`, `end`], and for 001-B the reaction times
+/// after the first mark at the congestion point against COMPANION.md's
+/// analytic (2 - x) D and x D.
+fn wan_figures(sim: &Sim, o: &Options, warm: u64, end: u64, pkts: u64, d: u64, x: f64) -> Value {
+    let w = sim.wan.as_ref().expect("a WAN");
+    let watch = &sim.stats.watches[0];
+    let port = &sim.ports[watch.port as usize];
+    let h = watch.hist_from(warm);
+    let pk = sim.cfg.packet_bytes() as f64;
+    let goodput_gbps =
+        pkts as f64 * sim.cfg.payload_bytes as f64 * 8.0 / ((end - warm) as f64 * 1e-12) / 1e9;
+    let mut v = json!({
+        "one_way_delay_us": d as f64 / 1e6,
+        "tunnel_mode": format!("{:?}", w.cfg.mode).to_lowercase(),
+        "fault_at_r1": w.cfg.fault.is_some(),
+        "fast_cnp": format!("{:?}", w.cfg.fast_cnp).to_lowercase(),
+        "fast_cnp_interval_us": w.cfg.fast_cnp_interval_cycles as f64 / sim.cfg.clock_mhz as f64,
+        "bottleneck": {
+            "rate_gbps": port.rate_bps as f64 / 1e9,
+            "dropped": port.dropped,
+            "dropped_inner_ect": port.dropped_inner_ect,
+            "marked": port.marked,
+            "queue_p50_pkts": pct(&h, 0.5) as f64 / pk,
+            "queue_p99_pkts": pct(&h, 0.99) as f64 / pk,
+            "queue_max_bytes": h.max(),
+            "queue_max_pkts": h.max() as f64 / pk,
+        },
+        "senders_goodput_gbps": goodput_gbps,
+        "figures_from_us": warm as f64 / 1e6,
+        "tunnel_in_run": serde_json::to_value(&w.stats).expect("plain counters"),
+    });
+    if o.scenario == "wan-fast-cnp" {
+        let p = &sim.probe;
+        let after = |t: Option<u64>| -> Value {
+            match (t, p.first_mark_ps) {
+                (Some(t), Some(m)) => json!((t as f64 - m as f64) / 1e6),
+                _ => Value::Null,
+            }
+        };
+        let dus = d as f64 / 1e6;
+        v["reaction"] = json!({
+            "congestion_at_x": x,
+            "t0_us": p.from_ps as f64 / 1e6,
+            "first_mark_us": p.first_mark_ps.map(|t| t as f64 / 1e6),
+            "queue_at_first_mark_bytes": p.mark_queue_bytes,
+            "queue_at_first_mark_us": p.mark_queue_bytes as f64 * 8.0 / port.rate_bps as f64 * 1e6,
+            "first_fast_cnp_after_mark_us": after(p.first_fast_cnp_ps),
+            "first_ece_after_mark_us": after(p.first_ece_ps),
+            "first_cut_after_mark_us": after(p.first_cut_ps),
+            "analytic_via_receiver_us": (2.0 - x) * dus,
+            "analytic_fast_cnp_us": x * dus,
+            "analytic_saving_us": 2.0 * (1.0 - x) * dus,
+            "overload_gbps": 10.0,
+            "analytic_queue_saving_bytes": 10e9 / 8.0 * 2.0 * (1.0 - x) * dus * 1e-6,
+        });
+    }
+    v
 }
 
 fn pct(h: &hdrhistogram::Histogram<u64>, q: f64) -> u64 {
@@ -581,6 +857,7 @@ fn report(
             "dropped_wred_not_ect": st.drop_wred,
             "dropped_overflow_ect": st.drop_overflow_ect,
             "dropped_overflow_not_ect": st.drop_overflow_not_ect,
+            "dropped_tunnel_egress": st.drop_tunnel_egress,
             "in_flight_after_drain": in_flight,
             "ctrl_in_flight_after_drain": sim.in_flight_ctrl(),
             "conserved": conserved,

@@ -47,6 +47,8 @@ pub enum Kind {
     /// DCQCN's congestion notification for a CE packet the receiver
     /// discarded (an in-order one is echoed on its ACK).
     Cnp,
+    /// A Fast CNP from a congested P node (draft 001, [`crate::wan`]).
+    FastCnp,
 }
 
 /// A packet.
@@ -70,6 +72,13 @@ pub struct Pkt {
     pub n: u8,
     /// Next hop index on the flow's route.
     pub hop: u8,
+    /// Data inside the WAN tunnel: the outer header's ECN field (the
+    /// switches mark and drop by it); `None` outside.
+    pub outer: Option<u8>,
+    /// Data: a P node sent a Fast CNP for this packet.
+    pub fcnp: bool,
+    /// Data: the faulty node set its outer field to CE.
+    pub faulted: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -112,6 +121,13 @@ pub struct Port {
     pub tx_data_bytes: u64,
     /// Largest data occupancy seen (queued + in the WRED block), bytes.
     pub max_queue_bytes: u64,
+    /// Data packets its WRED/ECN block dropped (Eq. 3 or overflow).
+    pub dropped: u64,
+    /// Of those, packets whose inner header was ECN-capable (a tunnel in
+    /// compatibility mode hid it under a Not-ECT outer).
+    pub dropped_inner_ect: u64,
+    /// Data packets it marked CE.
+    pub marked: u64,
 }
 
 struct WredPort {
@@ -184,6 +200,9 @@ pub struct Flow {
     pub retx_pkts: u64,
     /// Timeouts.
     pub timeouts: u32,
+    /// Cross traffic: a constant bit rate, one packet every this many ps
+    /// (0: the run's congestion control).
+    pub cbr_gap_ps: u64,
 }
 
 /// Why a packet was dropped.
@@ -195,6 +214,8 @@ pub enum DropReason {
     Overflow,
     /// At the receiver: out of order (go-back-N) or a duplicate.
     Receiver,
+    /// At a tunnel's egress PE (RFC 6040: a Not-ECT inner under a CE outer).
+    TunnelEgress,
 }
 
 /// The simulator.
@@ -228,6 +249,53 @@ pub struct Sim {
     pub wred_log: Option<Vec<WredLog>>,
     /// Watched ports are sampled up to this time, ps.
     pub sample_until: u64,
+    /// Draft 001's tunnel and P nodes, if the network has a WAN.
+    pub wan: Option<crate::wan::Wan>,
+    /// First reactions after a time (scenario 001-B).
+    pub probe: Probe,
+}
+
+/// The first congestion signals and window cut after `from_ps` (scenario
+/// 001-B): the first CE mark at port `port` on a packet of a responsive
+/// flow (not cross traffic), the first Fast CNP and the
+/// first ECN-Echo to reach a sender, the first cw an LDCP engine lowered.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Probe {
+    /// Watch from this time, ps (`u64::MAX`: off).
+    pub from_ps: u64,
+    /// The port whose marks count.
+    pub port: u32,
+    /// First CE mark there, ps.
+    pub first_mark_ps: Option<u64>,
+    /// The port's occupancy when it made that mark, bytes (the marked
+    /// packet waits behind it on its way to the receiver).
+    pub mark_queue_bytes: u64,
+    /// First Fast CNP at a sender, ps.
+    pub first_fast_cnp_ps: Option<u64>,
+    /// First ECN-Echo at a sender, ps.
+    pub first_ece_ps: Option<u64>,
+    /// First cw decrease out of an engine, ps.
+    pub first_cut_ps: Option<u64>,
+}
+
+impl Default for Probe {
+    fn default() -> Self {
+        Probe {
+            from_ps: u64::MAX,
+            port: u32::MAX,
+            first_mark_ps: None,
+            mark_queue_bytes: 0,
+            first_fast_cnp_ps: None,
+            first_ece_ps: None,
+            first_cut_ps: None,
+        }
+    }
+}
+
+fn first(slot: &mut Option<u64>, now: u64, from: u64) {
+    if now >= from && slot.is_none() {
+        *slot = Some(now);
+    }
 }
 
 /// One switch decision: (time ps, port, flow, PSN, decision, outgoing ECN).
@@ -289,6 +357,9 @@ impl Sim {
                     wred,
                     tx_data_bytes: 0,
                     max_queue_bytes: 0,
+                    dropped: 0,
+                    dropped_inner_ect: 0,
+                    marked: 0,
                 });
                 node_ports[from].push(id);
             }
@@ -338,6 +409,8 @@ impl Sim {
             engine_log: None,
             wred_log: None,
             sample_until: u64::MAX,
+            wan: None,
+            probe: Probe::default(),
         })
     }
 
@@ -439,11 +512,33 @@ impl Sim {
             last_cnp_ps: None,
             retx_pkts: 0,
             timeouts: 0,
+            cbr_gap_ps: 0,
         };
         f.ack.open(0);
         self.flows.push(f);
         self.at(start_ps, Ev::FlowStart(id));
         Ok(id)
+    }
+
+    /// Adds unresponsive cross traffic from `src` to `dst`: `rate_bps` of
+    /// ECT(0) data packets from `start_ps` on, deaf to congestion signals
+    /// (it retransmits what is lost, go-back-N, at the same rate). Returns
+    /// its index.
+    pub fn add_cbr(
+        &mut self,
+        src: usize,
+        dst: usize,
+        rate_bps: u64,
+        start_ps: u64,
+        salt: u64,
+    ) -> Result<u32, String> {
+        if rate_bps == 0 {
+            return Err("cross traffic at 0 b/s".into());
+        }
+        let f = self.add_flow(src, dst, u64::MAX, start_ps, salt)?;
+        let bits = self.cfg.packet_bytes() as u64 * 8;
+        self.flows[f as usize].cbr_gap_ps = (bits * 1_000_000_000_000).div_ceil(rate_bps);
+        Ok(f)
     }
 
     fn route(&mut self, src: usize, dst: usize, h: u64) -> Result<Vec<u32>, String> {
@@ -613,6 +708,7 @@ impl Sim {
                 Kind::Data => self.receive_data(pkt),
                 Kind::Ack | Kind::Nak => self.receive_ack(pkt),
                 Kind::Cnp => self.receive_cnp(pkt.flow),
+                Kind::FastCnp => self.receive_fast_cnp(pkt.flow),
             }
             return;
         }
@@ -623,11 +719,15 @@ impl Sim {
         } else {
             &f.rev
         };
+        let arrived_hop = pkt.hop;
         let out = route[pkt.hop as usize];
         pkt.hop += 1;
         if pkt.kind != Kind::Data {
             self.ports[out as usize].ctrl.push_back(pkt);
             self.start_tx(out);
+            return;
+        }
+        if self.wan.is_some() && !self.tunnel(node, &mut pkt) {
             return;
         }
         let port = &mut self.ports[out as usize];
@@ -640,8 +740,10 @@ impl Sim {
             w.drain -= d;
             w.hw.step(None, d as u32);
         }
+        // a P node sees only the outer header
+        let seen = pkt.outer.unwrap_or(pkt.ecn);
         let (decision, ecn) =
-            w.hw.step(Some((pkt.bytes, pkt.ecn)), 0)
+            w.hw.step(Some((pkt.bytes, seen)), 0)
                 .expect("a packet step has a decision");
         let occ = w.hw.occupancy_bytes() as u64;
         port.max_queue_bytes = port.max_queue_bytes.max(occ);
@@ -651,17 +753,122 @@ impl Sim {
         use ldcp_sim::wred_ecn::Decision::*;
         match decision {
             Forward | ForwardMarked => {
+                let mut ecn = ecn;
                 if decision == ForwardMarked {
                     self.stats.marked += 1;
+                    port.marked += 1;
+                    let cbr = matches!(self.flows[pkt.flow as usize].cc, FlowCc::Cbr { .. });
+                    if out == self.probe.port && !cbr && self.probe.first_mark_ps.is_none() {
+                        first(&mut self.probe.first_mark_ps, self.now, self.probe.from_ps);
+                        self.probe.mark_queue_bytes = occ;
+                    }
+                    if self.fast_cnp(node, arrived_hop, &mut pkt) {
+                        // G10's ablation: notified instead of marked
+                        ecn = seen;
+                    }
                 }
-                pkt.ecn = ecn;
+                match pkt.outer.as_mut() {
+                    Some(o) => *o = ecn,
+                    None => pkt.ecn = ecn,
+                }
+                let port = &mut self.ports[out as usize];
                 port.data_bytes += pkt.bytes as u64;
                 port.data.push_back(pkt);
                 self.start_tx(out);
             }
-            DropWred => self.stats.drop(pkt.ecn, DropReason::Wred),
-            DropOverflow => self.stats.drop(pkt.ecn, DropReason::Overflow),
+            DropWred | DropOverflow => {
+                port.dropped += 1;
+                if pkt.ecn != ldcp_sim::wred_ecn::ecn::NOT_ECT {
+                    port.dropped_inner_ect += 1;
+                }
+                let why = if decision == DropWred {
+                    DropReason::Wred
+                } else {
+                    DropReason::Overflow
+                };
+                self.stats.drop(seen, why);
+            }
         }
+    }
+
+    /// Draft 001's tunnel at node `node` for a data packet: encapsulation
+    /// at the ingress PE, the faulty node's rewrite, decapsulation at the
+    /// egress PE. Returns false when the packet is dropped (counted).
+    fn tunnel(&mut self, node: usize, pkt: &mut Pkt) -> bool {
+        use crate::wan::{Decap, SRV6_OVERHEAD_BYTES};
+        let w = self.wan.as_mut().expect("a WAN");
+        if node == w.cfg.ingress && pkt.outer.is_none() {
+            pkt.outer = Some(w.encapsulate(pkt.ecn));
+            pkt.bytes += SRV6_OVERHEAD_BYTES;
+        }
+        if let Some(o) = pkt.outer {
+            let n = w.fault(node, o);
+            pkt.faulted |= n != o;
+            pkt.outer = Some(n);
+        }
+        if node == w.cfg.egress {
+            if let Some(o) = pkt.outer.take() {
+                pkt.bytes -= SRV6_OVERHEAD_BYTES;
+                match w.decapsulate(pkt.ecn, o) {
+                    Decap::Forward(e) => pkt.ecn = e,
+                    Decap::Drop => {
+                        self.stats.drop(pkt.ecn, DropReason::TunnelEgress);
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// A data packet marked CE at node `node`, which it reached over its
+    /// route's port `arrived_hop - 1`: a Fast CNP candidate if the node is
+    /// a trigger. Returns true when the mark is to be undone (a Fast CNP
+    /// was sent in the `Instead` policy).
+    fn fast_cnp(&mut self, node: usize, arrived_hop: u8, pkt: &mut Pkt) -> bool {
+        use crate::wan::{dest_qp, host_ipv4, FastCnpMode};
+        let Some(w) = self.wan.as_mut() else {
+            return false;
+        };
+        if !w.is_trigger(node) {
+            return false;
+        }
+        let fl = &self.flows[pkt.flow as usize];
+        let roce = pkt.outer.is_some() && !matches!(fl.cc, FlowCc::Cbr { .. });
+        let cycle = self.now / self.cycle_ps;
+        if !w.offer(
+            node,
+            roce,
+            host_ipv4(fl.src),
+            host_ipv4(fl.dst),
+            dest_qp(pkt.flow),
+            cycle,
+        ) {
+            return false;
+        }
+        pkt.fcnp = true;
+        let instead = w.cfg.fast_cnp == FastCnpMode::Instead;
+        // back along the reverse route from this node (G6: to END.CON, whose
+        // decapsulation forwards the inner CNP to the sender on that route)
+        let r0 = fl.rev.len() - arrived_hop as usize;
+        let p = fl.rev[r0];
+        let cnp = Pkt {
+            flow: pkt.flow,
+            kind: Kind::FastCnp,
+            psn: 0,
+            bytes: self.cfg.ack_bytes,
+            ecn: 0,
+            last: false,
+            ece: true,
+            n: 0,
+            hop: r0 as u8 + 1,
+            outer: None,
+            fcnp: false,
+            faulted: false,
+        };
+        self.ports[p as usize].ctrl.push_back(cnp);
+        self.start_tx(p);
+        instead
     }
 
     fn sample(&mut self) {
@@ -709,7 +916,14 @@ impl Sim {
         fl.slot = slot;
         fl.started = true;
         fl.fs = FsFlow::default();
-        fl.cc = cc::init(cc_kind, &self.cfg, rate as f64);
+        fl.cc = if fl.cbr_gap_ps > 0 {
+            FlowCc::Cbr {
+                gap_ps: fl.cbr_gap_ps,
+                next_send_ps: self.now,
+            }
+        } else {
+            cc::init(cc_kind, &self.cfg, rate as f64)
+        };
         self.hosts[h].slot_flow[slot as usize] = f;
         self.hosts[h].active.push_back(f);
         self.arm_rto(f);
@@ -805,6 +1019,13 @@ impl Sim {
                     Err(d.next_send_ps)
                 }
             }
+            FlowCc::Cbr { next_send_ps, .. } => {
+                if now >= *next_send_ps {
+                    Ok(())
+                } else {
+                    Err(*next_send_ps)
+                }
+            }
         }
     }
 
@@ -827,6 +1048,13 @@ impl Sim {
             let gap = (bytes as f64 * 8.0 / d.rate_bps * 1e12) as u64;
             d.next_send_ps = now.max(d.next_send_ps) + gap;
         }
+        if let FlowCc::Cbr {
+            gap_ps,
+            next_send_ps,
+        } = &mut fl.cc
+        {
+            *next_send_ps = now.max(*next_send_ps) + *gap_ps;
+        }
         if idx < fl.max_sent {
             fl.retx_pkts += 1;
         }
@@ -847,6 +1075,9 @@ impl Sim {
             ece: false,
             n: 0,
             hop: 1,
+            outer: None,
+            fcnp: false,
+            faulted: false,
         };
         let p = self.flows[f as usize].fwd[0];
         let port = &mut self.ports[p as usize];
@@ -871,6 +1102,14 @@ impl Sim {
         } else {
             self.stats.goodput_pkts += 1;
         }
+        let cbr = matches!(fl.cc, FlowCc::Cbr { .. });
+        if let Some(w) = self.wan.as_mut() {
+            let s = &mut w.stats;
+            s.ce_delivered += (ce && !cbr) as u64;
+            s.double_signal += (ce && pkt.fcnp && !discarded) as u64;
+            s.faulted_not_ect_delivered +=
+                (pkt.faulted && pkt.ecn == ldcp_sim::wred_ecn::ecn::NOT_ECT) as u64;
+        }
         // DCQCN's notification point: a CE mark on a discarded packet is not
         // echoed by an ACK, so it becomes a CNP, at most one per flow per
         // 50 us (DCQCN's N)
@@ -893,6 +1132,9 @@ impl Sim {
                 ece: true,
                 n: 0,
                 hop: 1,
+                outer: None,
+                fcnp: false,
+                faulted: false,
             };
             self.ports[p as usize].ctrl.push_back(cnp);
             self.start_tx(p);
@@ -936,6 +1178,9 @@ impl Sim {
             ece: a.ece,
             n: a.n as u8,
             hop: 1,
+            outer: None,
+            fcnp: false,
+            faulted: false,
         };
         self.stats.acks_sent += 1;
         let p = self.flows[f as usize].rev[0];
@@ -947,6 +1192,48 @@ impl Sim {
     fn unwrap_psn(una: u64, psn: u32) -> u64 {
         let d = (psn.wrapping_sub(una as u32) & fs::PSN_MASK) as u64;
         una + d
+    }
+
+    /// A Fast CNP at its sender (G10: one CNP; LDCP, one ECN-Echo of one
+    /// packet into the window engine, cw -= beta).
+    fn receive_fast_cnp(&mut self, f: u32) {
+        let now = self.now;
+        let fi = f as usize;
+        if matches!(self.flows[fi].cc, FlowCc::Cbr { .. }) {
+            return;
+        }
+        if let Some(w) = self.wan.as_mut() {
+            w.stats.fast_cnp_received += 1;
+        }
+        first(&mut self.probe.first_fast_cnp_ps, now, self.probe.from_ps);
+        let fl = &self.flows[fi];
+        if fl.finish_ps.is_some() || !fl.started {
+            return;
+        }
+        match fl.cc {
+            FlowCc::None => {
+                // in fast start the marker reacts to drops; a SET in flight
+                // would overwrite the cut
+                if fl.fs.stage == Stage::Stable && !fl.awaiting_set {
+                    let ev = EngineEvent::Ack {
+                        flow: fl.slot,
+                        ece: true,
+                        n: 1,
+                    };
+                    let h = fl.src;
+                    if let Some(w) = self.wan.as_mut() {
+                        w.stats.fast_cnp_applied += 1;
+                    }
+                    self.engine_push(h, ev);
+                }
+            }
+            _ => {
+                if let Some(w) = self.wan.as_mut() {
+                    w.stats.fast_cnp_applied += 1;
+                }
+                self.receive_cnp(f)
+            }
+        }
     }
 
     fn receive_cnp(&mut self, f: u32) {
@@ -975,6 +1262,10 @@ impl Sim {
         let iw = self.cfg.iw_pkts;
         let now = self.now;
         let nak = pkt.kind == Kind::Nak;
+        let cbr = matches!(self.flows[fi].cc, FlowCc::Cbr { .. });
+        if pkt.ece && !cbr {
+            first(&mut self.probe.first_ece_ps, now, self.probe.from_ps);
+        }
         let e = Self::unwrap_psn(self.flows[fi].una, pkt.psn).min(self.flows[fi].max_sent);
         let progressed = e > self.flows[fi].una;
         {
@@ -990,6 +1281,7 @@ impl Sim {
         let mut engine_ev = None;
         let mut go_back = if nak { Some(e) } else { None };
         match self.cfg.cc {
+            _ if cbr => {}
             Cc::Ldcp => {
                 let fl = &mut self.flows[fi];
                 if fl.fs.stage == Stage::FastStart {
@@ -1136,6 +1428,9 @@ impl Sim {
             }
             self.stats.engine_updates += 1;
             let fl = &mut self.flows[f as usize];
+            if u.cw < fl.cw_raw && !fl.awaiting_set {
+                first(&mut self.probe.first_cut_ps, self.now, self.probe.from_ps);
+            }
             fl.cw_raw = u.cw;
             fl.awaiting_set = false;
             fl.min_cw_raw = fl.min_cw_raw.min(u.cw);

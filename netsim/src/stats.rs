@@ -80,6 +80,8 @@ pub struct Stats {
     pub drop_overflow_not_ect: u64,
     /// Discarded at the receiver (go-back-N: out of order or duplicate).
     pub drop_receiver: u64,
+    /// Dropped at a tunnel's egress PE (RFC 6040).
+    pub drop_tunnel_egress: u64,
     /// ACKs and NAKs sent.
     pub acks_sent: u64,
     /// DCQCN CNPs sent for discarded CE packets.
@@ -118,6 +120,7 @@ impl Stats {
             drop_overflow_ect: 0,
             drop_overflow_not_ect: 0,
             drop_receiver: 0,
+            drop_tunnel_egress: 0,
             acks_sent: 0,
             cnps_sent: 0,
             flows_done: 0,
@@ -140,12 +143,16 @@ impl Stats {
             DropReason::Overflow if not_ect => self.drop_overflow_not_ect += 1,
             DropReason::Overflow => self.drop_overflow_ect += 1,
             DropReason::Receiver => self.drop_receiver += 1,
+            DropReason::TunnelEgress => self.drop_tunnel_egress += 1,
         }
     }
 
     /// Dropped inside the network (not at receivers).
     pub fn dropped_in_network(&self) -> u64 {
-        self.drop_wred + self.drop_overflow_ect + self.drop_overflow_not_ect
+        self.drop_wred
+            + self.drop_overflow_ect
+            + self.drop_overflow_not_ect
+            + self.drop_tunnel_egress
     }
 
     /// Traces the first `n` flows' cw.

@@ -29,6 +29,33 @@ pub struct Topology {
     pub links: Vec<Link>,
 }
 
+/// The nodes of [`Topology::wan`].
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct WanNodes {
+    /// DC1's leaf (the senders').
+    pub leaf1: usize,
+    /// DC1's gateway.
+    pub gw1: usize,
+    /// The ingress PE (END.CON; encapsulates).
+    pub pe_in: usize,
+    /// P router R1.
+    pub r1: usize,
+    /// P router R5 (the congestion point: its port to R4).
+    pub r5: usize,
+    /// P router R4.
+    pub r4: usize,
+    /// The egress PE (decapsulates).
+    pub pe_out: usize,
+    /// DC2's gateway.
+    pub gw2: usize,
+    /// DC2's leaf (the receivers').
+    pub leaf2: usize,
+    /// The cross-traffic source (a host on R5).
+    pub cross_src: usize,
+    /// Its sink (a host on R4).
+    pub cross_dst: usize,
+}
+
 const GBPS: u64 = 1_000_000_000;
 const US: u64 = 1_000_000;
 
@@ -137,6 +164,77 @@ impl Topology {
             }
         }
         t
+    }
+
+    /// Draft 001's WAN (COMPANION.md §5; Figure 1 with G19's R5): `n`
+    /// senders (hosts `0..n`) on DC1's leaf, `n` receivers (hosts `n..2n`)
+    /// on DC2's, a cross-traffic source (host `2n`) on R5 and its sink
+    /// (host `2n + 1`) on R4; the chain leaf1 - gateway1 - ingress PE -
+    /// R1 - R5 - R4 - egress PE - gateway2 - leaf2. Host links run at
+    /// `host_gbps`, the cross source's at `wan_gbps`, the DC and WAN links
+    /// at `wan_gbps` except R5 -> R4 at `bottleneck_gbps`. Every DC-side
+    /// link takes 1 us; the WAN links split the rest of the one-way delay
+    /// `d_ps` so that R5's egress, the congestion point, is `x d_ps` from
+    /// a sender (COMPANION.md's fraction x of the path).
+    pub fn wan(
+        n: usize,
+        host_gbps: u64,
+        wan_gbps: u64,
+        bottleneck_gbps: u64,
+        d_ps: u64,
+        x: f64,
+    ) -> Result<(Self, WanNodes), String> {
+        // three 1 us links on each side of the WAN
+        let dc = 3 * US;
+        let before = (x * d_ps as f64).round() as u64;
+        if !(0.0..=1.0).contains(&x) || before < dc + 2 || d_ps < before + dc + 2 {
+            return Err(format!(
+                "a WAN of one-way delay {} us with the congestion point at x = {x}: each side of it needs more \
+                 than its 3 us of data-centre links (x in (0, 1), delay at least 10 us)",
+                d_ps / US
+            ));
+        }
+        let hosts = 2 * n + 2;
+        let s0 = hosts;
+        let nodes = WanNodes {
+            leaf1: s0,
+            gw1: s0 + 1,
+            pe_in: s0 + 2,
+            r1: s0 + 3,
+            r5: s0 + 4,
+            r4: s0 + 5,
+            pe_out: s0 + 6,
+            gw2: s0 + 7,
+            leaf2: s0 + 8,
+            cross_src: 2 * n,
+            cross_dst: 2 * n + 1,
+        };
+        let mut t = Topology::new(
+            format!(
+                "WAN (draft 001): {n} senders at {host_gbps} Gb/s, DC1 leaf - gateway - PE - R1 - R5 - R4 - PE - \
+                 gateway - DC2 leaf, {wan_gbps} Gb/s, R5 -> R4 {bottleneck_gbps} Gb/s, one-way {} us, R5 at x = {x}",
+                d_ps as f64 / US as f64
+            ),
+            hosts,
+            9,
+        );
+        let w = nodes;
+        for h in 0..n {
+            t.link(h, w.leaf1, host_gbps, US);
+            t.link(n + h, w.leaf2, host_gbps, US);
+        }
+        let (a, c) = ((before - dc) / 2, (d_ps - before - dc) / 2);
+        t.link(w.leaf1, w.gw1, wan_gbps, US);
+        t.link(w.gw1, w.pe_in, wan_gbps, US);
+        t.link(w.pe_in, w.r1, wan_gbps, a);
+        t.link(w.r1, w.r5, wan_gbps, before - dc - a);
+        t.link(w.r5, w.r4, bottleneck_gbps, c);
+        t.link(w.r4, w.pe_out, wan_gbps, d_ps - before - dc - c);
+        t.link(w.pe_out, w.gw2, wan_gbps, US);
+        t.link(w.gw2, w.leaf2, wan_gbps, US);
+        t.link(w.cross_src, w.r5, wan_gbps, US);
+        t.link(w.cross_dst, w.r4, wan_gbps, US);
+        Ok((t, nodes))
     }
 
     /// The links, as (rate bits/s, delay ps), of a shortest route from host

@@ -281,8 +281,30 @@ fn the_committed_report_is_current() {
     let text = std::fs::read_to_string(path).expect("docs/netsim/report.json is committed");
     let all: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     let mut checked = 0;
+    let mut wan = 0;
     for v in &all {
         let name = v["scenario"].as_str().unwrap();
+        if name.starts_with("wan-") {
+            // draft 001's runs, each with the options its figures name
+            let e = &v["extra"];
+            let o = run(name, Cc::Ldcp, v["seed"].as_u64().unwrap(), |o| {
+                let t = &mut o.tuning;
+                t.wan_delay_us = Some(e["one_way_delay_us"].as_f64().unwrap() as u64);
+                t.tunnel_mode = e["tunnel_mode"].as_str().map(String::from);
+                t.fault = e["fault_at_r1"] == true;
+                t.cong_at = e["reaction"]["congestion_at_x"].as_f64();
+                t.fast_cnp = e["fast_cnp"].as_str().map(String::from);
+                t.fast_cnp_interval_us = e["fast_cnp_interval_us"].as_f64();
+            })
+            .json;
+            let o: serde_json::Value =
+                serde_json::from_str(&serde_json::to_string_pretty(&o).unwrap()).unwrap();
+            if let Some(d) = first_difference(&o, v, String::new()) {
+                panic!("{name}: {d}: regenerate with `ldcp netsim report`");
+            }
+            wan += 1;
+            continue;
+        }
         if !["stable-2", "fast-start-idle", "incast-100"].contains(&name) {
             continue;
         }
@@ -308,6 +330,7 @@ fn the_committed_report_is_current() {
         checked += 1;
     }
     assert!(checked >= 9, "{checked} runs checked");
+    assert!(wan >= 21, "{wan} WAN runs checked");
 }
 
 /// The first path at which two JSON values differ, with both values.

@@ -239,6 +239,51 @@ struct Stage {
     stamp: u32,
 }
 
+/// The last-sent table and its rule, decisions applied one after another
+/// in arrival order: the one statement of it, which the cycle model below
+/// and the network simulator (`ldcp-netsim`'s P nodes) both use.
+#[derive(Clone, Debug)]
+pub struct LastSent {
+    /// Per slot: the stamp of its last descriptor, `None` if none since
+    /// the last sweep.
+    table: Vec<Option<u32>>,
+}
+
+impl Default for LastSent {
+    fn default() -> Self {
+        LastSent {
+            table: vec![None; TABLE_ENTRIES],
+        }
+    }
+}
+
+impl LastSent {
+    /// An empty table (block RAM powers up zero).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A candidate of `slot` at `stamp` (cycles modulo 2^31) under
+    /// `interval` cycles: sent (`true`, the slot records `stamp`) if the
+    /// slot has not sent since it was cleared or sent at least `interval`
+    /// cycles ago, else suppressed (`false`).
+    pub fn offer(&mut self, slot: usize, stamp: u32, interval: u32) -> bool {
+        let send = match self.table[slot] {
+            None => true,
+            Some(t) => (stamp.wrapping_sub(t) & TIME_MASK) >= interval,
+        };
+        if send {
+            self.table[slot] = Some(stamp & TIME_MASK);
+        }
+        send
+    }
+
+    /// Clears one slot (the sweep's step).
+    pub fn clear(&mut self, slot: usize) {
+        self.table[slot] = None;
+    }
+}
+
 /// The four counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct FastCnpCounters {
@@ -259,9 +304,7 @@ pub struct FastCnpCounters {
 #[derive(Clone, Debug)]
 pub struct FastCnpModel {
     now: u32,
-    /// Per slot: the stamp of its last descriptor, `None` if none since
-    /// the last sweep.
-    table: Vec<Option<u32>>,
+    table: LastSent,
     sweep: crate::Sweep,
     /// Stages 1-3: the input registers (the slot read at their edge), the
     /// RAM's word, the age taken.
@@ -281,7 +324,7 @@ impl Default for FastCnpModel {
     fn default() -> Self {
         FastCnpModel {
             now: 0,
-            table: vec![None; TABLE_ENTRIES],
+            table: LastSent::new(),
             sweep: crate::Sweep::default(),
             stages: [None; FAST_CNP_LATENCY_CYCLES - 1],
             raw: [FastCnpInputs::default(); FAST_CNP_LATENCY_CYCLES - 1],
@@ -329,13 +372,7 @@ impl FastCnpModel {
         if s.not_ready {
             return (false, true, false);
         }
-        let send = match self.table[s.slot] {
-            None => true,
-            Some(t) => (s.stamp.wrapping_sub(t) & TIME_MASK) >= self.interval[1],
-        };
-        if send {
-            self.table[s.slot] = Some(s.stamp);
-        }
+        let send = self.table.offer(s.slot, s.stamp, self.interval[1]);
         (send, !send, false)
     }
 
@@ -402,7 +439,7 @@ impl FastCnpModel {
         self.raw[0] = *i;
         // the sweep: a reset (re)starts it; each other edge clears one slot
         if !i.reset && self.sweep.active() {
-            self.table[self.sweep.ptr()] = None;
+            self.table.clear(self.sweep.ptr());
         }
         self.sweep.tick(i.reset, TABLE_ENTRIES);
         self.interval = [
