@@ -10,6 +10,7 @@ pub mod cc;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod flowctl;
 pub mod output;
 pub mod rng;
 pub mod scenario;

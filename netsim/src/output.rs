@@ -86,6 +86,23 @@ pub fn summary(j: &Value, wall_s: f64) -> String {
             us(&r["first_cut_after_mark_us"])
         );
     }
+    if let Some(fc) = e.get("flow_control") {
+        let st = &e["flow_control_stats"];
+        let _ = writeln!(
+            s,
+            "  001-C ({}, A1's burst {} bytes): B {:.2} Gb/s of 20 during the burst, delay p99 {:.0} us; A2 {:.2} Gb/s of 5; \
+             A1 done in {} us (bound {:.0} us); {} drops; PAUSE {} / ARN {} frames; paused {} us (hosts {} us), halted {} us",
+            fc.as_str().unwrap_or(""), e["burst_bytes"], f(&e["b_gbps_during_burst"]), f(&e["b_delay"]["p99_us"]),
+            f(&e["a2_gbps_during_burst"]),
+            e["a1_completion_us"].as_f64().map_or("(never)".to_string(), |t| format!("{t:.0}")),
+            f(&e["a1_bottleneck_bound_us"]), e["dropped"],
+            st["pause_sent"].as_u64().unwrap_or(0) + st["resume_sent"].as_u64().unwrap_or(0),
+            st["arn_halt_sent"].as_u64().unwrap_or(0) + st["arn_resume_sent"].as_u64().unwrap_or(0),
+            st["paused_us"].as_f64().map_or("-".to_string(), |t| format!("{t:.0}")),
+            st["host_paused_us"].as_f64().map_or("-".to_string(), |t| format!("{t:.0}")),
+            st["halted_us"].as_f64().map_or("-".to_string(), |t| format!("{t:.0}"))
+        );
+    }
     if let Some(x) = j.get("fct") {
         let _ = writeln!(
             s,
@@ -278,7 +295,12 @@ pub fn queue_series(o: &Outcome, label: &str) -> Option<Series> {
 
 /// The throughput of the first watched port, Gb/s per `bin_ps`.
 pub fn throughput_series(o: &Outcome, label: &str, bin_ps: u64) -> Option<Series> {
-    let w = o.sim.stats.watches.first()?;
+    throughput_series_of(o, 0, label, bin_ps)
+}
+
+/// The throughput of watched port `i`, Gb/s per `bin_ps`.
+pub fn throughput_series_of(o: &Outcome, i: usize, label: &str, bin_ps: u64) -> Option<Series> {
+    let w = o.sim.stats.watches.get(i)?;
     let mut pts = Vec::new();
     let mut last: Option<(u64, u64)> = None;
     for &(t, _, tx) in &w.series {

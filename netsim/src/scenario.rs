@@ -4,6 +4,7 @@
 
 use crate::config::{Cc, NetConfig};
 use crate::engine::Hardware;
+use crate::flowctl::{FcConfig, FcMode, FlowControl};
 use crate::sim::Sim;
 use crate::topo::Topology;
 use crate::wan::{FastCnpMode, Wan, WanConfig};
@@ -39,6 +40,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "dumbbell-10g", doc: "the ns-3 comparison: 8 long flows from 8 senders on one switch to one receiver, 10 Gb/s, 20 us links, 1,500-byte packets, 100 ms (DCTCP with K = 65 packets)" },
     Scenario { name: "wan-tunnel-ecn", doc: "draft 001-A: 4 LDCP senders at 10 Gb/s across an SRv6 WAN (one-way --wan-delay-us, default 1,000) to a 20 Gb/s bottleneck at R5: RFC 6040 normal or --tunnel-mode compatibility; --fault makes R1 set CE on Not-ECT outers. Drops and marks at R5, CE delivered, goodput, egress drops" },
     Scenario { name: "wan-fast-cnp", doc: "draft 001-B: 2 LDCP senders at 10 Gb/s across the WAN; at t0 = 5 RTTs, 30 Gb/s of unresponsive cross traffic joins at R5 (a 40 Gb/s port, --cong-at x of the one-way delay from the senders): first mark, first Fast CNP and ECN-Echo at a sender, first cut, queue peak, against (2-x)D and xD; --fast-cnp off|on|instead, --fast-cnp-interval-us" },
+    Scenario { name: "wan-arn", doc: "draft 001-C: services A and B on one priority across one WAN link; A's flow A1 bursts (--burst-kb) at 40 Gb/s into a 10 Gb/s egress at R5, A2 (5 Gb/s) and B (20 Gb/s) go elsewhere. --flow-control none, pfc, arn-service, arn-flow (default) or arn-priority: B's throughput and latency, A1's completion, pause and halt time, buffer peaks" },
     Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
 ];
 
@@ -98,6 +100,18 @@ pub struct Tuning {
     /// WAN scenarios: the Fast CNP limiter's per-flow interval, us, 0..=167772 (24 bits of 10 ns cycles; 0: every mark; default 50, the DCQCN paper's CNP interval).
     #[arg(long, value_name = "US")]
     pub fast_cnp_interval_us: Option<f64>,
+    /// wan-arn: hop-by-hop flow control: none, pfc, arn-service, arn-flow or arn-priority (default arn-flow).
+    #[arg(long, value_name = "KIND")]
+    pub flow_control: Option<String>,
+    /// wan-arn: flow A1's burst, KB (x1000 bytes), 100..=100000 (default 4000).
+    #[arg(long, value_name = "KB")]
+    pub burst_kb: Option<u64>,
+    /// wan-arn: XOFF per ingress port, KB, 10..=16000 (default 1000; XON is half of it).
+    #[arg(long, value_name = "KB")]
+    pub xoff_kb: Option<u64>,
+    /// wan-arn: ARN's Time, us, 10..=1000000 (default 500; re-sent every Time/2 while above XOFF).
+    #[arg(long, value_name = "US")]
+    pub arn_time_us: Option<u32>,
 }
 
 /// How a run is set up.
@@ -260,6 +274,36 @@ pub fn check(o: &Options) -> Result<(), String> {
             o.tuning.fast_cnp_interval_us.is_some(),
         ),
     ];
+    let arn_only = [
+        ("--flow-control", o.tuning.flow_control.is_some()),
+        ("--burst-kb", o.tuning.burst_kb.is_some()),
+        ("--xoff-kb", o.tuning.xoff_kb.is_some()),
+        ("--arn-time-us", o.tuning.arn_time_us.is_some()),
+    ];
+    for (flag, set) in arn_only {
+        if set && name != "wan-arn" {
+            return Err(format!("{flag} applies to wan-arn, not to {name}"));
+        }
+    }
+    if name == "wan-arn" {
+        for (flag, set) in &wan_only[1..] {
+            if *set {
+                return Err(format!(
+                    "{flag} applies to wan-tunnel-ecn and wan-fast-cnp, not to wan-arn"
+                ));
+            }
+        }
+    }
+    flow_control(o)?;
+    if let Some(b) = o.tuning.burst_kb {
+        check_range("--burst-kb", b, 100, 100_000)?;
+    }
+    if let Some(x) = o.tuning.xoff_kb {
+        check_range("--xoff-kb", x, 10, 16_000)?;
+    }
+    if let Some(t) = o.tuning.arn_time_us {
+        check_range("--arn-time-us", t, 10, 1_000_000)?;
+    }
     for (flag, set) in wan_only {
         if set && !wan {
             return Err(format!(
@@ -316,6 +360,20 @@ fn tunnel_mode(o: &Options) -> Result<ldcp_sim::tunnel_ecn::Mode, String> {
     }
 }
 
+fn flow_control(o: &Options) -> Result<FcMode, String> {
+    use ldcp_sim::wire::arn::ArnMode;
+    match o.tuning.flow_control.as_deref() {
+        None | Some("arn-flow") => Ok(FcMode::Arn(ArnMode::Flow)),
+        Some("none") => Ok(FcMode::None),
+        Some("pfc") => Ok(FcMode::Pfc),
+        Some("arn-service") => Ok(FcMode::Arn(ArnMode::Service)),
+        Some("arn-priority") => Ok(FcMode::Arn(ArnMode::Priority)),
+        Some(m) => Err(format!(
+            "--flow-control {m}: it must be none, pfc, arn-service, arn-flow or arn-priority"
+        )),
+    }
+}
+
 fn fast_cnp_mode(o: &Options) -> Result<FastCnpMode, String> {
     match o.tuning.fast_cnp.as_deref() {
         None if o.scenario == "wan-fast-cnp" => Ok(FastCnpMode::On),
@@ -355,8 +413,14 @@ pub fn run(
         tmp.payload_bytes = 4096;
     }
     let mut wan_nodes = None;
+    let mut arn_nodes = None;
     // topology
     let (topo, kind) = match name {
+        "wan-arn" => {
+            let (t, n) = Topology::arn(o.tuning.wan_delay_us.unwrap_or(100) * US);
+            arn_nodes = Some(n);
+            (t, "wan")
+        }
         "wan-tunnel-ecn" | "wan-fast-cnp" => {
             let (senders, bott, xx) = if name == "wan-tunnel-ecn" {
                 (4, 20, 0.5)
@@ -425,6 +489,11 @@ pub fn run(
         cfg.dctcp_k_bytes_100g = 65 * 1500 * 10;
     }
     cfg.derive_keep_k(name == "dumbbell-10g");
+    if arn_nodes.is_some() && o.tuning.buf_kb.is_none() {
+        // WAN buffers, as the other WAN scenarios (every flow here is
+        // unresponsive: no thresholds matter but the buffer)
+        cfg.buf_bytes_100g = 40 << 20;
+    }
     if wan_nodes.is_some() {
         // a window of one BDP: a sender is at its line rate with no queue,
         // and every cut of cw slows it (above one BDP a cut would not)
@@ -459,6 +528,28 @@ pub fn run(
         }
     }
     let mut sim = Sim::new(topo, cfg, o.seed, hw)?;
+    if let Some(n) = arn_nodes {
+        let mode = flow_control(o)?;
+        if mode != FcMode::None {
+            let xoff = o.tuning.xoff_kb.unwrap_or(1_000) * 1000;
+            let mut arn = vec![false; sim.topo.nodes()];
+            for x in [n.pe_in, n.r1, n.r5, n.pe_a, n.pe_b] {
+                arn[x] = true;
+            }
+            sim.fc = Some(FlowControl::new(
+                FcConfig {
+                    mode,
+                    xoff_bytes: xoff,
+                    xon_bytes: xoff / 2,
+                    time_us: o.tuning.arn_time_us.unwrap_or(500),
+                    arn_nodes: arn,
+                },
+                sim.ports.len(),
+                sim.topo.nodes(),
+            )?);
+        }
+        sim.latency = Some(vec![hdrhistogram::Histogram::new(3).expect("3 digits"); 3]);
+    }
     if let Some(w) = wan_nodes {
         let interval_cycles = (o.tuning.fast_cnp_interval_us.unwrap_or(50.0)
             * sim.cfg.clock_mhz as f64)
@@ -556,6 +647,30 @@ pub fn run(
             let end = us(100 * wan_d / US);
             (end, end / 5)
         }
+        "wan-arn" => {
+            let n = arn_nodes.expect("001-C's network");
+            let burst = o.tuning.burst_kb.unwrap_or(4_000) * 1000;
+            let start = 100 * US;
+            // A1 (flow 0), A2 (1): service 1; B (2): service 2
+            let a1 = sim.add_cbr(n.sa, n.ra, 40_000_000_000, burst, start, 0)?;
+            let a2 = sim.add_cbr(n.sa, n.rc, 5_000_000_000, u64::MAX, 0, 1)?;
+            let b = sim.add_cbr(n.sb, n.rb, 20_000_000_000, u64::MAX, 0, 2)?;
+            for (f, svc) in [(a1, 1), (a2, 1), (b, 2)] {
+                sim.flows[f as usize].service = svc;
+            }
+            for (from, to, label) in [
+                (n.r5, n.pe_a, "R5 -> PE_A (A1's bottleneck)"),
+                (n.pe_b, n.rb, "to B's receiver"),
+                (n.pe_b, n.rc, "to A2's receiver"),
+                (n.r1, n.r5, "R1 -> R5 (the WAN link)"),
+            ] {
+                let p = sim.port_between(from, to).expect("a link");
+                sim.watch_port(p, label);
+            }
+            // A1 drains at 10 Gb/s: its burst's time there, half again, and 2 ms
+            let drain = burst * 8 * 1000 / 10;
+            (us((start + drain * 3 / 2).div_ceil(US) + 2_000), start)
+        }
         "wan-fast-cnp" => {
             let w = wan_nodes.expect("a WAN");
             for i in 0..2 {
@@ -563,7 +678,7 @@ pub fn run(
             }
             let rtt = sim.cfg.base_rtt_ps;
             let t0 = (5 * rtt).div_ceil(US) * US;
-            sim.add_cbr(w.cross_src, w.cross_dst, 30_000_000_000, t0, 99)?;
+            sim.add_cbr(w.cross_src, w.cross_dst, 30_000_000_000, u64::MAX, t0, 99)?;
             let bott = sim.port_between(w.r5, w.r4).expect("R5-R4");
             sim.watch_port(bott, "R5 -> R4 (congestion point)");
             sim.probe.port = bott;
@@ -629,6 +744,10 @@ pub fn run(
             "messages_start_us": 1_000,
             "message_every_us": 20,
         });
+    } else if name == "wan-arn" {
+        sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+        sim.fc_finish();
+        extra = arn_figures(&sim, &arn_nodes.expect("001-C's network"), warm, end);
     } else if name.starts_with("wan-") {
         // the senders' goodput between `warm` and `end`
         let senders = |s: &Sim| -> u64 {
@@ -679,6 +798,71 @@ pub fn run(
         setup_s,
         run_s,
     })
+}
+
+/// Scenario 001-C's figures at the end of its run (before the drain): over
+/// A1's burst (its start to its completion, or the end), B's and A2's
+/// throughput at their receivers, B's one-way delay, A1's completion
+/// against its bottleneck's bound, pause and halt time, buffer peaks.
+fn arn_figures(sim: &Sim, n: &crate::topo::ArnNodes, start: u64, end: u64) -> Value {
+    let a1 = &sim.flows[0];
+    let finish = a1.finish_ps.unwrap_or(end);
+    let w = &sim.stats.watches;
+    let gbps = |i: usize| {
+        let (b, dt) = w[i].sent_between(start, finish);
+        if dt == 0 {
+            0.0
+        } else {
+            b as f64 * 8.0 / (dt as f64 * 1e-12) / 1e9
+        }
+    };
+    let lat = |f: usize| -> Value {
+        let h = &sim.latency.as_ref().expect("001-C records delays")[f];
+        if h.is_empty() {
+            return Value::Null;
+        }
+        json!({"p50_us": h.value_at_quantile(0.5) as f64 / 1e3, "p99_us": h.value_at_quantile(0.99) as f64 / 1e3,
+               "max_us": h.max() as f64 / 1e3, "packets": h.len()})
+    };
+    let burst = a1.size_bytes;
+    let bound_us = burst as f64 * 8.0 / 10e9 * 1e6;
+    let fc = sim.fc.as_ref();
+    let mut v = json!({
+        "flow_control": match fc.map(|f| f.cfg.mode) {
+            None => "none".to_string(),
+            Some(FcMode::Pfc) => "pfc".into(),
+            Some(FcMode::Arn(m)) => format!("arn-{}", format!("{m:?}").to_lowercase()),
+            Some(FcMode::None) => "none".into(),
+        },
+        "wan_delay_us": sim.ports[w[3].port as usize].delay_ps as f64 / 1e6,
+        "burst_bytes": burst,
+        "window_us": [start as f64 / 1e6, finish as f64 / 1e6],
+        "a1_completion_us": a1.finish_ps.map(|t| (t - a1.arrival_ps) as f64 / 1e6),
+        "a1_bottleneck_bound_us": bound_us,
+        "b_gbps_during_burst": gbps(1),
+        "b_offered_gbps": 20.0,
+        "a2_gbps_during_burst": gbps(2),
+        "a2_offered_gbps": 5.0,
+        "b_delay": lat(2),
+        "a2_delay": lat(1),
+        "a1_delay": lat(0),
+        "dropped": sim.stats.dropped_in_network(),
+        "a1_retransmitted": a1.retx_pkts,
+    });
+    v["r5_to_pe_a_queue_max_bytes"] = json!(sim.ports[w[0].port as usize].max_queue_bytes);
+    if let Some(fc) = fc {
+        let peak = |x: usize| json!(fc.stats.peak_node_bytes[x]);
+        v["flow_control_stats"] = json!({
+            "xoff_bytes": fc.cfg.xoff_bytes, "xon_bytes": fc.cfg.xon_bytes, "arn_time_us": fc.cfg.time_us,
+            "pause_sent": fc.stats.pause_sent, "resume_sent": fc.stats.resume_sent,
+            "arn_halt_sent": fc.stats.arn_halt_sent, "arn_resume_sent": fc.stats.arn_resume_sent,
+            "paused_us": fc.stats.paused_ps as f64 / 1e6, "host_paused_us": fc.stats.host_paused_ps as f64 / 1e6,
+            "halted_us": fc.stats.halted_ps as f64 / 1e6, "side_queued_pkts": fc.stats.side_queued_pkts,
+        });
+        v["peak_bytes"] =
+            json!({"gw": peak(n.gw), "pe_in": peak(n.pe_in), "r1": peak(n.r1), "r5": peak(n.r5)});
+    }
+    v
 }
 
 /// The WAN scenarios' figures at the end of the run (before the drain):

@@ -49,6 +49,11 @@ pub enum Kind {
     Cnp,
     /// A Fast CNP from a congested P node (draft 001, [`crate::wan`]).
     FastCnp,
+    /// A PFC frame to the upstream neighbour (`psn` 1: pause, 0: resume).
+    Pause,
+    /// An ARN to the upstream neighbour (`psn`: its bytes' index in
+    /// [`crate::flowctl::FlowControl::arn_wire`]).
+    Arn,
 }
 
 /// A packet.
@@ -79,6 +84,11 @@ pub struct Pkt {
     pub fcnp: bool,
     /// Data: the faulty node set its outer field to CE.
     pub faulted: bool,
+    /// Data inside a switch: the port it arrived on (flow control's
+    /// ingress accounting; `u32::MAX` elsewhere).
+    pub from_port: u32,
+    /// Data: when its sender put it on the wire, ps.
+    pub t_sent: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -95,6 +105,8 @@ enum Ev {
     AckTimer(u32),
     FreeSlot(u32, u32),
     Sample,
+    HaltExpire(u32),
+    ArnRefresh(u32),
 }
 
 /// One direction of a link.
@@ -128,6 +140,11 @@ pub struct Port {
     pub dropped_inner_ect: u64,
     /// Data packets it marked CE.
     pub marked: u64,
+    /// PFC: data paused by the downstream neighbour, since this time (ps).
+    pub paused_since: Option<u64>,
+    /// ARN: keys halted by the downstream neighbour, each with its side
+    /// queue (G18).
+    pub halts: Vec<crate::flowctl::Halt>,
 }
 
 struct WredPort {
@@ -203,6 +220,8 @@ pub struct Flow {
     /// Cross traffic: a constant bit rate, one packet every this many ps
     /// (0: the run's congestion control).
     pub cbr_gap_ps: u64,
+    /// The service (SRv6 policy) it belongs to: ARN's service-mode key.
+    pub service: u32,
 }
 
 /// Why a packet was dropped.
@@ -253,6 +272,10 @@ pub struct Sim {
     pub wan: Option<crate::wan::Wan>,
     /// First reactions after a time (scenario 001-B).
     pub probe: Probe,
+    /// Hop-by-hop flow control (scenario 001-C), if any.
+    pub fc: Option<crate::flowctl::FlowControl>,
+    /// Per flow: its data packets' one-way delays, ns (when set).
+    pub latency: Option<Vec<hdrhistogram::Histogram<u64>>>,
 }
 
 /// The first congestion signals and window cut after `from_ps` (scenario
@@ -360,6 +383,8 @@ impl Sim {
                     dropped: 0,
                     dropped_inner_ect: 0,
                     marked: 0,
+                    paused_since: None,
+                    halts: Vec::new(),
                 });
                 node_ports[from].push(id);
             }
@@ -411,6 +436,8 @@ impl Sim {
             sample_until: u64::MAX,
             wan: None,
             probe: Probe::default(),
+            fc: None,
+            latency: None,
         })
     }
 
@@ -513,6 +540,7 @@ impl Sim {
             retx_pkts: 0,
             timeouts: 0,
             cbr_gap_ps: 0,
+            service: 0,
         };
         f.ack.open(0);
         self.flows.push(f);
@@ -520,22 +548,24 @@ impl Sim {
         Ok(id)
     }
 
-    /// Adds unresponsive cross traffic from `src` to `dst`: `rate_bps` of
-    /// ECT(0) data packets from `start_ps` on, deaf to congestion signals
-    /// (it retransmits what is lost, go-back-N, at the same rate). Returns
-    /// its index.
+    /// Adds unresponsive traffic from `src` to `dst`: `size_bytes`
+    /// (`u64::MAX`: long-lived) at `rate_bps` of ECT(0) data packets from
+    /// `start_ps` on, deaf to congestion signals (it retransmits what is
+    /// lost, go-back-N, at the same rate; a PFC pause of its NIC holds it).
+    /// Returns its index.
     pub fn add_cbr(
         &mut self,
         src: usize,
         dst: usize,
         rate_bps: u64,
+        size_bytes: u64,
         start_ps: u64,
         salt: u64,
     ) -> Result<u32, String> {
         if rate_bps == 0 {
-            return Err("cross traffic at 0 b/s".into());
+            return Err("unresponsive traffic at 0 b/s".into());
         }
-        let f = self.add_flow(src, dst, u64::MAX, start_ps, salt)?;
+        let f = self.add_flow(src, dst, size_bytes, start_ps, salt)?;
         let bits = self.cfg.packet_bytes() as u64 * 8;
         self.flows[f as usize].cbr_gap_ps = (bits * 1_000_000_000_000).div_ceil(rate_bps);
         Ok(f)
@@ -645,6 +675,8 @@ impl Sim {
             Ev::AckTimer(f) => self.ack_timer(f),
             Ev::FreeSlot(h, s) => self.free_slot(h, s),
             Ev::Sample => self.sample(),
+            Ev::HaltExpire(p) => self.halt_expire(p),
+            Ev::ArnRefresh(p) => self.arn_refresh(p),
         }
     }
 
@@ -655,8 +687,11 @@ impl Sim {
         if port.sending.is_some() {
             return;
         }
+        let paused = port.paused_since.is_some();
         let pkt = if let Some(c) = port.ctrl.pop_front() {
             Some(c)
+        } else if paused {
+            None
         } else if let Some(d) = port.data.pop_front() {
             port.data_bytes -= d.bytes as u64;
             Some(d)
@@ -667,7 +702,10 @@ impl Sim {
             let t = self.now + ser_ps(port, pkt.bytes);
             port.sending = Some(pkt);
             self.at(t, Ev::TxDone(p));
-        } else if (port.from as usize) < self.topo.hosts {
+            if pkt.kind == Kind::Data && pkt.from_port != u32::MAX && self.fc.is_some() {
+                self.fc_depart(&pkt);
+            }
+        } else if (port.from as usize) < self.topo.hosts && !paused {
             let h = port.from;
             self.host_pull(h);
         }
@@ -703,12 +741,18 @@ impl Sim {
         if let Some(t) = next {
             self.at(t, Ev::Arrive(p));
         }
+        match pkt.kind {
+            Kind::Pause => return self.receive_pause(p, pkt.psn == 1),
+            Kind::Arn => return self.receive_arn(p, pkt.psn),
+            _ => {}
+        }
         if node < self.topo.hosts {
             match pkt.kind {
                 Kind::Data => self.receive_data(pkt),
                 Kind::Ack | Kind::Nak => self.receive_ack(pkt),
                 Kind::Cnp => self.receive_cnp(pkt.flow),
                 Kind::FastCnp => self.receive_fast_cnp(pkt.flow),
+                Kind::Pause | Kind::Arn => {} // taken above, at any node
             }
             return;
         }
@@ -770,6 +814,9 @@ impl Sim {
                 match pkt.outer.as_mut() {
                     Some(o) => *o = ecn,
                     None => pkt.ecn = ecn,
+                }
+                if self.fc.is_some() && self.fc_arrive(p, out, &mut pkt) {
+                    return; // it waits in a side queue
                 }
                 let port = &mut self.ports[out as usize];
                 port.data_bytes += pkt.bytes as u64;
@@ -865,6 +912,8 @@ impl Sim {
             outer: None,
             fcnp: false,
             faulted: false,
+            from_port: u32::MAX,
+            t_sent: 0,
         };
         self.ports[p as usize].ctrl.push_back(cnp);
         self.start_tx(p);
@@ -1078,6 +1127,8 @@ impl Sim {
             outer: None,
             fcnp: false,
             faulted: false,
+            from_port: u32::MAX,
+            t_sent: now,
         };
         let p = self.flows[f as usize].fwd[0];
         let port = &mut self.ports[p as usize];
@@ -1102,6 +1153,10 @@ impl Sim {
         } else {
             self.stats.goodput_pkts += 1;
         }
+        if let Some(l) = self.latency.as_mut().filter(|_| !discarded) {
+            let _ = l[f].record((self.now - pkt.t_sent) / 1000);
+        }
+        let fl = &mut self.flows[f];
         let cbr = matches!(fl.cc, FlowCc::Cbr { .. });
         if let Some(w) = self.wan.as_mut() {
             let s = &mut w.stats;
@@ -1135,6 +1190,8 @@ impl Sim {
                 outer: None,
                 fcnp: false,
                 faulted: false,
+                from_port: u32::MAX,
+                t_sent: 0,
             };
             self.ports[p as usize].ctrl.push_back(cnp);
             self.start_tx(p);
@@ -1181,6 +1238,8 @@ impl Sim {
             outer: None,
             fcnp: false,
             faulted: false,
+            from_port: u32::MAX,
+            t_sent: 0,
         };
         self.stats.acks_sent += 1;
         let p = self.flows[f as usize].rev[0];
@@ -1550,6 +1609,267 @@ impl Sim {
         }
     }
 
+    // ---------------------------------------------------------------- flow control
+
+    /// A data packet admitted at the switch that port `p` reaches, for its
+    /// egress port `out`: counted against `p` (ingress accounting) and its
+    /// key; into a side queue if `out` has its key halted (returns true).
+    fn fc_arrive(&mut self, p: u32, out: u32, pkt: &mut Pkt) -> bool {
+        let fc = self.fc.as_mut().expect("flow control");
+        let service = self.flows[pkt.flow as usize].service;
+        let key = fc.key(pkt.flow, service);
+        let b = pkt.bytes as u64;
+        let node = self.ports[p as usize].to as usize;
+        pkt.from_port = p;
+        fc.ing[p as usize] += b;
+        *fc.ing_key.entry((p, key)).or_insert(0) += b;
+        fc.node_bytes[node] += b;
+        let peak = &mut fc.stats.peak_node_bytes[node];
+        *peak = (*peak).max(fc.node_bytes[node]);
+        let halted = self.ports[out as usize]
+            .halts
+            .iter_mut()
+            .find(|h| h.key == key);
+        let side = if let Some(h) = halted {
+            h.queue.push_back(*pkt);
+            fc.stats.side_queued_pkts += 1;
+            true
+        } else {
+            false
+        };
+        self.fc_check(p);
+        side
+    }
+
+    /// A data packet leaves its switch (its serialization starts).
+    fn fc_depart(&mut self, pkt: &Pkt) {
+        let fc = self.fc.as_mut().expect("flow control");
+        let p = pkt.from_port;
+        let key = fc.key(pkt.flow, self.flows[pkt.flow as usize].service);
+        let b = pkt.bytes as u64;
+        let node = self.ports[p as usize].to as usize;
+        fc.ing[p as usize] -= b;
+        if let Some(k) = fc.ing_key.get_mut(&(p, key)) {
+            *k -= b;
+        }
+        fc.node_bytes[node] -= b;
+        self.fc_check(p);
+    }
+
+    /// XOFF and XON on arrival port `p` of its node.
+    fn fc_check(&mut self, p: u32) {
+        use crate::flowctl::FcMode;
+        let fc = self.fc.as_mut().expect("flow control");
+        let up = self.ports[p as usize].from as usize;
+        let ing = fc.ing[p as usize];
+        let arn = matches!(fc.cfg.mode, FcMode::Arn(_)) && fc.cfg.arn_nodes[up];
+        let time = fc.cfg.time_us;
+        let mut send: Vec<(Kind, u32)> = Vec::new();
+        let mut refresh = None;
+        if ing > fc.cfg.xoff_bytes {
+            if arn {
+                let a = &mut fc.asserted[p as usize];
+                if !a.refresh_pending {
+                    // newly above XOFF: every key named before is named
+                    // again (its halt may have expired upstream)
+                    a.refresh_pending = true;
+                    refresh = Some(self.now + time as u64 * 500_000);
+                    let keys = a.keys.clone();
+                    for k in keys {
+                        send.push((Kind::Arn, Self::arn_bytes(fc, p, k, time)));
+                    }
+                }
+                if let Some(k) = fc.largest_key(p) {
+                    if !fc.asserted[p as usize].keys.contains(&k) {
+                        fc.asserted[p as usize].keys.push(k);
+                        send.push((Kind::Arn, Self::arn_bytes(fc, p, k, time)));
+                    }
+                }
+            } else if !fc.asserted[p as usize].pfc {
+                fc.asserted[p as usize].pfc = true;
+                fc.stats.pause_sent += 1;
+                send.push((Kind::Pause, 1));
+            }
+        } else if ing < fc.cfg.xon_bytes {
+            let a = &mut fc.asserted[p as usize];
+            if a.pfc {
+                a.pfc = false;
+                fc.stats.resume_sent += 1;
+                send.push((Kind::Pause, 0));
+            }
+            let keys = std::mem::take(&mut fc.asserted[p as usize].keys);
+            for k in keys {
+                send.push((Kind::Arn, Self::arn_bytes(fc, p, k, 0)));
+            }
+        }
+        if let Some(t) = refresh {
+            self.at(t, Ev::ArnRefresh(p));
+        }
+        for (kind, psn) in send {
+            self.send_upstream(p, kind, psn);
+        }
+    }
+
+    /// An ARN for `key` with `time` from the node port `p` reaches, as
+    /// bytes kept for its receiver; counted. Returns the bytes' index.
+    fn arn_bytes(fc: &mut crate::flowctl::FlowControl, p: u32, key: u64, time: u32) -> u32 {
+        let metric = ldcp_sim::wire::arn::metric(fc.ing[p as usize], 2 * fc.cfg.xoff_bytes);
+        let b = fc.encode(key, time, metric);
+        if time == 0 {
+            fc.stats.arn_resume_sent += 1;
+        } else {
+            fc.stats.arn_halt_sent += 1;
+        }
+        fc.arn_wire.push(b);
+        (fc.arn_wire.len() - 1) as u32
+    }
+
+    /// A control frame back over arrival port `p` to its upstream node.
+    fn send_upstream(&mut self, p: u32, kind: Kind, psn: u32) {
+        let back = self.ports[p as usize].peer;
+        let pkt = Pkt {
+            flow: u32::MAX,
+            kind,
+            psn,
+            bytes: self.cfg.ack_bytes,
+            ecn: 0,
+            last: false,
+            ece: false,
+            n: 0,
+            hop: 0,
+            outer: None,
+            fcnp: false,
+            faulted: false,
+            from_port: u32::MAX,
+            t_sent: self.now,
+        };
+        self.ports[back as usize].ctrl.push_back(pkt);
+        self.start_tx(back);
+    }
+
+    /// A PFC frame that came over port `p`: its node's port back (`p`'s
+    /// peer) stops or resumes data.
+    fn receive_pause(&mut self, p: u32, on: bool) {
+        let t = self.ports[p as usize].peer;
+        let now = self.now;
+        let host = (self.ports[t as usize].from as usize) < self.topo.hosts;
+        let port = &mut self.ports[t as usize];
+        match (on, port.paused_since) {
+            (true, None) => port.paused_since = Some(now),
+            (false, Some(since)) => {
+                port.paused_since = None;
+                if let Some(fc) = self.fc.as_mut() {
+                    fc.stats.paused_ps += now - since;
+                    if host {
+                        fc.stats.host_paused_ps += now - since;
+                    }
+                }
+                self.start_tx(t);
+            }
+            _ => {}
+        }
+    }
+
+    /// An ARN that came over port `p` (its bytes at `idx`): halt or release
+    /// its key on the port back.
+    fn receive_arn(&mut self, p: u32, idx: u32) {
+        let t = self.ports[p as usize].peer;
+        let now = self.now;
+        let fc = self.fc.as_ref().expect("flow control");
+        let (key, time) = fc
+            .decode(&fc.arn_wire[idx as usize])
+            .expect("the simulator's ARNs parse");
+        if time == 0 {
+            self.release(t, key);
+            return;
+        }
+        let until = now + time as u64 * 1_000_000;
+        let port = &mut self.ports[t as usize];
+        match port.halts.iter_mut().find(|h| h.key == key) {
+            Some(h) => h.until = h.until.max(until),
+            None => port.halts.push(crate::flowctl::Halt {
+                key,
+                until,
+                since: now,
+                queue: VecDeque::new(),
+            }),
+        }
+        self.at(until, Ev::HaltExpire(t));
+    }
+
+    fn halt_expire(&mut self, t: u32) {
+        let now = self.now;
+        let due: Vec<u64> = self.ports[t as usize]
+            .halts
+            .iter()
+            .filter(|h| h.until <= now)
+            .map(|h| h.key)
+            .collect();
+        for k in due {
+            self.release(t, k);
+        }
+    }
+
+    /// Ends the halt of `key` on port `t`: its side queue joins the port's
+    /// data queue, in order.
+    fn release(&mut self, t: u32, key: u64) {
+        let now = self.now;
+        let port = &mut self.ports[t as usize];
+        let Some(i) = port.halts.iter().position(|h| h.key == key) else {
+            return;
+        };
+        let h = port.halts.swap_remove(i);
+        for pkt in h.queue {
+            port.data_bytes += pkt.bytes as u64;
+            port.data.push_back(pkt);
+        }
+        if let Some(fc) = self.fc.as_mut() {
+            fc.stats.halted_ps += now - h.since;
+        }
+        self.start_tx(t);
+    }
+
+    /// ARN's re-send at Time/2 while arrival port `p` is above XOFF.
+    fn arn_refresh(&mut self, p: u32) {
+        let fc = self.fc.as_mut().expect("flow control");
+        fc.asserted[p as usize].refresh_pending = false;
+        if fc.ing[p as usize] > fc.cfg.xoff_bytes {
+            // above XOFF still: fc_check names every key again
+            self.fc_check(p);
+        }
+    }
+
+    /// Closes the pause and halt times still open at the end of a run.
+    pub fn fc_finish(&mut self) {
+        let now = self.now;
+        let hosts = self.topo.hosts;
+        let Some(fc) = self.fc.as_mut() else {
+            return;
+        };
+        for port in &mut self.ports {
+            if let Some(since) = port.paused_since {
+                fc.stats.paused_ps += now - since;
+                if (port.from as usize) < hosts {
+                    fc.stats.host_paused_ps += now - since;
+                }
+                port.paused_since = Some(now);
+            }
+            for h in &mut port.halts {
+                fc.stats.halted_ps += now - h.since;
+                h.since = now;
+            }
+        }
+    }
+
+    /// Data packets waiting in side queues.
+    pub fn side_queued(&self) -> u64 {
+        self.ports
+            .iter()
+            .flat_map(|p| p.halts.iter())
+            .map(|h| h.queue.len() as u64)
+            .sum()
+    }
+
     // ---------------------------------------------------------------- end
 
     /// Conservation at the end: data packets sent = delivered + dropped in
@@ -1558,6 +1878,7 @@ impl Sim {
         let mut n = 0u64;
         for p in &self.ports {
             n += p.data.len() as u64;
+            n += p.halts.iter().map(|h| h.queue.len() as u64).sum::<u64>();
             n += p.pipe.iter().filter(|x| x.1.kind == Kind::Data).count() as u64;
             n += p.sending.is_some_and(|s| s.kind == Kind::Data) as u64;
         }

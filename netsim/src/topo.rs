@@ -56,6 +56,33 @@ pub struct WanNodes {
     pub cross_dst: usize,
 }
 
+/// The nodes of [`Topology::arn`].
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct ArnNodes {
+    /// Service A's sender.
+    pub sa: usize,
+    /// Service B's sender.
+    pub sb: usize,
+    /// A1's receiver (behind PE_A).
+    pub ra: usize,
+    /// B's receiver (behind PE_B).
+    pub rb: usize,
+    /// A2's receiver (behind PE_B).
+    pub rc: usize,
+    /// The DC gateway.
+    pub gw: usize,
+    /// The ingress PE.
+    pub pe_in: usize,
+    /// P router R1 (the WAN link's upstream end).
+    pub r1: usize,
+    /// P router R5 (the congested node).
+    pub r5: usize,
+    /// The egress PE toward A1's receiver.
+    pub pe_a: usize,
+    /// The egress PE toward B's and A2's.
+    pub pe_b: usize,
+}
+
 const GBPS: u64 = 1_000_000_000;
 const US: u64 = 1_000_000;
 
@@ -235,6 +262,48 @@ impl Topology {
         t.link(w.cross_src, w.r5, wan_gbps, US);
         t.link(w.cross_dst, w.r4, wan_gbps, US);
         Ok((t, nodes))
+    }
+
+    /// Scenario 001-C's network (COMPANION.md §5): two services share one
+    /// WAN link (R1 -> R5, `wan_delay_ps`, 100 Gb/s) and one priority.
+    /// Service A's sender (host 0, 100 Gb/s) sends flow A1 to host 2 behind
+    /// the egress PE_A, whose link from R5 is 10 Gb/s (A1's bottleneck),
+    /// and flow A2 to host 4 behind PE_B; service B's sender (host 1) sends
+    /// to host 3 behind PE_B. Sender side: both hosts on the DC gateway,
+    /// then the ingress PE, R1. Every other link 100 Gb/s, 1 us.
+    pub fn arn(wan_delay_ps: u64) -> (Self, ArnNodes) {
+        let n = ArnNodes {
+            sa: 0,
+            sb: 1,
+            ra: 2,
+            rb: 3,
+            rc: 4,
+            gw: 5,
+            pe_in: 6,
+            r1: 7,
+            r5: 8,
+            pe_a: 9,
+            pe_b: 10,
+        };
+        let mut t = Topology::new(
+            format!(
+                "001-C: services A and B on one priority across R1 -> R5 (100 Gb/s, {} us); A1's egress R5 -> PE_A 10 Gb/s",
+                wan_delay_ps as f64 / US as f64
+            ),
+            5,
+            6,
+        );
+        t.link(n.sa, n.gw, 100, US);
+        t.link(n.sb, n.gw, 100, US);
+        t.link(n.gw, n.pe_in, 100, US);
+        t.link(n.pe_in, n.r1, 100, US);
+        t.link(n.r1, n.r5, 100, wan_delay_ps);
+        t.link(n.r5, n.pe_a, 10, US);
+        t.link(n.r5, n.pe_b, 100, US);
+        t.link(n.pe_a, n.ra, 100, US);
+        t.link(n.pe_b, n.rb, 100, US);
+        t.link(n.pe_b, n.rc, 100, US);
+        (t, n)
     }
 
     /// The links, as (rate bits/s, delay ps), of a shortest route from host

@@ -183,3 +183,90 @@ fn wan_options_are_checked() {
     });
     assert!(e.contains("[0, 167772]"), "{e}");
 }
+
+fn arn_run(fc: &str, burst_kb: u64) -> Outcome {
+    run("wan-arn", |o| {
+        o.tuning.flow_control = Some(fc.into());
+        o.tuning.burst_kb = Some(burst_kb);
+    })
+}
+
+/// 001-C with a 4 MB burst: PFC pauses the victim B with the offender,
+/// ARN's flow mode halts only the offender A1 and sends no PAUSE; flow
+/// control loses nothing, leaves nothing in a side queue, and A1 finishes
+/// at its bottleneck's pace either way.
+#[test]
+fn arn_flow_mode_spares_the_victim_that_pfc_pauses() {
+    let mut b = Vec::new();
+    for fc in ["none", "pfc", "arn-priority", "arn-service", "arn-flow"] {
+        let r = arn_run(fc, 4_000);
+        conserved(&r);
+        let e = &r.json["extra"];
+        println!("{fc}: {e}");
+        assert_eq!(n(&e["dropped"]), 0, "{fc}");
+        assert_eq!(r.sim.side_queued(), 0, "{fc}: side queues drained");
+        let a1 = x(&e["a1_completion_us"]);
+        let bound = x(&e["a1_bottleneck_bound_us"]);
+        assert!(a1 >= bound && a1 < bound + 500.0, "{fc}: A1 in {a1} us");
+        b.push((x(&e["b_gbps_during_burst"]), x(&e["b_delay"]["p99_us"])));
+        let s = &e["flow_control_stats"];
+        match fc {
+            "arn-flow" => {
+                assert_eq!(n(&s["pause_sent"]), 0);
+                assert!(n(&s["arn_halt_sent"]) > 0 && n(&s["side_queued_pkts"]) > 0);
+            }
+            "pfc" => {
+                assert!(n(&s["pause_sent"]) > 0 && x(&s["host_paused_us"]) > 100.0);
+                assert_eq!(n(&s["arn_halt_sent"]), 0);
+            }
+            _ => {}
+        }
+    }
+    let (none, pfc, flow) = (b[0], b[1], b[4]);
+    assert!(none.0 > 19.5 && flow.0 > 19.5, "{b:?}");
+    assert!(pfc.0 < 17.0 && pfc.1 > 5.0 * flow.1, "{b:?}");
+}
+
+/// A burst beyond R5's buffer: without flow control it overflows (and the
+/// unresponsive sender's go-back-N never finishes, every packet still
+/// accounted for); with PFC or ARN nothing is dropped.
+#[test]
+fn without_flow_control_a_large_burst_overflows() {
+    let none = arn_run("none", 16_000);
+    assert_eq!(none.json["packets"]["conserved"], true);
+    assert!(n(&none.json["extra"]["dropped"]) > 1000);
+    for fc in ["pfc", "arn-flow"] {
+        let r = arn_run(fc, 16_000);
+        conserved(&r);
+        assert_eq!(n(&r.json["extra"]["dropped"]), 0, "{fc}");
+        assert_eq!(r.sim.side_queued(), 0);
+    }
+}
+
+#[test]
+fn arn_options_are_checked() {
+    let err = |name: &str, f: &dyn Fn(&mut Options)| {
+        let mut o = Options::new(name, Cc::Ldcp, 1);
+        f(&mut o);
+        scenario::check(&o).expect_err("refused")
+    };
+    let e = err("wan-arn", &|o| o.tuning.flow_control = Some("xon".into()));
+    assert!(
+        e.contains("--flow-control xon") && e.contains("arn-priority"),
+        "{e}"
+    );
+    let e = err("wan-fast-cnp", &|o| o.tuning.burst_kb = Some(1000));
+    assert!(e.contains("--burst-kb applies to wan-arn"), "{e}");
+    let e = err("wan-arn", &|o| o.tuning.tunnel_mode = Some("normal".into()));
+    assert!(
+        e.contains("--tunnel-mode applies to wan-tunnel-ecn and wan-fast-cnp"),
+        "{e}"
+    );
+    let e = err("wan-arn", &|o| o.tuning.xoff_kb = Some(5));
+    assert!(
+        e.contains("--xoff-kb = 5") && e.contains("[10, 16000]"),
+        "{e}"
+    );
+    let e = err("wan-arn", &|o| o.tuning.arn_time_us = Some(0));
+    assert!(e.contains("[10, 1000000]"), "{e}");
+}
