@@ -184,11 +184,11 @@ pub fn fast_cnp(
         .take(64)
         .collect();
     let mut rng = SplitMix64::new(1);
-    let stim: Vec<FastCnpInputs> = (0..cycles)
+    let pkts: Vec<(FastCnpInputs, Descriptor)> = (0..cycles)
         .map(|_| {
             let r = rng.next_u64();
             let (src, qp) = flows[(r % flows.len() as u64) as usize];
-            FastCnpInputs {
+            let inputs = FastCnpInputs {
                 in_valid: true,
                 in_decision: if (r >> 8) & 7 == 0 {
                     0
@@ -196,18 +196,23 @@ pub fn fast_cnp(
                     DECISION_MARKED
                 },
                 in_parsed: true,
-                in_src_lo: src,
-                in_dst_lo: 0x0a63_0001,
-                in_end_con_hi: 0x2001_0db8_0000_00c0,
-                in_end_con_lo: 0xc001,
-                in_dest_qp: qp,
-                in_pkey: 0xffff,
-                in_udp_src: 0xc000 | (qp as u16 & 0xff),
                 cfg_interval_cycles: INTERVAL,
                 ..Default::default()
-            }
+            };
+            let d = Descriptor {
+                ipv6: false,
+                src: src as u128,
+                dst: 0x0a63_0001,
+                end_con: 0x2001_0db8_0000_00c0 << 64 | 0xc001,
+                dest_qp: qp,
+                pkey: 0xffff,
+                udp_src: 0xc000 | (qp as u16 & 0xff),
+            };
+            (inputs, d)
         })
         .collect();
+    // the switch's pipeline brings each packet's descriptor 3 cycles on
+    let stim = aligned(&pkts);
     let mut last_sent: std::collections::HashMap<u64, u64> = Default::default();
     let (mut pkts_in, mut out, mut sent, mut too_soon, mut bad_fields) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -221,12 +226,14 @@ pub fn fast_cnp(
             out += 1;
             if o.out_emit {
                 sent += 1;
-                let p = &stim[k];
-                bad_fields += (o.out_cnp_src_lo != p.in_dst_lo
-                    || o.out_cnp_dst_lo != p.in_src_lo
-                    || o.out_dest_qp != p.in_dest_qp
-                    || o.out_end_con_lo != p.in_end_con_lo
-                    || o.out_end_con_hi != p.in_end_con_hi) as u64;
+                let p = &pkts[k].1;
+                bad_fields += (o.out_cnp_src_lo as u128 != p.dst
+                    || o.out_cnp_dst_lo as u128 != p.src
+                    || o.out_dest_qp != p.dest_qp
+                    || o.out_end_con_lo != p.end_con as u64
+                    || o.out_end_con_hi != (p.end_con >> 64) as u64
+                    || o.out_pkey != p.pkey
+                    || o.out_udp_src != p.udp_src) as u64;
                 if let Some(prev) = last_sent.insert(o.out_cnp_dst_lo, cycle) {
                     too_soon += (cycle - prev < INTERVAL as u64) as u64;
                 }

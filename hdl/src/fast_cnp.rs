@@ -10,8 +10,9 @@
 //!
 //! # Timing (design constants)
 //! - One packet per clock, no back-pressure; a packet presented in cycle t
-//!   has its decision and descriptor on the output registers in cycle
-//!   t + 4 (`FAST_CNP_LATENCY_CYCLES`), its count one cycle later.
+//!   (its slot's key on `in_*`) has its decision on the output registers
+//!   in cycle t + 4 (`FAST_CNP_LATENCY_CYCLES`), with the descriptor the
+//!   `dsc_*` inputs held in cycle t + 3; its count one cycle later.
 //! - After a reset the table is swept for 256 cycles (`stat_table_ready`
 //!   low); candidates whose read falls in the sweep are suppressed.
 //!
@@ -36,8 +37,12 @@
 //!     outputs
 //! c   the four saturating counters count what the outputs show
 //! ```
-//! The descriptor's field registers (441 bits per stage) load every
-//! cycle; they are what most of the block's cells are.
+//! The descriptor's fields do not travel through this pipeline: the
+//! switch's packet pipeline carries the packet's fields anyway and
+//! presents them on the `dsc_*` inputs at the decision's edge, 3 cycles
+//! after the packet's `in_*` (`ldcp_sim::fast_cnp::DESCRIPTOR_DELAY_CYCLES`),
+//! into the output registers. Three stages of the 441 bits inside the
+//! block were most of its first design's 2,597 cells.
 
 use ldcp_sim::fast_cnp::{
     DECISION_MARKED, FAST_CNP_COUNTER_BITS, FAST_CNP_COUNTER_LATENCY_CYCLES,
@@ -46,6 +51,7 @@ use ldcp_sim::fast_cnp::{
 use rust_hdl::prelude::*;
 
 const _: () = assert!(FAST_CNP_LATENCY_CYCLES == 4 && FAST_CNP_COUNTER_LATENCY_CYCLES == 1);
+const _: () = assert!(ldcp_sim::fast_cnp::DESCRIPTOR_DELAY_CYCLES == 3);
 // literals in the update below: the marked decision is 1, the table 256
 // slots of 32-bit words (sent bit 31, stamp 30..0), the interval 24 bits
 const _: () = assert!(DECISION_MARKED == 1 && TABLE_BITS == 8 && TIME_BITS == 31);
@@ -78,26 +84,36 @@ pub struct FastCnp {
     pub in_decision: Signal<In, Bits<2>>,
     /// A Fast CNP can be built from it.
     pub in_parsed: Signal<In, Bit>,
-    /// Its inner packet is IPv6.
-    pub in_ipv6: Signal<In, Bit>,
-    /// Inner source, high half.
+    /// Inner source, high half (the slot's key).
     pub in_src_hi: Signal<In, Bits<64>>,
     /// Inner source, low half.
     pub in_src_lo: Signal<In, Bits<64>>,
-    /// Inner destination, high half.
+    /// Inner destination, high half (the slot's key).
     pub in_dst_hi: Signal<In, Bits<64>>,
     /// Inner destination, low half.
     pub in_dst_lo: Signal<In, Bits<64>>,
-    /// END.CON, high half.
-    pub in_end_con_hi: Signal<In, Bits<64>>,
-    /// END.CON, low half.
-    pub in_end_con_lo: Signal<In, Bits<64>>,
-    /// DestQP.
+    /// DestQP (the slot's key).
     pub in_dest_qp: Signal<In, Bits<24>>,
-    /// P_Key.
-    pub in_pkey: Signal<In, Bits<16>>,
-    /// UDP source port.
-    pub in_udp_src: Signal<In, Bits<16>>,
+    /// The descriptor of the packet 3 cycles back: its inner packet is IPv6.
+    pub dsc_ipv6: Signal<In, Bit>,
+    /// Its inner source, high half.
+    pub dsc_src_hi: Signal<In, Bits<64>>,
+    /// Its inner source, low half.
+    pub dsc_src_lo: Signal<In, Bits<64>>,
+    /// Its inner destination, high half.
+    pub dsc_dst_hi: Signal<In, Bits<64>>,
+    /// Its inner destination, low half.
+    pub dsc_dst_lo: Signal<In, Bits<64>>,
+    /// Its END.CON, high half.
+    pub dsc_end_con_hi: Signal<In, Bits<64>>,
+    /// Its END.CON, low half.
+    pub dsc_end_con_lo: Signal<In, Bits<64>>,
+    /// Its DestQP.
+    pub dsc_dest_qp: Signal<In, Bits<24>>,
+    /// Its P_Key.
+    pub dsc_pkey: Signal<In, Bits<16>>,
+    /// Its UDP source port.
+    pub dsc_udp_src: Signal<In, Bits<16>>,
     /// The interval, cycles.
     pub cfg_interval_cycles: Signal<In, Bits<24>>,
     /// A decision.
@@ -225,37 +241,7 @@ pub struct FastCnp {
     oemit: DFF<Bit>,
     osupp: DFF<Bit>,
     ounp: DFF<Bit>,
-    // the descriptor's fields, stages 1-3 and the outputs
-    p_ipv6: DFF<Bit>,
-    p_src_hi: DFF<Bits<64>>,
-    p_src_lo: DFF<Bits<64>>,
-    p_dst_hi: DFF<Bits<64>>,
-    p_dst_lo: DFF<Bits<64>>,
-    p_ec_hi: DFF<Bits<64>>,
-    p_ec_lo: DFF<Bits<64>>,
-    p_qp: DFF<Bits<24>>,
-    p_pkey: DFF<Bits<16>>,
-    p_udp: DFF<Bits<16>>,
-    q_ipv6: DFF<Bit>,
-    q_src_hi: DFF<Bits<64>>,
-    q_src_lo: DFF<Bits<64>>,
-    q_dst_hi: DFF<Bits<64>>,
-    q_dst_lo: DFF<Bits<64>>,
-    q_ec_hi: DFF<Bits<64>>,
-    q_ec_lo: DFF<Bits<64>>,
-    q_qp: DFF<Bits<24>>,
-    q_pkey: DFF<Bits<16>>,
-    q_udp: DFF<Bits<16>>,
-    r_ipv6: DFF<Bit>,
-    r_src_hi: DFF<Bits<64>>,
-    r_src_lo: DFF<Bits<64>>,
-    r_dst_hi: DFF<Bits<64>>,
-    r_dst_lo: DFF<Bits<64>>,
-    r_ec_hi: DFF<Bits<64>>,
-    r_ec_lo: DFF<Bits<64>>,
-    r_qp: DFF<Bits<24>>,
-    r_pkey: DFF<Bits<16>>,
-    r_udp: DFF<Bits<16>>,
+    // the descriptor's output registers
     o_ipv6: DFF<Bit>,
     o_src_hi: DFF<Bits<64>>,
     o_src_lo: DFF<Bits<64>>,
@@ -282,9 +268,6 @@ impl Logic for FastCnp {
             q_cand, q_parsed, q_slot, q_nr, q_rd, r_v, r_cand, r_parsed, r_slot, r_nr, r_sent,
             r_old, r_stamp, r_ok, r_h1, r_h2, r_h3, le3a, le3, le1a, le2a, le1, le2, nowp1, thr,
             z1_v, z1_slot, z2_v, z2_slot, ov, oemit, osupp, ounp, n_marked, n_sent, n_supp, n_unp,
-            p_ipv6, p_src_hi, p_src_lo, p_dst_hi, p_dst_lo, p_ec_hi, p_ec_lo, p_qp, p_pkey, p_udp,
-            q_ipv6, q_src_hi, q_src_lo, q_dst_hi, q_dst_lo, q_ec_hi, q_ec_lo, q_qp, q_pkey, q_udp,
-            r_ipv6, r_src_hi, r_src_lo, r_dst_hi, r_dst_lo, r_ec_hi, r_ec_lo, r_qp, r_pkey, r_udp,
             o_ipv6, o_src_hi, o_src_lo, o_dst_hi, o_dst_lo, o_ec_hi, o_ec_lo, o_qp, o_pkey, o_udp
         );
         self.last_sent.read_clock.next = self.clock.val();
@@ -485,56 +468,27 @@ impl Logic for FastCnp {
         self.out_unparsed.next = self.ounp.q.val();
         self.stat_table_ready.next = !self.sw_active.q.val();
 
-        // ---- the descriptor's fields: every stage loads every cycle
-        self.p_ipv6.d.next = self.in_ipv6.val();
-        self.q_ipv6.d.next = self.p_ipv6.q.val();
-        self.r_ipv6.d.next = self.q_ipv6.q.val();
-        self.o_ipv6.d.next = self.r_ipv6.q.val();
+        // ---- the descriptor: the switch pipeline's fields at the decision's
+        // edge (the packet of 3 cycles back), swapped into the CNP's
+        self.o_ipv6.d.next = self.dsc_ipv6.val();
         self.out_ipv6.next = self.o_ipv6.q.val();
-        self.p_src_hi.d.next = self.in_src_hi.val();
-        self.q_src_hi.d.next = self.p_src_hi.q.val();
-        self.r_src_hi.d.next = self.q_src_hi.q.val();
-        self.o_src_hi.d.next = self.r_src_hi.q.val();
+        self.o_src_hi.d.next = self.dsc_src_hi.val();
         self.out_cnp_dst_hi.next = self.o_src_hi.q.val();
-        self.p_src_lo.d.next = self.in_src_lo.val();
-        self.q_src_lo.d.next = self.p_src_lo.q.val();
-        self.r_src_lo.d.next = self.q_src_lo.q.val();
-        self.o_src_lo.d.next = self.r_src_lo.q.val();
+        self.o_src_lo.d.next = self.dsc_src_lo.val();
         self.out_cnp_dst_lo.next = self.o_src_lo.q.val();
-        self.p_dst_hi.d.next = self.in_dst_hi.val();
-        self.q_dst_hi.d.next = self.p_dst_hi.q.val();
-        self.r_dst_hi.d.next = self.q_dst_hi.q.val();
-        self.o_dst_hi.d.next = self.r_dst_hi.q.val();
+        self.o_dst_hi.d.next = self.dsc_dst_hi.val();
         self.out_cnp_src_hi.next = self.o_dst_hi.q.val();
-        self.p_dst_lo.d.next = self.in_dst_lo.val();
-        self.q_dst_lo.d.next = self.p_dst_lo.q.val();
-        self.r_dst_lo.d.next = self.q_dst_lo.q.val();
-        self.o_dst_lo.d.next = self.r_dst_lo.q.val();
+        self.o_dst_lo.d.next = self.dsc_dst_lo.val();
         self.out_cnp_src_lo.next = self.o_dst_lo.q.val();
-        self.p_ec_hi.d.next = self.in_end_con_hi.val();
-        self.q_ec_hi.d.next = self.p_ec_hi.q.val();
-        self.r_ec_hi.d.next = self.q_ec_hi.q.val();
-        self.o_ec_hi.d.next = self.r_ec_hi.q.val();
+        self.o_ec_hi.d.next = self.dsc_end_con_hi.val();
         self.out_end_con_hi.next = self.o_ec_hi.q.val();
-        self.p_ec_lo.d.next = self.in_end_con_lo.val();
-        self.q_ec_lo.d.next = self.p_ec_lo.q.val();
-        self.r_ec_lo.d.next = self.q_ec_lo.q.val();
-        self.o_ec_lo.d.next = self.r_ec_lo.q.val();
+        self.o_ec_lo.d.next = self.dsc_end_con_lo.val();
         self.out_end_con_lo.next = self.o_ec_lo.q.val();
-        self.p_qp.d.next = self.in_dest_qp.val();
-        self.q_qp.d.next = self.p_qp.q.val();
-        self.r_qp.d.next = self.q_qp.q.val();
-        self.o_qp.d.next = self.r_qp.q.val();
+        self.o_qp.d.next = self.dsc_dest_qp.val();
         self.out_dest_qp.next = self.o_qp.q.val();
-        self.p_pkey.d.next = self.in_pkey.val();
-        self.q_pkey.d.next = self.p_pkey.q.val();
-        self.r_pkey.d.next = self.q_pkey.q.val();
-        self.o_pkey.d.next = self.r_pkey.q.val();
+        self.o_pkey.d.next = self.dsc_pkey.val();
         self.out_pkey.next = self.o_pkey.q.val();
-        self.p_udp.d.next = self.in_udp_src.val();
-        self.q_udp.d.next = self.p_udp.q.val();
-        self.r_udp.d.next = self.q_udp.q.val();
-        self.o_udp.d.next = self.r_udp.q.val();
+        self.o_udp.d.next = self.dsc_udp_src.val();
         self.out_udp_src.next = self.o_udp.q.val();
 
         // ---- c: the counters, saturating
@@ -601,16 +555,21 @@ impl Default for FastCnp {
             in_valid: Default::default(),
             in_decision: Default::default(),
             in_parsed: Default::default(),
-            in_ipv6: Default::default(),
             in_src_hi: Default::default(),
             in_src_lo: Default::default(),
             in_dst_hi: Default::default(),
             in_dst_lo: Default::default(),
-            in_end_con_hi: Default::default(),
-            in_end_con_lo: Default::default(),
             in_dest_qp: Default::default(),
-            in_pkey: Default::default(),
-            in_udp_src: Default::default(),
+            dsc_ipv6: Default::default(),
+            dsc_src_hi: Default::default(),
+            dsc_src_lo: Default::default(),
+            dsc_dst_hi: Default::default(),
+            dsc_dst_lo: Default::default(),
+            dsc_end_con_hi: Default::default(),
+            dsc_end_con_lo: Default::default(),
+            dsc_dest_qp: Default::default(),
+            dsc_pkey: Default::default(),
+            dsc_udp_src: Default::default(),
             cfg_interval_cycles: Default::default(),
             out_valid: Default::default(),
             out_emit: Default::default(),
@@ -714,36 +673,6 @@ impl Default for FastCnp {
             oemit: Default::default(),
             osupp: Default::default(),
             ounp: Default::default(),
-            p_ipv6: Default::default(),
-            p_src_hi: Default::default(),
-            p_src_lo: Default::default(),
-            p_dst_hi: Default::default(),
-            p_dst_lo: Default::default(),
-            p_ec_hi: Default::default(),
-            p_ec_lo: Default::default(),
-            p_qp: Default::default(),
-            p_pkey: Default::default(),
-            p_udp: Default::default(),
-            q_ipv6: Default::default(),
-            q_src_hi: Default::default(),
-            q_src_lo: Default::default(),
-            q_dst_hi: Default::default(),
-            q_dst_lo: Default::default(),
-            q_ec_hi: Default::default(),
-            q_ec_lo: Default::default(),
-            q_qp: Default::default(),
-            q_pkey: Default::default(),
-            q_udp: Default::default(),
-            r_ipv6: Default::default(),
-            r_src_hi: Default::default(),
-            r_src_lo: Default::default(),
-            r_dst_hi: Default::default(),
-            r_dst_lo: Default::default(),
-            r_ec_hi: Default::default(),
-            r_ec_lo: Default::default(),
-            r_qp: Default::default(),
-            r_pkey: Default::default(),
-            r_udp: Default::default(),
             o_ipv6: Default::default(),
             o_src_hi: Default::default(),
             o_src_lo: Default::default(),

@@ -157,32 +157,42 @@ crate::ports! {
         in_decision: u8 = 2,
         /// The parser found an inner RoCEv2 data packet within G8's depth (a Fast CNP can be built).
         in_parsed: bool = 1,
-        /// The inner packet is IPv6 (else IPv4: addresses in their low 32 bits).
-        in_ipv6: bool = 1,
-        /// Inner source address, bits 127..64.
+        /// Inner source address, bits 127..64 (IPv4: 0; the slot's key).
         in_src_hi: u64 = 64,
         /// Inner source address, bits 63..0.
         in_src_lo: u64 = 64,
-        /// Inner destination address, bits 127..64.
+        /// Inner destination address, bits 127..64 (the slot's key).
         in_dst_hi: u64 = 64,
         /// Inner destination address, bits 63..0.
         in_dst_lo: u64 = 64,
-        /// The outer source (the ingress PE's END.CON SID), bits 127..64.
-        in_end_con_hi: u64 = 64,
-        /// The outer source, bits 63..0.
-        in_end_con_lo: u64 = 64,
-        /// The BTH's DestQP.
+        /// The BTH's DestQP (the slot's key).
         in_dest_qp: u32 = 24,
-        /// The BTH's P_Key.
-        in_pkey: u16 = 16,
-        /// The inner UDP source port.
-        in_udp_src: u16 = 16,
+        /// The descriptor of the packet presented DESCRIPTOR_DELAY_CYCLES (3) cycles ago, as the switch's pipeline carries it to the decision: its inner packet is IPv6 (else IPv4, addresses in their low 32 bits).
+        dsc_ipv6: bool = 1,
+        /// That packet's inner source address, bits 127..64.
+        dsc_src_hi: u64 = 64,
+        /// Its inner source address, bits 63..0.
+        dsc_src_lo: u64 = 64,
+        /// Its inner destination address, bits 127..64.
+        dsc_dst_hi: u64 = 64,
+        /// Its inner destination address, bits 63..0.
+        dsc_dst_lo: u64 = 64,
+        /// Its outer source (the ingress PE's END.CON SID), bits 127..64.
+        dsc_end_con_hi: u64 = 64,
+        /// Its outer source, bits 63..0.
+        dsc_end_con_lo: u64 = 64,
+        /// Its BTH's DestQP.
+        dsc_dest_qp: u32 = 24,
+        /// Its BTH's P_Key.
+        dsc_pkey: u16 = 16,
+        /// Its inner UDP source port.
+        dsc_udp_src: u16 = 16,
         /// The per-flow minimum interval between descriptors, cycles (a level; 0 = no limit).
         cfg_interval_cycles: u32 = INTERVAL_BITS,
     }
     /// The registered outputs: a decision per packet, the descriptor's
-    /// fields (the packet's, swapped; meaningful when `out_emit`), the
-    /// counters.
+    /// fields (the `dsc_*` inputs at the decision's edge, swapped;
+    /// meaningful when `out_emit`), the counters.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct FastCnpOutputs {
         /// A packet's decision.
@@ -226,8 +236,7 @@ crate::ports! {
     }
 }
 
-/// A packet's control bits on their way through the pipeline (its
-/// fields travel in `FastCnpModel::raw`).
+/// A packet's control bits on their way through the pipeline.
 #[derive(Clone, Copy, Debug, Default)]
 struct Stage {
     cand: bool,
@@ -237,6 +246,79 @@ struct Stage {
     not_ready: bool,
     /// `now` in the cycle its age is taken (stage 3).
     stamp: u32,
+}
+
+/// Cycles from a packet on the `in_*` inputs to its descriptor on the
+/// `dsc_*` inputs: the edge its decision is registered at (a design
+/// constant). The trigger keeps only the slot's key and control bits in
+/// its pipeline; the descriptor's 441 bits travel in the switch's own
+/// packet pipeline, which carries the packet's fields anyway, and meet
+/// the decision there (three copies of them inside the block were most of
+/// its cells).
+pub const DESCRIPTOR_DELAY_CYCLES: usize = FAST_CNP_LATENCY_CYCLES - 1;
+
+/// One packet's descriptor fields (the `dsc_*` inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Descriptor {
+    /// The inner packet is IPv6.
+    pub ipv6: bool,
+    /// Inner source address (IPv4 in the low 32 bits).
+    pub src: u128,
+    /// Inner destination address.
+    pub dst: u128,
+    /// The outer source, the ingress PE's END.CON SID.
+    pub end_con: u128,
+    /// DestQP.
+    pub dest_qp: u32,
+    /// P_Key.
+    pub pkey: u16,
+    /// Inner UDP source port.
+    pub udp_src: u16,
+}
+
+impl FastCnpInputs {
+    /// These inputs with `d` on the `dsc_*` ports.
+    pub fn with_descriptor(self, d: &Descriptor) -> Self {
+        FastCnpInputs {
+            dsc_ipv6: d.ipv6,
+            dsc_src_hi: (d.src >> 64) as u64,
+            dsc_src_lo: d.src as u64,
+            dsc_dst_hi: (d.dst >> 64) as u64,
+            dsc_dst_lo: d.dst as u64,
+            dsc_end_con_hi: (d.end_con >> 64) as u64,
+            dsc_end_con_lo: d.end_con as u64,
+            dsc_dest_qp: d.dest_qp,
+            dsc_pkey: d.pkey,
+            dsc_udp_src: d.udp_src,
+            ..self
+        }
+    }
+
+    /// The slot's key fields of `d` on the `in_*` ports.
+    pub fn with_key(self, d: &Descriptor) -> Self {
+        FastCnpInputs {
+            in_src_hi: (d.src >> 64) as u64,
+            in_src_lo: d.src as u64,
+            in_dst_hi: (d.dst >> 64) as u64,
+            in_dst_lo: d.dst as u64,
+            in_dest_qp: d.dest_qp,
+            ..self
+        }
+    }
+}
+
+/// A stream of packets as the switch presents them: each cycle's inputs
+/// carry its packet's key (`in_*`) and the descriptor of the packet
+/// [`DESCRIPTOR_DELAY_CYCLES`] cycles earlier (`dsc_*`; zero before).
+pub fn aligned(packets: &[(FastCnpInputs, Descriptor)]) -> Vec<FastCnpInputs> {
+    (0..packets.len())
+        .map(|t| {
+            let d = t
+                .checked_sub(DESCRIPTOR_DELAY_CYCLES)
+                .map_or(Descriptor::default(), |k| packets[k].1);
+            packets[t].0.with_key(&packets[t].1).with_descriptor(&d)
+        })
+        .collect()
 }
 
 /// The last-sent table and its rule, decisions applied one after another
@@ -309,9 +391,6 @@ pub struct FastCnpModel {
     /// Stages 1-3: the input registers (the slot read at their edge), the
     /// RAM's word, the age taken.
     stages: [Option<Stage>; FAST_CNP_LATENCY_CYCLES - 1],
-    /// The field registers of stages 1-3: they load every cycle, valid
-    /// packet or not (idle outputs show them).
-    raw: [FastCnpInputs; FAST_CNP_LATENCY_CYCLES - 1],
     /// The interval of the last two cycles' inputs, the newest first
     /// (the decision takes the older: the RTL tests the age a cycle
     /// before it decides).
@@ -327,7 +406,6 @@ impl Default for FastCnpModel {
             table: LastSent::new(),
             sweep: crate::Sweep::default(),
             stages: [None; FAST_CNP_LATENCY_CYCLES - 1],
-            raw: [FastCnpInputs::default(); FAST_CNP_LATENCY_CYCLES - 1],
             interval: [0; 2],
             out: FastCnpOutputs::default(),
             counts: FastCnpCounters::default(),
@@ -397,22 +475,23 @@ impl FastCnpModel {
             // stage 3's decision onto the output registers
             let last = self.stages[FAST_CNP_LATENCY_CYCLES - 2];
             let (emit, suppressed, unparsed) = self.decide(last);
-            let f = self.raw[FAST_CNP_LATENCY_CYCLES - 2];
+            // the descriptor: the pipeline's fields at this edge, swapped
+            let f = i;
             self.out = FastCnpOutputs {
                 out_valid: last.is_some(),
                 out_emit: emit,
                 out_suppressed: suppressed,
                 out_unparsed: unparsed,
-                out_ipv6: f.in_ipv6,
-                out_cnp_src_hi: f.in_dst_hi,
-                out_cnp_src_lo: f.in_dst_lo,
-                out_cnp_dst_hi: f.in_src_hi,
-                out_cnp_dst_lo: f.in_src_lo,
-                out_end_con_hi: f.in_end_con_hi,
-                out_end_con_lo: f.in_end_con_lo,
-                out_dest_qp: f.in_dest_qp,
-                out_pkey: f.in_pkey,
-                out_udp_src: f.in_udp_src,
+                out_ipv6: f.dsc_ipv6,
+                out_cnp_src_hi: f.dsc_dst_hi,
+                out_cnp_src_lo: f.dsc_dst_lo,
+                out_cnp_dst_hi: f.dsc_src_hi,
+                out_cnp_dst_lo: f.dsc_src_lo,
+                out_end_con_hi: f.dsc_end_con_hi,
+                out_end_con_lo: f.dsc_end_con_lo,
+                out_dest_qp: f.dsc_dest_qp,
+                out_pkey: f.dsc_pkey,
+                out_udp_src: f.dsc_udp_src,
                 ..Default::default()
             };
             // stage 2 -> 3: the age is taken in this cycle's `now`
@@ -434,9 +513,6 @@ impl FastCnpModel {
             });
             self.stages = [s1, s2, s3];
         }
-        // the fields load every edge
-        self.raw.rotate_right(1);
-        self.raw[0] = *i;
         // the sweep: a reset (re)starts it; each other edge clears one slot
         if !i.reset && self.sweep.active() {
             self.table.clear(self.sweep.ptr());
@@ -497,6 +573,9 @@ const STIM_FLOWS: u64 = 24;
 #[derive(Clone, Debug, Default)]
 pub struct FastCnpStimulus {
     interval: u32,
+    /// The descriptors of the last packets, newest first (the switch's
+    /// pipeline: the oldest is on `dsc_*`).
+    pipe: [Descriptor; DESCRIPTOR_DELAY_CYCLES],
 }
 
 impl crate::Stimulus for FastCnpStimulus {
@@ -510,33 +589,36 @@ impl crate::Stimulus for FastCnpStimulus {
         }
         let flow = (y >> 8) % STIM_FLOWS;
         let ipv6 = flow.is_multiple_of(3);
-        let a = |salt: u64| -> (u64, u64) {
+        let a = |salt: u64| -> u128 {
             let v = (flow.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ salt).rotate_left(17);
             if ipv6 {
-                (0x2001_0db8_0000_0000 | v >> 40, v)
+                ((0x2001_0db8_0000_0000 | v >> 40) as u128) << 64 | v as u128
             } else {
-                (0, 0x0a00_0000 | (v & 0xff_ffff))
+                (0x0a00_0000 | (v & 0xff_ffff)) as u128
             }
         };
-        let (sh, sl) = a(1);
-        let (dh, dl) = a(2);
+        let desc = Descriptor {
+            ipv6,
+            src: a(1),
+            dst: a(2),
+            end_con: ((0x2001_0db8_00c0_0000 | (flow & 3)) as u128) << 64 | 0xc001,
+            dest_qp: (flow as u32 * 0x1_0101) & 0xff_ffff,
+            pkey: 0xffff,
+            udp_src: 0xc000 | flow as u16,
+        };
+        let late = self.pipe[DESCRIPTOR_DELAY_CYCLES - 1];
+        self.pipe.rotate_right(1);
+        self.pipe[0] = desc;
         FastCnpInputs {
             reset: x % 4_000 == 1,
             in_valid: !(x >> 12).is_multiple_of(6),
             in_decision: [1u8, 1, 1, 0, 2, 3, 1, 0][((x >> 16) & 7) as usize],
             in_parsed: !(x >> 20).is_multiple_of(10),
-            in_ipv6: ipv6,
-            in_src_hi: sh,
-            in_src_lo: sl,
-            in_dst_hi: dh,
-            in_dst_lo: dl,
-            in_end_con_hi: 0x2001_0db8_00c0_0000 | (flow & 3),
-            in_end_con_lo: 0xc001,
-            in_dest_qp: (flow as u32 * 0x1_0101) & 0xff_ffff,
-            in_pkey: 0xffff,
-            in_udp_src: 0xc000 | flow as u16,
             cfg_interval_cycles: self.interval,
+            ..Default::default()
         }
+        .with_key(&desc)
+        .with_descriptor(&late)
     }
 }
 
@@ -586,12 +668,28 @@ mod tests {
     #[test]
     fn one_flow_is_limited_to_one_descriptor_per_interval() {
         let mut m = FastCnpModel::new();
-        let stim = vec![marked(0x0a00_0001, 7); 35];
+        // the switch's pipeline brings each packet's descriptor 3 cycles on
+        let d = Descriptor {
+            src: 0x0a00_0001,
+            dst: 0x0a00_0002,
+            dest_qp: 7,
+            ..Descriptor::default()
+        };
+        let idle = FastCnpInputs {
+            cfg_interval_cycles: 10,
+            ..Default::default()
+        };
+        let mut pkts = vec![(marked(0x0a00_0001, 7), d); 35];
+        pkts.extend([(idle, Descriptor::default()); DESCRIPTOR_DELAY_CYCLES]);
+        let stim = aligned(&pkts);
         let out = run(&mut m, &stim);
         let sent: Vec<usize> = (0..out.len()).filter(|&k| out[k].out_emit).collect();
         assert_eq!(sent, vec![0, 10, 20, 30]);
-        assert_eq!(out[0].out_cnp_src_lo, 0x0a00_0002);
-        assert_eq!(out[0].out_cnp_dst_lo, 0x0a00_0001);
+        for k in &sent {
+            assert_eq!(out[*k].out_cnp_src_lo, 0x0a00_0002);
+            assert_eq!(out[*k].out_cnp_dst_lo, 0x0a00_0001);
+            assert_eq!(out[*k].out_dest_qp, 7);
+        }
         let o = m.outputs();
         assert_eq!(
             (o.stat_marked_pkts, o.stat_sent_pkts, o.stat_suppressed_pkts),
