@@ -233,6 +233,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
     let mut qb = Vec::new();
     // (D, x, policy label) -> (saving MB, analytic MB, goodput)
     let mut seen_b: Vec<(u64, f64, &str, f64, f64, f64)> = Vec::new();
+    let (mut fast_dev, mut ece_dev) = (f64::MIN, f64::MIN);
     for (d, xs) in [(1_000u64, &[0.25, 0.5, 0.75][..]), (5_000, &[0.5][..])] {
         for &x in xs {
             let mut off_peak = f64::NAN;
@@ -294,6 +295,19 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
                     f(&re["analytic_queue_saving_bytes"]) / 1e6,
                     f(&e["senders_goodput_gbps"]),
                 ));
+                // how far each first signal is from its analytic time
+                if !re["first_fast_cnp_after_mark_us"].is_null() {
+                    fast_dev = fast_dev.max(
+                        f(&re["first_fast_cnp_after_mark_us"]) - f(&re["analytic_fast_cnp_us"]),
+                    );
+                }
+                if !re["first_ece_after_mark_us"].is_null() {
+                    ece_dev = ece_dev.max(
+                        f(&re["first_ece_after_mark_us"])
+                            - f(&re["analytic_via_receiver_us"])
+                            - f(&re["queue_at_first_mark_us"]),
+                    );
+                }
                 if d == 1_000 && x == 0.5 {
                     let t0 = f(&re["t0_us"]) / 1000.0;
                     if let Some(q) = output::queue_series(&r, label) {
@@ -316,13 +330,16 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
     let (s_instead, _, g_instead) = pick(1_000, 0.5, POLICIES[3].0);
     let _ = writeln!(
         md,
-        "\nThe signal's timing is the analytic one to a fraction of a microsecond, at every x. What it buys depends on how \
-         many signals arrive: LDCP cuts cw by beta per ECN-Echo, so one Fast CNP per flow per 50 us (G9's default, \
-         the DCQCN interval) is a trickle beside the per-packet echoes, and lowers R5's peak by {limited:.2} MB at \
-         D = 1 ms, x = 0.5; a Fast CNP for every mark lowers it by {every:.2} MB against the analytic {analytic:.2} MB. \
-         Keeping the mark as well (G10's default) makes the sender hear each congestion twice, once x D and once \
-         (2 - x) D after it, and cut twice: goodput after the step {g_every:.2} Gb/s against {g_off:.2} without Fast CNP; \
-         notifying instead of marking avoids the double cut ({g_instead:.2} Gb/s) at a smaller saving ({s_instead:.2} MB).{}\n",
+        "\nAt every x and D the first Fast CNP reaches a sender at most {fast_dev:.1} us after x D, and the first \
+         ECN-Echo at most {ece_dev:.1} us after (2 - x) D plus the marked packet's wait in R5's queue (the rest is \
+         serialization on the hops after R5). What the earlier signal buys depends on how many signals arrive: LDCP \
+         cuts cw by beta per ECN-Echo, so one Fast CNP per flow per 50 us (G9's default, the DCQCN interval) is a \
+         trickle beside the per-packet echoes, and lowers R5's peak by {limited:.2} MB at D = 1 ms, x = 0.5; a Fast \
+         CNP for every mark lowers it by {every:.2} MB against the analytic {analytic:.2} MB. Keeping the mark as well \
+         (G10's default) makes the sender hear each congestion twice, once x D and once (2 - x) D after it{}: goodput \
+         after the step {g_every:.2} Gb/s against {g_off:.2} without Fast CNP; notifying instead of marking gives \
+         {g_instead:.2} Gb/s and lowers the peak by {s_instead:.2} MB.{}\n",
+        if g_every < g_off { ", and cut twice" } else { "" },
         if g_instead > g_off && s_instead > limited {
             " In these runs the setting that both lowers the peak and keeps the goodput is interval 0 with notify-instead: \
              G10's ablation, not its default."
@@ -370,14 +387,15 @@ fn arn_section(dir: &Path, seed: u64, all: &mut Vec<Value>) -> Result<(String, b
          XON; the upstream node holds that key's packets in a side queue (G18). The WAN's nodes (ingress PE, R1, R5, \
          egress PEs) speak ARN; the ingress PE turns its own congestion into PFC toward the DC gateway, which uses PFC \
          toward the hosts (G17). Each ARN crosses the link as its bytes (`ldcp_sim::wire::arn`) and is parsed at the \
-         other end. Figures over A1's burst, from its start to its completion; delays are one-way, sender to receiver \
-         (107 us when nothing waits).\n\n\
+         other end. Figures over A1's burst, from its start to its completion; delays are one-way, from the wire at the \
+         sender to the receiver, of the packets sent during the burst (107 us when nothing waits).\n\n\
          | A1's burst | flow control | B, Gb/s of 20 | B delay p50 / p99 / max | A2, Gb/s of 5, delay p99 | A1 completion (bound) | paused: hosts / all ports | halted (key-time) | PAUSE / ARN frames | peak bytes: gateway / ingress PE / R1 / R5 | drops |\n\
          |---|---|---|---|---|---|---|---|---|---|---|"
     );
     let mut series = Vec::new();
     let mut seen = Vec::new();
     let mut never = None;
+    let mut drops_none4 = u64::MAX;
     for burst in [4_000u64, 16_000] {
         for (label, fc) in FLOW_CONTROL {
             let mut o = Options::new("wan-arn", Cc::Ldcp, seed);
@@ -441,8 +459,13 @@ fn arn_section(dir: &Path, seed: u64, all: &mut Vec<Value>) -> Result<(String, b
                 ok &= e["dropped"] == 0
                     && r.json["flows_unfinished"] == 0
                     && p["in_flight_after_drain"] == 0;
-            } else if r.json["flows_unfinished"] != 0 {
-                never = Some((burst, p["in_flight_after_drain"].clone()));
+            } else {
+                if burst == 4_000 {
+                    drops_none4 = e["dropped"].as_u64().unwrap_or(u64::MAX);
+                }
+                if r.json["flows_unfinished"] != 0 {
+                    never = Some((burst, p["in_flight_after_drain"].clone()));
+                }
             }
             if burst == 4_000 {
                 let end = f(&e["window_us"][1]) / 1000.0 + 1.0;
@@ -461,26 +484,45 @@ fn arn_section(dir: &Path, seed: u64, all: &mut Vec<Value>) -> Result<(String, b
     let (b_flow, d_flow, p_flow) = get(4_000, "arn-flow");
     let (b_svc, _, p_svc) = get(4_000, "arn-service");
     let (b_flow16, _, _) = get(16_000, "arn-flow");
+    let (b_prio, _, _) = get(4_000, "arn-priority");
     let (b_pfc16, _, _) = get(16_000, "pfc");
-    let _ = writeln!(
-        md,
-        "\nWith a 4 MB burst, PFC pauses the WAN link for every flow of the priority, and the pause walks back to the \
-         hosts: B gets {b_pfc:.2} Gb/s and a p99 delay of {d_pfc:.0} us. ARN in flow mode halts A1 alone at R1: B keeps \
-         {b_flow:.2} Gb/s at a p99 of {d_flow:.0} us ({p_flow} PAUSE frames in the run). Service mode halts A2 with A1 (one \
-         service), and that extra backlog reaches the ingress PE's XOFF, so its PFC toward the gateway ({p_svc} PAUSE \
-         frames) touches B ({b_svc:.2} Gb/s); priority mode is PFC by another name. With a 16 MB burst the WAN's hops cannot hold A1's \
-         excess within their XOFF, the halted backlog propagates (G17) to the ingress PE, whose PFC toward the gateway \
-         pauses B's sender too: ARN's flow mode still does better than PFC ({b_flow16:.2} against {b_pfc16:.2} Gb/s) \
-         but does not protect B. Without flow control the 4 MB burst fits R5's buffer; the 16 MB one overflows it, and \
-         the unresponsive sender's go-back-N retransmits into the same overflow without end{}. A side queue released \
-         at once joins the port's FIFO whole, so the flows behind it wait for it: the dips of B's throughput in \
-         flow mode (the plot) and its p99 above the idle 107 us. A1 completes at its \
-         bottleneck's pace whenever nothing is lost: flow control moves where its excess waits, not when it leaves.\n",
-        never.map_or(String::new(), |(b, n)| format!(
-            " (the {} MB run ends its 200 ms drain with {n} of A1's packets still in flight, every packet accounted for)",
-            b / 1000
-        ))
+    let (_, _, p_pfc) = get(4_000, "pfc");
+    let none4_drops = drops_none4;
+    let mut t = format!(
+        "\nWith a 4 MB burst, PFC pauses the WAN link for every flow of the priority ({p_pfc} PAUSE (on) frames), and the \
+         pause walks back toward the hosts: B gets {b_pfc:.2} Gb/s and a p99 delay of {d_pfc:.0} us (a packet held at \
+         its paused NIC is not in the delay: the pause shows as lost throughput). ARN in flow mode halts only A1, hop \
+         by hop: B keeps {b_flow:.2} Gb/s at a p99 of {d_flow:.0} us ({p_flow} PAUSE (on) frames in the run). Service mode \
+         halts A2 with A1 (one service)"
     );
+    if p_svc > 0 && b_svc < b_flow - 0.5 {
+        t += &format!(
+            ", and that extra backlog reaches the ingress PE's XOFF, so its PFC toward the gateway ({p_svc} PAUSE \
+             (on) frames) touches B ({b_svc:.2} Gb/s)"
+        );
+    } else {
+        t += &format!(" (B: {b_svc:.2} Gb/s)");
+    }
+    t += &format!(
+        "; priority mode halts the whole class, B included ({b_prio:.2} Gb/s). With a 16 MB burst the WAN's hops \
+         cannot hold A1's excess within their XOFF, the halted backlog propagates (G17) to the ingress PE, whose PFC \
+         toward the gateway pauses B's sender too: flow mode gives B {b_flow16:.2} Gb/s, PFC {b_pfc16:.2}."
+    );
+    t += &format!(
+        " Without flow control the 4 MB burst {} R5's buffer ({none4_drops} drops); the 16 MB one overflows it",
+        if none4_drops == 0 { "fits" } else { "overflows" }
+    );
+    t += &never.map_or(String::new(), |(b, n)| {
+        format!(
+            ", and the unresponsive sender's go-back-N retransmits into the same overflow without end (the {} MB \
+             run ends its 200 ms drain with {n} of A1's packets still in flight, every packet accounted for)",
+            b / 1000
+        )
+    });
+    t += ". A side queue released at once joins the port's FIFO whole, so the flows behind it wait for it: the \
+          dips of B's throughput in flow mode (the plot) and its p99 above the idle 107 us. A1 completes at its \
+          bottleneck's pace whenever nothing is lost: flow control moves where its excess waits, not when it leaves.\n";
+    md += &t;
     md += &plot(
         dir,
         "wan-arn-victim.svg",

@@ -23,6 +23,12 @@
 //!   port's traffic goes on. Each ARN travels as its bytes
 //!   (`ldcp_sim::wire::arn`), parsed at the receiver; the key is read back
 //!   from the parsed message.
+//! - Simplifications: a halt applies to the key's packets that arrive
+//!   after it (they go to the side queue); those already in the port's
+//!   FIFO leave in turn (hardware would skip them by an eligible bit,
+//!   G18). Side-queued packets stay in the port's buffer, so the WRED/ECN
+//!   block counts them; the watched queue series counts the FIFO only.
+//!   A released side queue joins the FIFO whole.
 //! - Propagation (G17): a node's halted backlog counts in its own ingress
 //!   accounting, so it crosses that node's XOFF and is passed one more hop,
 //!   by ARN if the upstream node speaks ARN (the WAN's nodes) and by PFC if
@@ -192,6 +198,9 @@ impl FlowControl {
             .map(|((_, k), _)| *k)
     }
 
+    /// The largest flow key a flow-mode ARN carries (its entropy port).
+    pub const MAX_FLOW_KEY: u64 = (u16::MAX - FLOW_PORT_BASE) as u64;
+
     /// The ARN for `key` with `time_us`, as bytes (G12-G15): service mode,
     /// the outer key (IPv6, protocol 41, END.CON to the service's final
     /// segment, ports 0: G5); flow mode, the inner five-tuple with the
@@ -212,7 +221,7 @@ impl FlowControl {
             FcMode::Arn(ArnMode::Flow) => Arn::for_flow(
                 FlowKey {
                     protocol: 17,
-                    src_port: FLOW_PORT_BASE + key as u16,
+                    src_port: FLOW_PORT_BASE + key.min(Self::MAX_FLOW_KEY) as u16,
                     dst_port: 4791,
                     src: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)),
                     dst: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)),

@@ -13,6 +13,9 @@ use serde_json::{json, Value};
 
 const US: u64 = 1_000_000;
 
+/// 001-B's unresponsive cross traffic at R5, b/s.
+const CROSS_BPS: u64 = 30_000_000_000;
+
 /// A scenario of the catalogue.
 pub struct Scenario {
     /// Its name (`--scenario`).
@@ -81,7 +84,7 @@ pub struct Tuning {
     /// LDCP's switch: P_max, 0..=1 (default 1).
     #[arg(long, value_name = "P")]
     pub ldcp_pmax: Option<f64>,
-    /// WAN scenarios: one-way delay from a sender to its receiver, us, 100..=20000 (default 1000).
+    /// WAN scenarios: one-way delay from a sender to its receiver, us, 100..=20000 (default 1000); wan-arn: the delay of its one WAN link (default 100).
     #[arg(long, value_name = "US")]
     pub wan_delay_us: Option<u64>,
     /// WAN scenarios: the tunnel's RFC 6040 mode, normal or compatibility (default normal).
@@ -285,6 +288,12 @@ pub fn check(o: &Options) -> Result<(), String> {
             return Err(format!("{flag} applies to wan-arn, not to {name}"));
         }
     }
+    if name == "wan-arn" && o.tuning.rate_gbps.is_some() {
+        return Err(
+            "--rate-gbps does not apply to wan-arn: its links are fixed (COMPANION.md 001-C)"
+                .into(),
+        );
+    }
     if name == "wan-arn" {
         for (flag, set) in &wan_only[1..] {
             if *set {
@@ -307,7 +316,7 @@ pub fn check(o: &Options) -> Result<(), String> {
     for (flag, set) in wan_only {
         if set && !wan {
             return Err(format!(
-                "{flag} applies to the WAN scenarios (wan-tunnel-ecn, wan-fast-cnp), not to {name}"
+                "{flag} applies to the WAN scenarios (wan-tunnel-ecn, wan-fast-cnp, wan-arn), not to {name}"
             ));
         }
     }
@@ -548,7 +557,7 @@ pub fn run(
                 sim.topo.nodes(),
             )?);
         }
-        sim.latency = Some(vec![hdrhistogram::Histogram::new(3).expect("3 digits"); 3]);
+        sim.latency = Some(vec![Vec::new(); 3]);
     }
     if let Some(w) = wan_nodes {
         let interval_cycles = (o.tuning.fast_cnp_interval_us.unwrap_or(50.0)
@@ -678,7 +687,7 @@ pub fn run(
             }
             let rtt = sim.cfg.base_rtt_ps;
             let t0 = (5 * rtt).div_ceil(US) * US;
-            sim.add_cbr(w.cross_src, w.cross_dst, 30_000_000_000, u64::MAX, t0, 99)?;
+            sim.add_cbr(w.cross_src, w.cross_dst, CROSS_BPS, u64::MAX, t0, 99)?;
             let bott = sim.port_between(w.r5, w.r4).expect("R5-R4");
             sim.watch_port(bott, "R5 -> R4 (congestion point)");
             sim.probe.port = bott;
@@ -714,6 +723,22 @@ pub fn run(
             (dur, 0)
         }
     };
+    if name.starts_with("wan-") {
+        // the figures start at `warm`; 001-B needs two base RTTs after its step
+        let need = if name == "wan-fast-cnp" {
+            warm + 2 * sim.cfg.base_rtt_ps
+        } else {
+            warm + US
+        };
+        if end < need {
+            return Err(format!(
+                "--duration-us = {} is too short for {name}: its figures start at {} us and need it to reach at least {} us",
+                end / US,
+                warm / US,
+                need.div_ceil(US)
+            ));
+        }
+    }
     let setup_s = t_setup.elapsed().as_secs_f64();
     let t0 = std::time::Instant::now();
     let total = end as f64;
@@ -816,13 +841,19 @@ fn arn_figures(sim: &Sim, n: &crate::topo::ArnNodes, start: u64, end: u64) -> Va
             b as f64 * 8.0 / (dt as f64 * 1e-12) / 1e9
         }
     };
+    // delays of the packets put on the wire during the burst
     let lat = |f: usize| -> Value {
-        let h = &sim.latency.as_ref().expect("001-C records delays")[f];
-        if h.is_empty() {
+        let mut d: Vec<u64> = sim.latency.as_ref().expect("001-C records delays")[f]
+            .iter()
+            .filter(|&&(t, _)| t >= start && t <= finish)
+            .map(|&(_, d)| d)
+            .collect();
+        if d.is_empty() {
             return Value::Null;
         }
-        json!({"p50_us": h.value_at_quantile(0.5) as f64 / 1e3, "p99_us": h.value_at_quantile(0.99) as f64 / 1e3,
-               "max_us": h.max() as f64 / 1e3, "packets": h.len()})
+        d.sort_unstable();
+        let q = |p: f64| d[((d.len() - 1) as f64 * p).round() as usize] as f64 / 1e6;
+        json!({"p50_us": q(0.5), "p99_us": q(0.99), "max_us": q(1.0), "packets": d.len()})
     };
     let burst = a1.size_bytes;
     let bound_us = burst as f64 * 8.0 / 10e9 * 1e6;
@@ -907,6 +938,9 @@ fn wan_figures(sim: &Sim, o: &Options, warm: u64, end: u64, pkts: u64, d: u64, x
             }
         };
         let dus = d as f64 / 1e6;
+        // the senders at their line rate and the cross traffic, over the port
+        let over =
+            (2.0 * sim.cfg.host_rate_bps as f64 + CROSS_BPS as f64 - port.rate_bps as f64).max(0.0);
         v["reaction"] = json!({
             "congestion_at_x": x,
             "t0_us": p.from_ps as f64 / 1e6,
@@ -919,8 +953,8 @@ fn wan_figures(sim: &Sim, o: &Options, warm: u64, end: u64, pkts: u64, d: u64, x
             "analytic_via_receiver_us": (2.0 - x) * dus,
             "analytic_fast_cnp_us": x * dus,
             "analytic_saving_us": 2.0 * (1.0 - x) * dus,
-            "overload_gbps": 10.0,
-            "analytic_queue_saving_bytes": 10e9 / 8.0 * 2.0 * (1.0 - x) * dus * 1e-6,
+            "overload_gbps": over / 1e9,
+            "analytic_queue_saving_bytes": over / 8.0 * 2.0 * (1.0 - x) * dus * 1e-6,
         });
     }
     v

@@ -274,8 +274,10 @@ pub struct Sim {
     pub probe: Probe,
     /// Hop-by-hop flow control (scenario 001-C), if any.
     pub fc: Option<crate::flowctl::FlowControl>,
-    /// Per flow: its data packets' one-way delays, ns (when set).
-    pub latency: Option<Vec<hdrhistogram::Histogram<u64>>>,
+    /// Per flow: (time on the wire, one-way delay) of each data packet its
+    /// receiver accepted, ps (when set; time held at a paused NIC is not
+    /// in it).
+    pub latency: Option<Vec<Vec<(u64, u64)>>>,
 }
 
 /// The first congestion signals and window cut after `from_ps` (scenario
@@ -1154,7 +1156,7 @@ impl Sim {
             self.stats.goodput_pkts += 1;
         }
         if let Some(l) = self.latency.as_mut().filter(|_| !discarded) {
-            let _ = l[f].record((self.now - pkt.t_sent) / 1000);
+            l[f].push((pkt.t_sent, self.now - pkt.t_sent));
         }
         let fl = &mut self.flows[f];
         let cbr = matches!(fl.cc, FlowCc::Cbr { .. });
@@ -1859,6 +1861,11 @@ impl Sim {
                 h.since = now;
             }
         }
+    }
+
+    /// Halts still open on any port (ARN).
+    pub fn halts_open(&self) -> usize {
+        self.ports.iter().map(|p| p.halts.len()).sum()
     }
 
     /// Data packets waiting in side queues.
