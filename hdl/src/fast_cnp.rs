@@ -19,7 +19,7 @@
 //! # Pipeline
 //! ```text
 //! s1  the slot from the inputs: each address folded to 32 bits, each
-//!     field's H3 hash (eight XOR trees), their XOR, straight into
+//!     field's hash (eight XOR trees: its bytes times GF(2^8) elements), their XOR, straight into
 //!     the RAM's read address (the RAM reads at the packet's own edge);
 //!     the input registers
 //! s2  the RAM's word (sent bit, 31-bit stamp), registered
@@ -286,7 +286,7 @@ impl Logic for FastCnp {
         self.le2.d.next = self.le2a.q.val();
         self.le3.d.next = self.le3a.q.val();
 
-        // ---- s1: the key's fold, the H3 slot, the input registers
+        // ---- s1: the key's fold, the slot, the input registers
         self.ws.next = self.in_src_hi.val().get_bits::<32>(32)
             ^ self.in_src_hi.val().get_bits::<32>(0)
             ^ self.in_src_lo.val().get_bits::<32>(32)
@@ -296,7 +296,7 @@ impl Logic for FastCnp {
             ^ self.in_dst_lo.val().get_bits::<32>(32)
             ^ self.in_dst_lo.val().get_bits::<32>(0);
         self.wq.next = bit_cast::<32, 24>(self.in_dest_qp.val());
-        // each field's H3 hash, bit by bit under an `if` (RustHDL's
+        // each field's hash, bit by bit under an `if` (RustHDL's
         // replace_bit shifts a 1-bit value, which Verilator's width lint
         // refuses); then their XOR
         self.hs.next = bits::<8>(0);

@@ -36,11 +36,10 @@
 //! not sent and is counted suppressed: after a reset the node never floods
 //! descriptors.
 //!
-//! The hash ([`slot`]) folds each address to 32 bits, applies a fixed H3
-//! matrix per field ([`SLOT_MASKS`]) and XORs the three 8-bit results:
-//! XOR trees in hardware, no multiplier, no adder.
-
-use crate::xorshift;
+//! The hash ([`slot`]) folds each address to 32 bits, applies a fixed
+//! binary matrix per field ([`SLOT_MASKS`]: each byte multiplied by its
+//! own GF(2^8) element) and XORs the three 8-bit results: XOR trees in
+//! hardware, no multiplier, no adder.
 
 /// Address bits of the last-sent table.
 pub const TABLE_BITS: u32 = 8;
@@ -68,36 +67,72 @@ pub const FAST_CNP_COUNTER_BITS: usize = 32;
 
 const TIME_MASK: u32 = (1 << TIME_BITS) - 1;
 
-/// The H3 matrices of the slot hash, one per field (source, destination,
+/// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x^2 + 1 (0x11D, in
+/// which x, 2, is primitive).
+pub const fn gf256_mul(a: u8, b: u8) -> u8 {
+    let (mut a, mut b, mut r) = (a as u16, b, 0u16);
+    while b != 0 {
+        if b & 1 != 0 {
+            r ^= a;
+        }
+        a <<= 1;
+        if a & 0x100 != 0 {
+            a ^= 0x11d;
+        }
+        b >>= 1;
+    }
+    r as u8
+}
+
+/// The GF(2^8) element that byte `byte` of field `field` (source,
+/// destination, DestQP) is multiplied by: x^(1 + 4 field + byte), twelve
+/// distinct nonzero elements no three of which sum to zero (a test
+/// checks it).
+pub const fn slot_coefficient(field: usize, byte: usize) -> u8 {
+    let mut c = 1u8;
+    let mut e = 0;
+    while e < 1 + 4 * field + byte {
+        c = gf256_mul(c, 2);
+        e += 1;
+    }
+    c
+}
+
+/// The matrices of the slot hash, one per field (source, destination,
 /// DestQP): bit k of a field's hash is the parity of its 32-bit fold ANDed
 /// with row k (a fixed binary matrix; a linear map is XOR trees in
-/// hardware). The rows are drawn from xorshift32 from seed 0x5107_4A54,
-/// then each byte's 8x8 block is made unit upper-triangular (row k has
-/// bit k of the byte set and the lower ones clear), so the hash is a
-/// bijection on every byte of its input alone: keys that differ in one
-/// byte (consecutive QPNs, hosts) never collide. Random rows would not do
-/// that: most random 8x8 binary matrices are singular.
+/// hardware, the H3 family's shape). Each byte's 8x8 block is the matrix
+/// of multiplying by that field-byte's own element of GF(2^8)
+/// ([`slot_coefficient`]), so the hash is the sum of coefficient x byte
+/// over the twelve bytes: one byte varying alone is a bijection (a
+/// nonzero element), and so are two or three bytes stepping together, in
+/// any fields and positions (their coefficients' sum is nonzero): host i
+/// with QP 0x100 + i, or source and destination hosts stepping together,
+/// take all 256 slots. (The first matrices were random rows with
+/// unit-upper-triangular byte blocks: each byte alone was a bijection,
+/// but two of them stepping together summed to a singular block, and
+/// "host i, QP 0x100 + i" filled 64 slots.)
 pub const SLOT_MASKS: [[u32; TABLE_BITS as usize]; 3] = {
     let mut m = [[0u32; TABLE_BITS as usize]; 3];
-    let mut x = 0x5107_4A54u32;
     let mut f = 0;
     while f < 3 {
-        let mut k = 0;
-        while k < TABLE_BITS as usize {
-            x = xorshift::step(x);
-            let mut row = x;
-            let mut byte = 0;
-            while byte < 4 {
-                let mut i = 0;
-                while i < k {
-                    row &= !(1 << (8 * byte + i));
-                    i += 1;
+        let mut byte = 0;
+        while byte < 4 {
+            let c = slot_coefficient(f, byte);
+            let mut j = 0;
+            while j < 8 {
+                // the image of the byte's bit j
+                let col = gf256_mul(c, 1 << j);
+                let mut k = 0;
+                while k < TABLE_BITS as usize {
+                    if col >> k & 1 != 0 {
+                        m[f][k] |= 1 << (8 * byte + j);
+                    }
+                    k += 1;
                 }
-                row |= 1 << (8 * byte + k);
-                byte += 1;
+                j += 1;
             }
-            m[f][k] = row;
-            k += 1;
+            byte += 1;
         }
         f += 1;
     }
@@ -110,7 +145,7 @@ pub fn fold(a: u128) -> u32 {
     (0..4).fold(0u32, |f, k| f ^ (a >> (32 * k)) as u32)
 }
 
-/// One field's H3 hash.
+/// One field's hash: bit k is the parity of `x` ANDed with row k.
 pub fn h3(x: u32, rows: &[u32; TABLE_BITS as usize]) -> u8 {
     rows.iter()
         .enumerate()
@@ -118,7 +153,7 @@ pub fn h3(x: u32, rows: &[u32; TABLE_BITS as usize]) -> u8 {
 }
 
 /// A flow's slot (inner source, inner destination, DestQP; IPv4
-/// addresses in their low 32 bits): the XOR of the three fields' H3
+/// addresses in their low 32 bits): the XOR of the three fields'
 /// hashes. A first design XORed the folds before one H3: a source and a
 /// QPN that step together (host i with QP 0x100 + i) cancelled and all
 /// fell into one slot; hashing each field on its own keeps each field's
@@ -833,11 +868,11 @@ mod tests {
         }
         let mut x = 0x1234_5678u32;
         for _ in 0..200_000 {
-            x = xorshift::step(x);
+            x = crate::xorshift::step(x);
             let now = x & m;
-            x = xorshift::step(x);
+            x = crate::xorshift::step(x);
             let age = x & m;
-            x = xorshift::step(x);
+            x = crate::xorshift::step(x);
             let interval = x & ((1 << 24) - 1);
             cases.push((now, now.wrapping_sub(age) & m, interval, age));
         }
@@ -851,16 +886,16 @@ mod tests {
     }
 
     /// Structured keys spread: keys differing in one byte (one host's 256
-    /// QPs, 256 IPv6 hosts with one QP) take all 256 slots (each field's
-    /// hash is a bijection on every byte); consecutive hosts with their
-    /// own consecutive QPNs, two fields stepping together, fill 64: a
-    /// linear hash has structure (random keys would fill 162 on average;
-    /// the first design, which XORed the folds, put all 256 in one slot).
+    /// QPs, 256 IPv6 hosts with one QP), and keys with two or three bytes
+    /// stepping together (host i with QP 0x100 + i; source and
+    /// destination hosts i; all three) take all 256 slots. (Random keys
+    /// would fill 162 on average; the first matrices filled 64 with "host
+    /// i, QP 0x100 + i", the first design, which XORed the folds, 1.)
     #[test]
     fn the_slot_hash_spreads_structured_flows() {
         type Key = (u128, u128, u32);
         type Family = (&'static str, fn(u32) -> Key);
-        let families: [Family; 3] = [
+        let families: [Family; 5] = [
             ("host i, QP 0x100 + i", |i| {
                 (0x0a00_0001 | (i as u128) << 8, 0x0a63_0001, 0x100 + i)
             }),
@@ -872,6 +907,16 @@ mod tests {
                     7,
                 )
             }),
+            ("hosts i to i", |i| {
+                (0x0a00_0000 | i as u128, 0x0a01_0000 | i as u128, 9)
+            }),
+            ("hosts i to i, QP i", |i| {
+                (
+                    0x0a00_0000 | i as u128,
+                    0x0b00_0000 | (i as u128) << 16,
+                    i << 8,
+                )
+            }),
         ];
         for (name, key) in families {
             let used: std::collections::HashSet<usize> = (0..256)
@@ -880,8 +925,32 @@ mod tests {
                     slot(s, d, q)
                 })
                 .collect();
-            let want = if name.starts_with("host i") { 64 } else { 256 };
-            assert!(used.len() >= want, "{name}: {} of 256 slots", used.len());
+            assert_eq!(used.len(), 256, "{name}");
         }
+    }
+
+    /// The coefficients: twelve distinct nonzero elements, no three summing
+    /// to zero (so any one, two or three bytes stepping together are a
+    /// bijection), and each field-byte's block is its multiplication.
+    #[test]
+    fn the_slot_coefficients_keep_sums_invertible() {
+        let c: Vec<u8> = (0..3)
+            .flat_map(|f| (0..4).map(move |b| slot_coefficient(f, b)))
+            .collect();
+        let distinct: std::collections::HashSet<u8> = c.iter().copied().collect();
+        assert!(distinct.len() == 12 && !distinct.contains(&0));
+        for a in 0..12 {
+            for b in a + 1..12 {
+                for d in b + 1..12 {
+                    assert_ne!(c[a] ^ c[b] ^ c[d], 0, "{a} {b} {d}");
+                }
+            }
+        }
+        // the matrix of one block applied to a byte is the product
+        for v in [1u8, 2, 0x53, 0xff] {
+            let x = (v as u32) << 16; // the source's byte 2
+            assert_eq!(h3(x, &SLOT_MASKS[0]), gf256_mul(slot_coefficient(0, 2), v));
+        }
+        assert_eq!(gf256_mul(0x80, 2), 0x1d);
     }
 }
