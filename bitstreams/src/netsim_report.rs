@@ -16,12 +16,13 @@ fn io(e: impl std::fmt::Display) -> FlowError {
     FlowError::Io(e.to_string())
 }
 
-fn f(v: &Value) -> f64 {
+/// A figure as f64 (NaN when absent).
+pub(crate) fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
 /// Runs one set of options on the golden models, with a progress bar.
-fn go(o: &Options) -> Result<Outcome, FlowError> {
+pub(crate) fn go(o: &Options) -> Result<Outcome, FlowError> {
     scenario::check(o).map_err(FlowError::BadArg)?;
     cli::run_one(o, &mut Models).map_err(FlowError::Tool)
 }
@@ -70,7 +71,20 @@ fn plot(
     series: Vec<Series>,
     log: bool,
 ) -> Result<String, FlowError> {
-    output::line_plot(&dir.join(file), title, "time (us)", ylabel, &series, log)
+    plot_x(dir, file, title, "time (us)", ylabel, series, log)
+}
+
+/// A line plot with its x label, and the Markdown that shows it.
+pub(crate) fn plot_x(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    xlabel: &str,
+    ylabel: &str,
+    series: Vec<Series>,
+    log: bool,
+) -> Result<String, FlowError> {
+    output::line_plot(&dir.join(file), title, xlabel, ylabel, &series, log)
         .map_err(FlowError::Io)?;
     Ok(format!("![{title}]({file})\n"))
 }

@@ -2,24 +2,14 @@
 //! scenarios 001-A and 001-B): the runs, their tables against the analytic
 //! expectations, and the plots.
 
+use crate::netsim_report::{f, go, plot_x};
 use crate::FlowError;
-use ldcp_netsim::cli;
 use ldcp_netsim::config::Cc;
-use ldcp_netsim::engine::Models;
 use ldcp_netsim::output::{self, Series};
-use ldcp_netsim::scenario::{self, Options, Outcome};
+use ldcp_netsim::scenario::{Options, Outcome};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(f64::NAN)
-}
-
-fn go(o: &Options) -> Result<Outcome, FlowError> {
-    scenario::check(o).map_err(FlowError::BadArg)?;
-    cli::run_one(o, &mut Models).map_err(FlowError::Tool)
-}
 
 /// A series with its time axis in ms, kept between `from` and `to` ms.
 fn in_ms(s: Series, from: f64, to: f64) -> Series {
@@ -42,9 +32,7 @@ fn plot(
     series: Vec<Series>,
     log: bool,
 ) -> Result<String, FlowError> {
-    output::line_plot(&dir.join(file), title, "time (ms)", ylabel, &series, log)
-        .map_err(FlowError::Io)?;
-    Ok(format!("![{title}]({file})\n"))
+    plot_x(dir, file, title, "time (ms)", ylabel, series, log)
 }
 
 /// The Fast CNP policies the report compares: (label, `--fast-cnp`,
@@ -257,13 +245,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
                     ok &= fast >= f(&re["analytic_fast_cnp_us"])
                         && fast <= f(&re["analytic_fast_cnp_us"]) + 10.0;
                 }
-                let us = |v: &Value| {
-                    if v.is_null() {
-                        "-".to_string()
-                    } else {
-                        format!("{:.1} us", f(v))
-                    }
-                };
+                let us = output::us_or_dash;
                 let _ = writeln!(
                     md,
                     "| {} ms | {x} | {label} | {} ({:.0}) | {} ({:.0} + {:.1}) | {} | {:.2} MB | {} ({:.2} MB) | {} | {} / {} / {} | {:.2} |",

@@ -122,7 +122,7 @@ pub struct Halt {
 pub struct Asserted {
     /// PFC: a PAUSE (on) is out.
     pub pfc: bool,
-    /// ARN: the keys named, with the time of the last ARN for each.
+    /// ARN: the keys named (and not yet released by a Time = 0).
     pub keys: Vec<u64>,
     /// A refresh is scheduled.
     pub refresh_pending: bool,
@@ -198,9 +198,6 @@ impl FlowControl {
             .map(|((_, k), _)| *k)
     }
 
-    /// The largest flow key a flow-mode ARN carries (its entropy port).
-    pub const MAX_FLOW_KEY: u64 = (u16::MAX - FLOW_PORT_BASE) as u64;
-
     /// The ARN for `key` with `time_us`, as bytes (G12-G15): service mode,
     /// the outer key (IPv6, protocol 41, END.CON to the service's final
     /// segment, ports 0: G5); flow mode, the inner five-tuple with the
@@ -221,7 +218,10 @@ impl FlowControl {
             FcMode::Arn(ArnMode::Flow) => Arn::for_flow(
                 FlowKey {
                     protocol: 17,
-                    src_port: FLOW_PORT_BASE + key.min(Self::MAX_FLOW_KEY) as u16,
+                    src_port: u16::try_from(key)
+                        .ok()
+                        .and_then(|k| FLOW_PORT_BASE.checked_add(k))
+                        .expect("a flow key of at most 0x3fff: the entropy port's room (001-C has three flows)"),
                     dst_port: 4791,
                     src: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)),
                     dst: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)),

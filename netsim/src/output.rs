@@ -71,13 +71,7 @@ pub fn summary(j: &Value, wall_s: f64) -> String {
         );
     }
     if let Some(r) = e.get("reaction") {
-        let us = |v: &Value| {
-            if v.is_null() {
-                "-".to_string()
-            } else {
-                format!("{:.1} us", f(v))
-            }
-        };
+        let us = us_or_dash;
         let _ = writeln!(
             s,
             "  reaction after the first mark at R5 (x = {}): Fast CNP {} (analytic x D = {:.0} us), ECN-Echo {} (analytic (2 - x) D = {:.0} us + {:.1} us of queue at the mark), first cut {}",
@@ -120,6 +114,15 @@ pub fn summary(j: &Value, wall_s: f64) -> String {
         j["flows_unfinished"]
     );
     s
+}
+
+/// A time in microseconds, or "-" when the run has none.
+pub fn us_or_dash(v: &Value) -> String {
+    if v.is_null() {
+        "-".to_string()
+    } else {
+        format!("{:.1} us", f(v))
+    }
 }
 
 /// CSV files: `queue.csv` (time, port, bytes), `cw.csv` (time, flow, cw),

@@ -91,6 +91,29 @@ pub struct Pkt {
     pub t_sent: u64,
 }
 
+impl Pkt {
+    /// A control packet (ACK, NAK, CNP, Fast CNP, PFC, ARN) of `flow`
+    /// (`u32::MAX`: a link's own) on its route's hop `hop`.
+    fn control(flow: u32, kind: Kind, psn: u32, bytes: u32, hop: u8) -> Pkt {
+        Pkt {
+            flow,
+            kind,
+            psn,
+            bytes,
+            ecn: 0,
+            last: false,
+            ece: false,
+            n: 0,
+            hop,
+            outer: None,
+            fcnp: false,
+            faulted: false,
+            from_port: u32::MAX,
+            t_sent: 0,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
     Arrive(u32),
@@ -902,23 +925,10 @@ impl Sim {
         let r0 = fl.rev.len() - arrived_hop as usize;
         let p = fl.rev[r0];
         let cnp = Pkt {
-            flow: pkt.flow,
-            kind: Kind::FastCnp,
-            psn: 0,
-            bytes: self.cfg.ack_bytes,
-            ecn: 0,
-            last: false,
             ece: true,
-            n: 0,
-            hop: r0 as u8 + 1,
-            outer: None,
-            fcnp: false,
-            faulted: false,
-            from_port: u32::MAX,
-            t_sent: 0,
+            ..Pkt::control(pkt.flow, Kind::FastCnp, 0, self.cfg.ack_bytes, r0 as u8 + 1)
         };
-        self.ports[p as usize].ctrl.push_back(cnp);
-        self.start_tx(p);
+        self.push_ctrl(p, cnp);
         instead
     }
 
@@ -1180,23 +1190,10 @@ impl Sim {
             let p = fl.rev[0];
             self.stats.cnps_sent += 1;
             let cnp = Pkt {
-                flow: pkt.flow,
-                kind: Kind::Cnp,
-                psn: 0,
-                bytes: self.cfg.ack_bytes,
-                ecn: 0,
-                last: false,
                 ece: true,
-                n: 0,
-                hop: 1,
-                outer: None,
-                fcnp: false,
-                faulted: false,
-                from_port: u32::MAX,
-                t_sent: 0,
+                ..Pkt::control(pkt.flow, Kind::Cnp, 0, self.cfg.ack_bytes, 1)
             };
-            self.ports[p as usize].ctrl.push_back(cnp);
-            self.start_tx(p);
+            self.push_ctrl(p, cnp);
         }
         let fl = &mut self.flows[f];
         let start_timer = held_before == 0 && fl.ack.pending > 0 && !fl.ack_timer_pending;
@@ -1226,27 +1223,15 @@ impl Sim {
     }
 
     fn send_ack(&mut self, f: u32, a: ag::Ack) {
-        let bytes = self.cfg.ack_bytes;
+        let kind = if a.nak { Kind::Nak } else { Kind::Ack };
         let pkt = Pkt {
-            flow: f,
-            kind: if a.nak { Kind::Nak } else { Kind::Ack },
-            psn: a.psn,
-            bytes,
-            ecn: 0,
-            last: false,
             ece: a.ece,
             n: a.n as u8,
-            hop: 1,
-            outer: None,
-            fcnp: false,
-            faulted: false,
-            from_port: u32::MAX,
-            t_sent: 0,
+            ..Pkt::control(f, kind, a.psn, self.cfg.ack_bytes, 1)
         };
         self.stats.acks_sent += 1;
         let p = self.flows[f as usize].rev[0];
-        self.ports[p as usize].ctrl.push_back(pkt);
-        self.start_tx(p);
+        self.push_ctrl(p, pkt);
     }
 
     /// A cumulative PSN (24 bits) as a packet index, relative to `una`.
@@ -1729,24 +1714,14 @@ impl Sim {
     /// A control frame back over arrival port `p` to its upstream node.
     fn send_upstream(&mut self, p: u32, kind: Kind, psn: u32) {
         let back = self.ports[p as usize].peer;
-        let pkt = Pkt {
-            flow: u32::MAX,
-            kind,
-            psn,
-            bytes: self.cfg.ack_bytes,
-            ecn: 0,
-            last: false,
-            ece: false,
-            n: 0,
-            hop: 0,
-            outer: None,
-            fcnp: false,
-            faulted: false,
-            from_port: u32::MAX,
-            t_sent: self.now,
-        };
-        self.ports[back as usize].ctrl.push_back(pkt);
-        self.start_tx(back);
+        let pkt = Pkt::control(u32::MAX, kind, psn, self.cfg.ack_bytes, 0);
+        self.push_ctrl(back, pkt);
+    }
+
+    /// A control packet into port `p`'s priority queue.
+    fn push_ctrl(&mut self, p: u32, pkt: Pkt) {
+        self.ports[p as usize].ctrl.push_back(pkt);
+        self.start_tx(p);
     }
 
     /// A PFC frame that came over port `p`: its node's port back (`p`'s
