@@ -850,4 +850,608 @@
 #define LDCP_LOOP_TIMEOUTS_COUNT_MIN 0x0u
 #define LDCP_LOOP_TIMEOUTS_COUNT_MAX 0xffffffffu
 
+/* SW_BLOCKS (RO, block switch): the draft-001 blocks this switch port holds, one bit each (0 in a build without them) */
+#define LDCP_SW_BLOCKS_OFFSET 0x200u
+#define LDCP_SW_BLOCKS_RESET 0x00000000u
+#define LDCP_SW_BLOCKS_TUNNEL_INGRESS_SHIFT 0u
+#define LDCP_SW_BLOCKS_TUNNEL_INGRESS_MASK 0x00000001u
+#define LDCP_SW_BLOCKS_TUNNEL_INGRESS_MIN 0x0u
+#define LDCP_SW_BLOCKS_TUNNEL_INGRESS_MAX 0x1u
+#define LDCP_SW_BLOCKS_TUNNEL_EGRESS_SHIFT 1u
+#define LDCP_SW_BLOCKS_TUNNEL_EGRESS_MASK 0x00000002u
+#define LDCP_SW_BLOCKS_TUNNEL_EGRESS_MIN 0x0u
+#define LDCP_SW_BLOCKS_TUNNEL_EGRESS_MAX 0x1u
+#define LDCP_SW_BLOCKS_END_CON_SHIFT 2u
+#define LDCP_SW_BLOCKS_END_CON_MASK 0x00000004u
+#define LDCP_SW_BLOCKS_END_CON_MIN 0x0u
+#define LDCP_SW_BLOCKS_END_CON_MAX 0x1u
+#define LDCP_SW_BLOCKS_FAST_CNP_SHIFT 3u
+#define LDCP_SW_BLOCKS_FAST_CNP_MASK 0x00000008u
+#define LDCP_SW_BLOCKS_FAST_CNP_MIN 0x0u
+#define LDCP_SW_BLOCKS_FAST_CNP_MAX 0x1u
+#define LDCP_SW_BLOCKS_PKT_SHIFT 4u
+#define LDCP_SW_BLOCKS_PKT_MASK 0x00000010u
+#define LDCP_SW_BLOCKS_PKT_MIN 0x0u
+#define LDCP_SW_BLOCKS_PKT_MAX 0x1u
+
+/* PKT_OUTER_SRC0 (WO, block pkt): outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96 */
+#define LDCP_PKT_OUTER_SRC0_OFFSET 0x210u
+#define LDCP_PKT_OUTER_SRC0_RESET 0x00000000u
+#define LDCP_PKT_OUTER_SRC0_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_SRC0_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_SRC0_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_SRC0_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_SRC1 (WO, block pkt): outer IPv6 source, bits 95..64 */
+#define LDCP_PKT_OUTER_SRC1_OFFSET 0x214u
+#define LDCP_PKT_OUTER_SRC1_RESET 0x00000000u
+#define LDCP_PKT_OUTER_SRC1_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_SRC1_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_SRC1_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_SRC1_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_SRC2 (WO, block pkt): outer IPv6 source, bits 63..32 */
+#define LDCP_PKT_OUTER_SRC2_OFFSET 0x218u
+#define LDCP_PKT_OUTER_SRC2_RESET 0x00000000u
+#define LDCP_PKT_OUTER_SRC2_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_SRC2_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_SRC2_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_SRC2_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_SRC3 (WO, block pkt): outer IPv6 source, bits 31..0 */
+#define LDCP_PKT_OUTER_SRC3_OFFSET 0x21cu
+#define LDCP_PKT_OUTER_SRC3_RESET 0x00000000u
+#define LDCP_PKT_OUTER_SRC3_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_SRC3_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_SRC3_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_SRC3_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_DST0 (WO, block pkt): outer IPv6 destination (END.CON compares it with its SID), bits 127..96 */
+#define LDCP_PKT_OUTER_DST0_OFFSET 0x220u
+#define LDCP_PKT_OUTER_DST0_RESET 0x00000000u
+#define LDCP_PKT_OUTER_DST0_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_DST0_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_DST0_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_DST0_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_DST1 (WO, block pkt): outer IPv6 destination, bits 95..64 */
+#define LDCP_PKT_OUTER_DST1_OFFSET 0x224u
+#define LDCP_PKT_OUTER_DST1_RESET 0x00000000u
+#define LDCP_PKT_OUTER_DST1_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_DST1_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_DST1_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_DST1_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_DST2 (WO, block pkt): outer IPv6 destination, bits 63..32 */
+#define LDCP_PKT_OUTER_DST2_OFFSET 0x228u
+#define LDCP_PKT_OUTER_DST2_RESET 0x00000000u
+#define LDCP_PKT_OUTER_DST2_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_DST2_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_DST2_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_DST2_WORD_MAX 0xffffffffu
+
+/* PKT_OUTER_DST3 (WO, block pkt): outer IPv6 destination, bits 31..0 */
+#define LDCP_PKT_OUTER_DST3_OFFSET 0x22cu
+#define LDCP_PKT_OUTER_DST3_RESET 0x00000000u
+#define LDCP_PKT_OUTER_DST3_WORD_SHIFT 0u
+#define LDCP_PKT_OUTER_DST3_WORD_MASK 0xffffffffu
+#define LDCP_PKT_OUTER_DST3_WORD_MIN 0x0u
+#define LDCP_PKT_OUTER_DST3_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_SRC0 (WO, block pkt): inner source address (IPv4: in word 3, words 0-2 zero), bits 127..96 */
+#define LDCP_PKT_INNER_SRC0_OFFSET 0x230u
+#define LDCP_PKT_INNER_SRC0_RESET 0x00000000u
+#define LDCP_PKT_INNER_SRC0_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_SRC0_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_SRC0_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_SRC0_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_SRC1 (WO, block pkt): inner source address, bits 95..64 */
+#define LDCP_PKT_INNER_SRC1_OFFSET 0x234u
+#define LDCP_PKT_INNER_SRC1_RESET 0x00000000u
+#define LDCP_PKT_INNER_SRC1_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_SRC1_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_SRC1_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_SRC1_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_SRC2 (WO, block pkt): inner source address, bits 63..32 */
+#define LDCP_PKT_INNER_SRC2_OFFSET 0x238u
+#define LDCP_PKT_INNER_SRC2_RESET 0x00000000u
+#define LDCP_PKT_INNER_SRC2_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_SRC2_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_SRC2_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_SRC2_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_SRC3 (WO, block pkt): inner source address, bits 31..0 */
+#define LDCP_PKT_INNER_SRC3_OFFSET 0x23cu
+#define LDCP_PKT_INNER_SRC3_RESET 0x00000000u
+#define LDCP_PKT_INNER_SRC3_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_SRC3_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_SRC3_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_SRC3_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_DST0 (WO, block pkt): inner destination address (IPv4: in word 3, words 0-2 zero), bits 127..96 */
+#define LDCP_PKT_INNER_DST0_OFFSET 0x240u
+#define LDCP_PKT_INNER_DST0_RESET 0x00000000u
+#define LDCP_PKT_INNER_DST0_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_DST0_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_DST0_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_DST0_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_DST1 (WO, block pkt): inner destination address, bits 95..64 */
+#define LDCP_PKT_INNER_DST1_OFFSET 0x244u
+#define LDCP_PKT_INNER_DST1_RESET 0x00000000u
+#define LDCP_PKT_INNER_DST1_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_DST1_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_DST1_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_DST1_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_DST2 (WO, block pkt): inner destination address, bits 63..32 */
+#define LDCP_PKT_INNER_DST2_OFFSET 0x248u
+#define LDCP_PKT_INNER_DST2_RESET 0x00000000u
+#define LDCP_PKT_INNER_DST2_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_DST2_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_DST2_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_DST2_WORD_MAX 0xffffffffu
+
+/* PKT_INNER_DST3 (WO, block pkt): inner destination address, bits 31..0 */
+#define LDCP_PKT_INNER_DST3_OFFSET 0x24cu
+#define LDCP_PKT_INNER_DST3_RESET 0x00000000u
+#define LDCP_PKT_INNER_DST3_WORD_SHIFT 0u
+#define LDCP_PKT_INNER_DST3_WORD_MASK 0xffffffffu
+#define LDCP_PKT_INNER_DST3_WORD_MIN 0x0u
+#define LDCP_PKT_INNER_DST3_WORD_MAX 0xffffffffu
+
+/* PKT_BTH (WO, block pkt): the next packet's inner transport fields */
+#define LDCP_PKT_BTH_OFFSET 0x250u
+#define LDCP_PKT_BTH_RESET 0x00000000u
+#define LDCP_PKT_BTH_DEST_QP_SHIFT 0u
+#define LDCP_PKT_BTH_DEST_QP_MASK 0x00ffffffu
+#define LDCP_PKT_BTH_DEST_QP_MIN 0x0u
+#define LDCP_PKT_BTH_DEST_QP_MAX 0xffffffu
+#define LDCP_PKT_BTH_PARSED_SHIFT 24u
+#define LDCP_PKT_BTH_PARSED_MASK 0x01000000u
+#define LDCP_PKT_BTH_PARSED_MIN 0x0u
+#define LDCP_PKT_BTH_PARSED_MAX 0x1u
+#define LDCP_PKT_BTH_IPV6_SHIFT 25u
+#define LDCP_PKT_BTH_IPV6_MASK 0x02000000u
+#define LDCP_PKT_BTH_IPV6_MIN 0x0u
+#define LDCP_PKT_BTH_IPV6_MAX 0x1u
+
+/* PKT_UDP (WO, block pkt): the next packet's P_Key and UDP source port */
+#define LDCP_PKT_UDP_OFFSET 0x254u
+#define LDCP_PKT_UDP_RESET 0x00000000u
+#define LDCP_PKT_UDP_PKEY_SHIFT 0u
+#define LDCP_PKT_UDP_PKEY_MASK 0x0000ffffu
+#define LDCP_PKT_UDP_PKEY_MIN 0x0u
+#define LDCP_PKT_UDP_PKEY_MAX 0xffffu
+#define LDCP_PKT_UDP_UDP_SRC_SHIFT 16u
+#define LDCP_PKT_UDP_UDP_SRC_MASK 0xffff0000u
+#define LDCP_PKT_UDP_UDP_SRC_MIN 0x0u
+#define LDCP_PKT_UDP_UDP_SRC_MAX 0xffffu
+
+/* PKT_SRH (WO, block pkt): the next packet's outer next-header chain */
+#define LDCP_PKT_SRH_OFFSET 0x258u
+#define LDCP_PKT_SRH_RESET 0x00000000u
+#define LDCP_PKT_SRH_NEXT_HEADER_SHIFT 0u
+#define LDCP_PKT_SRH_NEXT_HEADER_MASK 0x000000ffu
+#define LDCP_PKT_SRH_NEXT_HEADER_MIN 0x0u
+#define LDCP_PKT_SRH_NEXT_HEADER_MAX 0xffu
+#define LDCP_PKT_SRH_SRH_NEXT_HEADER_SHIFT 8u
+#define LDCP_PKT_SRH_SRH_NEXT_HEADER_MASK 0x0000ff00u
+#define LDCP_PKT_SRH_SRH_NEXT_HEADER_MIN 0x0u
+#define LDCP_PKT_SRH_SRH_NEXT_HEADER_MAX 0xffu
+#define LDCP_PKT_SRH_SEGMENTS_LEFT_SHIFT 16u
+#define LDCP_PKT_SRH_SEGMENTS_LEFT_MASK 0x00ff0000u
+#define LDCP_PKT_SRH_SEGMENTS_LEFT_MIN 0x0u
+#define LDCP_PKT_SRH_SEGMENTS_LEFT_MAX 0xffu
+#define LDCP_PKT_SRH_EXT_LEN_SHIFT 24u
+#define LDCP_PKT_SRH_EXT_LEN_MASK 0xff000000u
+#define LDCP_PKT_SRH_EXT_LEN_MIN 0x0u
+#define LDCP_PKT_SRH_EXT_LEN_MAX 0xffu
+
+/* PKT_INNER (WO, block pkt): the next packet's inner header word 0 and checksum */
+#define LDCP_PKT_INNER_OFFSET 0x25cu
+#define LDCP_PKT_INNER_RESET 0x00000000u
+#define LDCP_PKT_INNER_WORD0_SHIFT 0u
+#define LDCP_PKT_INNER_WORD0_MASK 0x0000ffffu
+#define LDCP_PKT_INNER_WORD0_MIN 0x0u
+#define LDCP_PKT_INNER_WORD0_MAX 0xffffu
+#define LDCP_PKT_INNER_CSUM_SHIFT 16u
+#define LDCP_PKT_INNER_CSUM_MASK 0xffff0000u
+#define LDCP_PKT_INNER_CSUM_MIN 0x0u
+#define LDCP_PKT_INNER_CSUM_MAX 0xffffu
+
+/* TI_MODE (WO, block tunnel_ingress): sets a tunnel's mode (CORE_RESET returns every tunnel to normal; read one back with a TI_PKT: TI_LAST.COMPAT) */
+#define LDCP_TI_MODE_OFFSET 0x260u
+#define LDCP_TI_MODE_RESET 0x00000000u
+#define LDCP_TI_MODE_TUNNEL_SHIFT 0u
+#define LDCP_TI_MODE_TUNNEL_MASK 0x0000003fu
+#define LDCP_TI_MODE_TUNNEL_MIN 0x0u
+#define LDCP_TI_MODE_TUNNEL_MAX 0x3fu
+#define LDCP_TI_MODE_COMPAT_SHIFT 8u
+#define LDCP_TI_MODE_COMPAT_MASK 0x00000100u
+#define LDCP_TI_MODE_COMPAT_MIN 0x0u
+#define LDCP_TI_MODE_COMPAT_MAX 0x1u
+
+/* TI_PKT (WO, block tunnel_ingress): one packet is encapsulated (inner word 0 and IPV6 from PKT_INNER and PKT_BTH) */
+#define LDCP_TI_PKT_OFFSET 0x264u
+#define LDCP_TI_PKT_RESET 0x00000000u
+#define LDCP_TI_PKT_TUNNEL_SHIFT 0u
+#define LDCP_TI_PKT_TUNNEL_MASK 0x0000003fu
+#define LDCP_TI_PKT_TUNNEL_MIN 0x0u
+#define LDCP_TI_PKT_TUNNEL_MAX 0x3fu
+
+/* TI_LAST (RO, block tunnel_ingress): the last encapsulation */
+#define LDCP_TI_LAST_OFFSET 0x268u
+#define LDCP_TI_LAST_RESET 0x00000000u
+#define LDCP_TI_LAST_OUTER_ECN_SHIFT 0u
+#define LDCP_TI_LAST_OUTER_ECN_MASK 0x00000003u
+#define LDCP_TI_LAST_OUTER_ECN_MIN 0x0u
+#define LDCP_TI_LAST_OUTER_ECN_MAX 0x3u
+#define LDCP_TI_LAST_COMPAT_SHIFT 2u
+#define LDCP_TI_LAST_COMPAT_MASK 0x00000004u
+#define LDCP_TI_LAST_COMPAT_MIN 0x0u
+#define LDCP_TI_LAST_COMPAT_MAX 0x1u
+#define LDCP_TI_LAST_TUNNEL_SHIFT 8u
+#define LDCP_TI_LAST_TUNNEL_MASK 0x00003f00u
+#define LDCP_TI_LAST_TUNNEL_MIN 0x0u
+#define LDCP_TI_LAST_TUNNEL_MAX 0x3fu
+
+/* TE_PKT (WO, block tunnel_egress): one packet is decapsulated (inner word 0, checksum and IPV6 from PKT_INNER and PKT_BTH) */
+#define LDCP_TE_PKT_OFFSET 0x270u
+#define LDCP_TE_PKT_RESET 0x00000000u
+#define LDCP_TE_PKT_OUTER_ECN_SHIFT 0u
+#define LDCP_TE_PKT_OUTER_ECN_MASK 0x00000003u
+#define LDCP_TE_PKT_OUTER_ECN_MIN 0x0u
+#define LDCP_TE_PKT_OUTER_ECN_MAX 0x3u
+
+/* TE_LAST (RO, block tunnel_egress): the last decapsulation */
+#define LDCP_TE_LAST_OFFSET 0x274u
+#define LDCP_TE_LAST_RESET 0x00000000u
+#define LDCP_TE_LAST_DROP_SHIFT 0u
+#define LDCP_TE_LAST_DROP_MASK 0x00000001u
+#define LDCP_TE_LAST_DROP_MIN 0x0u
+#define LDCP_TE_LAST_DROP_MAX 0x1u
+#define LDCP_TE_LAST_FLAG_SHIFT 1u
+#define LDCP_TE_LAST_FLAG_MASK 0x00000006u
+#define LDCP_TE_LAST_FLAG_MIN 0x0u
+#define LDCP_TE_LAST_FLAG_MAX 0x3u
+#define LDCP_TE_LAST_ECN_SHIFT 4u
+#define LDCP_TE_LAST_ECN_MASK 0x00000030u
+#define LDCP_TE_LAST_ECN_MIN 0x0u
+#define LDCP_TE_LAST_ECN_MAX 0x3u
+
+/* TE_WORDS (RO, block tunnel_egress): the last decapsulation's inner header word 0 and checksum */
+#define LDCP_TE_WORDS_OFFSET 0x278u
+#define LDCP_TE_WORDS_RESET 0x00000000u
+#define LDCP_TE_WORDS_WORD0_SHIFT 0u
+#define LDCP_TE_WORDS_WORD0_MASK 0x0000ffffu
+#define LDCP_TE_WORDS_WORD0_MIN 0x0u
+#define LDCP_TE_WORDS_WORD0_MAX 0xffffu
+#define LDCP_TE_WORDS_CSUM_SHIFT 16u
+#define LDCP_TE_WORDS_CSUM_MASK 0xffff0000u
+#define LDCP_TE_WORDS_CSUM_MIN 0x0u
+#define LDCP_TE_WORDS_CSUM_MAX 0xffffu
+
+/* TE_FORWARDED (RO, block tunnel_egress): packets decapsulated and forwarded (saturating; cleared by CORE_RESET) */
+#define LDCP_TE_FORWARDED_OFFSET 0x27cu
+#define LDCP_TE_FORWARDED_RESET 0x00000000u
+#define LDCP_TE_FORWARDED_COUNT_SHIFT 0u
+#define LDCP_TE_FORWARDED_COUNT_MASK 0xffffffffu
+#define LDCP_TE_FORWARDED_COUNT_MIN 0x0u
+#define LDCP_TE_FORWARDED_COUNT_MAX 0xffffffffu
+
+/* TE_DROPPED (RO, block tunnel_egress): packets dropped: Not-ECT inner, CE outer (saturating; cleared by CORE_RESET) */
+#define LDCP_TE_DROPPED_OFFSET 0x280u
+#define LDCP_TE_DROPPED_RESET 0x00000000u
+#define LDCP_TE_DROPPED_COUNT_SHIFT 0u
+#define LDCP_TE_DROPPED_COUNT_MASK 0xffffffffu
+#define LDCP_TE_DROPPED_COUNT_MIN 0x0u
+#define LDCP_TE_DROPPED_COUNT_MAX 0xffffffffu
+
+/* TE_DANGEROUS (RO, block tunnel_egress): packets of a (!!!) cell, the drops included (saturating; cleared by CORE_RESET) */
+#define LDCP_TE_DANGEROUS_OFFSET 0x284u
+#define LDCP_TE_DANGEROUS_RESET 0x00000000u
+#define LDCP_TE_DANGEROUS_COUNT_SHIFT 0u
+#define LDCP_TE_DANGEROUS_COUNT_MASK 0xffffffffu
+#define LDCP_TE_DANGEROUS_COUNT_MIN 0x0u
+#define LDCP_TE_DANGEROUS_COUNT_MAX 0xffffffffu
+
+/* TE_UNUSED (RO, block tunnel_egress): packets of the (!) cell (saturating; cleared by CORE_RESET) */
+#define LDCP_TE_UNUSED_OFFSET 0x288u
+#define LDCP_TE_UNUSED_RESET 0x00000000u
+#define LDCP_TE_UNUSED_COUNT_SHIFT 0u
+#define LDCP_TE_UNUSED_COUNT_MASK 0xffffffffu
+#define LDCP_TE_UNUSED_COUNT_MIN 0x0u
+#define LDCP_TE_UNUSED_COUNT_MAX 0xffffffffu
+
+/* EC_SID0 (WO, block end_con): END.CON SID, bits 127..96: applies to packets from the next cycle */
+#define LDCP_EC_SID0_OFFSET 0x290u
+#define LDCP_EC_SID0_RESET 0x00000000u
+#define LDCP_EC_SID0_WORD_SHIFT 0u
+#define LDCP_EC_SID0_WORD_MASK 0xffffffffu
+#define LDCP_EC_SID0_WORD_MIN 0x0u
+#define LDCP_EC_SID0_WORD_MAX 0xffffffffu
+
+/* EC_SID1 (WO, block end_con): END.CON SID, bits 95..64 */
+#define LDCP_EC_SID1_OFFSET 0x294u
+#define LDCP_EC_SID1_RESET 0x00000000u
+#define LDCP_EC_SID1_WORD_SHIFT 0u
+#define LDCP_EC_SID1_WORD_MASK 0xffffffffu
+#define LDCP_EC_SID1_WORD_MIN 0x0u
+#define LDCP_EC_SID1_WORD_MAX 0xffffffffu
+
+/* EC_SID2 (WO, block end_con): END.CON SID, bits 63..32 */
+#define LDCP_EC_SID2_OFFSET 0x298u
+#define LDCP_EC_SID2_RESET 0x00000000u
+#define LDCP_EC_SID2_WORD_SHIFT 0u
+#define LDCP_EC_SID2_WORD_MASK 0xffffffffu
+#define LDCP_EC_SID2_WORD_MIN 0x0u
+#define LDCP_EC_SID2_WORD_MAX 0xffffffffu
+
+/* EC_SID3 (WO, block end_con): END.CON SID, bits 31..0 */
+#define LDCP_EC_SID3_OFFSET 0x29cu
+#define LDCP_EC_SID3_RESET 0x00000000u
+#define LDCP_EC_SID3_WORD_SHIFT 0u
+#define LDCP_EC_SID3_WORD_MASK 0xffffffffu
+#define LDCP_EC_SID3_WORD_MIN 0x0u
+#define LDCP_EC_SID3_WORD_MAX 0xffffffffu
+
+/* EC_PKT (WO, block end_con): one packet at the PE's END.CON match */
+#define LDCP_EC_PKT_OFFSET 0x2a0u
+#define LDCP_EC_PKT_RESET 0x00000000u
+#define LDCP_EC_PKT_GO_SHIFT 0u
+#define LDCP_EC_PKT_GO_MASK 0x00000001u
+#define LDCP_EC_PKT_GO_MIN 0x0u
+#define LDCP_EC_PKT_GO_MAX 0x1u
+
+/* EC_LAST (RO, block end_con): the last END.CON decision */
+#define LDCP_EC_LAST_OFFSET 0x2a4u
+#define LDCP_EC_LAST_RESET 0x00000000u
+#define LDCP_EC_LAST_ACTION_SHIFT 0u
+#define LDCP_EC_LAST_ACTION_MASK 0x00000003u
+#define LDCP_EC_LAST_ACTION_MIN 0x0u
+#define LDCP_EC_LAST_ACTION_MAX 0x3u
+#define LDCP_EC_LAST_STRIP_BYTES_SHIFT 8u
+#define LDCP_EC_LAST_STRIP_BYTES_MASK 0x000fff00u
+#define LDCP_EC_LAST_STRIP_BYTES_MIN 0x0u
+#define LDCP_EC_LAST_STRIP_BYTES_MAX 0xfffu
+
+/* EC_FORWARDED (RO, block end_con): packets not for END.CON, forwarded (saturating; cleared by CORE_RESET) */
+#define LDCP_EC_FORWARDED_OFFSET 0x2a8u
+#define LDCP_EC_FORWARDED_RESET 0x00000000u
+#define LDCP_EC_FORWARDED_COUNT_SHIFT 0u
+#define LDCP_EC_FORWARDED_COUNT_MASK 0xffffffffu
+#define LDCP_EC_FORWARDED_COUNT_MIN 0x0u
+#define LDCP_EC_FORWARDED_COUNT_MAX 0xffffffffu
+
+/* EC_DECAP (RO, block end_con): packets decapsulated (saturating; cleared by CORE_RESET) */
+#define LDCP_EC_DECAP_OFFSET 0x2acu
+#define LDCP_EC_DECAP_RESET 0x00000000u
+#define LDCP_EC_DECAP_COUNT_SHIFT 0u
+#define LDCP_EC_DECAP_COUNT_MASK 0xffffffffu
+#define LDCP_EC_DECAP_COUNT_MIN 0x0u
+#define LDCP_EC_DECAP_COUNT_MAX 0xffffffffu
+
+/* EC_PUNTED (RO, block end_con): ICMPv6 packets to END.CON punted (saturating; cleared by CORE_RESET) */
+#define LDCP_EC_PUNTED_OFFSET 0x2b0u
+#define LDCP_EC_PUNTED_RESET 0x00000000u
+#define LDCP_EC_PUNTED_COUNT_SHIFT 0u
+#define LDCP_EC_PUNTED_COUNT_MASK 0xffffffffu
+#define LDCP_EC_PUNTED_COUNT_MIN 0x0u
+#define LDCP_EC_PUNTED_COUNT_MAX 0xffffffffu
+
+/* EC_DROPPED (RO, block end_con): packets to END.CON dropped (saturating; cleared by CORE_RESET) */
+#define LDCP_EC_DROPPED_OFFSET 0x2b4u
+#define LDCP_EC_DROPPED_RESET 0x00000000u
+#define LDCP_EC_DROPPED_COUNT_SHIFT 0u
+#define LDCP_EC_DROPPED_COUNT_MASK 0xffffffffu
+#define LDCP_EC_DROPPED_COUNT_MIN 0x0u
+#define LDCP_EC_DROPPED_COUNT_MAX 0xffffffffu
+
+/* FC_INTERVAL (RW, block fast_cnp): Fast CNP rate limit (COMPANION.md G9) */
+#define LDCP_FC_INTERVAL_OFFSET 0x2c0u
+#define LDCP_FC_INTERVAL_RESET 0x00001388u
+#define LDCP_FC_INTERVAL_CYCLES_SHIFT 0u
+#define LDCP_FC_INTERVAL_CYCLES_MASK 0x00ffffffu
+#define LDCP_FC_INTERVAL_CYCLES_MIN 0x0u
+#define LDCP_FC_INTERVAL_CYCLES_MAX 0xffffffu
+
+/* FC_STATUS (RO, block fast_cnp): the trigger's table and descriptor queue */
+#define LDCP_FC_STATUS_OFFSET 0x2c4u
+#define LDCP_FC_STATUS_RESET 0x00000000u
+#define LDCP_FC_STATUS_TABLE_READY_SHIFT 0u
+#define LDCP_FC_STATUS_TABLE_READY_MASK 0x00000001u
+#define LDCP_FC_STATUS_TABLE_READY_MIN 0x0u
+#define LDCP_FC_STATUS_TABLE_READY_MAX 0x1u
+#define LDCP_FC_STATUS_LEVEL_SHIFT 8u
+#define LDCP_FC_STATUS_LEVEL_MASK 0x0001ff00u
+#define LDCP_FC_STATUS_LEVEL_MIN 0x0u
+#define LDCP_FC_STATUS_LEVEL_MAX 0x1ffu
+
+/* FC_LAST (RO, block fast_cnp): the trigger's decision on the last packet through the WRED/ECN port (all 0: not a candidate) */
+#define LDCP_FC_LAST_OFFSET 0x2c8u
+#define LDCP_FC_LAST_RESET 0x00000000u
+#define LDCP_FC_LAST_EMIT_SHIFT 0u
+#define LDCP_FC_LAST_EMIT_MASK 0x00000001u
+#define LDCP_FC_LAST_EMIT_MIN 0x0u
+#define LDCP_FC_LAST_EMIT_MAX 0x1u
+#define LDCP_FC_LAST_SUPPRESSED_SHIFT 1u
+#define LDCP_FC_LAST_SUPPRESSED_MASK 0x00000002u
+#define LDCP_FC_LAST_SUPPRESSED_MIN 0x0u
+#define LDCP_FC_LAST_SUPPRESSED_MAX 0x1u
+#define LDCP_FC_LAST_UNPARSED_SHIFT 2u
+#define LDCP_FC_LAST_UNPARSED_MASK 0x00000004u
+#define LDCP_FC_LAST_UNPARSED_MIN 0x0u
+#define LDCP_FC_LAST_UNPARSED_MAX 0x1u
+
+/* FC_POP (WO, block fast_cnp): removes the head of the descriptor queue */
+#define LDCP_FC_POP_OFFSET 0x2ccu
+#define LDCP_FC_POP_RESET 0x00000000u
+#define LDCP_FC_POP_GO_SHIFT 0u
+#define LDCP_FC_POP_GO_MASK 0x00000001u
+#define LDCP_FC_POP_GO_MIN 0x0u
+#define LDCP_FC_POP_GO_MAX 0x1u
+
+/* FC_DSC_QP (RO, block fast_cnp): the oldest queued descriptor (meaningful when FC_STATUS.LEVEL > 0): DestQP */
+#define LDCP_FC_DSC_QP_OFFSET 0x2d0u
+#define LDCP_FC_DSC_QP_RESET 0x00000000u
+#define LDCP_FC_DSC_QP_DEST_QP_SHIFT 0u
+#define LDCP_FC_DSC_QP_DEST_QP_MASK 0x00ffffffu
+#define LDCP_FC_DSC_QP_DEST_QP_MIN 0x0u
+#define LDCP_FC_DSC_QP_DEST_QP_MAX 0xffffffu
+#define LDCP_FC_DSC_QP_IPV6_SHIFT 24u
+#define LDCP_FC_DSC_QP_IPV6_MASK 0x01000000u
+#define LDCP_FC_DSC_QP_IPV6_MIN 0x0u
+#define LDCP_FC_DSC_QP_IPV6_MAX 0x1u
+
+/* FC_DSC_UDP (RO, block fast_cnp): the oldest queued descriptor: P_Key and UDP source port */
+#define LDCP_FC_DSC_UDP_OFFSET 0x2d4u
+#define LDCP_FC_DSC_UDP_RESET 0x00000000u
+#define LDCP_FC_DSC_UDP_PKEY_SHIFT 0u
+#define LDCP_FC_DSC_UDP_PKEY_MASK 0x0000ffffu
+#define LDCP_FC_DSC_UDP_PKEY_MIN 0x0u
+#define LDCP_FC_DSC_UDP_PKEY_MAX 0xffffu
+#define LDCP_FC_DSC_UDP_UDP_SRC_SHIFT 16u
+#define LDCP_FC_DSC_UDP_UDP_SRC_MASK 0xffff0000u
+#define LDCP_FC_DSC_UDP_UDP_SRC_MIN 0x0u
+#define LDCP_FC_DSC_UDP_UDP_SRC_MAX 0xffffu
+
+/* FC_DSC_SRC0 (RO, block fast_cnp): the oldest queued descriptor: the CNP's source (the data packet's inner destination), bits 127..96 */
+#define LDCP_FC_DSC_SRC0_OFFSET 0x2e0u
+#define LDCP_FC_DSC_SRC0_RESET 0x00000000u
+#define LDCP_FC_DSC_SRC0_WORD_SHIFT 0u
+#define LDCP_FC_DSC_SRC0_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_SRC0_WORD_MIN 0x0u
+#define LDCP_FC_DSC_SRC0_WORD_MAX 0xffffffffu
+
+/* FC_DSC_SRC1 (RO, block fast_cnp): the CNP's source, bits 95..64 */
+#define LDCP_FC_DSC_SRC1_OFFSET 0x2e4u
+#define LDCP_FC_DSC_SRC1_RESET 0x00000000u
+#define LDCP_FC_DSC_SRC1_WORD_SHIFT 0u
+#define LDCP_FC_DSC_SRC1_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_SRC1_WORD_MIN 0x0u
+#define LDCP_FC_DSC_SRC1_WORD_MAX 0xffffffffu
+
+/* FC_DSC_SRC2 (RO, block fast_cnp): the CNP's source, bits 63..32 */
+#define LDCP_FC_DSC_SRC2_OFFSET 0x2e8u
+#define LDCP_FC_DSC_SRC2_RESET 0x00000000u
+#define LDCP_FC_DSC_SRC2_WORD_SHIFT 0u
+#define LDCP_FC_DSC_SRC2_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_SRC2_WORD_MIN 0x0u
+#define LDCP_FC_DSC_SRC2_WORD_MAX 0xffffffffu
+
+/* FC_DSC_SRC3 (RO, block fast_cnp): the CNP's source, bits 31..0 */
+#define LDCP_FC_DSC_SRC3_OFFSET 0x2ecu
+#define LDCP_FC_DSC_SRC3_RESET 0x00000000u
+#define LDCP_FC_DSC_SRC3_WORD_SHIFT 0u
+#define LDCP_FC_DSC_SRC3_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_SRC3_WORD_MIN 0x0u
+#define LDCP_FC_DSC_SRC3_WORD_MAX 0xffffffffu
+
+/* FC_DSC_DST0 (RO, block fast_cnp): the oldest queued descriptor: the CNP's destination (the data packet's inner source), bits 127..96 */
+#define LDCP_FC_DSC_DST0_OFFSET 0x2f0u
+#define LDCP_FC_DSC_DST0_RESET 0x00000000u
+#define LDCP_FC_DSC_DST0_WORD_SHIFT 0u
+#define LDCP_FC_DSC_DST0_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_DST0_WORD_MIN 0x0u
+#define LDCP_FC_DSC_DST0_WORD_MAX 0xffffffffu
+
+/* FC_DSC_DST1 (RO, block fast_cnp): the CNP's destination, bits 95..64 */
+#define LDCP_FC_DSC_DST1_OFFSET 0x2f4u
+#define LDCP_FC_DSC_DST1_RESET 0x00000000u
+#define LDCP_FC_DSC_DST1_WORD_SHIFT 0u
+#define LDCP_FC_DSC_DST1_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_DST1_WORD_MIN 0x0u
+#define LDCP_FC_DSC_DST1_WORD_MAX 0xffffffffu
+
+/* FC_DSC_DST2 (RO, block fast_cnp): the CNP's destination, bits 63..32 */
+#define LDCP_FC_DSC_DST2_OFFSET 0x2f8u
+#define LDCP_FC_DSC_DST2_RESET 0x00000000u
+#define LDCP_FC_DSC_DST2_WORD_SHIFT 0u
+#define LDCP_FC_DSC_DST2_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_DST2_WORD_MIN 0x0u
+#define LDCP_FC_DSC_DST2_WORD_MAX 0xffffffffu
+
+/* FC_DSC_DST3 (RO, block fast_cnp): the CNP's destination, bits 31..0 */
+#define LDCP_FC_DSC_DST3_OFFSET 0x2fcu
+#define LDCP_FC_DSC_DST3_RESET 0x00000000u
+#define LDCP_FC_DSC_DST3_WORD_SHIFT 0u
+#define LDCP_FC_DSC_DST3_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_DST3_WORD_MIN 0x0u
+#define LDCP_FC_DSC_DST3_WORD_MAX 0xffffffffu
+
+/* FC_DSC_END_CON0 (RO, block fast_cnp): the oldest queued descriptor: the END.CON SID it returns through, bits 127..96 */
+#define LDCP_FC_DSC_END_CON0_OFFSET 0x300u
+#define LDCP_FC_DSC_END_CON0_RESET 0x00000000u
+#define LDCP_FC_DSC_END_CON0_WORD_SHIFT 0u
+#define LDCP_FC_DSC_END_CON0_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_END_CON0_WORD_MIN 0x0u
+#define LDCP_FC_DSC_END_CON0_WORD_MAX 0xffffffffu
+
+/* FC_DSC_END_CON1 (RO, block fast_cnp): the END.CON SID, bits 95..64 */
+#define LDCP_FC_DSC_END_CON1_OFFSET 0x304u
+#define LDCP_FC_DSC_END_CON1_RESET 0x00000000u
+#define LDCP_FC_DSC_END_CON1_WORD_SHIFT 0u
+#define LDCP_FC_DSC_END_CON1_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_END_CON1_WORD_MIN 0x0u
+#define LDCP_FC_DSC_END_CON1_WORD_MAX 0xffffffffu
+
+/* FC_DSC_END_CON2 (RO, block fast_cnp): the END.CON SID, bits 63..32 */
+#define LDCP_FC_DSC_END_CON2_OFFSET 0x308u
+#define LDCP_FC_DSC_END_CON2_RESET 0x00000000u
+#define LDCP_FC_DSC_END_CON2_WORD_SHIFT 0u
+#define LDCP_FC_DSC_END_CON2_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_END_CON2_WORD_MIN 0x0u
+#define LDCP_FC_DSC_END_CON2_WORD_MAX 0xffffffffu
+
+/* FC_DSC_END_CON3 (RO, block fast_cnp): the END.CON SID, bits 31..0 */
+#define LDCP_FC_DSC_END_CON3_OFFSET 0x30cu
+#define LDCP_FC_DSC_END_CON3_RESET 0x00000000u
+#define LDCP_FC_DSC_END_CON3_WORD_SHIFT 0u
+#define LDCP_FC_DSC_END_CON3_WORD_MASK 0xffffffffu
+#define LDCP_FC_DSC_END_CON3_WORD_MIN 0x0u
+#define LDCP_FC_DSC_END_CON3_WORD_MAX 0xffffffffu
+
+/* FC_MARKED (RO, block fast_cnp): candidates: packets the WRED/ECN port forwarded marked CE (saturating; cleared by CORE_RESET) */
+#define LDCP_FC_MARKED_OFFSET 0x310u
+#define LDCP_FC_MARKED_RESET 0x00000000u
+#define LDCP_FC_MARKED_COUNT_SHIFT 0u
+#define LDCP_FC_MARKED_COUNT_MASK 0xffffffffu
+#define LDCP_FC_MARKED_COUNT_MIN 0x0u
+#define LDCP_FC_MARKED_COUNT_MAX 0xffffffffu
+
+/* FC_SENT (RO, block fast_cnp): Fast CNPs emitted (saturating; cleared by CORE_RESET) */
+#define LDCP_FC_SENT_OFFSET 0x314u
+#define LDCP_FC_SENT_RESET 0x00000000u
+#define LDCP_FC_SENT_COUNT_SHIFT 0u
+#define LDCP_FC_SENT_COUNT_MASK 0xffffffffu
+#define LDCP_FC_SENT_COUNT_MIN 0x0u
+#define LDCP_FC_SENT_COUNT_MAX 0xffffffffu
+
+/* FC_SUPPRESSED (RO, block fast_cnp): candidates rate-limited (saturating; cleared by CORE_RESET) */
+#define LDCP_FC_SUPPRESSED_OFFSET 0x318u
+#define LDCP_FC_SUPPRESSED_RESET 0x00000000u
+#define LDCP_FC_SUPPRESSED_COUNT_SHIFT 0u
+#define LDCP_FC_SUPPRESSED_COUNT_MASK 0xffffffffu
+#define LDCP_FC_SUPPRESSED_COUNT_MIN 0x0u
+#define LDCP_FC_SUPPRESSED_COUNT_MAX 0xffffffffu
+
+/* FC_UNPARSED (RO, block fast_cnp): candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET) */
+#define LDCP_FC_UNPARSED_OFFSET 0x31cu
+#define LDCP_FC_UNPARSED_RESET 0x00000000u
+#define LDCP_FC_UNPARSED_COUNT_SHIFT 0u
+#define LDCP_FC_UNPARSED_COUNT_MASK 0xffffffffu
+#define LDCP_FC_UNPARSED_COUNT_MIN 0x0u
+#define LDCP_FC_UNPARSED_COUNT_MAX 0xffffffffu
+
+/* FC_LOST (RO, block fast_cnp): descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET) */
+#define LDCP_FC_LOST_OFFSET 0x320u
+#define LDCP_FC_LOST_RESET 0x00000000u
+#define LDCP_FC_LOST_COUNT_SHIFT 0u
+#define LDCP_FC_LOST_COUNT_MASK 0xffffffffu
+#define LDCP_FC_LOST_COUNT_MIN 0x0u
+#define LDCP_FC_LOST_COUNT_MAX 0xffffffffu
+
 #endif /* LDCP_REGS_H */

@@ -120,8 +120,10 @@ struct SynthArgs {
     /// Build a board's bitstream instead: the board core with its clock (a
     /// PLL where the board has one) and pins (alchitry-cu: the NIC core, the
     /// UART bridge, the 100 MHz oscillator without a PLL; alchitry-cu-switch:
-    /// the WRED/ECN switch port, the UART bridge, the 100 MHz oscillator
-    /// without a PLL; ulx3s: the whole NIC system on the ECP5, 50 MHz from
+    /// a P node's switch port, WRED/ECN with the Fast CNP trigger and its
+    /// queue; alchitry-cu-pe: a PE's, WRED/ECN with tunnel ECN and END.CON;
+    /// both with the UART bridge at the 100 MHz oscillator without a PLL;
+    /// ulx3s: the whole NIC system on the ECP5, 50 MHz from
     /// the 25 MHz oscillator). Writes the bitstream under <out> only if every
     /// clock meets its constraint.
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["block", "target_mhz", "device"])]
@@ -746,7 +748,10 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             synthesis: if a.no_synth {
                 "skipped (--no-synth)".into()
             } else if !b.fpga {
-                "not synthesized: a simulation size, more than the HX8K holds (the ULX3S board carries it)".into()
+                match b.clock {
+                    ldcp_flow::registry::Clock::Reported(why) => format!("not synthesized alone: {why}"),
+                    _ => "not synthesized: a simulation size, more than the HX8K holds (the ULX3S board carries it)".into(),
+                }
             } else {
                 "not reached".into()
             },

@@ -240,7 +240,35 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: Some("alchitry-cu-switch"),
         verilog: || ldcp_hdl::switch_board::core_verilog(BuildId::UNSTAMPED),
-        adapter: || Box::new(switch_board_core()),
+        adapter: || Box::new(switch_role_core::<false>()),
+    },
+    Block {
+        module: &ldcp_hdl::switch_board::PORT_MODULE,
+        fpga: false,
+        clock: Clock::Reported(
+            "the bus-level view of the alchitry-cu-switch board core, which synthesizes it",
+        ),
+        board: None,
+        verilog: ldcp_hdl::switch_board::port_verilog,
+        adapter: || Box::new(switch_port_core::<false>()),
+    },
+    Block {
+        module: &ldcp_hdl::switch_board::PE_PORT_MODULE,
+        fpga: false,
+        clock: Clock::Reported(
+            "the bus-level view of the alchitry-cu-pe board core, which synthesizes it",
+        ),
+        board: None,
+        verilog: ldcp_hdl::switch_board::pe_port_verilog,
+        adapter: || Box::new(switch_port_core::<true>()),
+    },
+    Block {
+        module: &ldcp_hdl::switch_board::PE_MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: Some("alchitry-cu-pe"),
+        verilog: || ldcp_hdl::switch_board::pe_core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(switch_role_core::<true>()),
     },
     Block {
         module: &ldcp_hdl::system_board::MODULE,
@@ -673,10 +701,44 @@ fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
 /// Verilog is the same): short, so the LED goes dark within a run.
 const BOARD_SIM_LED_HOLD: u32 = 300;
 
-fn switch_board_core() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
+/// The role of a switch board block: the PE's with `PE`, else the P node's.
+const fn switch_role<const PE: bool>() -> ldcp_sim::switch_board::SwitchRole {
+    if PE {
+        ldcp_sim::switch_board::SwitchRole::Pe
+    } else {
+        ldcp_sim::switch_board::SwitchRole::P
+    }
+}
+
+fn switch_port_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchCoreModel> {
     use ldcp_sim::switch_board::*;
     Adapter {
-        model: || SwitchBoardModel::new(SwitchCoreModel::new(0, true)),
+        model: || SwitchCoreModel::of_role(0, true, switch_role::<PE>()),
+        stimulus: |seed| Box::new(core_stimulus(seed)),
+        rusthdl: || {
+            let mut sim =
+                ldcp_hdl::stepper::RustHdlSim::of(ldcp_hdl::switch_board::SwitchPortCore::new(
+                    BuildId::UNSTAMPED,
+                    switch_role::<PE>(),
+                ));
+            Box::new(move |s| sim.step(s).is_some())
+        },
+        throughput: |c| {
+            crate::throughput::switch_port_core(
+                c,
+                SwitchCoreModel::of_role(0, true, switch_role::<PE>()),
+                30_000,
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 100,
+    }
+}
+
+fn switch_role_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
+    use ldcp_sim::switch_board::*;
+    Adapter {
+        model: || SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<PE>())),
         stimulus: |seed| {
             Box::new(ldcp_sim::board_shell::stimulus(
                 seed,
@@ -685,11 +747,18 @@ fn switch_board_core() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
                 SwitchStimulus::default(),
             ))
         },
-        rusthdl: rusthdl::<ldcp_hdl::switch_board::SwitchBoardCore>,
+        rusthdl: || {
+            let mut sim =
+                ldcp_hdl::stepper::RustHdlSim::of(ldcp_hdl::switch_board::SwitchBoardCore::new(
+                    BuildId::UNSTAMPED,
+                    switch_role::<PE>(),
+                ));
+            Box::new(move |s| sim.step(s).is_some())
+        },
         throughput: |c| {
             crate::throughput::shell_board(
                 c,
-                SwitchBoardModel::new(SwitchCoreModel::new(0, true)),
+                SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<PE>())),
                 BOARD_SIM_DIV,
                 BOARD_SIM_LED_HOLD,
                 400,

@@ -1038,3 +1038,101 @@ where
         .design("led_hold_cycles", led_hold);
     Ok(f)
 }
+
+/// A switch port core at the bus (`switch_port_core`, `pe_port_core`):
+/// its setup (P: no drain and a short marking ramp, so every ECN-capable
+/// packet is marked and each is a Fast CNP candidate; PE: a SID and a
+/// staged header that END.CON decapsulates), then a packet command on
+/// every bus cycle (P: WRED_PKT, ECT(0) and Not-ECT alternating; PE:
+/// TI_PKT, TE_PKT and EC_PKT in turn), then the drain. Counted from the
+/// model's tallies, which cosimulation holds equal to the RTL's counters:
+/// the packets the blocks decided per cycle of the packet phase, and
+/// conservation (every command decided once; at the P node every mark a
+/// Fast CNP candidate: sent, suppressed or unparsed).
+pub fn switch_port_core(
+    cosim: &Cosim<ldcp_sim::switch_board::SwitchCoreModel>,
+    model: ldcp_sim::switch_board::SwitchCoreModel,
+    packets: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::switch_board::{SwitchCoreIn, SwitchRole};
+    let off = ldcp_regmap::model::offset;
+    let w = |name: &str, v: u32| SwitchCoreIn::from(BusIn::write(off(name), v));
+    let pe = model.role() == SwitchRole::Pe;
+    let mut stim: Vec<SwitchCoreIn> = Vec::new();
+    let sid = [0x2001_0db8u32, 0, 0xc0, 1];
+    if pe {
+        for (k, v) in sid.iter().enumerate() {
+            stim.push(w(&format!("EC_SID{k}"), *v));
+            stim.push(w(&format!("PKT_OUTER_DST{k}"), *v));
+        }
+        stim.push(w("PKT_SRH", 43 | 4 << 8 | 2 << 24));
+        stim.push(w("PKT_INNER", 0x4502 | 0xb1e5 << 16));
+        stim.push(w("TI_MODE", 1 | 1 << 8));
+    } else {
+        stim.push(w("WRED_DRAIN", 0));
+        stim.push(w("WRED_K_MIN", 0));
+        stim.push(w("WRED_K_MAX", 1));
+        stim.push(w("FC_INTERVAL", 50));
+        stim.push(w("PKT_INNER_SRC3", 0x0a00_0001));
+        stim.push(w("PKT_BTH", 0x11 | 1 << 24));
+    }
+    let setup = stim.len() as u64;
+    let names = ["TI_PKT", "TE_PKT", "EC_PKT"];
+    for k in 0..packets {
+        stim.push(if pe {
+            let v = [k as u32 & 1, (k / 3) as u32 & 3, 1][k as usize % 3];
+            w(names[k as usize % 3], v)
+        } else {
+            // 64 bytes: the 1 MiB buffer holds every packet of the run
+            w("WRED_PKT", 64 | (2 * (k as u32 & 1)) << 16)
+        });
+    }
+    let before = model.draft001_counts();
+    let (m, drain) = lockstep(cosim, model, &stim, &mut |_, _| {})?;
+    let d = m.draft001_counts();
+    let mut f = Figures::ran(stim.len() as u64, drain);
+    f.run("setup_cycles", setup).run("packet_commands", packets);
+    if pe {
+        let per = packets / 3 + u64::from(!packets.is_multiple_of(3));
+        let ec: u64 = d.ec_actions.iter().sum::<u64>() - before.ec_actions.iter().sum::<u64>();
+        conserved(
+            "TI_PKT commands -> encapsulations",
+            per,
+            d.ti_packets - before.ti_packets,
+        )?;
+        conserved(
+            "TE_PKT commands -> decapsulation decisions",
+            packets / 3 + u64::from(packets % 3 > 1),
+            d.te_forwarded + d.te_dropped - before.te_forwarded - before.te_dropped,
+        )?;
+        conserved("EC_PKT commands -> END.CON decisions", packets / 3, ec)?;
+        let all = per + packets / 3 + u64::from(packets % 3 > 1) + packets / 3;
+        f.measured("decisions_per_cycle", per_cycle(all, packets))
+            .measured("ti_compat", d.ti_compat - before.ti_compat)
+            .measured("te_dropped", d.te_dropped - before.te_dropped)
+            .measured("ec_decapsulated", d.ec_actions[1] - before.ec_actions[1]);
+    } else {
+        let w = m.wred().outputs();
+        let decided = w.stat_forwarded_pkts as u64
+            + w.stat_dropped_wred_pkts as u64
+            + w.stat_dropped_overflow_pkts as u64;
+        conserved("WRED_PKT commands -> port decisions", packets, decided)?;
+        let cand = d.fc_sent + d.fc_suppressed + d.fc_unparsed;
+        conserved(
+            "CE marks -> Fast CNP candidates",
+            w.stat_marked_pkts as u64,
+            cand,
+        )?;
+        f.measured("port_decisions_per_cycle", per_cycle(decided, packets))
+            .measured("fast_cnp_candidates_per_cycle", per_cycle(cand, packets))
+            .measured("fast_cnp_sent", d.fc_sent)
+            .measured("fast_cnp_suppressed", d.fc_suppressed)
+            .measured("descriptors_lost_queue_full", d.fc_lost)
+            .design(
+                "descriptor_queue_depth",
+                ldcp_sim::switch_board::DSC_QUEUE_DEPTH as u64,
+            );
+        f.run("fast_cnp_interval_cycles", 50);
+    }
+    Ok(f)
+}

@@ -37,7 +37,12 @@ impl<T: HandStepped> Default for RustHdlSim<T> {
 impl<T: HandStepped> RustHdlSim<T> {
     /// The block at power-up, connected.
     pub fn new() -> Self {
-        let mut uut = T::default();
+        Self::of(T::default())
+    }
+
+    /// `uut` (a block built with other parameters than its default's),
+    /// ready to step.
+    pub fn of(mut uut: T) -> Self {
         uut.connect_all();
         RustHdlSim { uut }
     }

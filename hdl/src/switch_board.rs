@@ -1,12 +1,31 @@
-//! The switch port's board: `SwitchBoardCore` (the board shell
-//! [`crate::board_shell::BoardShell`], the generated switch decoder
-//! [`crate::switch_regfile::SwitchRegFile`] and the WRED/ECN port
-//! [`crate::wred_ecn::WredEcn`]), and the top module and pin constraints
-//! that `ldcp synth --board alchitry-cu-switch` wraps around it: the WRED/ECN
-//! port on a second Alchitry Cu, a switch egress port beside the NIC.
-//! `ldcp_sim::switch_board::SwitchBoardModel` is its model, register for
-//! register (the WRED/ECN registers behave as in the NIC system; the
-//! model's file says how).
+//! The switch port's boards: `SwitchBoardCore` (the board shell
+//! [`crate::board_shell::BoardShell`] in front of a `SwitchPortCore`: the
+//! generated switch decoder [`crate::switch_regfile::SwitchRegFile`], the
+//! WRED/ECN port [`crate::wred_ecn::WredEcn`], the packet staging and the
+//! draft-001 blocks of its role), and the top modules and pin constraints
+//! that `ldcp synth --board alchitry-cu-switch` (a P node's port: WRED/ECN
+//! and the Fast CNP trigger [`crate::fast_cnp::FastCnp`] with its
+//! descriptor queue) and `--board alchitry-cu-pe` (a PE's port: WRED/ECN,
+//! [`crate::tunnel_ingress::TunnelIngress`],
+//! [`crate::tunnel_egress::TunnelEgress`], [`crate::end_con::EndCon`])
+//! wrap around them. One Cu holds no more than one role: every block with
+//! the port, the bridge and the staging took 9,201 logic cells of 7,680
+//! (`ldcp_sim::switch_board::SwitchRole`). A role's absent blocks have
+//! their inputs tied off by constants and the synthesis removes them.
+//! `ldcp_sim::switch_board::SwitchBoardModel` is the model, register for
+//! register (its file says how the registers behave).
+//!
+//! # Timing notes
+//! The Fast CNP trigger hashes its slot's key into its table RAM's read
+//! address in the packet's own cycle. Fed from the staging registers
+//! (which also feed the descriptor queue's 28 block RAMs across the chip)
+//! the P board closed at 84.9 MHz (seed 1); the key now comes from the
+//! trigger's own descriptor registers (the staging a cycle late) and the
+//! queue is written from the staging, which put the hash beside its
+//! registers: 95-101 MHz over the seeds (the committed report). The
+//! queue's push and pop enables take registered level != 0 and level ==
+//! 256 flags, not the level's compares (those were the critical path at
+//! three seeds of seven).
 //!
 //! # Clock: the 100 MHz oscillator itself, no PLL
 //! The board core runs on the Cu's oscillator (pin P7) directly: no PLL,
@@ -25,16 +44,25 @@
 //! a refused frame since the last CORE_RESET; the others off.
 
 use crate::board_shell::BoardShell;
+use crate::end_con::EndCon;
+use crate::fast_cnp::FastCnp;
 use crate::nic_core::BuildId;
 use crate::switch_regfile::SwitchRegFile;
+use crate::tunnel_egress::TunnelEgress;
+use crate::tunnel_ingress::TunnelIngress;
 use crate::wred_ecn::WredEcn;
+use ldcp_regmap::{BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS};
 use ldcp_sim::board_shell::LED_HOLD_BITS;
+use ldcp_sim::switch_board::{SwitchRole, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH};
 use rust_hdl::prelude::*;
 
 const _: () = assert!(
     ldcp_regmap::BLOCKS_SWITCH_PORT == 1 << ldcp_regmap::BLOCK_WRED_ECN
         && ldcp_regmap::BLOCK_WRED_ECN == 4
+        && ldcp_regmap::BLOCKS_SWITCH_PORT_001 == 0x1F_0010
 );
+// the queue's pointers and level below are 8 and 9 bits
+const _: () = assert!(DSC_QUEUE_BITS == 8 && DSC_QUEUE_DEPTH == 256);
 
 const HB: usize = LED_HOLD_BITS as usize;
 
@@ -81,8 +109,83 @@ pub struct SwitchBoardCore {
     /// Observation: the decoder's read-valid.
     pub obs_bus_rvalid: Signal<Out, Bit>,
     shell: BoardShell,
+    port: SwitchPortCore,
+}
+
+/// The switch port's core behind the bus (everything on the board but
+/// the shell): the switch decoder, the WRED/ECN port, the role's
+/// draft-001 blocks and the staging. `ldcp_sim::switch_board::SwitchCoreModel`
+/// is its model, cycle for cycle at the bus (the `switch_port_core` and
+/// `pe_port_core` cosimulations).
+#[derive(LogicBlock)]
+pub struct SwitchPortCore {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Byte address of the access.
+    pub bus_addr: Signal<In, Bits<12>>,
+    /// Write data.
+    pub bus_wdata: Signal<In, Bits<32>>,
+    /// Write strobe.
+    pub bus_we: Signal<In, Bit>,
+    /// Read strobe.
+    pub bus_re: Signal<In, Bit>,
+    /// Read data.
+    pub bus_rdata: Signal<Out, Bits<32>>,
+    /// Read data valid.
+    pub bus_rvalid: Signal<Out, Bit>,
     regs: SwitchRegFile,
     wred: WredEcn,
+    ti: TunnelIngress,
+    te: TunnelEgress,
+    ec: EndCon,
+    fc: FastCnp,
+    // the packet staging (PKT_*): one register per written word, so a
+    // write is an enable and no multiplexer
+    p_osrc: [DFF<Bits<32>>; 4],
+    p_odst: [DFF<Bits<32>>; 4],
+    p_isrc: [DFF<Bits<32>>; 4],
+    p_idst: [DFF<Bits<32>>; 4],
+    p_bth: DFF<Bits<26>>,
+    p_udp: DFF<Bits<32>>,
+    p_srh: DFF<Bits<32>>,
+    p_inner: DFF<Bits<32>>,
+    osrc_hi: Signal<Local, Bits<64>>,
+    osrc_lo: Signal<Local, Bits<64>>,
+    odst_hi: Signal<Local, Bits<64>>,
+    odst_lo: Signal<Local, Bits<64>>,
+    isrc_hi: Signal<Local, Bits<64>>,
+    isrc_lo: Signal<Local, Bits<64>>,
+    idst_hi: Signal<Local, Bits<64>>,
+    idst_lo: Signal<Local, Bits<64>>,
+    // the last decisions
+    ti_last: DFF<Bits<8>>,
+    ti_compat: DFF<Bits<1>>,
+    te_drop: DFF<Bits<1>>,
+    te_last: DFF<Bits<4>>,
+    te_words: DFF<Bits<32>>,
+    ec_last: DFF<Bits<14>>,
+    fc_emit: DFF<Bits<1>>,
+    fc_supp: DFF<Bits<1>>,
+    fc_unp: DFF<Bits<1>>,
+    // the Fast CNP descriptor queue: 256 entries in block RAM (the
+    // addresses in six 64-bit RAMs, the rest in one)
+    q_src_hi: RAM<Bits<64>, 8>,
+    q_src_lo: RAM<Bits<64>, 8>,
+    q_dst_hi: RAM<Bits<64>, 8>,
+    q_dst_lo: RAM<Bits<64>, 8>,
+    q_ec_hi: RAM<Bits<64>, 8>,
+    q_ec_lo: RAM<Bits<64>, 8>,
+    q_misc: RAM<Bits<57>, 8>,
+    q_wr: DFF<Bits<8>>,
+    q_rd: DFF<Bits<8>>,
+    q_level: DFF<Bits<9>>,
+    q_lost: DFF<Bits<32>>,
+    // level != 0 and level == 256, registered with the level (the push and
+    // pop enables then take one gate, not the level's comparisons)
+    q_nonempty: DFF<Bit>,
+    q_full: DFF<Bit>,
+    q_push: Signal<Local, Bit>,
+    q_pop: Signal<Local, Bit>,
     // CORE_RESET acts one cycle after its write, as in the NIC core
     reset_q: DFF<Bit>,
     // power-up: one cycle of reset for the port, whose generator state is 0
@@ -93,11 +196,17 @@ pub struct SwitchBoardCore {
     c_hash: Constant<Bits<32>>,
     c_dirty: Constant<Bits<1>>,
     c_kind: Constant<Bits<2>>,
+    // the role's blocks (SW_BLOCKS): a block without its bit has its
+    // inputs tied off, and the synthesis removes it
+    c_ti: Constant<Bits<1>>,
+    c_te: Constant<Bits<1>>,
+    c_ec: Constant<Bits<1>>,
+    c_fc: Constant<Bits<1>>,
 }
 
 impl SwitchBoardCore {
-    /// The board core reporting `build` in GIT_HASH and CAPS.DIRTY.
-    pub fn new(build: BuildId) -> Self {
+    /// The board core of `role` reporting `build` in GIT_HASH and CAPS.DIRTY.
+    pub fn new(build: BuildId, role: SwitchRole) -> Self {
         SwitchBoardCore {
             clock: Default::default(),
             uart_rx: Default::default(),
@@ -115,8 +224,73 @@ impl SwitchBoardCore {
             obs_bus_rdata: Default::default(),
             obs_bus_rvalid: Default::default(),
             shell: Default::default(),
+            port: SwitchPortCore::new(build, role),
+        }
+    }
+}
+
+impl SwitchPortCore {
+    /// The port core of `role` reporting `build` in GIT_HASH and CAPS.DIRTY.
+    pub fn new(build: BuildId, role: SwitchRole) -> Self {
+        let has = |b: u32| Constant::new(bits::<1>(role.has(b) as u64));
+        SwitchPortCore {
+            c_ti: has(BLOCK_TUNNEL_INGRESS),
+            c_te: has(BLOCK_TUNNEL_EGRESS),
+            c_ec: has(BLOCK_END_CON),
+            c_fc: has(BLOCK_FAST_CNP),
+            clock: Default::default(),
+            bus_addr: Default::default(),
+            bus_wdata: Default::default(),
+            bus_we: Default::default(),
+            bus_re: Default::default(),
+            bus_rdata: Default::default(),
+            bus_rvalid: Default::default(),
             regs: Default::default(),
             wred: Default::default(),
+            ti: Default::default(),
+            te: Default::default(),
+            ec: Default::default(),
+            fc: Default::default(),
+            p_osrc: Default::default(),
+            p_odst: Default::default(),
+            p_isrc: Default::default(),
+            p_idst: Default::default(),
+            p_bth: Default::default(),
+            p_udp: Default::default(),
+            p_srh: Default::default(),
+            p_inner: Default::default(),
+            osrc_hi: Default::default(),
+            osrc_lo: Default::default(),
+            odst_hi: Default::default(),
+            odst_lo: Default::default(),
+            isrc_hi: Default::default(),
+            isrc_lo: Default::default(),
+            idst_hi: Default::default(),
+            idst_lo: Default::default(),
+            ti_last: Default::default(),
+            ti_compat: Default::default(),
+            te_drop: Default::default(),
+            te_last: Default::default(),
+            te_words: Default::default(),
+            ec_last: Default::default(),
+            fc_emit: Default::default(),
+            fc_supp: Default::default(),
+            fc_unp: Default::default(),
+            q_src_hi: Default::default(),
+            q_src_lo: Default::default(),
+            q_dst_hi: Default::default(),
+            q_dst_lo: Default::default(),
+            q_ec_hi: Default::default(),
+            q_ec_lo: Default::default(),
+            q_misc: Default::default(),
+            q_wr: Default::default(),
+            q_rd: Default::default(),
+            q_level: Default::default(),
+            q_lost: Default::default(),
+            q_nonempty: Default::default(),
+            q_full: Default::default(),
+            q_push: Default::default(),
+            q_pop: Default::default(),
             reset_q: Default::default(),
             por: DFFWithInit::new(true),
             decision: Default::default(),
@@ -131,29 +305,85 @@ impl SwitchBoardCore {
 impl Default for SwitchBoardCore {
     /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
     fn default() -> Self {
-        SwitchBoardCore::new(BuildId::UNSTAMPED)
+        SwitchBoardCore::new(BuildId::UNSTAMPED, SwitchRole::P)
     }
 }
 
 impl Logic for SwitchBoardCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, reset_q, por, decision, ecn);
         self.shell.clock.next = self.clock.val();
-        self.regs.clock.next = self.clock.val();
-        self.wred.clock.next = self.clock.val();
-
-        // ---- the shell: UART, power-on, LEDs; it masters the bus
+        self.port.clock.next = self.clock.val();
+        // the shell: UART, power-on, LEDs; it masters the port's bus
         self.shell.uart_rx.next = self.uart_rx.val();
         self.shell.cfg_bit_cycles.next = self.cfg_bit_cycles.val();
         self.shell.cfg_led_hold_cycles.next = self.cfg_led_hold_cycles.val();
         self.shell.reset_hold.next = self.reset_hold.val();
-        self.shell.bus_rdata.next = self.regs.bus_rdata.val();
-        self.shell.bus_rvalid.next = self.regs.bus_rvalid.val();
-        self.regs.bus_addr.next = self.shell.bus_addr.val();
-        self.regs.bus_wdata.next = self.shell.bus_wdata.val();
-        self.regs.bus_we.next = self.shell.bus_we.val();
-        self.regs.bus_re.next = self.shell.bus_re.val();
+        self.shell.bus_rdata.next = self.port.bus_rdata.val();
+        self.shell.bus_rvalid.next = self.port.bus_rvalid.val();
+        self.port.bus_addr.next = self.shell.bus_addr.val();
+        self.port.bus_wdata.next = self.shell.bus_wdata.val();
+        self.port.bus_we.next = self.shell.bus_we.val();
+        self.port.bus_re.next = self.shell.bus_re.val();
+        self.uart_tx.next = self.shell.uart_tx.val();
+        self.led_ready.next = self.shell.led_ready.val();
+        self.led_activity.next = self.shell.led_activity.val();
+        self.led_error.next = self.shell.led_error.val();
+        self.obs_bus_addr.next = self.shell.bus_addr.val();
+        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
+        self.obs_bus_we.next = self.shell.bus_we.val();
+        self.obs_bus_re.next = self.shell.bus_re.val();
+        self.obs_bus_rdata.next = self.port.bus_rdata.val();
+        self.obs_bus_rvalid.next = self.port.bus_rvalid.val();
+    }
+}
+
+impl Logic for SwitchPortCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, reset_q, por, decision, ecn, p_bth, p_udp, p_srh, p_inner, ti_last,
+            ti_compat, te_drop, te_last, te_words, ec_last, fc_emit, fc_supp, fc_unp, q_wr, q_rd,
+            q_level, q_lost, q_nonempty, q_full
+        );
+        for i in 0..4 {
+            self.p_osrc[i].clock.next = self.clock.val();
+            self.p_odst[i].clock.next = self.clock.val();
+            self.p_isrc[i].clock.next = self.clock.val();
+            self.p_idst[i].clock.next = self.clock.val();
+            self.p_osrc[i].d.next = self.p_osrc[i].q.val();
+            self.p_odst[i].d.next = self.p_odst[i].q.val();
+            self.p_isrc[i].d.next = self.p_isrc[i].q.val();
+            self.p_idst[i].d.next = self.p_idst[i].q.val();
+        }
+        self.regs.clock.next = self.clock.val();
+        self.wred.clock.next = self.clock.val();
+        self.ti.clock.next = self.clock.val();
+        self.te.clock.next = self.clock.val();
+        self.ec.clock.next = self.clock.val();
+        self.fc.clock.next = self.clock.val();
+        self.q_src_hi.read_clock.next = self.clock.val();
+        self.q_src_hi.write_clock.next = self.clock.val();
+        self.q_src_lo.read_clock.next = self.clock.val();
+        self.q_src_lo.write_clock.next = self.clock.val();
+        self.q_dst_hi.read_clock.next = self.clock.val();
+        self.q_dst_hi.write_clock.next = self.clock.val();
+        self.q_dst_lo.read_clock.next = self.clock.val();
+        self.q_dst_lo.write_clock.next = self.clock.val();
+        self.q_ec_hi.read_clock.next = self.clock.val();
+        self.q_ec_hi.write_clock.next = self.clock.val();
+        self.q_ec_lo.read_clock.next = self.clock.val();
+        self.q_ec_lo.write_clock.next = self.clock.val();
+        self.q_misc.read_clock.next = self.clock.val();
+        self.q_misc.write_clock.next = self.clock.val();
+
+        // ---- the bus
+        self.regs.bus_addr.next = self.bus_addr.val();
+        self.regs.bus_wdata.next = self.bus_wdata.val();
+        self.regs.bus_we.next = self.bus_we.val();
+        self.regs.bus_re.next = self.bus_re.val();
+        self.bus_rdata.next = self.regs.bus_rdata.val();
+        self.bus_rvalid.next = self.regs.bus_rvalid.val();
 
         // ---- id and reset
         self.regs.git_hash_hash.next = self.c_hash.val();
@@ -170,6 +400,12 @@ impl Logic for SwitchBoardCore {
         self.regs.blocks_ack_gen.next = bits::<1>(0);
         self.regs.blocks_wred_ecn.next = bits::<1>(1);
         self.regs.blocks_loop.next = bits::<1>(0);
+        // SW_BLOCKS: the role's (SwitchRole::sw_blocks), the staging in every one
+        self.regs.sw_blocks_tunnel_ingress.next = self.c_ti.val();
+        self.regs.sw_blocks_tunnel_egress.next = self.c_te.val();
+        self.regs.sw_blocks_end_con.next = self.c_ec.val();
+        self.regs.sw_blocks_fast_cnp.next = self.c_fc.val();
+        self.regs.sw_blocks_pkt.next = bits::<1>(1);
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.regs.reset.next = self.reset_q.q.val();
 
@@ -203,44 +439,447 @@ impl Logic for SwitchBoardCore {
         self.regs.wred_dropped_wred_count.next = self.wred.stat_dropped_wred_pkts.val();
         self.regs.wred_dropped_full_count.next = self.wred.stat_dropped_overflow_pkts.val();
 
-        // ---- outputs
-        self.uart_tx.next = self.shell.uart_tx.val();
-        self.led_ready.next = self.shell.led_ready.val();
-        self.led_activity.next = self.shell.led_activity.val();
-        self.led_error.next = self.shell.led_error.val();
-        self.obs_bus_addr.next = self.shell.bus_addr.val();
-        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
-        self.obs_bus_we.next = self.shell.bus_we.val();
-        self.obs_bus_re.next = self.shell.bus_re.val();
-        self.obs_bus_rdata.next = self.regs.bus_rdata.val();
-        self.obs_bus_rvalid.next = self.regs.bus_rvalid.val();
+        // ---- the packet staging: each word held until written again, cleared
+        // by CORE_RESET
+        if self.regs.pkt_outer_src0_wr.val() {
+            self.p_osrc[0].d.next = self.regs.pkt_outer_src0_word.val();
+        }
+        if self.regs.pkt_outer_src1_wr.val() {
+            self.p_osrc[1].d.next = self.regs.pkt_outer_src1_word.val();
+        }
+        if self.regs.pkt_outer_src2_wr.val() {
+            self.p_osrc[2].d.next = self.regs.pkt_outer_src2_word.val();
+        }
+        if self.regs.pkt_outer_src3_wr.val() {
+            self.p_osrc[3].d.next = self.regs.pkt_outer_src3_word.val();
+        }
+        if self.regs.pkt_outer_dst0_wr.val() {
+            self.p_odst[0].d.next = self.regs.pkt_outer_dst0_word.val();
+        }
+        if self.regs.pkt_outer_dst1_wr.val() {
+            self.p_odst[1].d.next = self.regs.pkt_outer_dst1_word.val();
+        }
+        if self.regs.pkt_outer_dst2_wr.val() {
+            self.p_odst[2].d.next = self.regs.pkt_outer_dst2_word.val();
+        }
+        if self.regs.pkt_outer_dst3_wr.val() {
+            self.p_odst[3].d.next = self.regs.pkt_outer_dst3_word.val();
+        }
+        if self.regs.pkt_inner_src0_wr.val() {
+            self.p_isrc[0].d.next = self.regs.pkt_inner_src0_word.val();
+        }
+        if self.regs.pkt_inner_src1_wr.val() {
+            self.p_isrc[1].d.next = self.regs.pkt_inner_src1_word.val();
+        }
+        if self.regs.pkt_inner_src2_wr.val() {
+            self.p_isrc[2].d.next = self.regs.pkt_inner_src2_word.val();
+        }
+        if self.regs.pkt_inner_src3_wr.val() {
+            self.p_isrc[3].d.next = self.regs.pkt_inner_src3_word.val();
+        }
+        if self.regs.pkt_inner_dst0_wr.val() {
+            self.p_idst[0].d.next = self.regs.pkt_inner_dst0_word.val();
+        }
+        if self.regs.pkt_inner_dst1_wr.val() {
+            self.p_idst[1].d.next = self.regs.pkt_inner_dst1_word.val();
+        }
+        if self.regs.pkt_inner_dst2_wr.val() {
+            self.p_idst[2].d.next = self.regs.pkt_inner_dst2_word.val();
+        }
+        if self.regs.pkt_inner_dst3_wr.val() {
+            self.p_idst[3].d.next = self.regs.pkt_inner_dst3_word.val();
+        }
+        if self.regs.pkt_bth_wr.val() {
+            self.p_bth.d.next = bit_cast::<26, 24>(self.regs.pkt_bth_dest_qp.val())
+                | (bit_cast::<26, 1>(self.regs.pkt_bth_parsed.val()) << 24)
+                | (bit_cast::<26, 1>(self.regs.pkt_bth_ipv6.val()) << 25);
+        }
+        if self.regs.pkt_udp_wr.val() {
+            self.p_udp.d.next = bit_cast::<32, 16>(self.regs.pkt_udp_pkey.val())
+                | (bit_cast::<32, 16>(self.regs.pkt_udp_udp_src.val()) << 16);
+        }
+        if self.regs.pkt_srh_wr.val() {
+            self.p_srh.d.next = bit_cast::<32, 8>(self.regs.pkt_srh_next_header.val())
+                | (bit_cast::<32, 8>(self.regs.pkt_srh_srh_next_header.val()) << 8)
+                | (bit_cast::<32, 8>(self.regs.pkt_srh_segments_left.val()) << 16)
+                | (bit_cast::<32, 8>(self.regs.pkt_srh_ext_len.val()) << 24);
+        }
+        if self.regs.pkt_inner_wr.val() {
+            self.p_inner.d.next = bit_cast::<32, 16>(self.regs.pkt_inner_word0.val())
+                | (bit_cast::<32, 16>(self.regs.pkt_inner_csum.val()) << 16);
+        }
+        if self.reset_q.q.val() {
+            for i in 0..4 {
+                self.p_osrc[i].d.next = bits::<32>(0);
+                self.p_odst[i].d.next = bits::<32>(0);
+                self.p_isrc[i].d.next = bits::<32>(0);
+                self.p_idst[i].d.next = bits::<32>(0);
+            }
+            self.p_bth.d.next = bits::<26>(0);
+            self.p_udp.d.next = bits::<32>(0);
+            self.p_srh.d.next = bits::<32>(0);
+            self.p_inner.d.next = bits::<32>(0);
+        }
+        self.osrc_hi.next = (bit_cast::<64, 32>(self.p_osrc[0].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_osrc[1].q.val());
+        self.osrc_lo.next = (bit_cast::<64, 32>(self.p_osrc[2].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_osrc[3].q.val());
+        self.odst_hi.next = (bit_cast::<64, 32>(self.p_odst[0].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_odst[1].q.val());
+        self.odst_lo.next = (bit_cast::<64, 32>(self.p_odst[2].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_odst[3].q.val());
+        self.isrc_hi.next = (bit_cast::<64, 32>(self.p_isrc[0].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_isrc[1].q.val());
+        self.isrc_lo.next = (bit_cast::<64, 32>(self.p_isrc[2].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_isrc[3].q.val());
+        self.idst_hi.next = (bit_cast::<64, 32>(self.p_idst[0].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_idst[1].q.val());
+        self.idst_lo.next = (bit_cast::<64, 32>(self.p_idst[2].q.val()) << 32)
+            | bit_cast::<64, 32>(self.p_idst[3].q.val());
+
+        // ---- tunnel ECN at the ingress: TI_MODE writes a mode, TI_PKT a packet
+        self.ti.reset.next = self.reset_q.q.val() | self.por.q.val();
+        self.ti.in_valid.next = self.regs.ti_pkt_wr.val() & self.c_ti.val().any();
+        self.ti.in_tunnel.next = self.regs.ti_pkt_tunnel.val();
+        self.ti.in_ipv6.next = self.p_bth.q.val().get_bit(25);
+        self.ti.in_word0.next = self.p_inner.q.val().get_bits::<16>(0);
+        self.ti.cfg_we.next = self.regs.ti_mode_wr.val() & self.c_ti.val().any();
+        self.ti.cfg_tunnel.next = self.regs.ti_mode_tunnel.val();
+        self.ti.cfg_compat.next = self.regs.ti_mode_compat.val().any();
+        if self.ti.out_valid.val() {
+            self.ti_last.d.next = bit_cast::<8, 2>(self.ti.out_outer_ecn.val())
+                | (bit_cast::<8, 6>(self.ti.out_tunnel.val()) << 2);
+            self.ti_compat.d.next = bits::<1>(0);
+            if self.ti.out_compat.val() {
+                self.ti_compat.d.next = bits::<1>(1);
+            }
+        }
+        self.regs.ti_last_outer_ecn.next = self.ti_last.q.val().get_bits::<2>(0);
+        self.regs.ti_last_compat.next = self.ti_compat.q.val();
+        self.regs.ti_last_tunnel.next = self.ti_last.q.val().get_bits::<6>(2);
+
+        // ---- tunnel ECN at the egress: TE_PKT a packet
+        self.te.reset.next = self.reset_q.q.val() | self.por.q.val();
+        self.te.in_valid.next = self.regs.te_pkt_wr.val() & self.c_te.val().any();
+        self.te.in_ipv6.next = self.p_bth.q.val().get_bit(25);
+        self.te.in_word0.next = self.p_inner.q.val().get_bits::<16>(0);
+        self.te.in_csum.next = self.p_inner.q.val().get_bits::<16>(16);
+        self.te.in_outer_ecn.next = self.regs.te_pkt_outer_ecn.val();
+        if self.te.out_valid.val() {
+            self.te_drop.d.next = bits::<1>(0);
+            if self.te.out_drop.val() {
+                self.te_drop.d.next = bits::<1>(1);
+            }
+            self.te_last.d.next = bit_cast::<4, 2>(self.te.out_flag.val())
+                | (bit_cast::<4, 2>(self.te.out_ecn.val()) << 2);
+            self.te_words.d.next = bit_cast::<32, 16>(self.te.out_word0.val())
+                | (bit_cast::<32, 16>(self.te.out_csum.val()) << 16);
+        }
+        self.regs.te_last_drop.next = self.te_drop.q.val();
+        self.regs.te_last_flag.next = self.te_last.q.val().get_bits::<2>(0);
+        self.regs.te_last_ecn.next = self.te_last.q.val().get_bits::<2>(2);
+        self.regs.te_words_word0.next = self.te_words.q.val().get_bits::<16>(0);
+        self.regs.te_words_csum.next = self.te_words.q.val().get_bits::<16>(16);
+        self.regs.te_forwarded_count.next = self.te.stat_forwarded_pkts.val();
+        self.regs.te_dropped_count.next = self.te.stat_dropped_pkts.val();
+        self.regs.te_dangerous_count.next = self.te.stat_dangerous_pkts.val();
+        self.regs.te_unused_count.next = self.te.stat_unused_pkts.val();
+
+        // ---- END.CON: EC_SIDn write the SID's words, EC_PKT a packet
+        self.ec.reset.next = self.reset_q.q.val() | self.por.q.val();
+        self.ec.in_valid.next =
+            self.regs.ec_pkt_wr.val() & self.regs.ec_pkt_go.val().any() & self.c_ec.val().any();
+        self.ec.in_dst_hi.next = self.odst_hi.val();
+        self.ec.in_dst_lo.next = self.odst_lo.val();
+        self.ec.in_next_header.next = self.p_srh.q.val().get_bits::<8>(0);
+        self.ec.in_srh_next_header.next = self.p_srh.q.val().get_bits::<8>(8);
+        self.ec.in_srh_segments_left.next = self.p_srh.q.val().get_bits::<8>(16);
+        self.ec.in_srh_ext_len.next = self.p_srh.q.val().get_bits::<8>(24);
+        self.ec.cfg_we.next = (self.regs.ec_sid0_wr.val()
+            | self.regs.ec_sid1_wr.val()
+            | self.regs.ec_sid2_wr.val()
+            | self.regs.ec_sid3_wr.val())
+            & self.c_ec.val().any();
+        self.ec.cfg_word.next = bits::<2>(0);
+        if self.regs.ec_sid1_wr.val() {
+            self.ec.cfg_word.next = bits::<2>(1);
+        }
+        if self.regs.ec_sid2_wr.val() {
+            self.ec.cfg_word.next = bits::<2>(2);
+        }
+        if self.regs.ec_sid3_wr.val() {
+            self.ec.cfg_word.next = bits::<2>(3);
+        }
+        self.ec.cfg_data.next = self.regs.ec_sid0_word.val();
+        if self.ec.out_valid.val() {
+            self.ec_last.d.next = bit_cast::<14, 2>(self.ec.out_action.val())
+                | (bit_cast::<14, 12>(self.ec.out_strip_bytes.val()) << 2);
+        }
+        self.regs.ec_last_action.next = self.ec_last.q.val().get_bits::<2>(0);
+        self.regs.ec_last_strip_bytes.next = self.ec_last.q.val().get_bits::<12>(2);
+        self.regs.ec_forwarded_count.next = self.ec.stat_forwarded_pkts.val();
+        self.regs.ec_decap_count.next = self.ec.stat_decap_pkts.val();
+        self.regs.ec_punted_count.next = self.ec.stat_punted_pkts.val();
+        self.regs.ec_dropped_count.next = self.ec.stat_dropped_pkts.val();
+
+        // ---- Fast CNP behind the WRED/ECN port: every decision of the port
+        // is a packet for it, its descriptor from the staging (held across
+        // the port's latency: the switch pipeline's fields), and its slot's
+        // key from the trigger's own descriptor registers, which hold the
+        // staging of the cycle before (swapped back): the hash then starts
+        // at registers beside it, not at the staging across the chip (from
+        // the staging directly the build closed at 84.9 MHz at seed 1)
+        self.fc.reset.next = self.reset_q.q.val() | self.por.q.val();
+        self.fc.in_valid.next = self.wred.out_valid.val() & self.c_fc.val().any();
+        self.fc.in_decision.next = self.wred.out_decision.val();
+        self.fc.in_parsed.next = self.p_bth.q.val().get_bit(24);
+        self.fc.in_src_hi.next = self.fc.out_cnp_dst_hi.val();
+        self.fc.in_src_lo.next = self.fc.out_cnp_dst_lo.val();
+        self.fc.in_dst_hi.next = self.fc.out_cnp_src_hi.val();
+        self.fc.in_dst_lo.next = self.fc.out_cnp_src_lo.val();
+        self.fc.in_dest_qp.next = self.fc.out_dest_qp.val();
+        self.fc.dsc_ipv6.next = self.p_bth.q.val().get_bit(25);
+        self.fc.dsc_src_hi.next = self.isrc_hi.val();
+        self.fc.dsc_src_lo.next = self.isrc_lo.val();
+        self.fc.dsc_dst_hi.next = self.idst_hi.val();
+        self.fc.dsc_dst_lo.next = self.idst_lo.val();
+        self.fc.dsc_end_con_hi.next = self.osrc_hi.val();
+        self.fc.dsc_end_con_lo.next = self.osrc_lo.val();
+        self.fc.dsc_dest_qp.next = self.p_bth.q.val().get_bits::<24>(0);
+        self.fc.dsc_pkey.next = self.p_udp.q.val().get_bits::<16>(0);
+        self.fc.dsc_udp_src.next = self.p_udp.q.val().get_bits::<16>(16);
+        self.fc.cfg_interval_cycles.next = self.regs.fc_interval_cycles.val();
+        if self.fc.out_valid.val() {
+            self.fc_emit.d.next = bits::<1>(0);
+            self.fc_supp.d.next = bits::<1>(0);
+            self.fc_unp.d.next = bits::<1>(0);
+            if self.fc.out_emit.val() {
+                self.fc_emit.d.next = bits::<1>(1);
+            }
+            if self.fc.out_suppressed.val() {
+                self.fc_supp.d.next = bits::<1>(1);
+            }
+            if self.fc.out_unparsed.val() {
+                self.fc_unp.d.next = bits::<1>(1);
+            }
+        }
+        self.regs.fc_last_emit.next = self.fc_emit.q.val();
+        self.regs.fc_last_suppressed.next = self.fc_supp.q.val();
+        self.regs.fc_last_unparsed.next = self.fc_unp.q.val();
+        self.regs.fc_status_table_ready.next = bits::<1>(0);
+        if self.fc.stat_table_ready.val() {
+            self.regs.fc_status_table_ready.next = bits::<1>(1);
+        }
+        self.regs.fc_marked_count.next = self.fc.stat_marked_pkts.val();
+        self.regs.fc_sent_count.next = self.fc.stat_sent_pkts.val();
+        self.regs.fc_suppressed_count.next = self.fc.stat_suppressed_pkts.val();
+        self.regs.fc_unparsed_count.next = self.fc.stat_unparsed_pkts.val();
+
+        // ---- the descriptor queue: an emitted descriptor is pushed unless the
+        // queue is full (then counted lost); FC_POP drops the head, whose
+        // words the RAMs read every cycle at the read pointer
+        self.q_push.next = self.fc.out_emit.val() & !self.q_full.q.val();
+        self.q_pop.next =
+            self.regs.fc_pop_wr.val() & self.regs.fc_pop_go.val().any() & self.q_nonempty.q.val();
+        if self.fc.out_emit.val() & !self.q_push.val() & !self.q_lost.q.val().all() {
+            self.q_lost.d.next = self.q_lost.q.val() + bits::<32>(1);
+        }
+        if self.q_push.val() {
+            self.q_wr.d.next = self.q_wr.q.val() + bits::<8>(1);
+        }
+        if self.q_pop.val() {
+            self.q_rd.d.next = self.q_rd.q.val() + bits::<8>(1);
+        }
+        if self.q_push.val() & !self.q_pop.val() {
+            self.q_level.d.next = self.q_level.q.val() + bits::<9>(1);
+            self.q_nonempty.d.next = true;
+            self.q_full.d.next = self.q_level.q.val() == bits::<9>(255);
+        }
+        if !self.q_push.val() & self.q_pop.val() {
+            self.q_level.d.next = self.q_level.q.val() - bits::<9>(1);
+            self.q_nonempty.d.next = self.q_level.q.val() != bits::<9>(1);
+            self.q_full.d.next = false;
+        }
+        if self.reset_q.q.val() {
+            self.q_wr.d.next = bits::<8>(0);
+            self.q_rd.d.next = bits::<8>(0);
+            self.q_level.d.next = bits::<9>(0);
+            self.q_lost.d.next = bits::<32>(0);
+            self.q_nonempty.d.next = false;
+            self.q_full.d.next = false;
+        }
+        self.q_src_hi.write_address.next = self.q_wr.q.val();
+        self.q_src_lo.write_address.next = self.q_wr.q.val();
+        self.q_dst_hi.write_address.next = self.q_wr.q.val();
+        self.q_dst_lo.write_address.next = self.q_wr.q.val();
+        self.q_ec_hi.write_address.next = self.q_wr.q.val();
+        self.q_ec_lo.write_address.next = self.q_wr.q.val();
+        self.q_misc.write_address.next = self.q_wr.q.val();
+        self.q_src_hi.write_enable.next = self.q_push.val();
+        self.q_src_lo.write_enable.next = self.q_push.val();
+        self.q_dst_hi.write_enable.next = self.q_push.val();
+        self.q_dst_lo.write_enable.next = self.q_push.val();
+        self.q_ec_hi.write_enable.next = self.q_push.val();
+        self.q_ec_lo.write_enable.next = self.q_push.val();
+        self.q_misc.write_enable.next = self.q_push.val();
+        // the descriptor written is the staging at the emission, swapped as
+        // the trigger swaps it (its own descriptor registers hold the
+        // staging of the cycle before, and feed its hash: written from
+        // there, they were pulled across the chip to the RAMs)
+        self.q_src_hi.write_data.next = self.idst_hi.val();
+        self.q_src_lo.write_data.next = self.idst_lo.val();
+        self.q_dst_hi.write_data.next = self.isrc_hi.val();
+        self.q_dst_lo.write_data.next = self.isrc_lo.val();
+        self.q_ec_hi.write_data.next = self.osrc_hi.val();
+        self.q_ec_lo.write_data.next = self.osrc_lo.val();
+        self.q_misc.write_data.next = bit_cast::<57, 24>(self.p_bth.q.val().get_bits::<24>(0))
+            | (bit_cast::<57, 1>(self.p_bth.q.val().get_bits::<1>(25)) << 24)
+            | (bit_cast::<57, 32>(self.p_udp.q.val()) << 25);
+        self.q_src_hi.read_address.next = self.q_rd.q.val();
+        self.q_src_lo.read_address.next = self.q_rd.q.val();
+        self.q_dst_hi.read_address.next = self.q_rd.q.val();
+        self.q_dst_lo.read_address.next = self.q_rd.q.val();
+        self.q_ec_hi.read_address.next = self.q_rd.q.val();
+        self.q_ec_lo.read_address.next = self.q_rd.q.val();
+        self.q_misc.read_address.next = self.q_rd.q.val();
+        self.regs.fc_status_level.next = self.q_level.q.val();
+        self.regs.fc_lost_count.next = self.q_lost.q.val();
+        self.regs.fc_dsc_qp_dest_qp.next = self.q_misc.read_data.val().get_bits::<24>(0);
+        self.regs.fc_dsc_qp_ipv6.next = self.q_misc.read_data.val().get_bits::<1>(24);
+        self.regs.fc_dsc_udp_pkey.next = self.q_misc.read_data.val().get_bits::<16>(25);
+        self.regs.fc_dsc_udp_udp_src.next = self.q_misc.read_data.val().get_bits::<16>(41);
+        self.regs.fc_dsc_src0_word.next = self.q_src_hi.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_src1_word.next = self.q_src_hi.read_data.val().get_bits::<32>(0);
+        self.regs.fc_dsc_src2_word.next = self.q_src_lo.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_src3_word.next = self.q_src_lo.read_data.val().get_bits::<32>(0);
+        self.regs.fc_dsc_dst0_word.next = self.q_dst_hi.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_dst1_word.next = self.q_dst_hi.read_data.val().get_bits::<32>(0);
+        self.regs.fc_dsc_dst2_word.next = self.q_dst_lo.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_dst3_word.next = self.q_dst_lo.read_data.val().get_bits::<32>(0);
+        self.regs.fc_dsc_end_con0_word.next = self.q_ec_hi.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_end_con1_word.next = self.q_ec_hi.read_data.val().get_bits::<32>(0);
+        self.regs.fc_dsc_end_con2_word.next = self.q_ec_lo.read_data.val().get_bits::<32>(32);
+        self.regs.fc_dsc_end_con3_word.next = self.q_ec_lo.read_data.val().get_bits::<32>(0);
+        if self.reset_q.q.val() {
+            self.ti_last.d.next = bits::<8>(0);
+            self.ti_compat.d.next = bits::<1>(0);
+            self.te_drop.d.next = bits::<1>(0);
+            self.te_last.d.next = bits::<4>(0);
+            self.te_words.d.next = bits::<32>(0);
+            self.ec_last.d.next = bits::<14>(0);
+            self.fc_emit.d.next = bits::<1>(0);
+            self.fc_supp.d.next = bits::<1>(0);
+            self.fc_unp.d.next = bits::<1>(0);
+        }
     }
 }
 
-/// The board core's module.
-pub const MODULE: crate::generate::Module = crate::generate::Module {
-    name: "switch_board_core",
-    doc: "the switch port's board core (alchitry-cu-switch): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, the switch register decoder and the WRED/ECN port",
+/// The P node's port core's module ([`SwitchPortCore`] of
+/// [`SwitchRole::P`]: the bus-level cosimulation's).
+pub const PORT_MODULE: crate::generate::Module = crate::generate::Module {
+    name: "switch_port_core",
+    doc: "the P node's switch port core behind the register bus: the switch register decoder, the WRED/ECN port with the Fast CNP trigger behind it and its descriptor queue, and the packet staging registers",
     open: &[],
-    subs: &[&crate::wred_ecn::MODULE],
+    subs: &[&crate::wred_ecn::MODULE, &crate::fast_cnp::MODULE],
 };
 
-/// The board core's finalized Verilog (module [`MODULE`]), stamped.
-pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
-    let raw = crate::generate::raw_verilog(SwitchBoardCore::new(build))
-        .map(|v| crate::verilog::isolate_sub_inputs(&v))
-        .map_err(crate::verilog::VerilogError::RustHdl)?;
-    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+/// The PE's port core's module ([`SwitchPortCore`] of [`SwitchRole::Pe`]).
+pub const PE_PORT_MODULE: crate::generate::Module = crate::generate::Module {
+    name: "pe_port_core",
+    doc: "the PE's switch port core behind the register bus: the switch register decoder, the WRED/ECN port, tunnel ECN ingress and egress, END.CON, and the packet staging registers",
+    open: &[],
+    subs: &[
+        &crate::wred_ecn::MODULE,
+        &crate::tunnel_ingress::MODULE,
+        &crate::tunnel_egress::MODULE,
+        &crate::end_con::MODULE,
+    ],
+};
+
+/// The P node's board core's module (the `alchitry-cu-switch` bitstream).
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "switch_board_core",
+    doc: "the switch port's board core, a P node (alchitry-cu-switch): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, the switch register decoder, the WRED/ECN port with the Fast CNP trigger behind it and its descriptor queue, and the packet staging registers",
+    open: &[],
+    subs: &[&PORT_MODULE],
+};
+
+/// The PE's board core's module (the `alchitry-cu-pe` bitstream).
+pub const PE_MODULE: crate::generate::Module = crate::generate::Module {
+    name: "pe_board_core",
+    doc: "the switch port's board core, a PE (alchitry-cu-pe): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, the switch register decoder, the WRED/ECN port, tunnel ECN ingress and egress, END.CON, and the packet staging registers",
+    open: &[],
+    subs: &[&PE_PORT_MODULE],
+};
+
+/// The module of a role's board core (P or PE; the full set is a
+/// simulation size, not a bitstream).
+pub fn module_of(role: SwitchRole) -> &'static crate::generate::Module {
+    match role {
+        SwitchRole::Pe => &PE_MODULE,
+        _ => &MODULE,
+    }
 }
 
-/// The board's top module name.
+/// The P node's board core's finalized Verilog (module [`MODULE`]), stamped.
+pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    role_verilog(build, SwitchRole::P)
+}
+
+/// The PE's board core's finalized Verilog (module [`PE_MODULE`]), stamped.
+pub fn pe_core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    role_verilog(build, SwitchRole::Pe)
+}
+
+/// The P node's port core's finalized Verilog (module [`PORT_MODULE`]).
+pub fn port_verilog() -> Result<String, crate::verilog::VerilogError> {
+    port_role_verilog(SwitchRole::P)
+}
+
+/// The PE's port core's finalized Verilog (module [`PE_PORT_MODULE`]).
+pub fn pe_port_verilog() -> Result<String, crate::verilog::VerilogError> {
+    port_role_verilog(SwitchRole::Pe)
+}
+
+fn port_role_verilog(role: SwitchRole) -> Result<String, crate::verilog::VerilogError> {
+    let m = if role == SwitchRole::Pe {
+        &PE_PORT_MODULE
+    } else {
+        &PORT_MODULE
+    };
+    let raw = crate::generate::raw_verilog(SwitchPortCore::new(BuildId::UNSTAMPED, role))
+        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
+}
+
+fn role_verilog(build: BuildId, role: SwitchRole) -> Result<String, crate::verilog::VerilogError> {
+    let m = module_of(role);
+    let raw = crate::generate::raw_verilog(SwitchBoardCore::new(build, role))
+        .map(|v| crate::verilog::isolate_sub_inputs(&v))
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, m.name, m.doc, &m.open_all())
+}
+
+/// The P node board's top module name.
 pub const TOP: &str = "ldcp_switch_alchitry_cu";
+/// The PE board's top module name.
+pub const PE_TOP: &str = "ldcp_pe_alchitry_cu";
 
 /// The board's top module: the hold, the LEDs, and `switch_board_core`
 /// on the oscillator's clock with its divider and LED hold tied.
 /// Hand-written Verilog, like the NIC board's; it has no logic but one
 /// inverter.
 pub fn top_verilog() -> String {
+    top_of(TOP, MODULE.name, "P node: WRED/ECN and Fast CNP")
+}
+
+/// The PE board's top module ([`PE_TOP`]), as [`top_verilog`].
+pub fn pe_top_verilog() -> String {
+    top_of(PE_TOP, PE_MODULE.name, "PE: WRED/ECN, tunnel ECN, END.CON")
+}
+
+fn top_of(top: &str, core: &str, what: &str) -> String {
     use ldcp_sim::ports::Ports;
     let hold = ldcp_sim::board_shell::led_hold_cycles(CLOCK_MHZ);
     let obs: String = ldcp_sim::board_shell::ShellOut::PORTS
@@ -249,12 +888,12 @@ pub fn top_verilog() -> String {
         .map(|p| format!(",\n        .{}()", p.name))
         .collect();
     format!(
-        "// {TOP}: the LDCP switch port (WRED/ECN) on the Alchitry Cu (iCE40-HX8K, cb132).\n\
+        "// {top}: the LDCP switch port ({what}) on the Alchitry Cu (iCE40-HX8K, cb132).\n\
          // Generated by ldcp-hdl (hdl/src/switch_board.rs); do not edit.\n\
          // {OSC_MHZ} MHz oscillator -> {CLOCK_MHZ} MHz core clock (no PLL);\n\
          // UART {BAUD} baud 8N1 ({BAUD_DIV} clocks per bit) to the FTDI USB-UART;\n\
          // LED 0 power-on done, 1 bridge traffic, 2 a refused frame.\n\
-         module {TOP}(\n\
+         module {top}(\n\
          \x20   input  wire clk_100mhz,\n\
          \x20   input  wire rst_n,\n\
          \x20   input  wire usb_rx,\n\
@@ -262,7 +901,7 @@ pub fn top_verilog() -> String {
          \x20   output wire [7:0] led\n\
          );\n\
          \x20   assign led[7:3] = 5'b0;\n\
-         \x20   switch_board_core core (\n\
+         \x20   {core} core (\n\
          \x20       .clock(clk_100mhz),\n\
          \x20       .uart_rx(usb_rx),\n\
          \x20       .cfg_bit_cycles(10'd{BAUD_DIV}),\n\
@@ -283,11 +922,29 @@ pub fn pcf() -> String {
     crate::board::pcf_of(TOP)
 }
 
+/// The PE board's pin constraints, as [`pcf`].
+pub fn pe_pcf() -> String {
+    crate::board::pcf_of(PE_TOP)
+}
+
 ldcp_sim::shell_board_ports!(crate::hand_stepped {
     SwitchBoardCore [],
     ldcp_sim::board_shell::ShellIn,
     ldcp_sim::board_shell::ShellOut
 });
+
+ldcp_sim::switch_core_ports!(crate::hand_stepped {
+    SwitchPortCore [],
+    ldcp_sim::switch_board::SwitchCoreIn,
+    ldcp_sim::switch_board::SwitchCoreOut
+});
+
+impl Default for SwitchPortCore {
+    /// The P node's, unstamped.
+    fn default() -> Self {
+        SwitchPortCore::new(BuildId::UNSTAMPED, SwitchRole::P)
+    }
+}
 
 /// The board core in RustHDL's simulator, stepped by hand.
 pub type SwitchBoardRustHdl = crate::stepper::RustHdlSim<SwitchBoardCore>;
@@ -297,15 +954,20 @@ mod tests {
     use super::*;
     use ldcp_sim::switch_board::{SwitchBoardModel, SwitchCoreModel, SwitchStimulus};
 
+    /// RustHDL's simulation of each role (the full set included: it is
+    /// what the simulated device runs) against the model, over the bus
+    /// stimulus through the bridge.
     #[test]
     fn switch_board_rusthdl_simulation_matches_model() {
-        let mut sim = SwitchBoardRustHdl::new();
-        let mut m = SwitchBoardModel::new(SwitchCoreModel::new(0, true));
-        let line = ldcp_sim::board_shell::ShellStimulus::new(4, 40, SwitchStimulus::default());
-        for (c, i) in ldcp_sim::seeded(line, 5).take(3_000).enumerate() {
-            let o = sim.step(&i).expect("RustHDL settles");
-            m.tick(&i);
-            assert_eq!(o, m.outputs(), "cycle {c}, inputs {i:?}");
+        for role in [SwitchRole::P, SwitchRole::Pe, SwitchRole::Full] {
+            let mut sim = SwitchBoardRustHdl::of(SwitchBoardCore::new(BuildId::UNSTAMPED, role));
+            let mut m = SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, role));
+            let line = ldcp_sim::board_shell::ShellStimulus::new(4, 40, SwitchStimulus::default());
+            for (c, i) in ldcp_sim::seeded(line, 5).take(8_000).enumerate() {
+                let o = sim.step(&i).expect("RustHDL settles");
+                m.tick(&i);
+                assert_eq!(o, m.outputs(), "{role:?}: cycle {c}, inputs {i:?}");
+            }
         }
     }
 

@@ -268,11 +268,18 @@ pub struct Device<A: RegAccess> {
 }
 
 /// The BLOCKS field of bit `bit`.
+/// The field that reports block-set bit `bit`: BLOCKS' own bits, and
+/// SW_BLOCKS' from `ldcp_regmap::SW_BLOCKS_SHIFT`.
 fn block_field(bit: u32) -> Option<&'static ldcp_regmap::Field> {
-    ldcp_regmap::register("BLOCKS")?
+    let (reg, lsb) = if bit >= ldcp_regmap::SW_BLOCKS_SHIFT {
+        ("SW_BLOCKS", bit - ldcp_regmap::SW_BLOCKS_SHIFT)
+    } else {
+        ("BLOCKS", bit)
+    };
+    ldcp_regmap::register(reg)?
         .fields
         .iter()
-        .find(|f| f.lsb == bit)
+        .find(|f| f.lsb == lsb)
 }
 
 impl<A: RegAccess> Device<A> {
@@ -303,7 +310,12 @@ impl<A: RegAccess> Device<A> {
         let ext = regs::caps::EXT.get(caps) != 0;
         // (every 2.x device has BLOCKS; a 1.x device, whose flow fields
         // are 8 bits wide with other fields right above them, was refused)
-        let blocks = io.read32(regs::blocks::OFFSET)?;
+        let mut blocks = io.read32(regs::blocks::OFFSET)? & 0xffff;
+        if kind == ldcp_regmap::KIND_SWITCH_PORT {
+            // a switch port's own blocks (draft 001); 0 on a build without
+            // them, whose decoder does not map the register
+            blocks |= io.read32(regs::sw_blocks::OFFSET)? << ldcp_regmap::SW_BLOCKS_SHIFT;
+        }
         let info = DeviceInfo {
             magic,
             map_version: format!("{}.{}", v >> 16, v & 0xffff),
@@ -904,6 +916,107 @@ pub struct WredOutcome {
     pub occupancy_bytes: u32,
 }
 
+/// A packet's header fields as the switch port's staging takes them
+/// ([`Device::stage`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SwitchPacket {
+    /// Outer IPv6 source (the ingress PE's END.CON SID).
+    pub outer_src: u128,
+    /// Outer IPv6 destination.
+    pub outer_dst: u128,
+    /// Inner source address (IPv4 in the low 32 bits).
+    pub inner_src: u128,
+    /// Inner destination address.
+    pub inner_dst: u128,
+    /// The BTH's DestQP (24 bits).
+    pub dest_qp: u32,
+    /// The parser found the inner RoCEv2 data packet.
+    pub parsed: bool,
+    /// The inner header is IPv6.
+    pub ipv6: bool,
+    /// P_Key.
+    pub pkey: u16,
+    /// Inner UDP source port.
+    pub udp_src: u16,
+    /// The outer Next Header.
+    pub next_header: u8,
+    /// The SRH's Next Header.
+    pub srh_next_header: u8,
+    /// The SRH's Segments Left.
+    pub segments_left: u8,
+    /// The SRH's Hdr Ext Len.
+    pub ext_len: u8,
+    /// The inner header's word 0.
+    pub word0: u16,
+    /// The inner IPv4 checksum.
+    pub csum: u16,
+}
+
+/// What the tunnel ingress did with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IngressOutcome {
+    /// Its tunnel.
+    pub tunnel: u32,
+    /// The outer ECN field.
+    pub outer_ecn: u32,
+    /// The tunnel was in compatibility mode.
+    pub compat: bool,
+}
+
+/// What the tunnel egress did with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EgressOutcome {
+    /// Dropped (Not-ECT inner, CE outer).
+    pub dropped: bool,
+    /// 0 in use, 1 `(!)`, 2 `(!!!)`.
+    pub flag: u32,
+    /// The inner ECN field leaving.
+    pub ecn: u32,
+    /// Inner word 0 leaving.
+    pub word0: u32,
+    /// The inner checksum leaving.
+    pub csum: u32,
+}
+
+/// END.CON's decision on a packet.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EndConOutcome {
+    /// 0 forward, 1 decapsulate, 2 punt, 3 drop.
+    pub action: u32,
+    /// Its name.
+    pub action_name: String,
+    /// Bytes a decapsulation strips (0 otherwise).
+    pub strip_bytes: u32,
+}
+
+/// A Fast CNP descriptor from the queue: the notification to send.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CnpDescriptor {
+    /// The CNP's source (the data packet's inner destination).
+    pub src: String,
+    /// The CNP's destination (the data packet's inner source).
+    pub dst: String,
+    /// The END.CON SID it returns through.
+    pub end_con: String,
+    /// DestQP.
+    pub dest_qp: u32,
+    /// The CNP is IPv6.
+    pub ipv6: bool,
+    /// P_Key.
+    pub pkey: u32,
+    /// UDP source port.
+    pub udp_src: u32,
+}
+
+/// An address as text: IPv4 (dotted) when the upper 96 bits are 0, else IPv6.
+pub fn ipv6_text(a: u128) -> String {
+    if a >> 32 == 0 {
+        std::net::Ipv4Addr::from(a as u32).to_string()
+    } else {
+        std::net::Ipv6Addr::from(a).to_string()
+    }
+}
+
 /// The pacing timer's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PacingState {
@@ -1126,6 +1239,219 @@ impl<A: RegAccess> Device<A> {
             self.io.read32(regs::wred_dropped_wred::OFFSET)? as u64,
             self.io.read32(regs::wred_dropped_full::OFFSET)? as u64,
         ])
+    }
+
+    /// Stages a packet's header fields (PKT_*): the addresses, the BTH and
+    /// UDP fields, the outer next headers, the inner word 0 and checksum.
+    /// The device holds them until written again; every field is written.
+    pub fn stage(&mut self, p: &SwitchPacket) -> Result<(), DriverError> {
+        self.need(Self::reg("PKT_BTH"), "packet staging")?;
+        if p.dest_qp > regs::pkt_bth::DEST_QP.max {
+            return Err(DriverError::BadValue(format!(
+                "DestQP {:#x} is out of range: it must be in [0, {:#x}] (24 bits)",
+                p.dest_qp,
+                regs::pkt_bth::DEST_QP.max
+            )));
+        }
+        let words = |a: u128| {
+            [
+                (a >> 96) as u32,
+                (a >> 64) as u32,
+                (a >> 32) as u32,
+                a as u32,
+            ]
+        };
+        for (name, a) in [
+            ("PKT_OUTER_SRC", p.outer_src),
+            ("PKT_OUTER_DST", p.outer_dst),
+            ("PKT_INNER_SRC", p.inner_src),
+            ("PKT_INNER_DST", p.inner_dst),
+        ] {
+            for (k, w) in words(a).iter().enumerate() {
+                self.io
+                    .write32(Self::reg(&format!("{name}{k}")).offset, *w)?;
+            }
+        }
+        self.io.write32(
+            regs::pkt_bth::OFFSET,
+            regs::pkt_bth::DEST_QP.put(p.dest_qp)
+                | regs::pkt_bth::PARSED.put(p.parsed as u32)
+                | regs::pkt_bth::IPV6.put(p.ipv6 as u32),
+        )?;
+        self.io.write32(
+            regs::pkt_udp::OFFSET,
+            regs::pkt_udp::PKEY.put(p.pkey as u32) | regs::pkt_udp::UDP_SRC.put(p.udp_src as u32),
+        )?;
+        self.io.write32(
+            regs::pkt_srh::OFFSET,
+            regs::pkt_srh::NEXT_HEADER.put(p.next_header as u32)
+                | regs::pkt_srh::SRH_NEXT_HEADER.put(p.srh_next_header as u32)
+                | regs::pkt_srh::SEGMENTS_LEFT.put(p.segments_left as u32)
+                | regs::pkt_srh::EXT_LEN.put(p.ext_len as u32),
+        )?;
+        self.io.write32(
+            regs::pkt_inner::OFFSET,
+            regs::pkt_inner::WORD0.put(p.word0 as u32) | regs::pkt_inner::CSUM.put(p.csum as u32),
+        )
+    }
+
+    fn check_tunnel(tunnel: u32) -> Result<(), DriverError> {
+        let max = regs::ti_pkt::TUNNEL.max;
+        if tunnel > max {
+            return Err(DriverError::BadValue(format!(
+                "tunnel {tunnel} is out of range: it must be in [0, {max}]"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Sets tunnel `tunnel`'s mode at the ingress PE (compatibility: outer
+    /// Not-ECT; normal: outer = inner).
+    pub fn tunnel_mode(&mut self, tunnel: u32, compat: bool) -> Result<(), DriverError> {
+        self.need(Self::reg("TI_MODE"), "the tunnel ECN ingress")?;
+        Self::check_tunnel(tunnel)?;
+        self.io.write32(
+            regs::ti_mode::OFFSET,
+            regs::ti_mode::TUNNEL.put(tunnel) | regs::ti_mode::COMPAT.put(compat as u32),
+        )
+    }
+
+    /// Encapsulates the staged packet in tunnel `tunnel` (its inner word 0
+    /// and IPV6 from the staging): the outer ECN field and the mode used.
+    pub fn tunnel_ingress(&mut self, tunnel: u32) -> Result<IngressOutcome, DriverError> {
+        self.need(Self::reg("TI_PKT"), "the tunnel ECN ingress")?;
+        Self::check_tunnel(tunnel)?;
+        self.io
+            .write32(regs::ti_pkt::OFFSET, regs::ti_pkt::TUNNEL.put(tunnel))?;
+        self.io
+            .idle(ldcp_sim::tunnel_ecn::INGRESS_LATENCY_CYCLES as u64 + 2)?;
+        let v = self.io.read32(regs::ti_last::OFFSET)?;
+        Ok(IngressOutcome {
+            tunnel: regs::ti_last::TUNNEL.get(v),
+            outer_ecn: regs::ti_last::OUTER_ECN.get(v),
+            compat: regs::ti_last::COMPAT.get(v) != 0,
+        })
+    }
+
+    /// Decapsulates the staged packet arriving with outer ECN `outer_ecn`
+    /// (its inner word 0, checksum and IPV6 from the staging).
+    pub fn tunnel_egress(&mut self, outer_ecn: u32) -> Result<EgressOutcome, DriverError> {
+        self.need(Self::reg("TE_PKT"), "the tunnel ECN egress")?;
+        if outer_ecn > 3 {
+            return Err(DriverError::BadValue(format!(
+                "outer ECN codepoint {outer_ecn} is out of range: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE"
+            )));
+        }
+        self.io
+            .write32(regs::te_pkt::OFFSET, regs::te_pkt::OUTER_ECN.put(outer_ecn))?;
+        self.io
+            .idle(ldcp_sim::tunnel_ecn::EGRESS_LATENCY_CYCLES as u64 + 2)?;
+        let v = self.io.read32(regs::te_last::OFFSET)?;
+        let w = self.io.read32(regs::te_words::OFFSET)?;
+        Ok(EgressOutcome {
+            dropped: regs::te_last::DROP.get(v) != 0,
+            flag: regs::te_last::FLAG.get(v),
+            ecn: regs::te_last::ECN.get(v),
+            word0: regs::te_words::WORD0.get(w),
+            csum: regs::te_words::CSUM.get(w),
+        })
+    }
+
+    /// Sets the PE's END.CON SID.
+    pub fn end_con_sid(&mut self, sid: u128) -> Result<(), DriverError> {
+        self.need(Self::reg("EC_SID0"), "END.CON")?;
+        for k in 0..4u32 {
+            let w = (sid >> (96 - 32 * k)) as u32;
+            self.io
+                .write32(Self::reg(&format!("EC_SID{k}")).offset, w)?;
+        }
+        Ok(())
+    }
+
+    /// Matches the staged packet (its outer destination and next headers)
+    /// against END.CON: the action and the bytes a decapsulation strips.
+    pub fn end_con_packet(&mut self) -> Result<EndConOutcome, DriverError> {
+        self.need(Self::reg("EC_PKT"), "END.CON")?;
+        self.io
+            .write32(regs::ec_pkt::OFFSET, regs::ec_pkt::GO.put(1))?;
+        self.io
+            .idle(ldcp_sim::end_con::END_CON_LATENCY_CYCLES as u64 + 2)?;
+        let v = self.io.read32(regs::ec_last::OFFSET)?;
+        let action = regs::ec_last::ACTION.get(v);
+        Ok(EndConOutcome {
+            action,
+            action_name: ["forward", "decapsulate", "punt", "drop"][action as usize & 3].into(),
+            strip_bytes: regs::ec_last::STRIP_BYTES.get(v),
+        })
+    }
+
+    /// The Fast CNP queue's level and table state.
+    pub fn fast_cnp_status(&mut self) -> Result<(u32, bool), DriverError> {
+        self.need(Self::reg("FC_STATUS"), "the Fast CNP trigger")?;
+        let v = self.io.read32(regs::fc_status::OFFSET)?;
+        Ok((
+            regs::fc_status::LEVEL.get(v),
+            regs::fc_status::TABLE_READY.get(v) != 0,
+        ))
+    }
+
+    /// Takes up to `max` descriptors from the Fast CNP queue, oldest first
+    /// (each read, then popped).
+    pub fn fast_cnp_descriptors(&mut self, max: u32) -> Result<Vec<CnpDescriptor>, DriverError> {
+        let (level, _) = self.fast_cnp_status()?;
+        let mut v = Vec::new();
+        for _ in 0..level.min(max) {
+            let word = |d: &mut Self, name: &str| -> Result<u128, DriverError> {
+                let mut a = 0u128;
+                for k in 0..4 {
+                    a = a << 32 | d.io.read32(Self::reg(&format!("{name}{k}")).offset)? as u128;
+                }
+                Ok(a)
+            };
+            let qp = self.io.read32(regs::fc_dsc_qp::OFFSET)?;
+            let udp = self.io.read32(regs::fc_dsc_udp::OFFSET)?;
+            let d = CnpDescriptor {
+                src: ipv6_text(word(self, "FC_DSC_SRC")?),
+                dst: ipv6_text(word(self, "FC_DSC_DST")?),
+                end_con: ipv6_text(word(self, "FC_DSC_END_CON")?),
+                dest_qp: regs::fc_dsc_qp::DEST_QP.get(qp),
+                ipv6: regs::fc_dsc_qp::IPV6.get(qp) != 0,
+                pkey: regs::fc_dsc_udp::PKEY.get(udp),
+                udp_src: regs::fc_dsc_udp::UDP_SRC.get(udp),
+            };
+            self.io
+                .write32(regs::fc_pop::OFFSET, regs::fc_pop::GO.put(1))?;
+            // the next head is read from the RAMs two cycles after the pop
+            self.io.idle(4)?;
+            v.push(d);
+        }
+        Ok(v)
+    }
+
+    /// The draft-001 blocks' counters and queue state, of the blocks the
+    /// device holds (register name, value).
+    pub fn draft001_stats(&mut self) -> Result<Vec<(String, u64)>, DriverError> {
+        let mut v = Vec::new();
+        let held: Vec<&ldcp_regmap::Register> = ldcp_regmap::REGISTERS
+            .iter()
+            .filter(|r| r.is_switch_only() && self.has(r))
+            .collect();
+        for r in held {
+            if r.is_counter() {
+                v.push((r.name.to_string(), self.io.read32(r.offset)? as u64));
+            } else if r.name == "FC_STATUS" {
+                let x = self.io.read32(r.offset)?;
+                v.push((
+                    "FC_STATUS.LEVEL".into(),
+                    regs::fc_status::LEVEL.get(x) as u64,
+                ));
+                v.push((
+                    "FC_STATUS.TABLE_READY".into(),
+                    regs::fc_status::TABLE_READY.get(x) as u64,
+                ));
+            }
+        }
+        Ok(v)
     }
 
     /// The pacing timer's counters.

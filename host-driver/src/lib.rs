@@ -24,8 +24,9 @@ pub mod sim_board;
 pub mod regs;
 
 pub use device::{
-    AckInfo, AgOutcome, Device, DeviceInfo, ExtStats, FsKind, FsOutcome, GenRun, LoopRun,
-    PacingState, ParamValue, PushRun, Stats, SwitchStats, WredOutcome,
+    AckInfo, AgOutcome, CnpDescriptor, Device, DeviceInfo, EgressOutcome, EndConOutcome, ExtStats,
+    FsKind, FsOutcome, GenRun, IngressOutcome, LoopRun, PacingState, ParamValue, PushRun, Stats,
+    SwitchPacket, SwitchStats, WredOutcome,
 };
 pub use regs::Param;
 
@@ -105,7 +106,7 @@ pub enum DriverError {
     #[error("CAPS.KIND reads {0}, which this driver does not know (it knows 0 NIC, 1 SWITCH_PORT): use a matching ldcpctl")]
     UnknownKind(u32),
     /// A NIC register asked of a switch port.
-    #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch bitstream), which has the id registers, CORE_RESET and the WRED/ECN port only; use `ldcpctl wred`, `stats`, `config` (the wred_* parameters), `reset`")]
+    #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch or alchitry-cu-pe bitstream), which has the id registers, CORE_RESET, the WRED/ECN port and the draft-001 blocks of its role only; use `ldcpctl wred`, `tunnel`, `end-con`, `fast-cnp`, `stats`, `config` (the wred_* parameters, fcnp_interval), `reset`")]
     NotOnSwitchPort(String),
     /// The device does not hold the block a request needs (BLOCKS).
     #[error("{what} needs the {block} block, which this device does not hold (BLOCKS: {has}); `ldcpctl probe` lists what it holds")]

@@ -1,6 +1,7 @@
 //! `ldcpctl`: drive an LDCP device, the NIC or the switch port: identify
 //! it, set its parameters, read and set flows, send packets to the WRED/ECN
-//! port, read its counters, and measure its throughput.
+//! port and the switch port's draft-001 blocks (tunnel ECN, END.CON, Fast
+//! CNP), read its counters, and measure its throughput.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ldcp_host::backend::{self, Kind, Target};
@@ -118,6 +119,25 @@ enum Cmd {
     },
     /// Pacing timer: grants, the last one and the worst lateness (needs BLOCKS.PACING_TIMER).
     Pacing,
+    /// Tunnel ECN (RFC 6040, draft 001) at a PE's switch port (the alchitry-cu-pe bitstream:
+    /// SW_BLOCKS.TUNNEL_INGRESS, TUNNEL_EGRESS): set a tunnel's mode, encapsulate or
+    /// decapsulate one packet.
+    Tunnel {
+        #[command(subcommand)]
+        op: TunnelOp,
+    },
+    /// END.CON at a PE's switch port (SW_BLOCKS.END_CON): set the SID, match one packet.
+    EndCon {
+        #[command(subcommand)]
+        op: EndConOp,
+    },
+    /// Fast CNP at a P node's switch port (the alchitry-cu-switch bitstream: SW_BLOCKS.FAST_CNP):
+    /// send a flow's packets through the WRED/ECN port, take the notifications it queued. The
+    /// rate limit is the parameter fcnp_interval (`ldcpctl config set fcnp_interval 5000`).
+    FastCnp {
+        #[command(subcommand)]
+        op: FastCnpOp,
+    },
     /// Serve a simulated Alchitry Cu on a pseudo-terminal until SIGINT/SIGTERM: the board core's
     /// RTL (bridge, register map, NIC core; with `--core system` the whole NIC system) fed the
     /// bytes a client writes, at the bit level.
@@ -189,6 +209,147 @@ enum ConfigOp {
         /// Value: in the parameter's unit, or raw:N / 0xN.
         value: String,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum TunnelOp {
+    /// Set a tunnel's mode (CORE_RESET returns every tunnel to normal).
+    Mode {
+        /// Tunnel, 0..=63.
+        #[arg(long)]
+        tunnel: u32,
+        /// normal (outer = inner) or compatibility (outer Not-ECT).
+        #[arg(long, value_enum)]
+        mode: TunnelMode,
+    },
+    /// Encapsulate one packet at the ingress PE: prints the outer ECN field.
+    Ingress {
+        /// Tunnel, 0..=63.
+        #[arg(long)]
+        tunnel: u32,
+        /// The inner header's word 0 (hex): IPv4 version/IHL/DSCP/ECN, or IPv6's first word.
+        #[arg(long, default_value = "4502", value_parser = parse_hex16)]
+        word0: u16,
+        /// The inner header is IPv6 (ECN in word 0 bits 5..4).
+        #[arg(long)]
+        ipv6: bool,
+    },
+    /// Decapsulate one packet at the egress PE: prints the inner ECN field and checksum
+    /// leaving, or the drop.
+    Egress {
+        /// The outer ECN codepoint as it arrived: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE.
+        #[arg(long)]
+        outer_ecn: u32,
+        /// The inner header's word 0 (hex).
+        #[arg(long, default_value = "4502", value_parser = parse_hex16)]
+        word0: u16,
+        /// The inner IPv4 header checksum (hex).
+        #[arg(long, default_value = "0", value_parser = parse_hex16)]
+        csum: u16,
+        /// The inner header is IPv6.
+        #[arg(long)]
+        ipv6: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TunnelMode {
+    /// Outer ECN = inner ECN (RFC 6040 normal mode, the default).
+    Normal,
+    /// Outer Not-ECT (RFC 6040 compatibility mode).
+    Compatibility,
+}
+
+#[derive(Subcommand, Debug)]
+enum EndConOp {
+    /// Set the END.CON SID (an IPv6 address; CORE_RESET clears it to ::).
+    Sid {
+        /// The SID.
+        sid: std::net::Ipv6Addr,
+    },
+    /// Match one packet: prints forward, decapsulate (with the bytes stripped), punt or drop.
+    Packet {
+        /// Its outer IPv6 destination.
+        #[arg(long)]
+        dst: std::net::Ipv6Addr,
+        /// Its outer Next Header (43: an SRH follows; 4 IPv4, 41 IPv6, 58 ICMPv6).
+        #[arg(long, default_value_t = 43)]
+        next_header: u8,
+        /// The SRH's Next Header.
+        #[arg(long, default_value_t = 4)]
+        srh_next_header: u8,
+        /// The SRH's Segments Left.
+        #[arg(long, default_value_t = 0)]
+        segments_left: u8,
+        /// The SRH's Hdr Ext Len.
+        #[arg(long, default_value_t = 2)]
+        ext_len: u8,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum FastCnpOp {
+    /// Stage a flow's packet and send it `--count` times through the WRED/ECN port; prints the
+    /// port's decisions and the trigger's (sent, suppressed, unparsed).
+    Send {
+        /// The data packet's inner source (the sender: the Fast CNP's destination), IPv4 or IPv6.
+        #[arg(long)]
+        src: std::net::IpAddr,
+        /// Its inner destination.
+        #[arg(long)]
+        dst: std::net::IpAddr,
+        /// Its outer source: the ingress PE's END.CON SID the Fast CNP returns through.
+        #[arg(long, default_value = "::")]
+        end_con: std::net::Ipv6Addr,
+        /// The BTH's DestQP (24 bits, decimal or 0x hex).
+        #[arg(long, default_value = "0x100", value_parser = parse_qp)]
+        dest_qp: u32,
+        /// P_Key (hex).
+        #[arg(long, default_value = "ffff", value_parser = parse_hex16)]
+        pkey: u16,
+        /// UDP source port.
+        #[arg(long, default_value_t = 49152)]
+        udp_src: u16,
+        /// The parser did not find the inner RoCEv2 packet (counted unparsed, no Fast CNP).
+        #[arg(long)]
+        unparsed: bool,
+        /// Packet length, bytes (0..=16383).
+        #[arg(long, default_value_t = 1500)]
+        len: u32,
+        /// ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE.
+        #[arg(long, default_value_t = 2)]
+        ecn: u32,
+        /// Packets.
+        #[arg(long, default_value_t = 1)]
+        count: u32,
+    },
+    /// Take the queued notifications, oldest first (each read, then removed).
+    Queue {
+        /// At most this many.
+        #[arg(long, default_value_t = 256)]
+        max: u32,
+    },
+}
+
+fn parse_qp(s: &str) -> Result<u32, String> {
+    let v = match s.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => s.parse(),
+    }
+    .map_err(|_| format!("{s:?} is not a number"))?;
+    if v > 0xff_ffff {
+        return Err(format!(
+            "{v:#x} is out of range: it must be in [0, 0xffffff] (24 bits)"
+        ));
+    }
+    Ok(v)
+}
+
+fn addr_u128(a: std::net::IpAddr) -> (u128, bool) {
+    match a {
+        std::net::IpAddr::V4(v) => (u32::from(v) as u128, false),
+        std::net::IpAddr::V6(v) => (u128::from(v), true),
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -407,10 +568,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
         Cmd::Probe if dev.is_switch_port() => {
             let i = dev.info().clone();
             if !json {
-                println!(
-                    "LDCP switch port (WRED/ECN), register map {}",
-                    i.map_version
-                );
+                println!("LDCP switch port, register map {}", i.map_version);
                 println!(
                     "  build      {}{}",
                     i.git_hash,
@@ -514,11 +672,16 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 ("WRED_LAST.ECN", v.last_ecn as u64),
             ];
             let mut obj = serde_json::Map::new();
-            for (n, c) in entries {
+            let extra = dev.draft001_stats()?;
+            for (n, c) in entries
+                .iter()
+                .map(|(n, c)| (n.to_string(), *c))
+                .chain(extra)
+            {
                 if !json {
                     println!("{n:<22} {c}");
                 }
-                obj.insert(n.into(), c.into());
+                obj.insert(n, c.into());
             }
             serde_json::Value::Object(obj)
         }
@@ -613,6 +776,172 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::to_value(r).unwrap_or_default()
         }
+        Cmd::Tunnel { op } => match op {
+            TunnelOp::Mode { tunnel, mode } => {
+                let compat = *mode == TunnelMode::Compatibility;
+                dev.tunnel_mode(*tunnel, compat)?;
+                if !json {
+                    let m = if compat { "compatibility" } else { "normal" };
+                    println!("tunnel {tunnel}: {m} mode");
+                }
+                serde_json::json!({"tunnel": tunnel, "compatibility": compat})
+            }
+            TunnelOp::Ingress {
+                tunnel,
+                word0,
+                ipv6,
+            } => {
+                dev.stage(&ldcp_host::SwitchPacket {
+                    word0: *word0,
+                    ipv6: *ipv6,
+                    ..Default::default()
+                })?;
+                let r = dev.tunnel_ingress(*tunnel)?;
+                if !json {
+                    println!(
+                        "tunnel {}: outer ECN {} ({} mode)",
+                        r.tunnel,
+                        r.outer_ecn,
+                        if r.compat { "compatibility" } else { "normal" }
+                    );
+                }
+                serde_json::to_value(r).unwrap_or_default()
+            }
+            TunnelOp::Egress {
+                outer_ecn,
+                word0,
+                csum,
+                ipv6,
+            } => {
+                dev.stage(&ldcp_host::SwitchPacket {
+                    word0: *word0,
+                    csum: *csum,
+                    ipv6: *ipv6,
+                    ..Default::default()
+                })?;
+                let r = dev.tunnel_egress(*outer_ecn)?;
+                if !json {
+                    let flag = ["", " (!) currently unused", " (!!!) potentially dangerous"]
+                        [r.flag as usize % 3];
+                    if r.dropped {
+                        println!("dropped: Not-ECT inner under a CE outer{flag}");
+                    } else {
+                        println!(
+                            "forwarded: inner ECN {}, word 0 {:04x}, checksum {:04x}{flag}",
+                            r.ecn, r.word0, r.csum
+                        );
+                    }
+                }
+                serde_json::to_value(r).unwrap_or_default()
+            }
+        },
+        Cmd::EndCon { op } => match op {
+            EndConOp::Sid { sid } => {
+                dev.end_con_sid(u128::from(*sid))?;
+                if !json {
+                    println!("END.CON SID {sid}");
+                }
+                serde_json::json!({"sid": sid.to_string()})
+            }
+            EndConOp::Packet {
+                dst,
+                next_header,
+                srh_next_header,
+                segments_left,
+                ext_len,
+            } => {
+                dev.stage(&ldcp_host::SwitchPacket {
+                    outer_dst: u128::from(*dst),
+                    next_header: *next_header,
+                    srh_next_header: *srh_next_header,
+                    segments_left: *segments_left,
+                    ext_len: *ext_len,
+                    ..Default::default()
+                })?;
+                let r = dev.end_con_packet()?;
+                if !json {
+                    if r.action == 1 {
+                        println!("decapsulate: strip {} bytes", r.strip_bytes);
+                    } else {
+                        println!("{}", r.action_name);
+                    }
+                }
+                serde_json::to_value(r).unwrap_or_default()
+            }
+        },
+        Cmd::FastCnp { op } => match op {
+            FastCnpOp::Send {
+                src,
+                dst,
+                end_con,
+                dest_qp,
+                pkey,
+                udp_src,
+                unparsed,
+                len,
+                ecn,
+                count,
+            } => {
+                let (s, v6s) = addr_u128(*src);
+                let (d, v6d) = addr_u128(*dst);
+                if v6s != v6d {
+                    return Err(DriverError::BadValue(format!(
+                        "--src {src} and --dst {dst}: one is IPv4 and the other IPv6"
+                    )));
+                }
+                let before = dev.draft001_stats()?;
+                dev.stage(&ldcp_host::SwitchPacket {
+                    outer_src: u128::from(*end_con),
+                    inner_src: s,
+                    inner_dst: d,
+                    dest_qp: *dest_qp,
+                    parsed: !*unparsed,
+                    ipv6: v6s,
+                    pkey: *pkey,
+                    udp_src: *udp_src,
+                    ..Default::default()
+                })?;
+                let w = dev.wred_packets(*len, *ecn, *count)?;
+                // the trigger decides 4 cycles after the port, the queue one later
+                let after = dev.draft001_stats()?;
+                let delta = |n: &str| {
+                    let g = |v: &Vec<(String, u64)>| v.iter().find(|e| e.0 == n).map_or(0, |e| e.1);
+                    g(&after).wrapping_sub(g(&before))
+                };
+                let (sent, supp, unp) = (
+                    delta("FC_SENT"),
+                    delta("FC_SUPPRESSED"),
+                    delta("FC_UNPARSED"),
+                );
+                let level = after
+                    .iter()
+                    .find(|e| e.0 == "FC_STATUS.LEVEL")
+                    .map_or(0, |e| e.1);
+                if !json {
+                    println!(
+                        "{} packets: {} forwarded ({} marked CE), {} dropped; Fast CNP: {sent} sent, {supp} suppressed, {unp} unparsed; {level} queued",
+                        w.packets, w.forwarded, w.marked, w.dropped_wred + w.dropped_full
+                    );
+                }
+                serde_json::json!({"port": w, "fast_cnp_sent": sent, "fast_cnp_suppressed": supp,
+                    "fast_cnp_unparsed": unp, "queued": level})
+            }
+            FastCnpOp::Queue { max } => {
+                let v = dev.fast_cnp_descriptors(*max)?;
+                if !json {
+                    if v.is_empty() {
+                        println!("no Fast CNP queued");
+                    }
+                    for d in &v {
+                        println!(
+                            "Fast CNP {} -> {} via END.CON {}: DestQP {:#08x}, P_Key {:04x}, UDP source {}",
+                            d.src, d.dst, d.end_con, d.dest_qp, d.pkey, d.udp_src
+                        );
+                    }
+                }
+                serde_json::to_value(v).unwrap_or_default()
+            }
+        },
         Cmd::Pacing => {
             let r = dev.pacing()?;
             if !json {

@@ -919,6 +919,692 @@ pub mod loop_timeouts {
     pub const COUNT: Field = REGISTERS[81].fields[0];
 }
 
+/// SW_BLOCKS (RO): the draft-001 blocks this switch port holds, one bit each (0 in a build without them)
+pub mod sw_blocks {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "SW_BLOCKS";
+    pub const OFFSET: u32 = 0x200;
+    pub const RESET: u32 = 0x00000000;
+    /// the tunnel ECN ingress (TI_* registers)
+    pub const TUNNEL_INGRESS: Field = REGISTERS[82].fields[0];
+    /// the tunnel ECN egress (TE_* registers)
+    pub const TUNNEL_EGRESS: Field = REGISTERS[82].fields[1];
+    /// the END.CON match (EC_* registers)
+    pub const END_CON: Field = REGISTERS[82].fields[2];
+    /// the Fast CNP trigger behind the WRED/ECN port, and its descriptor queue (FC_* registers)
+    pub const FAST_CNP: Field = REGISTERS[82].fields[3];
+    /// the packet staging registers (PKT_*) the blocks' packets take their header fields from
+    pub const PKT: Field = REGISTERS[82].fields[4];
+}
+
+/// PKT_OUTER_SRC0 (WO): outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96
+pub mod pkt_outer_src0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_SRC0";
+    pub const OFFSET: u32 = 0x210;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[83].fields[0];
+}
+
+/// PKT_OUTER_SRC1 (WO): outer IPv6 source, bits 95..64
+pub mod pkt_outer_src1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_SRC1";
+    pub const OFFSET: u32 = 0x214;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[84].fields[0];
+}
+
+/// PKT_OUTER_SRC2 (WO): outer IPv6 source, bits 63..32
+pub mod pkt_outer_src2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_SRC2";
+    pub const OFFSET: u32 = 0x218;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[85].fields[0];
+}
+
+/// PKT_OUTER_SRC3 (WO): outer IPv6 source, bits 31..0
+pub mod pkt_outer_src3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_SRC3";
+    pub const OFFSET: u32 = 0x21c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[86].fields[0];
+}
+
+/// PKT_OUTER_DST0 (WO): outer IPv6 destination (END.CON compares it with its SID), bits 127..96
+pub mod pkt_outer_dst0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_DST0";
+    pub const OFFSET: u32 = 0x220;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[87].fields[0];
+}
+
+/// PKT_OUTER_DST1 (WO): outer IPv6 destination, bits 95..64
+pub mod pkt_outer_dst1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_DST1";
+    pub const OFFSET: u32 = 0x224;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[88].fields[0];
+}
+
+/// PKT_OUTER_DST2 (WO): outer IPv6 destination, bits 63..32
+pub mod pkt_outer_dst2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_DST2";
+    pub const OFFSET: u32 = 0x228;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[89].fields[0];
+}
+
+/// PKT_OUTER_DST3 (WO): outer IPv6 destination, bits 31..0
+pub mod pkt_outer_dst3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_OUTER_DST3";
+    pub const OFFSET: u32 = 0x22c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[90].fields[0];
+}
+
+/// PKT_INNER_SRC0 (WO): inner source address (IPv4: in word 3, words 0-2 zero), bits 127..96
+pub mod pkt_inner_src0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_SRC0";
+    pub const OFFSET: u32 = 0x230;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[91].fields[0];
+}
+
+/// PKT_INNER_SRC1 (WO): inner source address, bits 95..64
+pub mod pkt_inner_src1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_SRC1";
+    pub const OFFSET: u32 = 0x234;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[92].fields[0];
+}
+
+/// PKT_INNER_SRC2 (WO): inner source address, bits 63..32
+pub mod pkt_inner_src2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_SRC2";
+    pub const OFFSET: u32 = 0x238;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[93].fields[0];
+}
+
+/// PKT_INNER_SRC3 (WO): inner source address, bits 31..0
+pub mod pkt_inner_src3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_SRC3";
+    pub const OFFSET: u32 = 0x23c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[94].fields[0];
+}
+
+/// PKT_INNER_DST0 (WO): inner destination address (IPv4: in word 3, words 0-2 zero), bits 127..96
+pub mod pkt_inner_dst0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_DST0";
+    pub const OFFSET: u32 = 0x240;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[95].fields[0];
+}
+
+/// PKT_INNER_DST1 (WO): inner destination address, bits 95..64
+pub mod pkt_inner_dst1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_DST1";
+    pub const OFFSET: u32 = 0x244;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[96].fields[0];
+}
+
+/// PKT_INNER_DST2 (WO): inner destination address, bits 63..32
+pub mod pkt_inner_dst2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_DST2";
+    pub const OFFSET: u32 = 0x248;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[97].fields[0];
+}
+
+/// PKT_INNER_DST3 (WO): inner destination address, bits 31..0
+pub mod pkt_inner_dst3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER_DST3";
+    pub const OFFSET: u32 = 0x24c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[98].fields[0];
+}
+
+/// PKT_BTH (WO): the next packet's inner transport fields
+pub mod pkt_bth {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_BTH";
+    pub const OFFSET: u32 = 0x250;
+    pub const RESET: u32 = 0x00000000;
+    /// the BTH's DestQP
+    pub const DEST_QP: Field = REGISTERS[99].fields[0];
+    /// the parser found the inner RoCEv2 data packet (else Fast CNP counts it unparsed)
+    pub const PARSED: Field = REGISTERS[99].fields[1];
+    /// the inner header is IPv6 (ECN in word 0 bits 5..4, no checksum); 0: IPv4
+    pub const IPV6: Field = REGISTERS[99].fields[2];
+}
+
+/// PKT_UDP (WO): the next packet's P_Key and UDP source port
+pub mod pkt_udp {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_UDP";
+    pub const OFFSET: u32 = 0x254;
+    pub const RESET: u32 = 0x00000000;
+    /// the BTH's P_Key
+    pub const PKEY: Field = REGISTERS[100].fields[0];
+    /// the inner UDP source port
+    pub const UDP_SRC: Field = REGISTERS[100].fields[1];
+}
+
+/// PKT_SRH (WO): the next packet's outer next-header chain
+pub mod pkt_srh {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_SRH";
+    pub const OFFSET: u32 = 0x258;
+    pub const RESET: u32 = 0x00000000;
+    /// the outer Next Header (43: an SRH follows)
+    pub const NEXT_HEADER: Field = REGISTERS[101].fields[0];
+    /// the SRH's Next Header
+    pub const SRH_NEXT_HEADER: Field = REGISTERS[101].fields[1];
+    /// the SRH's Segments Left
+    pub const SEGMENTS_LEFT: Field = REGISTERS[101].fields[2];
+    /// the SRH's Hdr Ext Len
+    pub const EXT_LEN: Field = REGISTERS[101].fields[3];
+}
+
+/// PKT_INNER (WO): the next packet's inner header word 0 and checksum
+pub mod pkt_inner {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "PKT_INNER";
+    pub const OFFSET: u32 = 0x25c;
+    pub const RESET: u32 = 0x00000000;
+    /// the inner header's first 16-bit word (its ECN field: IPv4 bits 1..0, IPv6 bits 5..4)
+    pub const WORD0: Field = REGISTERS[102].fields[0];
+    /// the inner IPv4 header checksum
+    pub const CSUM: Field = REGISTERS[102].fields[1];
+}
+
+/// TI_MODE (WO): sets a tunnel's mode (CORE_RESET returns every tunnel to normal; read one back with a TI_PKT: TI_LAST.COMPAT)
+pub mod ti_mode {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TI_MODE";
+    pub const OFFSET: u32 = 0x260;
+    pub const RESET: u32 = 0x00000000;
+    /// the tunnel, 0..63
+    pub const TUNNEL: Field = REGISTERS[103].fields[0];
+    /// 1 compatibility mode (outer Not-ECT), 0 normal (outer = inner): applies to packets from the next cycle
+    pub const COMPAT: Field = REGISTERS[103].fields[1];
+}
+
+/// TI_PKT (WO): one packet is encapsulated (inner word 0 and IPV6 from PKT_INNER and PKT_BTH)
+pub mod ti_pkt {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TI_PKT";
+    pub const OFFSET: u32 = 0x264;
+    pub const RESET: u32 = 0x00000000;
+    /// its tunnel, 0..63
+    pub const TUNNEL: Field = REGISTERS[104].fields[0];
+}
+
+/// TI_LAST (RO): the last encapsulation
+pub mod ti_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TI_LAST";
+    pub const OFFSET: u32 = 0x268;
+    pub const RESET: u32 = 0x00000000;
+    /// the outer header's ECN field
+    pub const OUTER_ECN: Field = REGISTERS[105].fields[0];
+    /// its tunnel's mode (1 compatibility)
+    pub const COMPAT: Field = REGISTERS[105].fields[1];
+    /// its tunnel
+    pub const TUNNEL: Field = REGISTERS[105].fields[2];
+}
+
+/// TE_PKT (WO): one packet is decapsulated (inner word 0, checksum and IPV6 from PKT_INNER and PKT_BTH)
+pub mod te_pkt {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_PKT";
+    pub const OFFSET: u32 = 0x270;
+    pub const RESET: u32 = 0x00000000;
+    /// the outer ECN field as it arrived
+    pub const OUTER_ECN: Field = REGISTERS[106].fields[0];
+}
+
+/// TE_LAST (RO): the last decapsulation
+pub mod te_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_LAST";
+    pub const OFFSET: u32 = 0x274;
+    pub const RESET: u32 = 0x00000000;
+    /// dropped: a Not-ECT inner under a CE outer
+    pub const DROP: Field = REGISTERS[107].fields[0];
+    /// 0 in use, 1 (!) currently unused, 2 (!!!) potentially dangerous
+    pub const FLAG: Field = REGISTERS[107].fields[1];
+    /// the inner ECN field leaving
+    pub const ECN: Field = REGISTERS[107].fields[2];
+}
+
+/// TE_WORDS (RO): the last decapsulation's inner header word 0 and checksum
+pub mod te_words {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_WORDS";
+    pub const OFFSET: u32 = 0x278;
+    pub const RESET: u32 = 0x00000000;
+    /// inner word 0 leaving
+    pub const WORD0: Field = REGISTERS[108].fields[0];
+    /// the inner checksum leaving (RFC 1624 for IPv4)
+    pub const CSUM: Field = REGISTERS[108].fields[1];
+}
+
+/// TE_FORWARDED (RO): packets decapsulated and forwarded (saturating; cleared by CORE_RESET)
+pub mod te_forwarded {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_FORWARDED";
+    pub const OFFSET: u32 = 0x27c;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[109].fields[0];
+}
+
+/// TE_DROPPED (RO): packets dropped: Not-ECT inner, CE outer (saturating; cleared by CORE_RESET)
+pub mod te_dropped {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_DROPPED";
+    pub const OFFSET: u32 = 0x280;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[110].fields[0];
+}
+
+/// TE_DANGEROUS (RO): packets of a (!!!) cell, the drops included (saturating; cleared by CORE_RESET)
+pub mod te_dangerous {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_DANGEROUS";
+    pub const OFFSET: u32 = 0x284;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[111].fields[0];
+}
+
+/// TE_UNUSED (RO): packets of the (!) cell (saturating; cleared by CORE_RESET)
+pub mod te_unused {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "TE_UNUSED";
+    pub const OFFSET: u32 = 0x288;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[112].fields[0];
+}
+
+/// EC_SID0 (WO): END.CON SID, bits 127..96: applies to packets from the next cycle
+pub mod ec_sid0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_SID0";
+    pub const OFFSET: u32 = 0x290;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[113].fields[0];
+}
+
+/// EC_SID1 (WO): END.CON SID, bits 95..64
+pub mod ec_sid1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_SID1";
+    pub const OFFSET: u32 = 0x294;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[114].fields[0];
+}
+
+/// EC_SID2 (WO): END.CON SID, bits 63..32
+pub mod ec_sid2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_SID2";
+    pub const OFFSET: u32 = 0x298;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[115].fields[0];
+}
+
+/// EC_SID3 (WO): END.CON SID, bits 31..0
+pub mod ec_sid3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_SID3";
+    pub const OFFSET: u32 = 0x29c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[116].fields[0];
+}
+
+/// EC_PKT (WO): one packet at the PE's END.CON match
+pub mod ec_pkt {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_PKT";
+    pub const OFFSET: u32 = 0x2a0;
+    pub const RESET: u32 = 0x00000000;
+    /// 1: one packet is matched (outer destination and next headers from PKT_OUTER_DST and PKT_SRH)
+    pub const GO: Field = REGISTERS[117].fields[0];
+}
+
+/// EC_LAST (RO): the last END.CON decision
+pub mod ec_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_LAST";
+    pub const OFFSET: u32 = 0x2a4;
+    pub const RESET: u32 = 0x00000000;
+    /// 0 forward, 1 decapsulate, 2 punt, 3 drop
+    pub const ACTION: Field = REGISTERS[118].fields[0];
+    /// bytes a decapsulation strips (0 otherwise)
+    pub const STRIP_BYTES: Field = REGISTERS[118].fields[1];
+}
+
+/// EC_FORWARDED (RO): packets not for END.CON, forwarded (saturating; cleared by CORE_RESET)
+pub mod ec_forwarded {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_FORWARDED";
+    pub const OFFSET: u32 = 0x2a8;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[119].fields[0];
+}
+
+/// EC_DECAP (RO): packets decapsulated (saturating; cleared by CORE_RESET)
+pub mod ec_decap {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_DECAP";
+    pub const OFFSET: u32 = 0x2ac;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[120].fields[0];
+}
+
+/// EC_PUNTED (RO): ICMPv6 packets to END.CON punted (saturating; cleared by CORE_RESET)
+pub mod ec_punted {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_PUNTED";
+    pub const OFFSET: u32 = 0x2b0;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[121].fields[0];
+}
+
+/// EC_DROPPED (RO): packets to END.CON dropped (saturating; cleared by CORE_RESET)
+pub mod ec_dropped {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "EC_DROPPED";
+    pub const OFFSET: u32 = 0x2b4;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[122].fields[0];
+}
+
+/// FC_INTERVAL (RW): Fast CNP rate limit (COMPANION.md G9)
+pub mod fc_interval {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_INTERVAL";
+    pub const OFFSET: u32 = 0x2c0;
+    pub const RESET: u32 = 0x00001388;
+    /// the per-flow minimum interval between Fast CNPs, cycles; 0: every candidate is sent
+    pub const CYCLES: Field = REGISTERS[123].fields[0];
+}
+
+/// FC_STATUS (RO): the trigger's table and descriptor queue
+pub mod fc_status {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_STATUS";
+    pub const OFFSET: u32 = 0x2c4;
+    pub const RESET: u32 = 0x00000000;
+    /// the last-sent table's reset sweep is over (256 cycles after CORE_RESET)
+    pub const TABLE_READY: Field = REGISTERS[124].fields[0];
+    /// descriptors waiting in the queue, 0..=256
+    pub const LEVEL: Field = REGISTERS[124].fields[1];
+}
+
+/// FC_LAST (RO): the trigger's decision on the last packet through the WRED/ECN port (all 0: not a candidate)
+pub mod fc_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_LAST";
+    pub const OFFSET: u32 = 0x2c8;
+    pub const RESET: u32 = 0x00000000;
+    /// a Fast CNP was emitted (its descriptor queued)
+    pub const EMIT: Field = REGISTERS[125].fields[0];
+    /// a candidate was rate-limited
+    pub const SUPPRESSED: Field = REGISTERS[125].fields[1];
+    /// a candidate had no parsable RoCEv2 inner packet
+    pub const UNPARSED: Field = REGISTERS[125].fields[2];
+}
+
+/// FC_POP (WO): removes the head of the descriptor queue
+pub mod fc_pop {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_POP";
+    pub const OFFSET: u32 = 0x2cc;
+    pub const RESET: u32 = 0x00000000;
+    /// 1: drop the oldest descriptor (none waiting: ignored); the next one reads from the following cycle
+    pub const GO: Field = REGISTERS[126].fields[0];
+}
+
+/// FC_DSC_QP (RO): the oldest queued descriptor (meaningful when FC_STATUS.LEVEL > 0): DestQP
+pub mod fc_dsc_qp {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_QP";
+    pub const OFFSET: u32 = 0x2d0;
+    pub const RESET: u32 = 0x00000000;
+    /// the CNP's DestQP (the data packet's)
+    pub const DEST_QP: Field = REGISTERS[127].fields[0];
+    /// the CNP is IPv6
+    pub const IPV6: Field = REGISTERS[127].fields[1];
+}
+
+/// FC_DSC_UDP (RO): the oldest queued descriptor: P_Key and UDP source port
+pub mod fc_dsc_udp {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_UDP";
+    pub const OFFSET: u32 = 0x2d4;
+    pub const RESET: u32 = 0x00000000;
+    /// P_Key
+    pub const PKEY: Field = REGISTERS[128].fields[0];
+    /// UDP source port
+    pub const UDP_SRC: Field = REGISTERS[128].fields[1];
+}
+
+/// FC_DSC_SRC0 (RO): the oldest queued descriptor: the CNP's source (the data packet's inner destination), bits 127..96
+pub mod fc_dsc_src0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_SRC0";
+    pub const OFFSET: u32 = 0x2e0;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[129].fields[0];
+}
+
+/// FC_DSC_SRC1 (RO): the CNP's source, bits 95..64
+pub mod fc_dsc_src1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_SRC1";
+    pub const OFFSET: u32 = 0x2e4;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[130].fields[0];
+}
+
+/// FC_DSC_SRC2 (RO): the CNP's source, bits 63..32
+pub mod fc_dsc_src2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_SRC2";
+    pub const OFFSET: u32 = 0x2e8;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[131].fields[0];
+}
+
+/// FC_DSC_SRC3 (RO): the CNP's source, bits 31..0
+pub mod fc_dsc_src3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_SRC3";
+    pub const OFFSET: u32 = 0x2ec;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[132].fields[0];
+}
+
+/// FC_DSC_DST0 (RO): the oldest queued descriptor: the CNP's destination (the data packet's inner source), bits 127..96
+pub mod fc_dsc_dst0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_DST0";
+    pub const OFFSET: u32 = 0x2f0;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[133].fields[0];
+}
+
+/// FC_DSC_DST1 (RO): the CNP's destination, bits 95..64
+pub mod fc_dsc_dst1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_DST1";
+    pub const OFFSET: u32 = 0x2f4;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[134].fields[0];
+}
+
+/// FC_DSC_DST2 (RO): the CNP's destination, bits 63..32
+pub mod fc_dsc_dst2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_DST2";
+    pub const OFFSET: u32 = 0x2f8;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[135].fields[0];
+}
+
+/// FC_DSC_DST3 (RO): the CNP's destination, bits 31..0
+pub mod fc_dsc_dst3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_DST3";
+    pub const OFFSET: u32 = 0x2fc;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[136].fields[0];
+}
+
+/// FC_DSC_END_CON0 (RO): the oldest queued descriptor: the END.CON SID it returns through, bits 127..96
+pub mod fc_dsc_end_con0 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_END_CON0";
+    pub const OFFSET: u32 = 0x300;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[137].fields[0];
+}
+
+/// FC_DSC_END_CON1 (RO): the END.CON SID, bits 95..64
+pub mod fc_dsc_end_con1 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_END_CON1";
+    pub const OFFSET: u32 = 0x304;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[138].fields[0];
+}
+
+/// FC_DSC_END_CON2 (RO): the END.CON SID, bits 63..32
+pub mod fc_dsc_end_con2 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_END_CON2";
+    pub const OFFSET: u32 = 0x308;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[139].fields[0];
+}
+
+/// FC_DSC_END_CON3 (RO): the END.CON SID, bits 31..0
+pub mod fc_dsc_end_con3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_DSC_END_CON3";
+    pub const OFFSET: u32 = 0x30c;
+    pub const RESET: u32 = 0x00000000;
+    /// the 32 bits
+    pub const WORD: Field = REGISTERS[140].fields[0];
+}
+
+/// FC_MARKED (RO): candidates: packets the WRED/ECN port forwarded marked CE (saturating; cleared by CORE_RESET)
+pub mod fc_marked {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_MARKED";
+    pub const OFFSET: u32 = 0x310;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[141].fields[0];
+}
+
+/// FC_SENT (RO): Fast CNPs emitted (saturating; cleared by CORE_RESET)
+pub mod fc_sent {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_SENT";
+    pub const OFFSET: u32 = 0x314;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[142].fields[0];
+}
+
+/// FC_SUPPRESSED (RO): candidates rate-limited (saturating; cleared by CORE_RESET)
+pub mod fc_suppressed {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_SUPPRESSED";
+    pub const OFFSET: u32 = 0x318;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[143].fields[0];
+}
+
+/// FC_UNPARSED (RO): candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET)
+pub mod fc_unparsed {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_UNPARSED";
+    pub const OFFSET: u32 = 0x31c;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[144].fields[0];
+}
+
+/// FC_LOST (RO): descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET)
+pub mod fc_lost {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "FC_LOST";
+    pub const OFFSET: u32 = 0x320;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[145].fields[0];
+}
+
 /// The parameters a host sets by name: one per parameter register of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 pub enum Param {
@@ -994,6 +1680,10 @@ pub enum Param {
     #[value(name = "loop_len")]
     #[serde(rename = "loop_len")]
     LoopLen,
+    /// Fast CNP rate limit (COMPANION.md G9): the per-flow minimum interval between Fast CNPs, cycles; 0: every candidate is sent
+    #[value(name = "fcnp_interval")]
+    #[serde(rename = "fcnp_interval")]
+    FcnpInterval,
 }
 
 impl Param {
@@ -1017,6 +1707,7 @@ impl Param {
         Param::WredDrain,
         Param::LoopRto,
         Param::LoopLen,
+        Param::FcnpInterval,
     ];
 
     /// Its register in the map.
@@ -1040,6 +1731,7 @@ impl Param {
             Param::WredDrain => &REGISTERS[66],
             Param::LoopRto => &REGISTERS[75],
             Param::LoopLen => &REGISTERS[76],
+            Param::FcnpInterval => &REGISTERS[123],
         }
     }
 
@@ -1064,6 +1756,7 @@ impl Param {
             Param::WredDrain => "wred_drain",
             Param::LoopRto => "loop_rto",
             Param::LoopLen => "loop_len",
+            Param::FcnpInterval => "fcnp_interval",
         }
     }
 
@@ -1196,6 +1889,77 @@ impl ExtCounters {
             (loop_delivered::NAME, self.loop_delivered as u64),
             (loop_rewinds::NAME, self.loop_rewinds as u64),
             (loop_timeouts::NAME, self.loop_timeouts as u64),
+        ]
+    }
+}
+
+/// The counters of the switch port's own blocks' (draft 001) registers, as the map lists them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SwitchCounters {
+    /// packets decapsulated and forwarded (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub te_forwarded: u32,
+    /// packets dropped: Not-ECT inner, CE outer (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub te_dropped: u32,
+    /// packets of a (!!!) cell, the drops included (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub te_dangerous: u32,
+    /// packets of the (!) cell (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub te_unused: u32,
+    /// packets not for END.CON, forwarded (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub ec_forwarded: u32,
+    /// packets decapsulated (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub ec_decap: u32,
+    /// ICMPv6 packets to END.CON punted (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub ec_punted: u32,
+    /// packets to END.CON dropped (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub ec_dropped: u32,
+    /// candidates: packets the WRED/ECN port forwarded marked CE (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub fc_marked: u32,
+    /// Fast CNPs emitted (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub fc_sent: u32,
+    /// candidates rate-limited (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub fc_suppressed: u32,
+    /// candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub fc_unparsed: u32,
+    /// descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub fc_lost: u32,
+}
+
+impl SwitchCounters {
+    /// Reads every counter with `read32` (a byte offset in, a value out).
+    pub fn read<E>(mut read32: impl FnMut(u32) -> Result<u32, E>) -> Result<Self, E> {
+        Ok(SwitchCounters {
+            te_forwarded: read32(te_forwarded::OFFSET)?,
+            te_dropped: read32(te_dropped::OFFSET)?,
+            te_dangerous: read32(te_dangerous::OFFSET)?,
+            te_unused: read32(te_unused::OFFSET)?,
+            ec_forwarded: read32(ec_forwarded::OFFSET)?,
+            ec_decap: read32(ec_decap::OFFSET)?,
+            ec_punted: read32(ec_punted::OFFSET)?,
+            ec_dropped: read32(ec_dropped::OFFSET)?,
+            fc_marked: read32(fc_marked::OFFSET)?,
+            fc_sent: read32(fc_sent::OFFSET)?,
+            fc_suppressed: read32(fc_suppressed::OFFSET)?,
+            fc_unparsed: read32(fc_unparsed::OFFSET)?,
+            fc_lost: read32(fc_lost::OFFSET)?,
+        })
+    }
+
+    /// (register name, value) for each counter, in address order.
+    pub fn entries(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            (te_forwarded::NAME, self.te_forwarded as u64),
+            (te_dropped::NAME, self.te_dropped as u64),
+            (te_dangerous::NAME, self.te_dangerous as u64),
+            (te_unused::NAME, self.te_unused as u64),
+            (ec_forwarded::NAME, self.ec_forwarded as u64),
+            (ec_decap::NAME, self.ec_decap as u64),
+            (ec_punted::NAME, self.ec_punted as u64),
+            (ec_dropped::NAME, self.ec_dropped as u64),
+            (fc_marked::NAME, self.fc_marked as u64),
+            (fc_sent::NAME, self.fc_sent as u64),
+            (fc_suppressed::NAME, self.fc_suppressed as u64),
+            (fc_unparsed::NAME, self.fc_unparsed as u64),
+            (fc_lost::NAME, self.fc_lost as u64),
         ]
     }
 }

@@ -166,6 +166,12 @@ pub enum Core {
     /// ULX3S carries it; simulated at the Cu's line timing (100 clocks per
     /// bit, 100 cycles per us), not the ULX3S's 50.
     System,
+    /// A P node's switch port (the alchitry-cu-switch bitstream): the
+    /// WRED/ECN port, the Fast CNP trigger and its descriptor queue.
+    Switch,
+    /// A PE's switch port (the alchitry-cu-pe bitstream): the WRED/ECN
+    /// port, tunnel ECN ingress and egress, END.CON.
+    Pe,
 }
 
 /// A board core's inputs and outputs as the server drives them.
@@ -247,6 +253,20 @@ impl LineModel for BoardModel {
     }
     fn name() -> &'static str {
         "board_core golden model (BoardModel)"
+    }
+}
+
+impl LineModel for ldcp_sim::switch_board::SwitchBoardModel {
+    type In = ShellIn;
+    type Out = ShellOut;
+    fn tick(&mut self, i: &ShellIn) {
+        ldcp_sim::switch_board::SwitchBoardModel::tick(self, i)
+    }
+    fn outputs(&self) -> ShellOut {
+        ldcp_sim::switch_board::SwitchBoardModel::outputs(self)
+    }
+    fn name() -> &'static str {
+        "switch board core golden model (SwitchBoardModel)"
     }
 }
 
@@ -334,6 +354,24 @@ impl VerilatedBoard<SystemBoardModel> {
         let v = ldcp_hdl::system_board::core_verilog(build)
             .map_err(|e| DriverError::Sim(format!("system board core: {e}")))?;
         Self::from_verilog(&v, ldcp_hdl::system_board::MODULE.name, build)
+    }
+}
+
+impl VerilatedBoard<ldcp_sim::switch_board::SwitchBoardModel> {
+    /// The switch board core of `role` (P or PE) stamped with `build`,
+    /// verilated.
+    pub fn build_switch(
+        build: ldcp_hdl::nic_core::BuildId,
+        role: ldcp_sim::switch_board::SwitchRole,
+    ) -> Result<Self, DriverError> {
+        use ldcp_hdl::switch_board as sb;
+        let (v, name) = if role == ldcp_sim::switch_board::SwitchRole::Pe {
+            (sb::pe_core_verilog(build), sb::PE_MODULE.name)
+        } else {
+            (sb::core_verilog(build), sb::MODULE.name)
+        };
+        let v = v.map_err(|e| DriverError::Sim(format!("switch board core: {e}")))?;
+        Self::from_verilog(&v, name, build)
     }
 }
 
@@ -451,6 +489,21 @@ pub fn open_board(
             VerilatedBoard::<SystemBoardModel>::build(build)?,
             sys(),
         )),
+        (Core::Switch | Core::Pe, engine) => {
+            use ldcp_sim::switch_board::{SwitchBoardModel, SwitchCoreModel, SwitchRole};
+            let role = if core == Core::Pe {
+                SwitchRole::Pe
+            } else {
+                SwitchRole::P
+            };
+            let model = || SwitchBoardModel::new(SwitchCoreModel::of_role(h, d, role));
+            let rtl = || VerilatedBoard::<SwitchBoardModel>::build_switch(build, role);
+            match engine {
+                Engine::Rtl => Box::new(rtl()?),
+                Engine::Model => Box::new(ModelBoard(model())),
+                Engine::Lockstep => Box::new(LockStepBoard::new(rtl()?, model())),
+            }
+        }
     })
 }
 

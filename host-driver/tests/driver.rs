@@ -1066,7 +1066,7 @@ fn uart_backend_drives_the_switch_port_rtl() {
     assert!(dev.is_switch_port());
     assert_eq!(dev.info().kind, "SWITCH_PORT");
     assert_eq!((dev.info().flows, dev.info().ext), (0, false));
-    assert_eq!(dev.info().blocks, ["WRED_ECN"]);
+    assert_eq!(dev.info().blocks, ["WRED_ECN", "FAST_CNP", "PKT"]);
     assert_eq!(
         dev.param(Param::WredKMin).unwrap().raw,
         regs::wred_k_min::BYTES.reset
@@ -1101,7 +1101,10 @@ fn uart_backend_drives_the_switch_port_rtl() {
     let run = |args: &[&str]| ldcpctl_uart(&path, args);
     let (code, out, err) = run(&["probe"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("LDCP switch port (WRED/ECN)"), "{out}");
+    assert!(
+        out.contains("LDCP switch port") && out.contains("FAST_CNP"),
+        "{out}"
+    );
     let (code, out, err) = run(&["--json", "probe"]);
     assert_eq!(code, Some(0), "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -1124,6 +1127,50 @@ fn uart_backend_drives_the_switch_port_rtl() {
     let (code, _, err) = run(&["flow", "show", "1"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("switch port"), "{err}");
+    // Fast CNP through the bridge: a marking ramp, a flow's ECT packets,
+    // one notification (the interval), read and removed from the queue
+    for (k, v) in [
+        ("wred_drain", "0"),
+        ("wred_k_min", "0"),
+        ("wred_k_max", "1"),
+        ("fcnp_interval", "10000000"),
+    ] {
+        let (code, _, err) = run(&["config", "set", k, v]);
+        assert_eq!(code, Some(0), "{k}: {err}");
+    }
+    let (code, out, err) = run(&[
+        "fast-cnp",
+        "send",
+        "--src",
+        "10.0.0.1",
+        "--dst",
+        "10.0.0.2",
+        "--end-con",
+        "2001:db8::7",
+        "--dest-qp",
+        "0x123",
+        "--count",
+        "4",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("1 sent, 2 suppressed") && out.contains("1 queued"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["--json", "fast-cnp", "queue"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v[0]["src"], "10.0.0.2");
+    assert_eq!(v[0]["dst"], "10.0.0.1");
+    assert_eq!(v[0]["end_con"], "2001:db8::7");
+    assert_eq!(v[0]["dest_qp"], 0x123);
+    let (code, out, _) = run(&["fast-cnp", "queue"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("no Fast CNP queued"), "{out}");
+    // the PE's blocks are not on this bitstream: refused by name
+    let (code, _, err) = run(&["tunnel", "mode", "--tunnel", "1", "--mode", "compatibility"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("TUNNEL_INGRESS"), "{err}");
     eprintln!(
         "uart backend over the switch port RTL: {} cycles simulated, {} cycles where RTL and model differ",
         cycles.load(Ordering::Relaxed),
@@ -1241,4 +1288,223 @@ fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
     let summary = h.join().unwrap();
     eprintln!("{summary:?}");
     assert_eq!(summary.mismatched_cycles, Some(0), "{summary:?}");
+}
+
+/// A driver on the golden model of a switch port's core of `role`.
+fn switch_model_device(role: ldcp_sim::switch_board::SwitchRole) -> Device<SimBus> {
+    let bus = SimBus::new(Box::new(ldcp_host::backend::sim::switch_model(role)));
+    Device::open(bus).unwrap()
+}
+
+/// A PE's switch port through the driver: SW_BLOCKS reported as its
+/// blocks; every (inner, outer) cell of the egress table against
+/// `ldcp_sim::tunnel_ecn::egress`, with the IPv4 checksum still valid after
+/// the ECN field changed; both tunnel modes at the ingress against
+/// `ingress`; END.CON's four actions; the P node's Fast CNP refused by
+/// block name; illegal values refused before they are written.
+#[test]
+fn driver_drives_a_pe_switch_port() {
+    use ldcp_sim::switch_board::SwitchRole;
+    use ldcp_sim::tunnel_ecn::{egress, ingress, Action, Flag, Mode};
+    let mut dev = switch_model_device(SwitchRole::Pe);
+    assert!(dev.is_switch_port());
+    assert_eq!(
+        dev.info().blocks,
+        [
+            "WRED_ECN",
+            "TUNNEL_INGRESS",
+            "TUNNEL_EGRESS",
+            "END_CON",
+            "PKT"
+        ]
+    );
+    // an IPv4 header whose checksum verifies, ECN field 0
+    let hdr = |ecn: u8| -> [u16; 10] {
+        let mut h = [
+            0x4500 | ecn as u16,
+            60,
+            1,
+            0,
+            0x4006,
+            0,
+            0x0a00,
+            1,
+            0x0a00,
+            2,
+        ];
+        let sum: u32 = h.iter().map(|&w| w as u32).sum();
+        let sum = (sum & 0xffff) + (sum >> 16);
+        h[5] = !((sum & 0xffff) + (sum >> 16)) as u16;
+        h
+    };
+    let verifies = |h: &[u16; 10]| {
+        let sum: u32 = h.iter().map(|&w| w as u32).sum();
+        let sum = (sum & 0xffff) + (sum >> 16);
+        ((sum & 0xffff) + (sum >> 16)) == 0xffff
+    };
+    for inner in 0..4u8 {
+        for outer in 0..4u8 {
+            let h = hdr(inner);
+            dev.stage(&ldcp_host::SwitchPacket {
+                word0: h[0],
+                csum: h[5],
+                ..Default::default()
+            })
+            .unwrap();
+            let r = dev.tunnel_egress(outer as u32).unwrap();
+            let cell = egress(inner, outer);
+            assert_eq!(r.dropped, cell.action == Action::Drop, "{inner} {outer}");
+            let flag = match cell.flag {
+                Flag::None => 0,
+                Flag::Unused => 1,
+                Flag::Dangerous => 2,
+            };
+            assert_eq!(r.flag, flag, "{inner} {outer}");
+            if let Action::Forward(e) = cell.action {
+                assert_eq!(r.ecn, e as u32, "{inner} {outer}");
+                let mut h2 = h;
+                h2[0] = r.word0 as u16;
+                h2[5] = r.csum as u16;
+                assert_eq!(h2[0] & 3, e as u16);
+                assert!(verifies(&h2), "{inner} {outer}: checksum {:#x}", r.csum);
+            }
+        }
+    }
+    for (tunnel, mode) in [(5, Mode::Normal), (63, Mode::Compatibility)] {
+        dev.tunnel_mode(tunnel, mode == Mode::Compatibility)
+            .unwrap();
+        for inner in 0..4u8 {
+            dev.stage(&ldcp_host::SwitchPacket {
+                word0: 0x4500 | inner as u16,
+                ..Default::default()
+            })
+            .unwrap();
+            let r = dev.tunnel_ingress(tunnel).unwrap();
+            assert_eq!(r.outer_ecn, ingress(mode, inner) as u32, "{tunnel} {inner}");
+            assert_eq!(r.compat, mode == Mode::Compatibility);
+        }
+    }
+    // END.CON: the SID, then a packet of each action
+    let sid: u128 = 0x2001_0db8_0000_0000_0000_00c0_0000_0001;
+    dev.end_con_sid(sid).unwrap();
+    for (dst, nh, snh, sl, action, strip) in [
+        (sid + 1, 43, 4, 0, 0, 0),
+        (sid, 43, 4, 0, 1, 40 + 8 * 3),
+        (sid, 41, 0, 0, 1, 40),
+        (sid, 58, 0, 0, 2, 0),
+        (sid, 43, 4, 1, 3, 0),
+    ] {
+        dev.stage(&ldcp_host::SwitchPacket {
+            outer_dst: dst,
+            next_header: nh,
+            srh_next_header: snh,
+            segments_left: sl,
+            ext_len: 2,
+            ..Default::default()
+        })
+        .unwrap();
+        let r = dev.end_con_packet().unwrap();
+        assert_eq!((r.action, r.strip_bytes), (action, strip), "{dst:#x} {nh}");
+    }
+    let stats = dev.draft001_stats().unwrap();
+    let get = |n: &str| stats.iter().find(|e| e.0 == n).map(|e| e.1);
+    assert_eq!(get("EC_DECAP"), Some(2));
+    assert_eq!(get("TE_DROPPED"), Some(1));
+    assert_eq!(get("FC_SENT"), None, "the PE holds no Fast CNP trigger");
+    // refused: the P node's block, a tunnel out of range, a codepoint
+    let e = dev.fast_cnp_descriptors(1).err().unwrap();
+    assert!(e.to_string().contains("FAST_CNP"), "{e}");
+    let e = dev.tunnel_mode(64, true).err().unwrap();
+    assert!(e.to_string().contains("[0, 63]"), "{e}");
+    let e = dev.tunnel_egress(4).err().unwrap();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    // CORE_RESET: every tunnel back to normal, the SID cleared
+    dev.core_reset().unwrap();
+    dev.stage(&ldcp_host::SwitchPacket {
+        word0: 0x4502,
+        outer_dst: sid,
+        next_header: 41,
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(!dev.tunnel_ingress(63).unwrap().compat);
+    assert_eq!(dev.end_con_packet().unwrap().action, 0);
+}
+
+/// A P node's switch port through the driver: a flow's marked packets
+/// give one Fast CNP per interval, its descriptor the flow's addresses
+/// swapped, its QP, P_Key, UDP source and END.CON; unparsed and Not-ECT
+/// packets give none; the queue drains in order; the PE's blocks are
+/// refused by name.
+#[test]
+fn driver_drives_a_p_node_switch_port() {
+    use ldcp_sim::switch_board::SwitchRole;
+    let mut dev = switch_model_device(SwitchRole::P);
+    assert_eq!(dev.info().blocks, ["WRED_ECN", "FAST_CNP", "PKT"]);
+    // every ECN-capable packet marked: no drain, a one-byte ramp
+    dev.set_param(Param::WredDrain, 0.0).unwrap();
+    dev.set_param(Param::WredKMin, 0.0).unwrap();
+    dev.set_param(Param::WredKMax, 1.0).unwrap();
+    dev.set_param(Param::FcnpInterval, 1_000_000.0).unwrap();
+    // the trigger's table is swept for 256 cycles after power-up: candidates
+    // decided in it are suppressed (over a UART the host never sees this)
+    let mut polls = 0;
+    while !dev.fast_cnp_status().unwrap().1 {
+        polls += 1;
+        assert!(polls < 1_000, "TABLE_READY never set");
+    }
+    let ec: u128 = 0x2001_0db8_0000_0000_0000_00c0_0000_0007;
+    let flow = |src: u32, parsed: bool| ldcp_host::SwitchPacket {
+        outer_src: ec,
+        inner_src: 0x0a00_0000 | src as u128,
+        inner_dst: 0x0a00_00fe,
+        dest_qp: 0x100 + src,
+        parsed,
+        pkey: 0xffff,
+        udp_src: 49_152 + src as u16,
+        ..Default::default()
+    };
+    dev.stage(&flow(1, true)).unwrap();
+    // the first packet finds the queue empty, below the ramp: not marked
+    let w = dev.wred_packets(64, 2, 10).unwrap();
+    assert_eq!(w.marked, 9);
+    dev.stage(&flow(2, true)).unwrap();
+    dev.wred_packets(64, 1, 3).unwrap();
+    // Not-ECT: not marked, no candidate; unparsed: counted, not sent
+    dev.stage(&flow(3, true)).unwrap();
+    dev.wred_packets(64, 0, 2).unwrap();
+    dev.stage(&flow(4, false)).unwrap();
+    dev.wred_packets(64, 2, 2).unwrap();
+    let stats = dev.draft001_stats().unwrap();
+    let get = |n: &str| stats.iter().find(|e| e.0 == n).map(|e| e.1);
+    assert_eq!(get("FC_SENT"), Some(2), "{stats:?}");
+    assert_eq!(get("FC_SUPPRESSED"), Some(8 + 2));
+    assert_eq!(get("FC_UNPARSED"), Some(2));
+    assert_eq!(get("FC_MARKED"), Some(9 + 3 + 2));
+    assert_eq!(get("FC_STATUS.LEVEL"), Some(2));
+    let q = dev.fast_cnp_descriptors(10).unwrap();
+    assert_eq!(q.len(), 2);
+    for (d, src) in q.iter().zip([1u32, 2]) {
+        assert_eq!(d.src, "10.0.0.254");
+        assert_eq!(d.dst, format!("10.0.0.{src}"));
+        assert_eq!(d.end_con, "2001:db8::c0:0:7");
+        assert_eq!(
+            (d.dest_qp, d.pkey, d.udp_src),
+            (0x100 + src, 0xffff, 49_152 + src)
+        );
+        assert!(!d.ipv6);
+    }
+    assert_eq!(dev.fast_cnp_status().unwrap().0, 0);
+    let e = dev.tunnel_mode(1, true).err().unwrap();
+    assert!(e.to_string().contains("TUNNEL_INGRESS"), "{e}");
+    let e = dev.end_con_packet().err().unwrap();
+    assert!(e.to_string().contains("END_CON"), "{e}");
+    let e = dev
+        .stage(&ldcp_host::SwitchPacket {
+            dest_qp: 1 << 24,
+            ..Default::default()
+        })
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("DestQP"), "{e}");
 }

@@ -6,8 +6,8 @@
 
 use crate::{
     core_registers, devices, ext_registers, switch_registers, Access, Format, Register, Source,
-    ADDR_BITS, EXT_BASE, MAGIC, MAP_VERSION, READ_LATENCY_CYCLES, REGISTERS, WINDOW_BYTES,
-    WRITE_LATENCY_CYCLES,
+    ADDR_BITS, EXT_BASE, MAGIC, MAP_VERSION, READ_LATENCY_CYCLES, REGISTERS, SWITCH_BASE,
+    WINDOW_BYTES, WRITE_LATENCY_CYCLES,
 };
 use std::fmt::Write as _;
 
@@ -33,7 +33,7 @@ pub fn files() -> Vec<(&'static str, String)> {
             rust_hdl_decoder(
                 switch_registers(),
                 "SwitchRegFile",
-                "the register decoder of the LDCP switch port (id registers, CORE_RESET, the WRED/ECN port)",
+                "the register decoder of the LDCP switch port (id registers, CORE_RESET, the WRED/ECN port, and from 0x200 the draft-001 blocks: packet staging, tunnel ECN, END.CON, Fast CNP)",
             ),
         ),
         ("host-driver/src/regs.rs", rust_accessors(REGISTERS)),
@@ -83,8 +83,9 @@ pub fn markdown(regs: &[Register]) -> String {
     let _ = writeln!(
         s,
         "A switch port (CAPS.KIND = SWITCH_PORT: the `alchitry-cu-switch` bitstream) decodes only the id \
-         registers, CORE_RESET and the WRED/ECN port's registers, at the offsets below; every other offset \
-         reads as 0 and ignores writes. The column \"devices\" says which builds decode a register: \
+         registers, CORE_RESET and the WRED/ECN port's registers, at the offsets below, and its own from \
+         {SWITCH_BASE:#05x} on (the draft-001 blocks: SW_BLOCKS says which it holds, and reads 0 in a build \
+         without them; no NIC decodes them); every other offset reads as 0 and ignores writes. The column \"devices\" says which builds decode a register: \
          \"all\", \"NIC\" (`nic_core` and `nic_system`), \"NIC system\" (CAPS.EXT = 1), \"switch port\".\n"
     );
     let _ = writeln!(
@@ -252,8 +253,22 @@ pub fn rust_accessors(regs: &[Register]) -> String {
         let _ = writeln!(s, "}}\n");
     }
     rust_params(regs, &mut s);
-    rust_counters(regs, false, "CoreCounters", "the NIC core's", &mut s);
-    rust_counters(regs, true, "ExtCounters", "the extension blocks'", &mut s);
+    let core = |r: &Register| !r.is_ext() && !r.is_switch_only();
+    rust_counters(regs, core, "CoreCounters", "the NIC core's", &mut s);
+    rust_counters(
+        regs,
+        Register::is_ext,
+        "ExtCounters",
+        "the extension blocks'",
+        &mut s,
+    );
+    rust_counters(
+        regs,
+        Register::is_switch_only,
+        "SwitchCounters",
+        "the switch port's own blocks' (draft 001)",
+        &mut s,
+    );
     s
 }
 
@@ -344,11 +359,14 @@ fn rust_params(regs: &[Register], s: &mut String) {
 
 /// A struct of the counters (RO registers of one COUNT field) of the core
 /// (`ext` false) or of the extension blocks, read in one call.
-fn rust_counters(regs: &[Register], ext: bool, name: &str, whose: &str, s: &mut String) {
-    let cs: Vec<&Register> = regs
-        .iter()
-        .filter(|r| r.is_counter() && r.is_ext() == ext)
-        .collect();
+fn rust_counters(
+    regs: &[Register],
+    pick: impl Fn(&Register) -> bool,
+    name: &str,
+    whose: &str,
+    s: &mut String,
+) {
+    let cs: Vec<&Register> = regs.iter().filter(|r| r.is_counter() && pick(r)).collect();
     let _ = writeln!(
         s,
         "/// The counters of {whose} registers, as the map lists them."

@@ -86,12 +86,45 @@ pub const BLOCKS_NIC_SYSTEM: u32 = 1 << BLOCK_WINDOW_ENGINE
     | 1 << BLOCK_ACK_GEN
     | 1 << BLOCK_WRED_ECN
     | 1 << BLOCK_LOOP;
-/// The BLOCKS of a switch port.
+/// The first byte offset of the switch port's own blocks (draft 001:
+/// tunnel ECN, END.CON, Fast CNP, and the packet staging they share):
+/// registers from here on are decoded by a switch port only
+/// ([`in_switch_port`]). They are outside the NIC decoders'
+/// ([`core_registers`], [`ext_registers`]), so adding them changed no NIC
+/// build; SW_BLOCKS says which of them a switch port holds, and reads 0
+/// where none is (a NIC, or a switch port built before them), which is how
+/// a driver tells, without a new map version (see [`MAP_VERSION`]).
+pub const SWITCH_BASE: u32 = 0x200;
+/// Where the SW_BLOCKS register's bits sit in the 32-bit block set
+/// [`decoded_by`] takes: BLOCKS in bits 15..0, SW_BLOCKS from here (a
+/// driver ORs `SW_BLOCKS << SW_BLOCKS_SHIFT` into BLOCKS).
+pub const SW_BLOCKS_SHIFT: u32 = 16;
+/// Block-set bit of the tunnel ECN ingress (SW_BLOCKS.TUNNEL_INGRESS).
+pub const BLOCK_TUNNEL_INGRESS: u32 = SW_BLOCKS_SHIFT;
+/// Block-set bit of the tunnel ECN egress (SW_BLOCKS.TUNNEL_EGRESS).
+pub const BLOCK_TUNNEL_EGRESS: u32 = SW_BLOCKS_SHIFT + 1;
+/// Block-set bit of the END.CON match (SW_BLOCKS.END_CON).
+pub const BLOCK_END_CON: u32 = SW_BLOCKS_SHIFT + 2;
+/// Block-set bit of the Fast CNP trigger and its descriptor queue
+/// (SW_BLOCKS.FAST_CNP).
+pub const BLOCK_FAST_CNP: u32 = SW_BLOCKS_SHIFT + 3;
+/// Block-set bit of the packet staging registers (SW_BLOCKS.PKT).
+pub const BLOCK_PKT: u32 = SW_BLOCKS_SHIFT + 4;
+/// The BLOCKS of a switch port (the register's own bits).
 pub const BLOCKS_SWITCH_PORT: u32 = 1 << BLOCK_WRED_ECN;
+/// The block set of the draft-001 switch port (the `alchitry-cu-switch`
+/// bitstream): BLOCKS = [`BLOCKS_SWITCH_PORT`], and SW_BLOCKS all five.
+pub const BLOCKS_SWITCH_PORT_001: u32 = BLOCKS_SWITCH_PORT
+    | 1 << BLOCK_TUNNEL_INGRESS
+    | 1 << BLOCK_TUNNEL_EGRESS
+    | 1 << BLOCK_END_CON
+    | 1 << BLOCK_FAST_CNP
+    | 1 << BLOCK_PKT;
 
-/// The BLOCKS bit a register needs, by its map block: `None` for the id,
-/// control and window-engine registers (every NIC has them) and for the
-/// extension decoder's own XSTATUS/XERRORS (CAPS.EXT).
+/// The block-set bit a register needs, by its map block (BLOCKS bits, and
+/// SW_BLOCKS bits from [`SW_BLOCKS_SHIFT`]): `None` for the id, control and
+/// window-engine registers (every NIC has them), for the extension
+/// decoder's own XSTATUS/XERRORS (CAPS.EXT) and for SW_BLOCKS itself.
 pub fn block_bit(r: &Register) -> Option<u32> {
     match r.block {
         "pacing" => Some(BLOCK_PACING_TIMER),
@@ -99,6 +132,11 @@ pub fn block_bit(r: &Register) -> Option<u32> {
         "ack_gen" => Some(BLOCK_ACK_GEN),
         "wred" => Some(BLOCK_WRED_ECN),
         "loop" => Some(BLOCK_LOOP),
+        "tunnel_ingress" => Some(BLOCK_TUNNEL_INGRESS),
+        "tunnel_egress" => Some(BLOCK_TUNNEL_EGRESS),
+        "end_con" => Some(BLOCK_END_CON),
+        "fast_cnp" => Some(BLOCK_FAST_CNP),
+        "pkt" => Some(BLOCK_PKT),
         _ => None,
     }
 }
@@ -350,9 +388,15 @@ impl Register {
             && self.fields[0].width == 32
     }
 
-    /// Whether it belongs to an extension block (decoded from [`EXT_BASE`]).
+    /// Whether it belongs to an extension block of the NIC system (decoded
+    /// from [`EXT_BASE`] up to [`SWITCH_BASE`]).
     pub const fn is_ext(&self) -> bool {
-        self.offset >= EXT_BASE
+        self.offset >= EXT_BASE && self.offset < SWITCH_BASE
+    }
+
+    /// Whether only a switch port decodes it (from [`SWITCH_BASE`] on).
+    pub const fn is_switch_only(&self) -> bool {
+        self.offset >= SWITCH_BASE
     }
 
     /// A field by name (case-insensitive).
@@ -445,6 +489,28 @@ const SAT32: [Field; 1] = [uint("COUNT", 0, 32, 0, "saturates at 2^32 - 1")];
 const fn counter(name: &'static str, offset: u32, doc: &'static str) -> Register {
     ro("counters", name, offset, Source::Hw, &COUNT32, doc)
 }
+
+const WORD32: [Field; 1] = [uint("WORD", 0, 32, 0, "the 32 bits")];
+
+/// A staging word of the next packet's header (WO, held by the switch port).
+const fn wo_word(name: &'static str, offset: u32, doc: &'static str) -> Register {
+    reg("pkt", name, offset, Access::Wo, &WORD32, doc)
+}
+
+/// A word of the END.CON SID (WO: the block holds it).
+const fn wo_sid(name: &'static str, offset: u32, doc: &'static str) -> Register {
+    reg("end_con", name, offset, Access::Wo, &WORD32, doc)
+}
+
+/// A word of the oldest queued Fast CNP descriptor.
+const fn ro_word(name: &'static str, offset: u32, doc: &'static str) -> Register {
+    ro("fast_cnp", name, offset, Source::Hw, &WORD32, doc)
+}
+
+/// FC_INTERVAL's reset value, cycles: 50 us at 100 MHz, the DCQCN paper's
+/// CNP interval (COMPANION.md G9); `ldcp_sim::fast_cnp::DEFAULT_INTERVAL_CYCLES`
+/// is this.
+pub const FC_INTERVAL_RESET: u32 = 5_000;
 
 /// Flow-id bits of the NIC core's iCE40 build (256 flows); a build's own
 /// is in CAPS.FLOW_BITS (the ECP5 build carries 4,096 flows).
@@ -1251,24 +1317,286 @@ pub const REGISTERS: &[Register] = &[
     ro("loop", "LOOP_DELIVERED", 0x1D4, Source::Hw, &COUNT32, "loop packets the receiver took (cleared by CNT_CLEAR)"),
     ro("loop", "LOOP_REWINDS", 0x1D8, Source::Hw, &COUNT32, "go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR)"),
     ro("loop", "LOOP_TIMEOUTS", 0x1DC, Source::Hw, &COUNT32, "of them, by the retransmission timeout (cleared by CNT_CLEAR)"),
+
+    // ---- the switch port's own blocks (draft 001), from SWITCH_BASE: only
+    // a switch port decodes them
+    ro(
+        "switch",
+        "SW_BLOCKS",
+        0x200,
+        Source::Hw,
+        &[
+            flag("TUNNEL_INGRESS", BLOCK_TUNNEL_INGRESS - SW_BLOCKS_SHIFT, "the tunnel ECN ingress (TI_* registers)"),
+            flag("TUNNEL_EGRESS", BLOCK_TUNNEL_EGRESS - SW_BLOCKS_SHIFT, "the tunnel ECN egress (TE_* registers)"),
+            flag("END_CON", BLOCK_END_CON - SW_BLOCKS_SHIFT, "the END.CON match (EC_* registers)"),
+            flag("FAST_CNP", BLOCK_FAST_CNP - SW_BLOCKS_SHIFT, "the Fast CNP trigger behind the WRED/ECN port, and its descriptor queue (FC_* registers)"),
+            flag("PKT", BLOCK_PKT - SW_BLOCKS_SHIFT, "the packet staging registers (PKT_*) the blocks' packets take their header fields from"),
+        ],
+        "the draft-001 blocks this switch port holds, one bit each (0 in a build without them)",
+    ),
+    // the header fields of the next packet, held until written again (or CORE_RESET)
+    wo_word("PKT_OUTER_SRC0", 0x210, "outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96"),
+    wo_word("PKT_OUTER_SRC1", 0x214, "outer IPv6 source, bits 95..64"),
+    wo_word("PKT_OUTER_SRC2", 0x218, "outer IPv6 source, bits 63..32"),
+    wo_word("PKT_OUTER_SRC3", 0x21C, "outer IPv6 source, bits 31..0"),
+    wo_word("PKT_OUTER_DST0", 0x220, "outer IPv6 destination (END.CON compares it with its SID), bits 127..96"),
+    wo_word("PKT_OUTER_DST1", 0x224, "outer IPv6 destination, bits 95..64"),
+    wo_word("PKT_OUTER_DST2", 0x228, "outer IPv6 destination, bits 63..32"),
+    wo_word("PKT_OUTER_DST3", 0x22C, "outer IPv6 destination, bits 31..0"),
+    wo_word("PKT_INNER_SRC0", 0x230, "inner source address (IPv4: in word 3, words 0-2 zero), bits 127..96"),
+    wo_word("PKT_INNER_SRC1", 0x234, "inner source address, bits 95..64"),
+    wo_word("PKT_INNER_SRC2", 0x238, "inner source address, bits 63..32"),
+    wo_word("PKT_INNER_SRC3", 0x23C, "inner source address, bits 31..0"),
+    wo_word("PKT_INNER_DST0", 0x240, "inner destination address (IPv4: in word 3, words 0-2 zero), bits 127..96"),
+    wo_word("PKT_INNER_DST1", 0x244, "inner destination address, bits 95..64"),
+    wo_word("PKT_INNER_DST2", 0x248, "inner destination address, bits 63..32"),
+    wo_word("PKT_INNER_DST3", 0x24C, "inner destination address, bits 31..0"),
+    reg(
+        "pkt",
+        "PKT_BTH",
+        0x250,
+        Access::Wo,
+        &[
+            uint("DEST_QP", 0, 24, 0, "the BTH's DestQP"),
+            flag("PARSED", 24, "the parser found the inner RoCEv2 data packet (else Fast CNP counts it unparsed)"),
+            flag("IPV6", 25, "the inner header is IPv6 (ECN in word 0 bits 5..4, no checksum); 0: IPv4"),
+        ],
+        "the next packet's inner transport fields",
+    ),
+    reg(
+        "pkt",
+        "PKT_UDP",
+        0x254,
+        Access::Wo,
+        &[
+            uint("PKEY", 0, 16, 0, "the BTH's P_Key"),
+            uint("UDP_SRC", 16, 16, 0, "the inner UDP source port"),
+        ],
+        "the next packet's P_Key and UDP source port",
+    ),
+    reg(
+        "pkt",
+        "PKT_SRH",
+        0x258,
+        Access::Wo,
+        &[
+            uint("NEXT_HEADER", 0, 8, 0, "the outer Next Header (43: an SRH follows)"),
+            uint("SRH_NEXT_HEADER", 8, 8, 0, "the SRH's Next Header"),
+            uint("SEGMENTS_LEFT", 16, 8, 0, "the SRH's Segments Left"),
+            uint("EXT_LEN", 24, 8, 0, "the SRH's Hdr Ext Len"),
+        ],
+        "the next packet's outer next-header chain",
+    ),
+    reg(
+        "pkt",
+        "PKT_INNER",
+        0x25C,
+        Access::Wo,
+        &[
+            uint("WORD0", 0, 16, 0, "the inner header's first 16-bit word (its ECN field: IPv4 bits 1..0, IPv6 bits 5..4)"),
+            uint("CSUM", 16, 16, 0, "the inner IPv4 header checksum"),
+        ],
+        "the next packet's inner header word 0 and checksum",
+    ),
+    // ---- tunnel ECN at the ingress PE (RFC 6040 Figure 3)
+    reg(
+        "tunnel_ingress",
+        "TI_MODE",
+        0x260,
+        Access::Wo,
+        &[
+            uint("TUNNEL", 0, 6, 0, "the tunnel, 0..63"),
+            flag("COMPAT", 8, "1 compatibility mode (outer Not-ECT), 0 normal (outer = inner): applies to packets from the next cycle"),
+        ],
+        "sets a tunnel's mode (CORE_RESET returns every tunnel to normal; read one back with a TI_PKT: TI_LAST.COMPAT)",
+    ),
+    reg(
+        "tunnel_ingress",
+        "TI_PKT",
+        0x264,
+        Access::Wo,
+        &[uint("TUNNEL", 0, 6, 0, "its tunnel, 0..63")],
+        "one packet is encapsulated (inner word 0 and IPV6 from PKT_INNER and PKT_BTH)",
+    ),
+    ro(
+        "tunnel_ingress",
+        "TI_LAST",
+        0x268,
+        Source::Hw,
+        &[
+            uint("OUTER_ECN", 0, 2, 0, "the outer header's ECN field"),
+            flag("COMPAT", 2, "its tunnel's mode (1 compatibility)"),
+            uint("TUNNEL", 8, 6, 0, "its tunnel"),
+        ],
+        "the last encapsulation",
+    ),
+    // ---- tunnel ECN at the egress PE (RFC 6040 Figure 4)
+    reg(
+        "tunnel_egress",
+        "TE_PKT",
+        0x270,
+        Access::Wo,
+        &[uint("OUTER_ECN", 0, 2, 0, "the outer ECN field as it arrived")],
+        "one packet is decapsulated (inner word 0, checksum and IPV6 from PKT_INNER and PKT_BTH)",
+    ),
+    ro(
+        "tunnel_egress",
+        "TE_LAST",
+        0x274,
+        Source::Hw,
+        &[
+            flag("DROP", 0, "dropped: a Not-ECT inner under a CE outer"),
+            uint("FLAG", 1, 2, 0, "0 in use, 1 (!) currently unused, 2 (!!!) potentially dangerous"),
+            uint("ECN", 4, 2, 0, "the inner ECN field leaving"),
+        ],
+        "the last decapsulation",
+    ),
+    ro(
+        "tunnel_egress",
+        "TE_WORDS",
+        0x278,
+        Source::Hw,
+        &[
+            uint("WORD0", 0, 16, 0, "inner word 0 leaving"),
+            uint("CSUM", 16, 16, 0, "the inner checksum leaving (RFC 1624 for IPv4)"),
+        ],
+        "the last decapsulation's inner header word 0 and checksum",
+    ),
+    ro("tunnel_egress", "TE_FORWARDED", 0x27C, Source::Hw, &SAT32, "packets decapsulated and forwarded (saturating; cleared by CORE_RESET)"),
+    ro("tunnel_egress", "TE_DROPPED", 0x280, Source::Hw, &SAT32, "packets dropped: Not-ECT inner, CE outer (saturating; cleared by CORE_RESET)"),
+    ro("tunnel_egress", "TE_DANGEROUS", 0x284, Source::Hw, &SAT32, "packets of a (!!!) cell, the drops included (saturating; cleared by CORE_RESET)"),
+    ro("tunnel_egress", "TE_UNUSED", 0x288, Source::Hw, &SAT32, "packets of the (!) cell (saturating; cleared by CORE_RESET)"),
+    // ---- END.CON at the PE
+    wo_sid("EC_SID0", 0x290, "END.CON SID, bits 127..96: applies to packets from the next cycle"),
+    wo_sid("EC_SID1", 0x294, "END.CON SID, bits 95..64"),
+    wo_sid("EC_SID2", 0x298, "END.CON SID, bits 63..32"),
+    wo_sid("EC_SID3", 0x29C, "END.CON SID, bits 31..0"),
+    reg(
+        "end_con",
+        "EC_PKT",
+        0x2A0,
+        Access::Wo,
+        &[flag("GO", 0, "1: one packet is matched (outer destination and next headers from PKT_OUTER_DST and PKT_SRH)")],
+        "one packet at the PE's END.CON match",
+    ),
+    ro(
+        "end_con",
+        "EC_LAST",
+        0x2A4,
+        Source::Hw,
+        &[
+            uint("ACTION", 0, 2, 0, "0 forward, 1 decapsulate, 2 punt, 3 drop"),
+            uint("STRIP_BYTES", 8, 12, 0, "bytes a decapsulation strips (0 otherwise)"),
+        ],
+        "the last END.CON decision",
+    ),
+    ro("end_con", "EC_FORWARDED", 0x2A8, Source::Hw, &SAT32, "packets not for END.CON, forwarded (saturating; cleared by CORE_RESET)"),
+    ro("end_con", "EC_DECAP", 0x2AC, Source::Hw, &SAT32, "packets decapsulated (saturating; cleared by CORE_RESET)"),
+    ro("end_con", "EC_PUNTED", 0x2B0, Source::Hw, &SAT32, "ICMPv6 packets to END.CON punted (saturating; cleared by CORE_RESET)"),
+    ro("end_con", "EC_DROPPED", 0x2B4, Source::Hw, &SAT32, "packets to END.CON dropped (saturating; cleared by CORE_RESET)"),
+    // ---- Fast CNP behind the WRED/ECN port
+    param(
+        "fcnp_interval",
+        reg(
+            "fast_cnp",
+            "FC_INTERVAL",
+            0x2C0,
+            Access::Rw,
+            &[uint("CYCLES", 0, 24, FC_INTERVAL_RESET, "the per-flow minimum interval between Fast CNPs, cycles; 0: every candidate is sent")],
+            "Fast CNP rate limit (COMPANION.md G9)",
+        ),
+    ),
+    ro(
+        "fast_cnp",
+        "FC_STATUS",
+        0x2C4,
+        Source::Hw,
+        &[
+            flag("TABLE_READY", 0, "the last-sent table's reset sweep is over (256 cycles after CORE_RESET)"),
+            uint("LEVEL", 8, 9, 0, "descriptors waiting in the queue, 0..=256"),
+        ],
+        "the trigger's table and descriptor queue",
+    ),
+    ro(
+        "fast_cnp",
+        "FC_LAST",
+        0x2C8,
+        Source::Hw,
+        &[
+            flag("EMIT", 0, "a Fast CNP was emitted (its descriptor queued)"),
+            flag("SUPPRESSED", 1, "a candidate was rate-limited"),
+            flag("UNPARSED", 2, "a candidate had no parsable RoCEv2 inner packet"),
+        ],
+        "the trigger's decision on the last packet through the WRED/ECN port (all 0: not a candidate)",
+    ),
+    reg(
+        "fast_cnp",
+        "FC_POP",
+        0x2CC,
+        Access::Wo,
+        &[flag("GO", 0, "1: drop the oldest descriptor (none waiting: ignored); the next one reads from the following cycle")],
+        "removes the head of the descriptor queue",
+    ),
+    ro(
+        "fast_cnp",
+        "FC_DSC_QP",
+        0x2D0,
+        Source::Hw,
+        &[
+            uint("DEST_QP", 0, 24, 0, "the CNP's DestQP (the data packet's)"),
+            flag("IPV6", 24, "the CNP is IPv6"),
+        ],
+        "the oldest queued descriptor (meaningful when FC_STATUS.LEVEL > 0): DestQP",
+    ),
+    ro(
+        "fast_cnp",
+        "FC_DSC_UDP",
+        0x2D4,
+        Source::Hw,
+        &[
+            uint("PKEY", 0, 16, 0, "P_Key"),
+            uint("UDP_SRC", 16, 16, 0, "UDP source port"),
+        ],
+        "the oldest queued descriptor: P_Key and UDP source port",
+    ),
+    ro_word("FC_DSC_SRC0", 0x2E0, "the oldest queued descriptor: the CNP's source (the data packet's inner destination), bits 127..96"),
+    ro_word("FC_DSC_SRC1", 0x2E4, "the CNP's source, bits 95..64"),
+    ro_word("FC_DSC_SRC2", 0x2E8, "the CNP's source, bits 63..32"),
+    ro_word("FC_DSC_SRC3", 0x2EC, "the CNP's source, bits 31..0"),
+    ro_word("FC_DSC_DST0", 0x2F0, "the oldest queued descriptor: the CNP's destination (the data packet's inner source), bits 127..96"),
+    ro_word("FC_DSC_DST1", 0x2F4, "the CNP's destination, bits 95..64"),
+    ro_word("FC_DSC_DST2", 0x2F8, "the CNP's destination, bits 63..32"),
+    ro_word("FC_DSC_DST3", 0x2FC, "the CNP's destination, bits 31..0"),
+    ro_word("FC_DSC_END_CON0", 0x300, "the oldest queued descriptor: the END.CON SID it returns through, bits 127..96"),
+    ro_word("FC_DSC_END_CON1", 0x304, "the END.CON SID, bits 95..64"),
+    ro_word("FC_DSC_END_CON2", 0x308, "the END.CON SID, bits 63..32"),
+    ro_word("FC_DSC_END_CON3", 0x30C, "the END.CON SID, bits 31..0"),
+    ro("fast_cnp", "FC_MARKED", 0x310, Source::Hw, &SAT32, "candidates: packets the WRED/ECN port forwarded marked CE (saturating; cleared by CORE_RESET)"),
+    ro("fast_cnp", "FC_SENT", 0x314, Source::Hw, &SAT32, "Fast CNPs emitted (saturating; cleared by CORE_RESET)"),
+    ro("fast_cnp", "FC_SUPPRESSED", 0x318, Source::Hw, &SAT32, "candidates rate-limited (saturating; cleared by CORE_RESET)"),
+    ro("fast_cnp", "FC_UNPARSED", 0x31C, Source::Hw, &SAT32, "candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET)"),
+    ro("fast_cnp", "FC_LOST", 0x320, Source::Hw, &SAT32, "descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET)"),
 ];
 
 /// The registers of the NIC core's own decoder (below [`EXT_BASE`]).
 pub fn core_registers() -> &'static [Register] {
-    let n = REGISTERS.iter().take_while(|r| !r.is_ext()).count();
+    let n = REGISTERS.iter().take_while(|r| r.offset < EXT_BASE).count();
     &REGISTERS[..n]
 }
 
-/// The registers of the extension decoder (from [`EXT_BASE`] on).
+/// The registers of the extension decoder (from [`EXT_BASE`] up to
+/// [`SWITCH_BASE`]).
 pub fn ext_registers() -> &'static [Register] {
-    &REGISTERS[core_registers().len()..]
+    let n = REGISTERS.iter().take_while(|r| !r.is_switch_only()).count();
+    &REGISTERS[core_registers().len()..n]
 }
 
 /// Whether a switch port (CAPS.KIND = SWITCH_PORT) decodes `r`: the id
 /// registers, CORE_RESET and the WRED/ECN port's registers, at the same
-/// offsets as in the NIC system, so one driver drives both.
+/// offsets as in the NIC system, so one driver drives both; and its own
+/// (from [`SWITCH_BASE`]).
 pub fn in_switch_port(r: &Register) -> bool {
-    r.block == "id" || r.name == "CORE_RESET" || r.block == "wred"
+    r.block == "id" || r.name == "CORE_RESET" || r.block == "wred" || r.is_switch_only()
 }
 
 /// The registers of the switch port's decoder ([`in_switch_port`]), in
@@ -1286,12 +1614,15 @@ pub fn decoded_by(r: &Register, kind: u32, ext: bool, blocks: u32) -> bool {
     let block = block_bit(r).is_none_or(|b| blocks >> b & 1 != 0);
     match kind {
         KIND_SWITCH_PORT => in_switch_port(r) && block,
-        _ => (!r.is_ext() || ext) && block,
+        _ => !r.is_switch_only() && (!r.is_ext() || ext) && block,
     }
 }
 
 /// Which builds decode `r`, for the documentation.
 pub fn devices(r: &Register) -> &'static str {
+    if r.is_switch_only() {
+        return "switch port";
+    }
     match (r.is_ext(), in_switch_port(r)) {
         (false, true) => "all",
         (false, false) => "NIC",

@@ -168,7 +168,7 @@ fn parameter_values_convert_in_the_field_unit_and_name_the_range() {
 }
 
 #[test]
-fn the_switch_port_decodes_id_core_reset_and_wred_only() {
+fn the_switch_port_decodes_id_core_reset_wred_and_its_own() {
     use ldcp_regmap::{
         decoded_by, switch_registers, BLOCKS_NIC_CORE, BLOCKS_NIC_SYSTEM, BLOCKS_SWITCH_PORT,
         KIND_NIC, KIND_SWITCH_PORT, REGISTERS,
@@ -185,10 +185,19 @@ fn the_switch_port_decodes_id_core_reset_and_wred_only() {
             "BLOCKS"
         ]
     );
-    assert!(
-        names[6..].iter().all(|n| n.starts_with("WRED_")),
-        "{names:?}"
-    );
+    // then the WRED/ECN port's, then the switch port's own (draft 001)
+    let wred = names[6..]
+        .iter()
+        .take_while(|n| n.starts_with("WRED_"))
+        .count();
+    assert_eq!(wred, REGISTERS.iter().filter(|r| r.block == "wred").count());
+    for n in &names[6 + wred..] {
+        let r = ldcp_regmap::register(n).unwrap();
+        assert!(
+            r.is_switch_only() && r.offset >= ldcp_regmap::SWITCH_BASE,
+            "{n}"
+        );
+    }
     assert!(ldcp_regmap::check(switch_registers()).is_empty());
     // every WRED/ECN register is there, at the NIC system's offset
     for r in REGISTERS.iter().filter(|r| r.block == "wred") {
@@ -234,6 +243,38 @@ fn the_switch_port_decodes_id_core_reset_and_wred_only() {
             "{name}"
         );
     }
+    // the switch port's own registers: no NIC decodes them; a switch port
+    // by its SW_BLOCKS bits (and SW_BLOCKS itself, always)
+    use ldcp_regmap::{BLOCKS_SWITCH_PORT_001, SW_BLOCKS_SHIFT};
+    for r in REGISTERS.iter().filter(|r| r.is_switch_only()) {
+        assert!(!r.is_ext(), "{}", r.name);
+        assert!(!decoded_by(r, KIND_NIC, true, u32::MAX), "{}", r.name);
+        assert!(
+            decoded_by(r, KIND_SWITCH_PORT, false, BLOCKS_SWITCH_PORT_001),
+            "{}",
+            r.name
+        );
+        match ldcp_regmap::block_bit(r) {
+            Some(b) => {
+                assert!(b >= SW_BLOCKS_SHIFT, "{}", r.name);
+                assert!(
+                    !decoded_by(
+                        r,
+                        KIND_SWITCH_PORT,
+                        false,
+                        BLOCKS_SWITCH_PORT_001 & !(1 << b)
+                    ),
+                    "{}",
+                    r.name
+                );
+            }
+            None => assert_eq!(r.name, "SW_BLOCKS"),
+        }
+    }
+    // the NIC decoders are unchanged by them
+    assert!(ldcp_regmap::ext_registers()
+        .iter()
+        .all(|r| r.offset < ldcp_regmap::SWITCH_BASE));
     let caps = ldcp_regmap::register("CAPS").unwrap();
     let kind = caps.field("KIND").unwrap();
     assert_eq!(kind.get(kind.put(KIND_SWITCH_PORT)), KIND_SWITCH_PORT);

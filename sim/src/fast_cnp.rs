@@ -50,8 +50,9 @@ pub const TIME_BITS: u32 = 31;
 /// Bits of `cfg_interval_cycles` (up to 167 ms at 100 MHz).
 pub const INTERVAL_BITS: u32 = 24;
 /// The default interval at 100 MHz: 50 µs, the DCQCN paper's CNP interval
-/// (G9). The register map holds the default; the block takes a level.
-pub const DEFAULT_INTERVAL_CYCLES: u32 = 5_000;
+/// (G9). The register map holds the default (FC_INTERVAL's reset value);
+/// the block takes a level.
+pub const DEFAULT_INTERVAL_CYCLES: u32 = ldcp_regmap::FC_INTERVAL_RESET;
 /// The WRED/ECN decision of a packet forwarded marked CE
 /// (`wred_ecn::Decision::ForwardMarked`).
 pub const DECISION_MARKED: u8 = crate::wred_ecn::Decision::ForwardMarked as u8;

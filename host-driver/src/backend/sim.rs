@@ -120,6 +120,49 @@ pub fn model() -> Model {
     }
 }
 
+/// The golden model of a switch port's core at its bus (a P node's or a
+/// PE's: [`ldcp_sim::switch_board::SwitchRole`]), for tests and scripts
+/// that drive the draft-001 blocks without the UART in front of them.
+pub struct SwitchModel {
+    m: ldcp_sim::switch_board::SwitchCoreModel,
+    cycles: u64,
+}
+
+/// The switch port model of `role`, reporting this tree's build.
+pub fn switch_model(role: ldcp_sim::switch_board::SwitchRole) -> SwitchModel {
+    let b = ldcp_hdl::nic_core::BuildId::current();
+    SwitchModel {
+        m: ldcp_sim::switch_board::SwitchCoreModel::of_role(b.hash, b.dirty, role),
+        cycles: 0,
+    }
+}
+
+impl BusDevice for SwitchModel {
+    fn cycle(&mut self, bus: &BusIn) -> BusOut {
+        self.m.tick(bus);
+        self.cycles += 1;
+        ldcp_sim::board_shell::BusCore::bus_out(&self.m)
+    }
+
+    fn idle(&mut self, n: u64) {
+        for _ in 0..n {
+            self.cycle(&BusIn::default());
+        }
+    }
+
+    fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "model: SwitchCoreModel ({:?}), {} cycles simulated",
+            self.m.role(),
+            self.cycles
+        )
+    }
+}
+
 impl BusDevice for Model {
     fn cycle(&mut self, bus: &BusIn) -> BusOut {
         self.m.tick(bus);
