@@ -139,8 +139,8 @@ enum Cmd {
         op: FastCnpOp,
     },
     /// Serve a simulated Alchitry Cu on a pseudo-terminal until SIGINT/SIGTERM: the board core's
-    /// RTL (bridge, register map, NIC core; with `--core system` the whole NIC system) fed the
-    /// bytes a client writes, at the bit level.
+    /// RTL (bridge, register map, NIC core; with `--core system` the whole NIC system, with
+    /// `--core switch` or `pe` a switch port) fed the bytes a client writes, at the bit level.
     ///
     /// Prints `port: /dev/pts/N` (with --json: {"port": ...}) once the board is up; then
     /// `ldcpctl --backend uart --port /dev/pts/N <command>` works session after session, the
@@ -152,8 +152,10 @@ enum Cmd {
         /// What runs the board: its Verilated RTL, the golden model, or both in lock step.
         #[arg(long, value_enum, default_value = "rtl")]
         engine: ldcp_host::sim_board::Engine,
-        /// Which board core: the Alchitry Cu's NIC core, or the whole NIC system (the ULX3S's
-        /// core, with the extension blocks and the loopback) at the same line timing.
+        /// Which board core: the Alchitry Cu's NIC core, the whole NIC system (the ULX3S's
+        /// core, with the extension blocks and the loopback) at the same line timing, or a
+        /// switch port: a P node's (WRED/ECN, Fast CNP) or a PE's (WRED/ECN, tunnel ECN,
+        /// END.CON).
         #[arg(long, value_enum, default_value = "nic")]
         core: ldcp_host::sim_board::Core,
         /// Exit once no byte has come for this many seconds (and the board has settled).
