@@ -212,6 +212,35 @@ pub const BOARDS: &[Board] = &[
             ]
         },
     },
+    Board {
+        name: "ulx3s-switch",
+        device: "lfe5u-85f",
+        package: "CABGA381",
+        family: Family::Ecp5,
+        nextpnr_device: "--85k",
+        doc: "ULX3S as a switch port with every block: the WRED/ECN port, the Fast CNP trigger and its queue, tunnel ECN ingress and egress, END.CON, the staging and the UART bridge (more than one HX8K holds); ECP5 LFE5U-85F CABGA381, 50 MHz PLL clock from the 25 MHz oscillator",
+        core: ldcp_hdl::switch_board::FULL_MODULE.name,
+        top: ldcp_hdl::switch_board::ULX3S_TOP,
+        oscillator_mhz: ldcp_hdl::system_board::OSC_MHZ,
+        clock_mhz: ldcp_hdl::system_board::CLOCK_MHZ,
+        baud: ldcp_hdl::system_board::BAUD,
+        baud_div: ldcp_hdl::system_board::BAUD_DIV,
+        flows: 0,
+        bitstream_bytes: None,
+        synth_options: "",
+        core_verilog: ldcp_hdl::switch_board::full_core_verilog,
+        top_verilog: ldcp_hdl::switch_board::ulx3s_top_verilog,
+        constraints: ldcp_hdl::switch_board::ulx3s_lpf,
+        pll: || {
+            let (clki, clkfb, clkop, cphase) = ldcp_hdl::system_board::PLL;
+            vec![
+                ("CLKI_DIV", clki),
+                ("CLKFB_DIV", clkfb),
+                ("CLKOP_DIV", clkop),
+                ("CLKOP_CPHASE", cphase),
+            ]
+        },
+    },
 ];
 
 /// An iCE40-HX8K bitstream's size, bytes.

@@ -240,7 +240,7 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: Some("alchitry-cu-switch"),
         verilog: || ldcp_hdl::switch_board::core_verilog(BuildId::UNSTAMPED),
-        adapter: || Box::new(switch_role_core::<false>()),
+        adapter: || Box::new(switch_role_core::<0>()),
     },
     Block {
         module: &ldcp_hdl::switch_board::PORT_MODULE,
@@ -250,7 +250,7 @@ pub const BLOCKS: &[Block] = &[
         ),
         board: None,
         verilog: ldcp_hdl::switch_board::port_verilog,
-        adapter: || Box::new(switch_port_core::<false>()),
+        adapter: || Box::new(switch_port_core::<0>()),
     },
     Block {
         module: &ldcp_hdl::switch_board::PE_PORT_MODULE,
@@ -260,7 +260,7 @@ pub const BLOCKS: &[Block] = &[
         ),
         board: None,
         verilog: ldcp_hdl::switch_board::pe_port_verilog,
-        adapter: || Box::new(switch_port_core::<true>()),
+        adapter: || Box::new(switch_port_core::<1>()),
     },
     Block {
         module: &ldcp_hdl::switch_board::PE_MODULE,
@@ -268,7 +268,15 @@ pub const BLOCKS: &[Block] = &[
         clock: Clock::Held,
         board: Some("alchitry-cu-pe"),
         verilog: || ldcp_hdl::switch_board::pe_core_verilog(BuildId::UNSTAMPED),
-        adapter: || Box::new(switch_role_core::<true>()),
+        adapter: || Box::new(switch_role_core::<1>()),
+    },
+    Block {
+        module: &ldcp_hdl::switch_board::FULL_MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: Some("ulx3s-switch"),
+        verilog: || ldcp_hdl::switch_board::full_core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(switch_role_core::<2>()),
     },
     Block {
         module: &ldcp_hdl::system_board::MODULE,
@@ -701,32 +709,30 @@ fn board_core() -> Adapter<ldcp_sim::board::BoardModel> {
 /// Verilog is the same): short, so the LED goes dark within a run.
 const BOARD_SIM_LED_HOLD: u32 = 300;
 
-/// The role of a switch board block: the PE's with `PE`, else the P node's.
-const fn switch_role<const PE: bool>() -> ldcp_sim::switch_board::SwitchRole {
-    if PE {
-        ldcp_sim::switch_board::SwitchRole::Pe
-    } else {
-        ldcp_sim::switch_board::SwitchRole::P
+/// The role of a switch board block: 0 a P node's, 1 a PE's, 2 every block.
+const fn switch_role<const R: u8>() -> ldcp_sim::switch_board::SwitchRole {
+    match R {
+        0 => ldcp_sim::switch_board::SwitchRole::P,
+        1 => ldcp_sim::switch_board::SwitchRole::Pe,
+        _ => ldcp_sim::switch_board::SwitchRole::Full,
     }
 }
 
-fn switch_port_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchCoreModel> {
+fn switch_port_core<const R: u8>() -> Adapter<ldcp_sim::switch_board::SwitchCoreModel> {
     use ldcp_sim::switch_board::*;
     Adapter {
-        model: || SwitchCoreModel::of_role(0, true, switch_role::<PE>()),
+        model: || SwitchCoreModel::of_role(0, true, switch_role::<R>()),
         stimulus: |seed| Box::new(core_stimulus(seed)),
         rusthdl: || {
-            let mut sim =
-                ldcp_hdl::stepper::RustHdlSim::of(ldcp_hdl::switch_board::SwitchPortCore::new(
-                    BuildId::UNSTAMPED,
-                    switch_role::<PE>(),
-                ));
+            let mut sim = ldcp_hdl::stepper::RustHdlSim::of(
+                ldcp_hdl::switch_board::SwitchPortCore::new(BuildId::UNSTAMPED, switch_role::<R>()),
+            );
             Box::new(move |s| sim.step(s).is_some())
         },
         throughput: |c| {
             crate::throughput::switch_port_core(
                 c,
-                SwitchCoreModel::of_role(0, true, switch_role::<PE>()),
+                SwitchCoreModel::of_role(0, true, switch_role::<R>()),
                 30_000,
             )
         },
@@ -735,10 +741,10 @@ fn switch_port_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchC
     }
 }
 
-fn switch_role_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
+fn switch_role_core<const R: u8>() -> Adapter<ldcp_sim::switch_board::SwitchBoardModel> {
     use ldcp_sim::switch_board::*;
     Adapter {
-        model: || SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<PE>())),
+        model: || SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<R>())),
         stimulus: |seed| {
             Box::new(ldcp_sim::board_shell::stimulus(
                 seed,
@@ -751,14 +757,14 @@ fn switch_role_core<const PE: bool>() -> Adapter<ldcp_sim::switch_board::SwitchB
             let mut sim =
                 ldcp_hdl::stepper::RustHdlSim::of(ldcp_hdl::switch_board::SwitchBoardCore::new(
                     BuildId::UNSTAMPED,
-                    switch_role::<PE>(),
+                    switch_role::<R>(),
                 ));
             Box::new(move |s| sim.step(s).is_some())
         },
         throughput: |c| {
             crate::throughput::shell_board(
                 c,
-                SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<PE>())),
+                SwitchBoardModel::new(SwitchCoreModel::of_role(0, true, switch_role::<R>())),
                 BOARD_SIM_DIV,
                 BOARD_SIM_LED_HOLD,
                 400,

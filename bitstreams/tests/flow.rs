@@ -260,6 +260,22 @@ fn ulx3s_bitstream_builds_and_meets_its_50_mhz_clock() {
     assert!(bytes > 100_000, "{bytes} bytes");
 }
 
+/// Every switch block on the ULX3S (more than one HX8K holds): the full
+/// switch board core behind the ULX3S's PLL at 50 MHz, met.
+#[test]
+fn ulx3s_switch_bitstream_builds_and_meets_its_50_mhz_clock() {
+    let r = build_board("ulx3s-switch", 3, "test-board-ulx3s-switch");
+    assert_eq!(r.flows, 0);
+    assert!(
+        r.logic_cells > 4_000 && r.bram > 0,
+        "{} cells, {} BRAM",
+        r.logic_cells,
+        r.bram
+    );
+    assert_eq!(r.clocks[0].constraint_mhz.round(), 50.0);
+    assert!(r.bitstream.as_ref().unwrap().bytes > 100_000);
+}
+
 #[test]
 fn committed_reports_are_of_the_current_verilog() {
     for b in ldcp_flow::registry::BLOCKS
@@ -358,7 +374,7 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
         ),
         (
             &["synth", "--board", "arty"],
-            "unknown board \"arty\": known boards are alchitry-cu, alchitry-cu-switch, alchitry-cu-pe, ulx3s",
+            "unknown board \"arty\": known boards are alchitry-cu, alchitry-cu-switch, alchitry-cu-pe, ulx3s, ulx3s-switch",
         ),
         (
             &["synth", "--board", "alchitry-cu", "--target-mhz", "100"],

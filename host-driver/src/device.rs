@@ -267,7 +267,6 @@ pub struct Device<A: RegAccess> {
     blocks: u32,
 }
 
-/// The BLOCKS field of bit `bit`.
 /// The field that reports block-set bit `bit`: BLOCKS' own bits, and
 /// SW_BLOCKS' from `ldcp_regmap::SW_BLOCKS_SHIFT`.
 fn block_field(bit: u32) -> Option<&'static ldcp_regmap::Field> {
@@ -1008,12 +1007,12 @@ pub struct CnpDescriptor {
     pub udp_src: u32,
 }
 
-/// An address as text: IPv4 (dotted) when the upper 96 bits are 0, else IPv6.
-pub fn ipv6_text(a: u128) -> String {
-    if a >> 32 == 0 {
-        std::net::Ipv4Addr::from(a as u32).to_string()
-    } else {
+/// An address as text: IPv6 with `ipv6`, else IPv4 (its low 32 bits).
+pub fn addr_text(a: u128, ipv6: bool) -> String {
+    if ipv6 {
         std::net::Ipv6Addr::from(a).to_string()
+    } else {
+        std::net::Ipv4Addr::from(a as u32).to_string()
     }
 }
 
@@ -1410,12 +1409,13 @@ impl<A: RegAccess> Device<A> {
             };
             let qp = self.io.read32(regs::fc_dsc_qp::OFFSET)?;
             let udp = self.io.read32(regs::fc_dsc_udp::OFFSET)?;
+            let ipv6 = regs::fc_dsc_qp::IPV6.get(qp) != 0;
             let d = CnpDescriptor {
-                src: ipv6_text(word(self, "FC_DSC_SRC")?),
-                dst: ipv6_text(word(self, "FC_DSC_DST")?),
-                end_con: ipv6_text(word(self, "FC_DSC_END_CON")?),
+                src: addr_text(word(self, "FC_DSC_SRC")?, ipv6),
+                dst: addr_text(word(self, "FC_DSC_DST")?, ipv6),
+                end_con: addr_text(word(self, "FC_DSC_END_CON")?, true),
                 dest_qp: regs::fc_dsc_qp::DEST_QP.get(qp),
-                ipv6: regs::fc_dsc_qp::IPV6.get(qp) != 0,
+                ipv6,
                 pkey: regs::fc_dsc_udp::PKEY.get(udp),
                 udp_src: regs::fc_dsc_udp::UDP_SRC.get(udp),
             };

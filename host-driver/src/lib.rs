@@ -106,7 +106,7 @@ pub enum DriverError {
     #[error("CAPS.KIND reads {0}, which this driver does not know (it knows 0 NIC, 1 SWITCH_PORT): use a matching ldcpctl")]
     UnknownKind(u32),
     /// A NIC register asked of a switch port.
-    #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch or alchitry-cu-pe bitstream), which has the id registers, CORE_RESET, the WRED/ECN port and the draft-001 blocks of its role only; use `ldcpctl wred`, `tunnel`, `end-con`, `fast-cnp`, `stats`, `config` (the wred_* parameters, fcnp_interval), `reset`")]
+    #[error("{0} belongs to the NIC, and this device is a switch port (CAPS.KIND = SWITCH_PORT: the alchitry-cu-switch, alchitry-cu-pe or ulx3s-switch bitstream), which has the id registers, CORE_RESET, the WRED/ECN port and the draft-001 blocks of its role only; use `ldcpctl wred`, `tunnel`, `end-con`, `fast-cnp`, `stats`, `config` (the wred_* parameters, fcnp_interval), `reset`")]
     NotOnSwitchPort(String),
     /// The device does not hold the block a request needs (BLOCKS).
     #[error("{what} needs the {block} block, which this device does not hold (BLOCKS: {has}); `ldcpctl probe` lists what it holds")]

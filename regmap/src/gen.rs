@@ -82,7 +82,7 @@ pub fn markdown(regs: &[Register]) -> String {
     );
     let _ = writeln!(
         s,
-        "A switch port (CAPS.KIND = SWITCH_PORT: the `alchitry-cu-switch` bitstream) decodes only the id \
+        "A switch port (CAPS.KIND = SWITCH_PORT: the `alchitry-cu-switch`, `alchitry-cu-pe` and `ulx3s-switch` bitstreams) decodes only the id \
          registers, CORE_RESET and the WRED/ECN port's registers, at the offsets below, and its own from \
          {SWITCH_BASE:#05x} on (the draft-001 blocks: SW_BLOCKS says which it holds, and reads 0 in a build \
          without them; no NIC decodes them); every other offset reads as 0 and ignores writes. The column \"devices\" says which builds decode a register: \

@@ -112,8 +112,9 @@ pub const BLOCK_FAST_CNP: u32 = SW_BLOCKS_SHIFT + 3;
 pub const BLOCK_PKT: u32 = SW_BLOCKS_SHIFT + 4;
 /// The BLOCKS of a switch port (the register's own bits).
 pub const BLOCKS_SWITCH_PORT: u32 = 1 << BLOCK_WRED_ECN;
-/// The block set of the draft-001 switch port (the `alchitry-cu-switch`
-/// bitstream): BLOCKS = [`BLOCKS_SWITCH_PORT`], and SW_BLOCKS all five.
+/// The block set of a switch port with every draft-001 block (the
+/// `ulx3s-switch` bitstream; the Alchitry Cu ones hold a role's share):
+/// BLOCKS = [`BLOCKS_SWITCH_PORT`], and SW_BLOCKS all five.
 pub const BLOCKS_SWITCH_PORT_001: u32 = BLOCKS_SWITCH_PORT
     | 1 << BLOCK_TUNNEL_INGRESS
     | 1 << BLOCK_TUNNEL_EGRESS
@@ -145,8 +146,9 @@ pub fn block_bit(r: &Register) -> Option<u32> {
 pub const KINDS: &[(u32, &str)] = &[(KIND_NIC, "NIC"), (KIND_SWITCH_PORT, "SWITCH_PORT")];
 /// CAPS.KIND of a NIC (`nic_core`, `nic_system`).
 pub const KIND_NIC: u32 = 0;
-/// CAPS.KIND of a switch port (the `alchitry-cu-switch` bitstream): it
-/// decodes only the registers [`in_switch_port`] selects.
+/// CAPS.KIND of a switch port (the `alchitry-cu-switch`, `alchitry-cu-pe`
+/// and `ulx3s-switch` bitstreams): it decodes only the registers
+/// [`in_switch_port`] selects.
 pub const KIND_SWITCH_PORT: u32 = 1;
 
 /// How software may access a register.

@@ -71,7 +71,7 @@ pub enum SwitchRole {
     /// A PE's port (`alchitry-cu-pe`): WRED/ECN, tunnel ECN ingress and
     /// egress, END.CON, the staging.
     Pe,
-    /// Every block (the simulated switch device; more than one HX8K holds).
+    /// Every block (`ulx3s-switch`, on the ECP5: more than one HX8K holds).
     Full,
 }
 
