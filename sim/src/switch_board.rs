@@ -353,6 +353,10 @@ pub struct SwitchCoreModel {
     q_read: QueueWord,
     role: SwitchRole,
     tally: Draft001Counts,
+    /// The decoder's read-only inputs, one per register (reused).
+    ro: Vec<u32>,
+    /// Its sticky-flag sets: none in a switch port.
+    no_sets: Vec<u32>,
 }
 
 impl SwitchCoreModel {
@@ -367,6 +371,8 @@ impl SwitchCoreModel {
         SwitchCoreModel {
             role,
             tally: Draft001Counts::default(),
+            ro: vec![0; ldcp_regmap::switch_registers().len()],
+            no_sets: vec![0; ldcp_regmap::switch_registers().len()],
             regs: RegFileModel::switch(),
             ix: Ix::new(),
             wred: WredEcnModel::new(),
@@ -505,9 +511,9 @@ impl SwitchCoreModel {
         let eco = self.ec.outputs();
 
         // what the decoder samples this cycle
-        let n = self.regs.registers().len();
-        let mut ro = vec![0u32; n];
-        let set = vec![0u32; n];
+        // the decoder's read-only inputs: a buffer of the model's, every slot
+        // this model drives rewritten each cycle (no allocation per cycle)
+        let mut ro = std::mem::take(&mut self.ro);
         ro[ix.git_hash] = self.hash;
         ro[ix.caps] = caps(self.dirty);
         ro[ix.blocks] = ldcp_regmap::BLOCKS_SWITCH_PORT;
@@ -675,7 +681,8 @@ impl SwitchCoreModel {
         self.te.tick(&te_in);
         self.ec.tick(&ec_in);
         self.fc.tick(&fc_in);
-        self.regs.tick(bus, rst, &ro, &set);
+        self.regs.tick(bus, rst, &ro, &self.no_sets);
+        self.ro = ro;
     }
 
     /// The bus cycles of a test that bring the port to rest: the WRED/ECN
