@@ -23,9 +23,10 @@
 //!     the RAM's read address (the RAM reads at the packet's own edge);
 //!     the input registers
 //! s2  the RAM's word (sent bit, 31-bit stamp), registered
-//! s3  age >= interval, from two parallel carry chains (now - stamp and
-//!     now - interval - stamp, the second from a register) and their top
-//!     7 bits; registered with now (the stamp a send writes)
+//! s3  age >= interval, from the top 7 bits of now - stamp and
+//!     now - interval - stamp (the second from a register), each split at
+//!     bit 24: a 24-bit borrow chain selects between two 7-bit
+//!     differences; registered with now (the stamp a send writes)
 //!     with, registered a cycle ahead of the decision, whether the packet
 //!     deciding now (its write is the next cycle's age-1 bypass) and the
 //!     last two edges' writes (ages 2 and 3) are to this slot, and whether
@@ -62,7 +63,7 @@ const CB: usize = FAST_CNP_COUNTER_BITS;
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "fast_cnp",
     doc: "the Fast CNP trigger of a congested node (draft-hu-rtgwg-rocev2-fcn-00 §4.2.2, COMPANION.md G6-G9): a descriptor for each packet WRED/ECN marks CE, at most one per hashed flow slot per interval, one packet per clock",
-    open: &["d1", "d2"],
+    open: &[],
     subs: &[],
 };
 
@@ -158,8 +159,15 @@ pub struct FastCnp {
     now: DFF<Bits<31>>,
     nowp1: DFFWithInit<Bits<31>>,
     thr: DFF<Bits<31>>,
-    d1: Signal<Local, Bits<31>>,
-    d2: Signal<Local, Bits<31>>,
+    // the age test, split at bit 24 (see s3)
+    b1: Signal<Local, Bit>,
+    b2: Signal<Local, Bit>,
+    h1a: Signal<Local, Bits<7>>,
+    h1b: Signal<Local, Bits<7>>,
+    h2a: Signal<Local, Bits<7>>,
+    h2b: Signal<Local, Bits<7>>,
+    t1: Signal<Local, Bit>,
+    t2: Signal<Local, Bit>,
     one_t: Constant<Bits<31>>,
     sent_bit: Constant<Bits<32>>,
     ivl: DFF<Bits<24>>,
@@ -400,15 +408,30 @@ impl Logic for FastCnp {
         self.r_nr.d.next = self.q_nr.q.val();
         self.r_sent.d.next = self.q_rd.q.val().get_bit(31);
         // age >= interval, with interval < 2^24, from two parallel
-        // subtractions: d1 = now - stamp (the age), d2 = now - interval -
-        // stamp; the age is old enough iff its top 7 bits are all ones or
+        // differences: d1 = now - stamp (the age), d2 = now - interval -
+        // stamp; the age is old enough iff d1's top 7 bits are all ones or
         // d2's are not (`ldcp_sim::fast_cnp::old_enough_by_top_bits`,
-        // tested against the plain comparison)
-        // (only their top 7 bits are read: `open` in MODULE waives the rest)
-        self.d1.next = self.now.q.val() - self.q_rd.q.val().get_bits::<31>(0);
-        self.d2.next = self.thr.q.val() - self.q_rd.q.val().get_bits::<31>(0);
-        self.r_old.d.next =
-            self.d1.val().get_bits::<7>(24).all() | !self.d2.val().get_bits::<7>(24).all();
+        // tested against the plain comparison). Only the top 7 bits are
+        // needed, so each difference is split at bit 24 (carry select,
+        // `ldcp_sim::fast_cnp::top_bits_all_ones_split`): the borrow out
+        // of the low 24 bits (one 24-bit chain) picks between the top 7
+        // bits' difference without and with that borrow (two 7-bit chains
+        // beside it). One 31-bit chain was the P board's critical path.
+        self.b1.next = self.now.q.val().get_bits::<24>(0) < self.q_rd.q.val().get_bits::<24>(0);
+        self.b2.next = self.thr.q.val().get_bits::<24>(0) < self.q_rd.q.val().get_bits::<24>(0);
+        self.h1a.next = self.now.q.val().get_bits::<7>(24) - self.q_rd.q.val().get_bits::<7>(24);
+        self.h1b.next = self.now.q.val().get_bits::<7>(24) + !self.q_rd.q.val().get_bits::<7>(24);
+        self.h2a.next = self.thr.q.val().get_bits::<7>(24) - self.q_rd.q.val().get_bits::<7>(24);
+        self.h2b.next = self.thr.q.val().get_bits::<7>(24) + !self.q_rd.q.val().get_bits::<7>(24);
+        self.t1.next = self.h1a.val().all();
+        if self.b1.val() {
+            self.t1.next = self.h1b.val().all();
+        }
+        self.t2.next = self.h2a.val().all();
+        if self.b2.val() {
+            self.t2.next = self.h2b.val().all();
+        }
+        self.r_old.d.next = self.t1.val() | !self.t2.val();
         self.r_stamp.d.next = self.now.q.val();
 
         // the bypass matches, a cycle ahead of the decision: the packet
@@ -594,8 +617,14 @@ impl Default for FastCnp {
             now: Default::default(),
             nowp1: DFFWithInit::new(bits::<31>(1)),
             thr: Default::default(),
-            d1: Default::default(),
-            d2: Default::default(),
+            b1: Default::default(),
+            b2: Default::default(),
+            h1a: Default::default(),
+            h1b: Default::default(),
+            h2a: Default::default(),
+            h2b: Default::default(),
+            t1: Default::default(),
+            t2: Default::default(),
             one_t: Constant::new(bits::<31>(1)),
             sent_bit: Constant::new(bits::<32>(1 << 31)),
             ivl: Default::default(),

@@ -178,6 +178,22 @@ pub fn old_enough_by_top_bits(now: u32, stamp: u32, interval: u32) -> bool {
     top(d1) || !top(d2)
 }
 
+/// Whether the top 7 bits of `a - b` (31-bit operands, modulo 2^31) are
+/// all ones, as the RTL computes it without a 31-bit chain: the borrow
+/// out of the low 24 bits selects between the top bits' difference
+/// without it (`a_hi - b_hi`) and with it (`a_hi + !b_hi`, that is
+/// `a_hi - b_hi - 1`), both modulo 2^7.
+pub fn top_bits_all_ones_split(a: u32, b: u32) -> bool {
+    const LOW: u32 = (1 << 24) - 1;
+    let (a_hi, b_hi) = ((a & TIME_MASK) >> 24, (b & TIME_MASK) >> 24);
+    let top = if a & LOW < b & LOW {
+        a_hi.wrapping_add(!b_hi)
+    } else {
+        a_hi.wrapping_sub(b_hi)
+    };
+    top & 0x7f == 0x7f
+}
+
 crate::ports! {
     callback fast_cnp_ports;
     /// One cycle of the trigger's inputs: a packet's WRED/ECN decision,
@@ -840,6 +856,54 @@ mod tests {
         assert!(m.now < 16, "now wrapped: {}", m.now);
     }
 
+    /// The split top-bits test equals the top bits of the plain
+    /// difference where the low 24 bits borrow or not, at each edge of
+    /// the split and on a seeded sample.
+    #[test]
+    fn the_split_top_bits_equal_the_difference_s_top_bits() {
+        let m = TIME_MASK;
+        let top = |x: u32| (x & m) >> 24 == 0x7f;
+        let edges = [
+            0u32,
+            1,
+            (1 << 24) - 1,
+            1 << 24,
+            (1 << 24) + 1,
+            0x7f << 24,
+            m - 1,
+            m,
+        ];
+        let mut pairs: Vec<(u32, u32)> = vec![];
+        for a in edges {
+            for b in edges {
+                pairs.push((a, b));
+            }
+        }
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..200_000 {
+            x = crate::xorshift::step(x);
+            let a = x & m;
+            x = crate::xorshift::step(x);
+            // b near a + 1 (the top bits all ones) half of the time
+            let b = if x & 1 == 0 {
+                x & m
+            } else {
+                a.wrapping_add(x >> 8 & 0xff_ffff) & m
+            };
+            pairs.push((a, b));
+        }
+        let mut all_ones = 0;
+        for (a, b) in pairs {
+            let want = top(a.wrapping_sub(b));
+            all_ones += want as u32;
+            assert_eq!(top_bits_all_ones_split(a, b), want, "a {a:#x}, b {b:#x}");
+        }
+        assert!(
+            all_ones > 10_000,
+            "the sample reaches the all-ones case {all_ones} times"
+        );
+    }
+
     /// The RTL's comparator-free age test equals `age >= interval` on
     /// every interval edge, ages around the wrap and the top-bit boundary,
     /// and a seeded sample.
@@ -882,6 +946,14 @@ mod tests {
                 old_enough_by_top_bits(now, stamp, interval),
                 age >= interval,
                 "now {now}, stamp {stamp}, interval {interval}"
+            );
+            // the RTL's split form of each difference's top bits
+            let thr = now.wrapping_sub(interval) & m;
+            let split = top_bits_all_ones_split(now, stamp) || !top_bits_all_ones_split(thr, stamp);
+            assert_eq!(
+                split,
+                age >= interval,
+                "split: now {now}, stamp {stamp}, interval {interval}"
             );
         }
     }
