@@ -57,7 +57,10 @@ use crate::tunnel_ingress::TunnelIngress;
 use crate::wred_ecn::WredEcn;
 use ldcp_regmap::{BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS};
 use ldcp_sim::board_shell::LED_HOLD_BITS;
-use ldcp_sim::switch_board::{SwitchRole, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH};
+use ldcp_sim::switch_board::{
+    SwitchRole, DSC_GROUP_DST_HI, DSC_GROUP_DST_LO, DSC_GROUP_END_CON_HI, DSC_GROUP_END_CON_LO,
+    DSC_GROUP_MISC, DSC_GROUP_SRC_HI, DSC_GROUP_SRC_LO, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH,
+};
 use rust_hdl::prelude::*;
 
 const _: () = assert!(
@@ -67,6 +70,17 @@ const _: () = assert!(
 );
 // the queue's pointers and level below are 8 and 9 bits
 const _: () = assert!(DSC_QUEUE_BITS == 8 && DSC_QUEUE_DEPTH == 256);
+// the head-word select's literals in the update: the misc RAM is the
+// default (the fall-through), every other group a distinct 3-bit value
+const _: () = assert!(
+    DSC_GROUP_MISC == 2
+        && DSC_GROUP_END_CON_HI == 0
+        && DSC_GROUP_END_CON_LO == 1
+        && DSC_GROUP_SRC_HI == 4
+        && DSC_GROUP_SRC_LO == 5
+        && DSC_GROUP_DST_HI == 6
+        && DSC_GROUP_DST_LO == 7
+);
 
 const HB: usize = LED_HOLD_BITS as usize;
 
@@ -190,6 +204,17 @@ pub struct SwitchPortCore {
     q_full: DFF<Bit>,
     q_push: Signal<Local, Bit>,
     q_pop: Signal<Local, Bit>,
+    // the read pointer after this edge: the RAMs read there, so a pop's
+    // next descriptor reads one cycle sooner (see `dsc_word`)
+    q_rd_next: Signal<Local, Bits<8>>,
+    // the head's word the bus addresses this cycle (address bits 5..2),
+    // registered: the regfile reads it the next cycle for every FC_DSC_*
+    // register, so no RAM output reaches the regfile's read mux
+    dsc_pick: Signal<Local, Bits<64>>,
+    dsc_word: DFF<Bits<32>>,
+    // FC_STATUS.LEVEL a cycle late: a descriptor the status shows was
+    // pushed at least two edges before any later read of its words
+    q_level_seen: DFF<Bits<9>>,
     // CORE_RESET acts one cycle after its write, as in the NIC core
     reset_q: DFF<Bit>,
     // power-up: one cycle of reset for the port, whose generator state is 0
@@ -295,6 +320,10 @@ impl SwitchPortCore {
             q_full: Default::default(),
             q_push: Default::default(),
             q_pop: Default::default(),
+            q_rd_next: Default::default(),
+            dsc_pick: Default::default(),
+            dsc_word: Default::default(),
+            q_level_seen: Default::default(),
             reset_q: Default::default(),
             por: DFFWithInit::new(true),
             decision: Default::default(),
@@ -346,9 +375,33 @@ impl Logic for SwitchPortCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, reset_q, por, decision, ecn, p_bth, p_udp, p_srh, p_inner, ti_last,
-            ti_compat, te_drop, te_last, te_words, ec_last, fc_emit, fc_supp, fc_unp, q_wr, q_rd,
-            q_level, q_lost, q_nonempty, q_full
+            self,
+            clock,
+            reset_q,
+            por,
+            decision,
+            ecn,
+            p_bth,
+            p_udp,
+            p_srh,
+            p_inner,
+            ti_last,
+            ti_compat,
+            te_drop,
+            te_last,
+            te_words,
+            ec_last,
+            fc_emit,
+            fc_supp,
+            fc_unp,
+            q_wr,
+            q_rd,
+            q_level,
+            q_lost,
+            q_nonempty,
+            q_full,
+            dsc_word,
+            q_level_seen
         );
         for i in 0..4 {
             self.p_osrc[i].clock.next = self.clock.val();
@@ -691,9 +744,14 @@ impl Logic for SwitchPortCore {
         if self.q_push.val() {
             self.q_wr.d.next = self.q_wr.q.val() + bits::<8>(1);
         }
+        self.q_rd_next.next = self.q_rd.q.val();
         if self.q_pop.val() {
-            self.q_rd.d.next = self.q_rd.q.val() + bits::<8>(1);
+            self.q_rd_next.next = self.q_rd.q.val() + bits::<8>(1);
         }
+        if self.reset_q.q.val() {
+            self.q_rd_next.next = bits::<8>(0);
+        }
+        self.q_rd.d.next = self.q_rd_next.val();
         if self.q_push.val() & !self.q_pop.val() {
             self.q_level.d.next = self.q_level.q.val() + bits::<9>(1);
             self.q_nonempty.d.next = true;
@@ -706,7 +764,6 @@ impl Logic for SwitchPortCore {
         }
         if self.reset_q.q.val() {
             self.q_wr.d.next = bits::<8>(0);
-            self.q_rd.d.next = bits::<8>(0);
             self.q_level.d.next = bits::<9>(0);
             self.q_lost.d.next = bits::<32>(0);
             self.q_nonempty.d.next = false;
@@ -739,31 +796,61 @@ impl Logic for SwitchPortCore {
         self.q_misc.write_data.next = bit_cast::<57, 24>(self.p_bth.q.val().get_bits::<24>(0))
             | (bit_cast::<57, 1>(self.p_bth.q.val().get_bits::<1>(25)) << 24)
             | (bit_cast::<57, 32>(self.p_udp.q.val()) << 25);
-        self.q_src_hi.read_address.next = self.q_rd.q.val();
-        self.q_src_lo.read_address.next = self.q_rd.q.val();
-        self.q_dst_hi.read_address.next = self.q_rd.q.val();
-        self.q_dst_lo.read_address.next = self.q_rd.q.val();
-        self.q_ec_hi.read_address.next = self.q_rd.q.val();
-        self.q_ec_lo.read_address.next = self.q_rd.q.val();
-        self.q_misc.read_address.next = self.q_rd.q.val();
-        self.regs.fc_status_level.next = self.q_level.q.val();
+        self.q_src_hi.read_address.next = self.q_rd_next.val();
+        self.q_src_lo.read_address.next = self.q_rd_next.val();
+        self.q_dst_hi.read_address.next = self.q_rd_next.val();
+        self.q_dst_lo.read_address.next = self.q_rd_next.val();
+        self.q_ec_hi.read_address.next = self.q_rd_next.val();
+        self.q_ec_lo.read_address.next = self.q_rd_next.val();
+        self.q_misc.read_address.next = self.q_rd_next.val();
+        self.q_level_seen.d.next = self.q_level.q.val();
+        self.regs.fc_status_level.next = self.q_level_seen.q.val();
         self.regs.fc_lost_count.next = self.q_lost.q.val();
-        self.regs.fc_dsc_qp_dest_qp.next = self.q_misc.read_data.val().get_bits::<24>(0);
-        self.regs.fc_dsc_qp_ipv6.next = self.q_misc.read_data.val().get_bits::<1>(24);
-        self.regs.fc_dsc_udp_pkey.next = self.q_misc.read_data.val().get_bits::<16>(25);
-        self.regs.fc_dsc_udp_udp_src.next = self.q_misc.read_data.val().get_bits::<16>(41);
-        self.regs.fc_dsc_src0_word.next = self.q_src_hi.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_src1_word.next = self.q_src_hi.read_data.val().get_bits::<32>(0);
-        self.regs.fc_dsc_src2_word.next = self.q_src_lo.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_src3_word.next = self.q_src_lo.read_data.val().get_bits::<32>(0);
-        self.regs.fc_dsc_dst0_word.next = self.q_dst_hi.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_dst1_word.next = self.q_dst_hi.read_data.val().get_bits::<32>(0);
-        self.regs.fc_dsc_dst2_word.next = self.q_dst_lo.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_dst3_word.next = self.q_dst_lo.read_data.val().get_bits::<32>(0);
-        self.regs.fc_dsc_end_con0_word.next = self.q_ec_hi.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_end_con1_word.next = self.q_ec_hi.read_data.val().get_bits::<32>(0);
-        self.regs.fc_dsc_end_con2_word.next = self.q_ec_lo.read_data.val().get_bits::<32>(32);
-        self.regs.fc_dsc_end_con3_word.next = self.q_ec_lo.read_data.val().get_bits::<32>(0);
+        // the head's words: address bits 5..3 pick the RAM (FC_DSC_QP and
+        // _UDP 0x2D0-0x2D4, _SRC 0x2E0-0x2EC, _DST 0x2F0-0x2FC, _END_CON
+        // 0x300-0x30C), bit 2 its high or low word; any other address
+        // loads a word no register reads
+        self.dsc_pick.next = (bit_cast::<64, 25>(self.q_misc.read_data.val().get_bits::<25>(0))
+            << 32)
+            | bit_cast::<64, 32>(self.q_misc.read_data.val().get_bits::<32>(25));
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(0) {
+            self.dsc_pick.next = self.q_ec_hi.read_data.val();
+        }
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(1) {
+            self.dsc_pick.next = self.q_ec_lo.read_data.val();
+        }
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(4) {
+            self.dsc_pick.next = self.q_src_hi.read_data.val();
+        }
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(5) {
+            self.dsc_pick.next = self.q_src_lo.read_data.val();
+        }
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(6) {
+            self.dsc_pick.next = self.q_dst_hi.read_data.val();
+        }
+        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(7) {
+            self.dsc_pick.next = self.q_dst_lo.read_data.val();
+        }
+        self.dsc_word.d.next = self.dsc_pick.val().get_bits::<32>(32);
+        if self.bus_addr.val().get_bit(2) {
+            self.dsc_word.d.next = self.dsc_pick.val().get_bits::<32>(0);
+        }
+        self.regs.fc_dsc_qp_dest_qp.next = self.dsc_word.q.val().get_bits::<24>(0);
+        self.regs.fc_dsc_qp_ipv6.next = self.dsc_word.q.val().get_bits::<1>(24);
+        self.regs.fc_dsc_udp_pkey.next = self.dsc_word.q.val().get_bits::<16>(0);
+        self.regs.fc_dsc_udp_udp_src.next = self.dsc_word.q.val().get_bits::<16>(16);
+        self.regs.fc_dsc_src0_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_src1_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_src2_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_src3_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_dst0_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_dst1_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_dst2_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_dst3_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_end_con0_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_end_con1_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_end_con2_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_end_con3_word.next = self.dsc_word.q.val();
         if self.reset_q.q.val() {
             self.ti_last.d.next = bits::<8>(0);
             self.ti_compat.d.next = bits::<1>(0);

@@ -108,6 +108,45 @@ pub const DSC_QUEUE_BITS: u32 = 8;
 /// largest value).
 pub const DSC_QUEUE_DEPTH: usize = 1 << DSC_QUEUE_BITS;
 
+/// Which queue RAM a head-word read takes, by address bits 5..3 (a design
+/// constant of the register layout: FC_DSC_QP and FC_DSC_UDP 0x2D0-0x2D4
+/// in the RAM of the rest, the addresses' hi and lo RAMs 8 bytes each,
+/// bit 2 the word; `the_head_word_groups_are_the_register_layout` checks
+/// it against the map): the END.CON SID's high and low halves.
+pub const DSC_GROUP_END_CON_HI: u64 = 0;
+/// The END.CON SID's low half (see [`DSC_GROUP_END_CON_HI`]).
+pub const DSC_GROUP_END_CON_LO: u64 = 1;
+/// DestQP, IPv6, P_Key and UDP source (also the default: group 3 is a gap).
+pub const DSC_GROUP_MISC: u64 = 2;
+/// The CNP's source, high half.
+pub const DSC_GROUP_SRC_HI: u64 = 4;
+/// The CNP's source, low half.
+pub const DSC_GROUP_SRC_LO: u64 = 5;
+/// The CNP's destination, high half.
+pub const DSC_GROUP_DST_HI: u64 = 6;
+/// The CNP's destination, low half.
+pub const DSC_GROUP_DST_LO: u64 = 7;
+
+/// The head word a bus address selects, from the queue RAMs' read
+/// registers (as the RTL's `dsc_word` loads it every cycle; only the
+/// FC_DSC_* registers read it).
+fn dsc_word_of(addr: u32, q: &QueueWord) -> u32 {
+    let pick = match u64::from(addr >> 3 & 7) {
+        DSC_GROUP_END_CON_HI => q[4],
+        DSC_GROUP_END_CON_LO => q[5],
+        DSC_GROUP_SRC_HI => q[0],
+        DSC_GROUP_SRC_LO => q[1],
+        DSC_GROUP_DST_HI => q[2],
+        DSC_GROUP_DST_LO => q[3],
+        _ => (q[6] & 0x1ff_ffff) << 32 | (q[6] >> 25 & 0xffff_ffff),
+    };
+    if addr & 4 != 0 {
+        pick as u32
+    } else {
+        (pick >> 32) as u32
+    }
+}
+
 /// The switch port's board core.
 pub type SwitchBoardModel = ShellBoard<SwitchCoreModel>;
 
@@ -348,9 +387,14 @@ pub struct SwitchCoreModel {
     q_rd: usize,
     q_level: u32,
     q_lost: u32,
-    /// The RAMs' read registers: the word at the read pointer of the last
-    /// edge, read before that edge's write.
+    /// The RAMs' read registers: the word at the read pointer after the
+    /// last edge (a pop's next word at once), read before that edge's
+    /// write.
     q_read: QueueWord,
+    /// The head's word the bus addressed last cycle (`dsc_word`).
+    dsc_word: u32,
+    /// FC_STATUS.LEVEL: the level a cycle late.
+    q_level_seen: u32,
     role: SwitchRole,
     tally: Draft001Counts,
     /// The decoder's read-only inputs, one per register (reused).
@@ -398,6 +442,8 @@ impl SwitchCoreModel {
             q_level: 0,
             q_lost: 0,
             q_read: [0; 7],
+            dsc_word: 0,
+            q_level_seen: 0,
         }
     }
 
@@ -557,19 +603,15 @@ impl SwitchCoreModel {
         }
         ro[ix.ec_last] = self.ec_last;
         ro[ix.fc_last] = self.fc_last;
-        ro[ix.fc_status] = fco.stat_table_ready as u32 | self.q_level << 8;
-        let q = self.q_read;
-        ro[ix.fc_dsc_qp] = (q[6] & 0x1ff_ffff) as u32;
-        ro[ix.fc_dsc_udp] = (q[6] >> 25) as u32;
-        for (k, (hi, lo)) in [(q[0], q[1]), (q[2], q[3]), (q[4], q[5])]
-            .into_iter()
-            .enumerate()
+        ro[ix.fc_status] = fco.stat_table_ready as u32 | self.q_level_seen << 8;
+        // every FC_DSC_* register reads the word the bus addressed last cycle
+        ro[ix.fc_dsc_qp] = self.dsc_word & 0x1ff_ffff;
+        ro[ix.fc_dsc_udp] = self.dsc_word;
+        for r in [ix.fc_dsc_src, ix.fc_dsc_dst, ix.fc_dsc_end_con]
+            .iter()
+            .flatten()
         {
-            let regs = [ix.fc_dsc_src, ix.fc_dsc_dst, ix.fc_dsc_end_con][k];
-            let w = [(hi >> 32) as u32, hi as u32, (lo >> 32) as u32, lo as u32];
-            for (r, v) in regs.iter().zip(w) {
-                ro[*r] = v;
-            }
+            ro[*r] = self.dsc_word;
         }
 
         // ---- the board's registers at the edge
@@ -620,11 +662,19 @@ impl SwitchCoreModel {
                 | (fco.out_suppressed as u32) << 1
                 | (fco.out_unparsed as u32) << 2;
         }
-        // the descriptor queue: the RAMs read at the read pointer before the
-        // write
-        self.q_read = self.queue[self.q_rd];
+        // the descriptor queue: the head word the bus addresses, from the
+        // RAMs' read registers; the RAMs read at the next read pointer
+        // before the write
+        self.dsc_word = dsc_word_of(bus.addr, &self.q_read);
+        self.q_level_seen = self.q_level;
         let push = fco.out_emit && (self.q_level as usize) < DSC_QUEUE_DEPTH;
         let pop = self.regs.command(ix.fc_pop).is_some_and(|v| v & 1 != 0) && self.q_level > 0;
+        let q_rd_next = if rst {
+            0
+        } else {
+            (self.q_rd + pop as usize) % DSC_QUEUE_DEPTH
+        };
+        self.q_read = self.queue[q_rd_next];
         if fco.out_emit && !push {
             self.q_lost = self.q_lost.saturating_add(1);
         }
@@ -641,9 +691,7 @@ impl SwitchCoreModel {
             ];
             self.q_wr = (self.q_wr + 1) % DSC_QUEUE_DEPTH;
         }
-        if pop {
-            self.q_rd = (self.q_rd + 1) % DSC_QUEUE_DEPTH;
-        }
+        self.q_rd = q_rd_next;
         let t = &mut self.tally;
         t.ti_packets += tio.out_valid as u64;
         t.ti_compat += (tio.out_valid && tio.out_compat) as u64;
@@ -669,7 +717,6 @@ impl SwitchCoreModel {
             self.ec_last = 0;
             self.fc_last = 0;
             self.q_wr = 0;
-            self.q_rd = 0;
             self.q_level = 0;
             self.q_lost = 0;
         }
@@ -1042,6 +1089,41 @@ mod tests {
 
     fn off(name: &str) -> u32 {
         ldcp_regmap::register(name).unwrap().offset
+    }
+
+    /// The head-word groups are the register layout: each FC_DSC_*
+    /// register's address bits 5..3 name the RAM holding its word, bit 2
+    /// the word, and no other register of the map shares those bits' use.
+    #[test]
+    fn the_head_word_groups_are_the_register_layout() {
+        let mut q: QueueWord = [0; 7];
+        for (k, w) in q.iter_mut().enumerate() {
+            *w = (0x0101_0101_0101_0101 * (k as u64 + 1)) ^ (0x8000_0000_0000_0000 >> k);
+        }
+        q[6] &= (1 << 57) - 1;
+        let want = |name: &str| -> u32 {
+            let w = |hi: u64, lo: u64, i: usize| {
+                [(hi >> 32) as u32, hi as u32, (lo >> 32) as u32, lo as u32][i]
+            };
+            let tail = name.as_bytes()[name.len() - 1] as usize;
+            match name {
+                "FC_DSC_QP" => (q[6] & 0x1ff_ffff) as u32,
+                "FC_DSC_UDP" => (q[6] >> 25) as u32,
+                _ if name.starts_with("FC_DSC_SRC") => w(q[0], q[1], tail - b'0' as usize),
+                _ if name.starts_with("FC_DSC_DST") => w(q[2], q[3], tail - b'0' as usize),
+                _ => w(q[4], q[5], tail - b'0' as usize),
+            }
+        };
+        let names: Vec<&str> = ldcp_regmap::switch_registers()
+            .iter()
+            .map(|r| r.name)
+            .filter(|n| n.starts_with("FC_DSC_"))
+            .collect();
+        assert_eq!(names.len(), 14, "{names:?}");
+        for name in names {
+            let a = off(name);
+            assert_eq!(dsc_word_of(a, &q), want(name), "{name} at {a:#x}");
+        }
     }
 
     #[test]
