@@ -237,9 +237,7 @@ pub const BLOCKS: &[Block] = &[
     Block {
         module: &ldcp_hdl::switch_board::MODULE,
         fpga: true,
-        clock: Clock::Reported(
-            "93% of the HX8K: 100 MHz met at some seeds and builds only (the Fast CNP trigger's age compare)",
-        ),
+        clock: Clock::Held,
         board: Some("alchitry-cu-switch"),
         verilog: || ldcp_hdl::switch_board::core_verilog(BuildId::UNSTAMPED),
         adapter: || Box::new(switch_role_core::<0>()),

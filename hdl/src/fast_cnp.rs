@@ -22,11 +22,11 @@
 //!     field's hash (eight XOR trees: its bytes times GF(2^8) elements), their XOR, straight into
 //!     the RAM's read address (the RAM reads at the packet's own edge);
 //!     the input registers
-//! s2  the RAM's word (sent bit, 31-bit stamp), registered
-//! s3  age >= interval, from the top 7 bits of now - stamp and
-//!     now - interval - stamp (the second from a register), each split at
-//!     bit 24: a 24-bit borrow chain selects between two 7-bit
-//!     differences; registered with now (the stamp a send writes)
+//! s2  the RAM's word (sent bit, 31-bit stamp), registered, and the
+//!     slot's age at s3 (now + 1 - stamp), registered
+//! s3  age >= interval (the age's top 7 bits, or its low 24 against the
+//!     interval: one 24-bit chain); registered with now (the stamp a send
+//!     writes)
 //!     with, registered a cycle ahead of the decision, whether the packet
 //!     deciding now (its write is the next cycle's age-1 bypass) and the
 //!     last two edges' writes (ages 2 and 3) are to this slot, and whether
@@ -158,16 +158,8 @@ pub struct FastCnp {
     last_sent: RAM<Bits<32>, 8>,
     now: DFF<Bits<31>>,
     nowp1: DFFWithInit<Bits<31>>,
-    thr: DFF<Bits<31>>,
-    // the age test, split at bit 24 (see s3)
-    b1: Signal<Local, Bit>,
-    b2: Signal<Local, Bit>,
-    h1a: Signal<Local, Bits<7>>,
-    h1b: Signal<Local, Bits<7>>,
-    h2a: Signal<Local, Bits<7>>,
-    h2b: Signal<Local, Bits<7>>,
-    t1: Signal<Local, Bit>,
-    t2: Signal<Local, Bit>,
+    // the slot's age (now - stamp, modulo 2^31) in s3, from s2's RAM word
+    age: DFF<Bits<31>>,
     one_t: Constant<Bits<31>>,
     sent_bit: Constant<Bits<32>>,
     ivl: DFF<Bits<24>>,
@@ -274,7 +266,7 @@ impl Logic for FastCnp {
         dff_setup!(
             self, clock, now, ivl, sw_active, sw_ptr, p_v, p_cand, p_parsed, p_slot, p_nr, q_v,
             q_cand, q_parsed, q_slot, q_nr, q_rd, r_v, r_cand, r_parsed, r_slot, r_nr, r_sent,
-            r_old, r_stamp, r_ok, r_h1, r_h2, r_h3, le3a, le3, le1a, le2a, le1, le2, nowp1, thr,
+            r_old, r_stamp, r_ok, r_h1, r_h2, r_h3, le3a, le3, le1a, le2a, le1, le2, nowp1, age,
             z1_v, z1_slot, z2_v, z2_slot, ov, oemit, osupp, ounp, n_marked, n_sent, n_supp, n_unp,
             o_ipv6, o_src_hi, o_src_lo, o_dst_hi, o_dst_lo, o_ec_hi, o_ec_lo, o_qp, o_pkey, o_udp
         );
@@ -282,9 +274,8 @@ impl Logic for FastCnp {
         self.last_sent.write_clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + self.one_t.val();
         self.ivl.d.next = self.cfg_interval_cycles.val();
-        // now - interval, for the age test in s3 (nowp1 runs one ahead of now)
+        // now one cycle ahead: s2's age is the age s3 sees
         self.nowp1.d.next = self.nowp1.q.val() + self.one_t.val();
-        self.thr.d.next = self.nowp1.q.val() - bit_cast::<31, 24>(self.cfg_interval_cycles.val());
         // the interval's small cases, for the bypasses: the same interval
         // as s3's test (the level of two cycles before the decision)
         self.le1a.d.next = self.cfg_interval_cycles.val() <= bits::<24>(1);
@@ -392,8 +383,11 @@ impl Logic for FastCnp {
         self.last_sent.read_address.next = self.hslot.val();
         self.p_nr.d.next = self.sw_active.q.val();
 
-        // ---- s2: the RAM's word, registered
+        // ---- s2: the RAM's word, registered, and the slot's age as s3
+        // sees it (now + 1 - stamp: one 31-bit chain from the RAM's read
+        // register, which leaves most of this cycle free)
         self.q_rd.d.next = self.last_sent.read_data.val();
+        self.age.d.next = self.nowp1.q.val() - self.last_sent.read_data.val().get_bits::<31>(0);
         self.q_v.d.next = self.p_v.q.val();
         self.q_cand.d.next = self.p_cand.q.val();
         self.q_parsed.d.next = self.p_parsed.q.val();
@@ -407,31 +401,11 @@ impl Logic for FastCnp {
         self.r_slot.d.next = self.q_slot.q.val();
         self.r_nr.d.next = self.q_nr.q.val();
         self.r_sent.d.next = self.q_rd.q.val().get_bit(31);
-        // age >= interval, with interval < 2^24, from two parallel
-        // differences: d1 = now - stamp (the age), d2 = now - interval -
-        // stamp; the age is old enough iff d1's top 7 bits are all ones or
-        // d2's are not (`ldcp_sim::fast_cnp::old_enough_by_top_bits`,
-        // tested against the plain comparison). Only the top 7 bits are
-        // needed, so each difference is split at bit 24 (carry select,
-        // `ldcp_sim::fast_cnp::top_bits_all_ones_split`): the borrow out
-        // of the low 24 bits (one 24-bit chain) picks between the top 7
-        // bits' difference without and with that borrow (two 7-bit chains
-        // beside it). One 31-bit chain was the P board's critical path.
-        self.b1.next = self.now.q.val().get_bits::<24>(0) < self.q_rd.q.val().get_bits::<24>(0);
-        self.b2.next = self.thr.q.val().get_bits::<24>(0) < self.q_rd.q.val().get_bits::<24>(0);
-        self.h1a.next = self.now.q.val().get_bits::<7>(24) - self.q_rd.q.val().get_bits::<7>(24);
-        self.h1b.next = self.now.q.val().get_bits::<7>(24) + !self.q_rd.q.val().get_bits::<7>(24);
-        self.h2a.next = self.thr.q.val().get_bits::<7>(24) - self.q_rd.q.val().get_bits::<7>(24);
-        self.h2b.next = self.thr.q.val().get_bits::<7>(24) + !self.q_rd.q.val().get_bits::<7>(24);
-        self.t1.next = self.h1a.val().all();
-        if self.b1.val() {
-            self.t1.next = self.h1b.val().all();
-        }
-        self.t2.next = self.h2a.val().all();
-        if self.b2.val() {
-            self.t2.next = self.h2b.val().all();
-        }
-        self.r_old.d.next = self.t1.val() | !self.t2.val();
+        // age >= interval (interval < 2^24): the age's top 7 bits or its
+        // low 24 against the interval (the level of two cycles before the
+        // decision, as the bypasses' small cases)
+        self.r_old.d.next = self.age.q.val().get_bits::<7>(24).any()
+            | (self.age.q.val().get_bits::<24>(0) >= self.ivl.q.val());
         self.r_stamp.d.next = self.now.q.val();
 
         // the bypass matches, a cycle ahead of the decision: the packet
@@ -616,15 +590,7 @@ impl Default for FastCnp {
             last_sent: Default::default(),
             now: Default::default(),
             nowp1: DFFWithInit::new(bits::<31>(1)),
-            thr: Default::default(),
-            b1: Default::default(),
-            b2: Default::default(),
-            h1a: Default::default(),
-            h1b: Default::default(),
-            h2a: Default::default(),
-            h2b: Default::default(),
-            t1: Default::default(),
-            t2: Default::default(),
+            age: Default::default(),
             one_t: Constant::new(bits::<31>(1)),
             sent_bit: Constant::new(bits::<32>(1 << 31)),
             ivl: Default::default(),

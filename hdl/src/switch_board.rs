@@ -25,11 +25,27 @@
 //! registers: 95.75-103.22 MHz over eight seeds, 100 met at two. The
 //! queue's push and pop enables take registered level != 0 and level ==
 //! 256 flags, not the level's compares (those were the critical path at
-//! three seeds of seven). That is still not a margin: the P board's
-//! 100 MHz is measured, not held (a build's git hash, a constant in its
-//! netlist, moves it: CI's clean build reached 97.22 MHz at best over ten
-//! seeds). A pipeline stage in the trigger, or a PLL near 90 MHz for this
-//! board, is the fix (not done). The PE board holds 100 MHz.
+//! three seeds of seven). Two more steps made 100 MHz a margin rather
+//! than a seed's luck (94.61-100.04 MHz at seeds 1-4, CI's clean build
+//! 97.22 at best of ten):
+//! - the trigger's age test takes the age from a register its s2 fills
+//!   from the RAM's word (`crate::fast_cnp`, "Pipeline"), no longer a
+//!   31-bit chain from a register through two 7-bit AND trees;
+//! - the queue's head reaches the decoder through registers: at a read's
+//!   request every RAM's half that address bit 2 selects is registered
+//!   beside its RAM (`h_*`), and the FC_DSC_* registers read those, so no
+//!   block RAM output crosses the chip into the read mux (with the age
+//!   chain shortened first, that was the critical path at four of the
+//!   five seeds read: 85.02-101.86 MHz over six). The RAMs read at the
+//!   next read pointer, so a read's timing is every register's (module
+//!   doc of `ldcp_sim::switch_board`). One 32-bit head-word register fed
+//!   by a 16-way mux of all 28 RAMs' outputs was worse (87.81-100.12 MHz,
+//!   the mux the critical path): the halves keep each mux beside its RAM.
+//!
+//! Now 93.61-106.24 MHz over six seeds, met at four (the committed
+//! report), the slowest paths spread over the WRED/ECN occupancy loop,
+//! the trigger's age chain and the decoder; CI holds 100 MHz over up to
+//! eight seeds. The PE board holds 100 MHz.
 //!
 //! # Clock: the 100 MHz oscillator itself, no PLL
 //! The board core runs on the Cu's oscillator (pin P7) directly: no PLL,
@@ -57,10 +73,7 @@ use crate::tunnel_ingress::TunnelIngress;
 use crate::wred_ecn::WredEcn;
 use ldcp_regmap::{BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS};
 use ldcp_sim::board_shell::LED_HOLD_BITS;
-use ldcp_sim::switch_board::{
-    SwitchRole, DSC_GROUP_DST_HI, DSC_GROUP_DST_LO, DSC_GROUP_END_CON_HI, DSC_GROUP_END_CON_LO,
-    DSC_GROUP_MISC, DSC_GROUP_SRC_HI, DSC_GROUP_SRC_LO, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH,
-};
+use ldcp_sim::switch_board::{SwitchRole, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH};
 use rust_hdl::prelude::*;
 
 const _: () = assert!(
@@ -70,17 +83,6 @@ const _: () = assert!(
 );
 // the queue's pointers and level below are 8 and 9 bits
 const _: () = assert!(DSC_QUEUE_BITS == 8 && DSC_QUEUE_DEPTH == 256);
-// the head-word select's literals in the update: the misc RAM is the
-// default (the fall-through), every other group a distinct 3-bit value
-const _: () = assert!(
-    DSC_GROUP_MISC == 2
-        && DSC_GROUP_END_CON_HI == 0
-        && DSC_GROUP_END_CON_LO == 1
-        && DSC_GROUP_SRC_HI == 4
-        && DSC_GROUP_SRC_LO == 5
-        && DSC_GROUP_DST_HI == 6
-        && DSC_GROUP_DST_LO == 7
-);
 
 const HB: usize = LED_HOLD_BITS as usize;
 
@@ -207,11 +209,17 @@ pub struct SwitchPortCore {
     // the read pointer after this edge: the RAMs read there, so a pop's
     // next descriptor reads one cycle sooner (see `dsc_word`)
     q_rd_next: Signal<Local, Bits<8>>,
-    // the head's word the bus addresses this cycle (address bits 5..2),
-    // registered: the regfile reads it the next cycle for every FC_DSC_*
-    // register, so no RAM output reaches the regfile's read mux
-    dsc_pick: Signal<Local, Bits<64>>,
-    dsc_word: DFF<Bits<32>>,
+    // each RAM's half of the head that address bit 2 selects this cycle,
+    // registered beside the RAM: the regfile reads them the next cycle
+    // (FC_DSC_QP and _UDP from the misc RAM's), so no RAM output reaches
+    // its read mux
+    h_src_hi: DFF<Bits<32>>,
+    h_src_lo: DFF<Bits<32>>,
+    h_dst_hi: DFF<Bits<32>>,
+    h_dst_lo: DFF<Bits<32>>,
+    h_ec_hi: DFF<Bits<32>>,
+    h_ec_lo: DFF<Bits<32>>,
+    h_misc: DFF<Bits<32>>,
     // FC_STATUS.LEVEL a cycle late: a descriptor the status shows was
     // pushed at least two edges before any later read of its words
     q_level_seen: DFF<Bits<9>>,
@@ -321,8 +329,13 @@ impl SwitchPortCore {
             q_push: Default::default(),
             q_pop: Default::default(),
             q_rd_next: Default::default(),
-            dsc_pick: Default::default(),
-            dsc_word: Default::default(),
+            h_src_hi: Default::default(),
+            h_src_lo: Default::default(),
+            h_dst_hi: Default::default(),
+            h_dst_lo: Default::default(),
+            h_ec_hi: Default::default(),
+            h_ec_lo: Default::default(),
+            h_misc: Default::default(),
             q_level_seen: Default::default(),
             reset_q: Default::default(),
             por: DFFWithInit::new(true),
@@ -400,7 +413,13 @@ impl Logic for SwitchPortCore {
             q_lost,
             q_nonempty,
             q_full,
-            dsc_word,
+            h_src_hi,
+            h_src_lo,
+            h_dst_hi,
+            h_dst_lo,
+            h_ec_hi,
+            h_ec_lo,
+            h_misc,
             q_level_seen
         );
         for i in 0..4 {
@@ -806,51 +825,41 @@ impl Logic for SwitchPortCore {
         self.q_level_seen.d.next = self.q_level.q.val();
         self.regs.fc_status_level.next = self.q_level_seen.q.val();
         self.regs.fc_lost_count.next = self.q_lost.q.val();
-        // the head's words: address bits 5..3 pick the RAM (FC_DSC_QP and
-        // _UDP 0x2D0-0x2D4, _SRC 0x2E0-0x2EC, _DST 0x2F0-0x2FC, _END_CON
-        // 0x300-0x30C), bit 2 its high or low word; any other address
-        // loads a word no register reads
-        self.dsc_pick.next = (bit_cast::<64, 25>(self.q_misc.read_data.val().get_bits::<25>(0))
-            << 32)
-            | bit_cast::<64, 32>(self.q_misc.read_data.val().get_bits::<32>(25));
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(0) {
-            self.dsc_pick.next = self.q_ec_hi.read_data.val();
-        }
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(1) {
-            self.dsc_pick.next = self.q_ec_lo.read_data.val();
-        }
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(4) {
-            self.dsc_pick.next = self.q_src_hi.read_data.val();
-        }
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(5) {
-            self.dsc_pick.next = self.q_src_lo.read_data.val();
-        }
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(6) {
-            self.dsc_pick.next = self.q_dst_hi.read_data.val();
-        }
-        if self.bus_addr.val().get_bits::<3>(3) == bits::<3>(7) {
-            self.dsc_pick.next = self.q_dst_lo.read_data.val();
-        }
-        self.dsc_word.d.next = self.dsc_pick.val().get_bits::<32>(32);
+        // the head's words: every RAM's half that address bit 2 selects
+        // (bits 63..32 for the registers at 0 mod 8), registered; the
+        // regfile reads the register the address names the next cycle
+        self.h_src_hi.d.next = self.q_src_hi.read_data.val().get_bits::<32>(32);
+        self.h_src_lo.d.next = self.q_src_lo.read_data.val().get_bits::<32>(32);
+        self.h_dst_hi.d.next = self.q_dst_hi.read_data.val().get_bits::<32>(32);
+        self.h_dst_lo.d.next = self.q_dst_lo.read_data.val().get_bits::<32>(32);
+        self.h_ec_hi.d.next = self.q_ec_hi.read_data.val().get_bits::<32>(32);
+        self.h_ec_lo.d.next = self.q_ec_lo.read_data.val().get_bits::<32>(32);
+        self.h_misc.d.next = bit_cast::<32, 25>(self.q_misc.read_data.val().get_bits::<25>(0));
         if self.bus_addr.val().get_bit(2) {
-            self.dsc_word.d.next = self.dsc_pick.val().get_bits::<32>(0);
+            self.h_src_hi.d.next = self.q_src_hi.read_data.val().get_bits::<32>(0);
+            self.h_src_lo.d.next = self.q_src_lo.read_data.val().get_bits::<32>(0);
+            self.h_dst_hi.d.next = self.q_dst_hi.read_data.val().get_bits::<32>(0);
+            self.h_dst_lo.d.next = self.q_dst_lo.read_data.val().get_bits::<32>(0);
+            self.h_ec_hi.d.next = self.q_ec_hi.read_data.val().get_bits::<32>(0);
+            self.h_ec_lo.d.next = self.q_ec_lo.read_data.val().get_bits::<32>(0);
+            self.h_misc.d.next = self.q_misc.read_data.val().get_bits::<32>(25);
         }
-        self.regs.fc_dsc_qp_dest_qp.next = self.dsc_word.q.val().get_bits::<24>(0);
-        self.regs.fc_dsc_qp_ipv6.next = self.dsc_word.q.val().get_bits::<1>(24);
-        self.regs.fc_dsc_udp_pkey.next = self.dsc_word.q.val().get_bits::<16>(0);
-        self.regs.fc_dsc_udp_udp_src.next = self.dsc_word.q.val().get_bits::<16>(16);
-        self.regs.fc_dsc_src0_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_src1_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_src2_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_src3_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_dst0_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_dst1_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_dst2_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_dst3_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_end_con0_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_end_con1_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_end_con2_word.next = self.dsc_word.q.val();
-        self.regs.fc_dsc_end_con3_word.next = self.dsc_word.q.val();
+        self.regs.fc_dsc_qp_dest_qp.next = self.h_misc.q.val().get_bits::<24>(0);
+        self.regs.fc_dsc_qp_ipv6.next = self.h_misc.q.val().get_bits::<1>(24);
+        self.regs.fc_dsc_udp_pkey.next = self.h_misc.q.val().get_bits::<16>(0);
+        self.regs.fc_dsc_udp_udp_src.next = self.h_misc.q.val().get_bits::<16>(16);
+        self.regs.fc_dsc_src0_word.next = self.h_src_hi.q.val();
+        self.regs.fc_dsc_src1_word.next = self.h_src_hi.q.val();
+        self.regs.fc_dsc_src2_word.next = self.h_src_lo.q.val();
+        self.regs.fc_dsc_src3_word.next = self.h_src_lo.q.val();
+        self.regs.fc_dsc_dst0_word.next = self.h_dst_hi.q.val();
+        self.regs.fc_dsc_dst1_word.next = self.h_dst_hi.q.val();
+        self.regs.fc_dsc_dst2_word.next = self.h_dst_lo.q.val();
+        self.regs.fc_dsc_dst3_word.next = self.h_dst_lo.q.val();
+        self.regs.fc_dsc_end_con0_word.next = self.h_ec_hi.q.val();
+        self.regs.fc_dsc_end_con1_word.next = self.h_ec_hi.q.val();
+        self.regs.fc_dsc_end_con2_word.next = self.h_ec_lo.q.val();
+        self.regs.fc_dsc_end_con3_word.next = self.h_ec_lo.q.val();
         if self.reset_q.q.val() {
             self.ti_last.d.next = bits::<8>(0);
             self.ti_compat.d.next = bits::<1>(0);

@@ -39,9 +39,15 @@
 //!   staging of the cycle before: the board's wiring, for timing). An
 //!   emitted descriptor is pushed into a 256-entry queue in block RAM
 //!   (the staging at the emission), unless it is full (FC_LOST counts it);
-//!   FC_DSC_* read the oldest (the RAMs' read register, at the read
-//!   pointer, read before the write of the same edge), FC_POP drops it.
-//!   FC_LAST holds the trigger's last decision.
+//!   FC_DSC_* read the oldest, FC_POP drops it. The RAMs read at the
+//!   read pointer after each edge (a pop's next word at once), before the
+//!   write of the same edge; at a read's request the half of every RAM's
+//!   read register that address bit 2 selects is registered, and the
+//!   FC_DSC_* register the address names reads it the next cycle: no RAM
+//!   output reaches the decoder's read mux, and a read's timing is every
+//!   register's. FC_STATUS.LEVEL shows the level a cycle late, so a
+//!   descriptor it shows was written at least two edges before any later
+//!   read of its words. FC_LAST holds the trigger's last decision.
 //!
 //! A role without a block ties its inputs off, as the hardware does: its
 //! registers read 0 and its commands do nothing.
@@ -108,28 +114,23 @@ pub const DSC_QUEUE_BITS: u32 = 8;
 /// largest value).
 pub const DSC_QUEUE_DEPTH: usize = 1 << DSC_QUEUE_BITS;
 
-/// Which queue RAM a head-word read takes, by address bits 5..3 (a design
-/// constant of the register layout: FC_DSC_QP and FC_DSC_UDP 0x2D0-0x2D4
-/// in the RAM of the rest, the addresses' hi and lo RAMs 8 bytes each,
-/// bit 2 the word; `the_head_word_groups_are_the_register_layout` checks
-/// it against the map): the END.CON SID's high and low halves.
-pub const DSC_GROUP_END_CON_HI: u64 = 0;
-/// The END.CON SID's low half (see [`DSC_GROUP_END_CON_HI`]).
-pub const DSC_GROUP_END_CON_LO: u64 = 1;
-/// DestQP, IPv6, P_Key and UDP source (also the default: group 3 is a gap).
-pub const DSC_GROUP_MISC: u64 = 2;
-/// The CNP's source, high half.
-pub const DSC_GROUP_SRC_HI: u64 = 4;
-/// The CNP's source, low half.
-pub const DSC_GROUP_SRC_LO: u64 = 5;
-/// The CNP's destination, high half.
-pub const DSC_GROUP_DST_HI: u64 = 6;
-/// The CNP's destination, low half.
-pub const DSC_GROUP_DST_LO: u64 = 7;
+// Which queue RAM a head-word read takes, by address bits 5..3 (the
+// register layout: FC_DSC_QP and FC_DSC_UDP at 0x2D0-0x2D4 in the RAM of
+// the rest, each address's hi and lo RAMs 8 bytes apart, bit 2 the word;
+// `the_head_word_groups_are_the_register_layout` checks it against the map)
+const DSC_GROUP_END_CON_HI: u64 = 0;
+const DSC_GROUP_END_CON_LO: u64 = 1;
+const DSC_GROUP_SRC_HI: u64 = 4;
+const DSC_GROUP_SRC_LO: u64 = 5;
+const DSC_GROUP_DST_HI: u64 = 6;
+const DSC_GROUP_DST_LO: u64 = 7;
 
 /// The head word a bus address selects, from the queue RAMs' read
-/// registers (as the RTL's `dsc_word` loads it every cycle; only the
-/// FC_DSC_* registers read it).
+/// registers: what the FC_DSC_* register at that address reads the next
+/// cycle. (The RTL registers every RAM's half that address bit 2
+/// selects, and the decoder reads the one the address names: the same
+/// word, for every address a read can name; other cycles' words are not
+/// read.)
 fn dsc_word_of(addr: u32, q: &QueueWord) -> u32 {
     let pick = match u64::from(addr >> 3 & 7) {
         DSC_GROUP_END_CON_HI => q[4],
@@ -391,7 +392,7 @@ pub struct SwitchCoreModel {
     /// last edge (a pop's next word at once), read before that edge's
     /// write.
     q_read: QueueWord,
-    /// The head's word the bus addressed last cycle (`dsc_word`).
+    /// The head's word the bus addressed last cycle.
     dsc_word: u32,
     /// FC_STATUS.LEVEL: the level a cycle late.
     q_level_seen: u32,
