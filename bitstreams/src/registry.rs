@@ -235,6 +235,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(fast_cnp()),
     },
     Block {
+        module: &ldcp_hdl::coord_decision::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::coord_decision::verilog,
+        adapter: || Box::new(coord_decision()),
+    },
+    Block {
         module: &ldcp_hdl::switch_board::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -444,6 +452,18 @@ fn tunnel_ingress() -> Adapter<ldcp_sim::tunnel_ecn::TunnelIngressModel> {
         stimulus: |seed| Box::new(ingress_stimulus(seed)),
         rusthdl: rusthdl::<ldcp_hdl::tunnel_ingress::TunnelIngress>,
         throughput: |c| crate::throughput::tunnel_ingress(c, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
+}
+
+fn coord_decision() -> Adapter<ldcp_sim::coord::CoordDecisionModel> {
+    use ldcp_sim::coord::*;
+    Adapter {
+        model: CoordDecisionModel::new,
+        stimulus: |seed| Box::new(coord_stimulus(seed)),
+        rusthdl: rusthdl::<ldcp_hdl::coord_decision::CoordDecision>,
+        throughput: |c| crate::throughput::coord_decision(c, THROUGHPUT_CYCLES),
         functional: None,
         rusthdl_divisor: 50,
     }

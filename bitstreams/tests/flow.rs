@@ -146,6 +146,13 @@ fn fast_cnp_synthesizes_at_100_mhz_on_the_hx8k() {
     assert_eq!(r.bram, 2, "the table: 256 x 32 bits");
 }
 
+/// Draft 002's decision: a handful of gates and its counters.
+#[test]
+fn coord_decision_synthesizes_at_100_mhz_on_the_hx8k() {
+    let r = synthesize_at_100_mhz("coord_decision");
+    assert_eq!(r.bram, 0);
+}
+
 fn committed_board_report(board: &str) -> serde_json::Value {
     let path = format!("{}/reports/{board}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -8,6 +8,7 @@
 pub mod ack_generator;
 pub mod board;
 pub mod board_shell;
+pub mod coord_decision;
 pub mod end_con;
 pub mod fast_cnp;
 pub mod fast_start_marker;

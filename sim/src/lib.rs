@@ -14,6 +14,7 @@
 pub mod ack_generator;
 pub mod board;
 pub mod board_shell;
+pub mod coord;
 pub mod cosim;
 pub mod end_con;
 pub mod fast_cnp;

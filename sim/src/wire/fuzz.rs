@@ -11,7 +11,7 @@
 //! CI runs every target for a bounded number of inputs
 //! (`cargo test -p ldcp-sim fuzz`); `ldcp fuzz` runs them as long as asked.
 
-use super::{arn, hex, rocev2, srv6};
+use super::{arn, coord, hex, rocev2, srv6};
 use std::collections::BTreeMap;
 
 /// One parser under test.
@@ -28,7 +28,7 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 6] = [
     Target {
         name: "arn",
         corpus: arn_corpus,
@@ -52,6 +52,18 @@ pub const TARGETS: [Target; 4] = [
         corpus: srv6_corpus,
         fixup: fix_srv6,
         check: check_fast_cnp,
+    },
+    Target {
+        name: "coord_tag",
+        corpus: coord_tag_corpus,
+        fixup: |_| {},
+        check: check_coord_tag,
+    },
+    Target {
+        name: "coord_notify",
+        corpus: coord_notify_corpus,
+        fixup: fix_coord_notify,
+        check: check_coord_notify,
     },
 ];
 
@@ -246,6 +258,100 @@ fn kind(e: &super::WireError) -> &'static str {
 /// A check's outcome: `Ok(Ok(()))` accepted and round-tripped,
 /// `Ok(Err(e))` refused with error `e`, `Err(why)` a property broken.
 pub type Checked = Result<Result<(), super::WireError>, String>;
+
+fn check_coord_tag(b: &[u8]) -> Checked {
+    match coord::Tag::parse(b) {
+        Err(e) => Ok(Err(e)),
+        Ok(t) => {
+            let again = t.encode().map_err(|e| format!("re-encode failed: {e}"))?;
+            if again != b {
+                return Err(format!("re-encoded to {}", hex(&again)));
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn check_coord_notify(b: &[u8]) -> Checked {
+    match coord::Notification::parse(b) {
+        Err(e) => Ok(Err(e)),
+        Ok(n) => {
+            let again = n.encode().map_err(|e| format!("re-encode failed: {e}"))?;
+            if again != b {
+                return Err(format!("re-encoded to {}", hex(&again)));
+            }
+            if coord::Notification::parse(&again) != Ok(n) {
+                return Err("parsed again to another value".into());
+            }
+            Ok(Ok(()))
+        }
+    }
+}
+
+fn coord_tag_corpus() -> Vec<Vec<u8>> {
+    [
+        coord::Tag::NEW,
+        coord::Tag {
+            cc: true,
+            ..coord::Tag::NEW
+        },
+        coord::Tag {
+            arv: true,
+            ar_id: 0x00_2101,
+            ..coord::Tag::NEW
+        },
+        coord::Tag {
+            cc: true,
+            arv: true,
+            reserved: 0x15,
+            ar_id: coord::MAX_AR_ID,
+        },
+    ]
+    .iter()
+    .filter_map(|t| t.encode().ok().map(|b| b.to_vec()))
+    .collect()
+}
+
+fn coord_notify_corpus() -> Vec<Vec<u8>> {
+    let key4 = super::FlowKey {
+        protocol: 17,
+        src_port: 0xc001,
+        dst_port: 4791,
+        src: "10.0.1.1".parse().expect("literal"),
+        dst: "10.0.2.7".parse().expect("literal"),
+    };
+    let key6 = super::FlowKey {
+        src: "2001:db8::1".parse().expect("literal"),
+        dst: "2001:db8::2".parse().expect("literal"),
+        ..key4
+    };
+    [
+        (coord::NotifyType::CcRequired, key4, 1),
+        (coord::NotifyType::CcReleased, key6, 0x00ff_ffff),
+        (coord::NotifyType::ArRequired, key4, 0x2101),
+    ]
+    .into_iter()
+    .filter_map(|(ntype, flow, originator)| {
+        coord::Notification {
+            ntype,
+            flow,
+            originator,
+        }
+        .encode()
+        .ok()
+    })
+    .collect()
+}
+
+/// The header's AF and Length from the key's AF byte, so that inputs get
+/// past them to the key and the ID.
+fn fix_coord_notify(b: &mut [u8]) {
+    if b.len() >= 6 {
+        b[1] = b[5];
+        let len = if b[5] == 6 { 48u16 } else { 24 };
+        b[2..4].copy_from_slice(&len.to_be_bytes());
+    }
+}
 
 fn check_arn(b: &[u8]) -> Checked {
     match arn::Arn::parse(b) {

@@ -2,7 +2,8 @@
 //! `../shared/seeds/COMPANION.md` 1.2 and 2.1 lay them out: the SRv6
 //! tunnel (outer IPv6 and its SRH, [`srv6`]), RoCEv2 with its BTH, ICRC,
 //! CNP and the Fast CNP a WAN node builds from a data packet
-//! ([`rocev2`]), and the ARN message ([`arn`]).
+//! ([`rocev2`]), the ARN message ([`arn`]), and draft 002's coordination
+//! tag and notification ([`coord`]).
 //!
 //! Every parser takes bytes from outside: it refuses malformed, truncated
 //! and over-long input with a [`WireError`] that names the field and what
@@ -11,6 +12,7 @@
 //! bounded run in CI and a long one on request (`ldcp fuzz`).
 
 pub mod arn;
+pub mod coord;
 pub mod fuzz;
 pub mod rocev2;
 pub mod srv6;
