@@ -271,7 +271,7 @@ pub struct SwitchRegFile {
     pub fc_interval_cycles: Signal<Out, Bits<24>>,
     /// FC_STATUS.TABLE_READY: the last-sent table's reset sweep is over (256 cycles after CORE_RESET)
     pub fc_status_table_ready: Signal<In, Bits<1>>,
-    /// FC_STATUS.LEVEL: descriptors waiting in the queue, 0..=256
+    /// FC_STATUS.LEVEL: descriptors waiting in the queue, 0..=256, as of the cycle before (a descriptor it counts can be read at once)
     pub fc_status_level: Signal<In, Bits<9>>,
     /// FC_LAST.EMIT: a Fast CNP was emitted (its descriptor queued)
     pub fc_last_emit: Signal<In, Bits<1>>,

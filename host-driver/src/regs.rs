@@ -1383,7 +1383,7 @@ pub mod fc_status {
     pub const RESET: u32 = 0x00000000;
     /// the last-sent table's reset sweep is over (256 cycles after CORE_RESET)
     pub const TABLE_READY: Field = REGISTERS[124].fields[0];
-    /// descriptors waiting in the queue, 0..=256
+    /// descriptors waiting in the queue, 0..=256, as of the cycle before (a descriptor it counts can be read at once)
     pub const LEVEL: Field = REGISTERS[124].fields[1];
 }
 

@@ -1515,7 +1515,7 @@ pub const REGISTERS: &[Register] = &[
         Source::Hw,
         &[
             flag("TABLE_READY", 0, "the last-sent table's reset sweep is over (256 cycles after CORE_RESET)"),
-            uint("LEVEL", 8, 9, 0, "descriptors waiting in the queue, 0..=256"),
+            uint("LEVEL", 8, 9, 0, "descriptors waiting in the queue, 0..=256, as of the cycle before (a descriptor it counts can be read at once)"),
         ],
         "the trigger's table and descriptor queue",
     ),
