@@ -1159,7 +1159,7 @@ pub fn coord_decision(
     let mut want = std::collections::VecDeque::new();
     let (mut pkts_in, mut out, mut wrong, mut congested) = (0u64, 0u64, 0u64, 0u64);
     let mut last = CoordOutputs::default();
-    let (m, drain) = lockstep(cosim, CoordDecisionModel::new(), &stim, &mut |i, o| {
+    let (_, drain) = lockstep(cosim, CoordDecisionModel::new(), &stim, &mut |i, o| {
         if i.in_valid {
             pkts_in += 1;
             congested += i.in_congested as u64;
@@ -1184,7 +1184,6 @@ pub fn coord_decision(
         }
         last = *o;
     })?;
-    let _ = m;
     conserved("packets presented vs decisions", pkts_in, out)?;
     conserved("decisions not as `decide` says", 0, wrong)?;
     let actions =

@@ -34,8 +34,8 @@
 //! - Not congested: nothing but the indicator.
 //!
 //! So a congested packet gets exactly one of re-route, type 3 and mark
-//! allowed, and an uncongested one none (`every_congested_packet_gets_one
-//! _action` checks it over every input). H6: hosts obey every congestion
+//! allowed, and an uncongested one none (a test checks it over every
+//! input). H6: hosts obey every congestion
 //! signal; "mark allowed" only says WRED/ECN may mark (it still marks by
 //! its own probability, and drops at buf_max regardless).
 

@@ -124,8 +124,8 @@ pub struct Notification {
     pub ntype: NotifyType,
     /// The flow it is about.
     pub flow: FlowKey,
-    /// The node ID of the switch that sent it (24 bits used, as the tag's
-    /// AR_ID; the field is 32).
+    /// The node ID of the switch that sent it (32 bits on the wire, kept
+    /// as read; the IDs a tag can name are 24 bits, H11).
     pub originator: u32,
 }
 
