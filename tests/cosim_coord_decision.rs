@@ -70,18 +70,7 @@ fn coord_decision_matches_model() {
 fn coord_decision_rtl_decides_every_input_as_c9_says() {
     let cosim = ldcp_tests::cosim::<CoordDecisionModel>("coord_decision");
     let inputs: Vec<DecisionIn> = every_input().collect();
-    let stim: Vec<CoordInputs> = inputs
-        .iter()
-        .map(|i| CoordInputs {
-            in_valid: true,
-            in_congested: i.congested,
-            in_cc: i.cc,
-            in_light: i.light,
-            in_arv: i.arv,
-            in_last_hop: i.last_hop,
-            ..Default::default()
-        })
-        .collect();
+    let stim: Vec<CoordInputs> = inputs.iter().map(CoordInputs::packet).collect();
     let mut got = vec![];
     let mut last = CoordOutputs::default();
     cosim
@@ -110,13 +99,7 @@ fn coord_decision_rtl_decides_every_input_as_c9_says() {
     let (mut congested, mut rows) = (0u32, 0);
     for (i, o) in inputs.iter().zip(&got) {
         let d = decide(i);
-        let rtl = Decision {
-            reroute: o.out_reroute,
-            write_indicator: o.out_write_indicator,
-            type3: o.out_type3,
-            mark_allowed: o.out_mark_allowed,
-            incast: o.out_incast,
-        };
+        let rtl = o.decision();
         assert_eq!(rtl, d, "{i:?}");
         if i.congested && !i.cc && !i.last_hop {
             rows += 1;

@@ -202,15 +202,7 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::system_board::core_verilog,
         top_verilog: ldcp_hdl::system_board::top_verilog,
         constraints: ldcp_hdl::system_board::lpf,
-        pll: || {
-            let (clki, clkfb, clkop, cphase) = ldcp_hdl::system_board::PLL;
-            vec![
-                ("CLKI_DIV", clki),
-                ("CLKFB_DIV", clkfb),
-                ("CLKOP_DIV", clkop),
-                ("CLKOP_CPHASE", cphase),
-            ]
-        },
+        pll: ulx3s_pll,
     },
     Board {
         name: "ulx3s-switch",
@@ -231,17 +223,21 @@ pub const BOARDS: &[Board] = &[
         core_verilog: ldcp_hdl::switch_board::full_core_verilog,
         top_verilog: ldcp_hdl::switch_board::ulx3s_top_verilog,
         constraints: ldcp_hdl::switch_board::ulx3s_lpf,
-        pll: || {
-            let (clki, clkfb, clkop, cphase) = ldcp_hdl::system_board::PLL;
-            vec![
-                ("CLKI_DIV", clki),
-                ("CLKFB_DIV", clkfb),
-                ("CLKOP_DIV", clkop),
-                ("CLKOP_CPHASE", cphase),
-            ]
-        },
+        pll: ulx3s_pll,
     },
 ];
+
+/// The ULX3S's EHXPLLL parameters (both ULX3S boards: 50 MHz from the
+/// 25 MHz oscillator).
+fn ulx3s_pll() -> Vec<(&'static str, u32)> {
+    let (clki, clkfb, clkop, cphase) = ldcp_hdl::system_board::PLL;
+    vec![
+        ("CLKI_DIV", clki),
+        ("CLKFB_DIV", clkfb),
+        ("CLKOP_DIV", clkop),
+        ("CLKOP_CPHASE", cphase),
+    ]
+}
 
 /// An iCE40-HX8K bitstream's size, bytes.
 pub const ICE40_HX8K_BIN_BYTES: u64 = 135_100;

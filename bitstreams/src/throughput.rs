@@ -1143,18 +1143,7 @@ pub fn coord_decision(
     use ldcp_sim::coord::*;
     let all: Vec<DecisionIn> = every_input().collect();
     let stim: Vec<CoordInputs> = (0..cycles as usize)
-        .map(|k| {
-            let i = all[k % all.len()];
-            CoordInputs {
-                in_valid: true,
-                in_congested: i.congested,
-                in_cc: i.cc,
-                in_light: i.light,
-                in_arv: i.arv,
-                in_last_hop: i.last_hop,
-                ..Default::default()
-            }
-        })
+        .map(|k| CoordInputs::packet(&all[k % all.len()]))
         .collect();
     let mut want = std::collections::VecDeque::new();
     let (mut pkts_in, mut out, mut wrong, mut congested) = (0u64, 0u64, 0u64, 0u64);
@@ -1163,24 +1152,11 @@ pub fn coord_decision(
         if i.in_valid {
             pkts_in += 1;
             congested += i.in_congested as u64;
-            want.push_back(decide(&DecisionIn {
-                congested: i.in_congested,
-                cc: i.in_cc,
-                light: i.in_light,
-                arv: i.in_arv,
-                last_hop: i.in_last_hop,
-            }));
+            want.push_back(decide(&i.view()));
         }
         if o.out_valid {
             out += 1;
-            let got = Decision {
-                reroute: o.out_reroute,
-                write_indicator: o.out_write_indicator,
-                type3: o.out_type3,
-                mark_allowed: o.out_mark_allowed,
-                incast: o.out_incast,
-            };
-            wrong += (want.pop_front() != Some(got)) as u64;
+            wrong += (want.pop_front() != Some(o.decision())) as u64;
         }
         last = *o;
     })?;

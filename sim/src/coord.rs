@@ -137,6 +137,45 @@ crate::ports! {
     }
 }
 
+impl CoordInputs {
+    /// A packet with `d`'s view, on an otherwise idle cycle.
+    pub fn packet(d: &DecisionIn) -> CoordInputs {
+        CoordInputs {
+            in_valid: true,
+            in_congested: d.congested,
+            in_cc: d.cc,
+            in_light: d.light.min(LIGHT_MAX),
+            in_arv: d.arv,
+            in_last_hop: d.last_hop,
+            ..Default::default()
+        }
+    }
+
+    /// The view of this cycle's packet (meaningful with `in_valid`).
+    pub fn view(&self) -> DecisionIn {
+        DecisionIn {
+            congested: self.in_congested,
+            cc: self.in_cc,
+            light: self.in_light & LIGHT_MAX,
+            arv: self.in_arv,
+            last_hop: self.in_last_hop,
+        }
+    }
+}
+
+impl CoordOutputs {
+    /// The decision on the output registers (all false without one).
+    pub fn decision(&self) -> Decision {
+        Decision {
+            reroute: self.out_reroute,
+            write_indicator: self.out_write_indicator,
+            type3: self.out_type3,
+            mark_allowed: self.out_mark_allowed,
+            incast: self.out_incast,
+        }
+    }
+}
+
 /// The cycle model of `CoordDecision` (`hdl/src/coord_decision.rs`): the
 /// decision registered one cycle after its packet, the four counters
 /// (saturating at 2^32 - 1) counting the registered decision one cycle
@@ -166,13 +205,7 @@ impl CoordDecisionModel {
         let o = self.out;
         let add = |n: u32, b: bool| n.saturating_add(b as u32);
         let d = if i.in_valid {
-            decide(&DecisionIn {
-                congested: i.in_congested,
-                cc: i.in_cc,
-                light: i.in_light & LIGHT_MAX,
-                arv: i.in_arv,
-                last_hop: i.in_last_hop,
-            })
+            decide(&i.view())
         } else {
             Decision::default()
         };

@@ -259,33 +259,35 @@ fn kind(e: &super::WireError) -> &'static str {
 /// `Ok(Err(e))` refused with error `e`, `Err(why)` a property broken.
 pub type Checked = Result<Result<(), super::WireError>, String>;
 
-fn check_coord_tag(b: &[u8]) -> Checked {
-    match coord::Tag::parse(b) {
-        Err(e) => Ok(Err(e)),
-        Ok(t) => {
-            let again = t.encode().map_err(|e| format!("re-encode failed: {e}"))?;
-            if again != b {
-                return Err(format!("re-encoded to {}", hex(&again)));
-            }
-            Ok(Ok(()))
-        }
+/// A parse's round trip: a refusal as it is; an accepted value must
+/// re-encode to the same bytes, and is returned for further checks.
+fn round_trip<T>(
+    b: &[u8],
+    parsed: Result<T, super::WireError>,
+    encode: impl FnOnce(&T) -> Result<Vec<u8>, super::WireError>,
+) -> Result<Result<T, super::WireError>, String> {
+    let v = match parsed {
+        Err(e) => return Ok(Err(e)),
+        Ok(v) => v,
+    };
+    let again = encode(&v).map_err(|e| format!("re-encode failed: {e}"))?;
+    if again != b {
+        return Err(format!("re-encoded to {}", hex(&again)));
     }
+    Ok(Ok(v))
+}
+
+fn check_coord_tag(b: &[u8]) -> Checked {
+    round_trip(b, coord::Tag::parse(b), |t| t.encode().map(|a| a.to_vec())).map(|r| r.map(drop))
 }
 
 fn check_coord_notify(b: &[u8]) -> Checked {
-    match coord::Notification::parse(b) {
-        Err(e) => Ok(Err(e)),
-        Ok(n) => {
-            let again = n.encode().map_err(|e| format!("re-encode failed: {e}"))?;
-            if again != b {
-                return Err(format!("re-encoded to {}", hex(&again)));
-            }
-            if coord::Notification::parse(&again) != Ok(n) {
-                return Err("parsed again to another value".into());
-            }
-            Ok(Ok(()))
-        }
-    }
+    round_trip(
+        b,
+        coord::Notification::parse(b),
+        coord::Notification::encode,
+    )
+    .map(|r| r.map(drop))
 }
 
 fn coord_tag_corpus() -> Vec<Vec<u8>> {
@@ -354,39 +356,22 @@ fn fix_coord_notify(b: &mut [u8]) {
 }
 
 fn check_arn(b: &[u8]) -> Checked {
-    match arn::Arn::parse(b) {
-        Err(e) => Ok(Err(e)),
-        Ok(a) => {
-            let again = a.encode().map_err(|e| format!("re-encode failed: {e}"))?;
-            if again != b {
-                return Err(format!("re-encoded to {}", hex(&again)));
-            }
-            Ok(Ok(()))
-        }
-    }
+    round_trip(b, arn::Arn::parse(b), arn::Arn::encode).map(|r| r.map(drop))
 }
 
 fn check_rocev2(b: &[u8]) -> Checked {
-    match rocev2::Rocev2Packet::parse(b) {
-        Err(e) => Ok(Err(e)),
-        Ok(p) => {
-            let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
-            if again != b {
-                return Err(format!("re-encoded to {}", hex(&again)));
-            }
-            Ok(Ok(()))
-        }
-    }
+    round_trip(
+        b,
+        rocev2::Rocev2Packet::parse(b),
+        rocev2::Rocev2Packet::encode,
+    )
+    .map(|r| r.map(drop))
 }
 
 fn check_srv6(b: &[u8]) -> Checked {
-    match srv6::Srv6Packet::parse(b) {
+    match round_trip(b, srv6::Srv6Packet::parse(b), srv6::Srv6Packet::encode)? {
         Err(e) => Ok(Err(e)),
         Ok(p) => {
-            let again = p.encode().map_err(|e| format!("re-encode failed: {e}"))?;
-            if again != b {
-                return Err(format!("re-encoded to {}", hex(&again)));
-            }
             // decapsulation refuses or succeeds, never panics; a forwarded
             // inner packet differs from the arriving one in its ECN field
             // and IPv4 checksum only
