@@ -9,6 +9,7 @@
 pub mod cc;
 pub mod cli;
 pub mod config;
+pub mod coord;
 pub mod engine;
 pub mod flowctl;
 pub mod output;

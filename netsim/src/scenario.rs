@@ -3,6 +3,7 @@
 //! DCQCN on the same network and the same flows.
 
 use crate::config::{Cc, NetConfig};
+use crate::coord::{CoordMode, Granularity};
 use crate::engine::Hardware;
 use crate::flowctl::{FcConfig, FcMode, FlowControl};
 use crate::sim::Sim;
@@ -12,6 +13,17 @@ use crate::workload;
 use serde_json::{json, Value};
 
 const US: u64 = 1_000_000;
+
+/// The coord-* scenarios' leaf-spine: leaves, hosts per leaf, spines.
+const COORD_LEAVES: usize = 4;
+const COORD_PER_LEAF: usize = 8;
+const COORD_SPINES: usize = 4;
+/// coord-incast: senders, bytes each, start.
+const INCAST_SENDERS: usize = 16;
+const INCAST_BYTES: u64 = 500_000;
+const INCAST_START_PS: u64 = 200 * US;
+/// coord-collision: the second flow's start.
+const COLLISION_START_PS: u64 = 100 * US;
 
 /// 001-B's unresponsive cross traffic at R5, b/s.
 const CROSS_BPS: u64 = 30_000_000_000;
@@ -44,6 +56,9 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "wan-tunnel-ecn", doc: "draft 001-A: 4 LDCP senders at 10 Gb/s across an SRv6 WAN (one-way --wan-delay-us, default 1,000) to a 20 Gb/s bottleneck at R5: RFC 6040 normal or --tunnel-mode compatibility; --fault makes R1 set CE on Not-ECT outers. Drops and marks at R5, CE delivered, goodput, egress drops" },
     Scenario { name: "wan-fast-cnp", doc: "draft 001-B: 2 LDCP senders at 10 Gb/s across the WAN; at t0 = 5 RTTs, 30 Gb/s of unresponsive cross traffic joins at R5 (a 40 Gb/s port, --cong-at x of the one-way delay from the senders): first mark, first Fast CNP and ECN-Echo at a sender, first cut, queue peak, against (2-x)D and xD; --fast-cnp off|on|instead, --fast-cnp-interval-us" },
     Scenario { name: "wan-arn", doc: "draft 001-C: services A and B on one priority across one WAN link; A's flow A1 bursts (--burst-kb) at 40 Gb/s into a 10 Gb/s egress at R5, A2 (5 Gb/s) and B (20 Gb/s) go elsewhere. --flow-control none, pfc, arn-service, arn-flow (default) or arn-priority: B's throughput and latency, A1's completion, pause and halt time, buffer peaks" },
+    Scenario { name: "coord-collision", doc: "draft 002 (i): a leaf-spine of 100 Gb/s links (4 leaves x 8 hosts, 4 spines); two long LDCP flows to leaf 0 hashed onto one link while three are idle: --collision spine-downlink (from leaves 1 and 2, default) or leaf-uplink (both from leaf 1). --coord cc-only|independent|coordinated (default coordinated), --ar flowlet|spray: per-flow throughput, recovery after the first move, window cuts needless and needed, path changes and reordering, queue peaks, notifications by type" },
+    Scenario { name: "coord-incast", doc: "draft 002 (ii): 16 senders on leaves 1-3 send 500 KB each to one host on leaf 0 at 200 us (a 16-to-1 incast on leaf 0's port), same network and options: incast completion, its flows' path changes and reordering, notifications by type, queue peak at the incast port" },
+    Scenario { name: "coord-both", doc: "draft 002 (iii): the collision and the incast at once (the collision's receivers on leaf 0 beside the incast's)" },
     Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
 ];
 
@@ -115,6 +130,15 @@ pub struct Tuning {
     /// wan-arn: ARN's Time, us, 10..=1000000 (default 500; re-sent every Time/2 while above XOFF).
     #[arg(long, value_name = "US")]
     pub arn_time_us: Option<u32>,
+    /// coord-* scenarios: draft 002's scheme: cc-only (LDCP over ECMP), independent (adaptive routing beside it, unaware of it) or coordinated (default).
+    #[arg(long, value_name = "MODE")]
+    pub coord: Option<String>,
+    /// coord-* scenarios: adaptive routing per flowlet (default) or per packet (spray).
+    #[arg(long, value_name = "GRAIN")]
+    pub ar: Option<String>,
+    /// coord-collision and coord-both: where the two long flows collide: spine-downlink (from leaves 1 and 2, on a spine's link to leaf 0, where only an upstream switch can move them; default) or leaf-uplink (both from leaf 1, on one of its four uplinks).
+    #[arg(long, value_name = "WHERE")]
+    pub collision: Option<String>,
 }
 
 /// How a run is set up.
@@ -345,6 +369,34 @@ pub fn check(o: &Options) -> Result<(), String> {
             ));
         }
     }
+    let coord = name.starts_with("coord-");
+    if o.tuning.collision.is_some() && !(name == "coord-collision" || name == "coord-both") {
+        return Err(format!(
+            "--collision applies to coord-collision and coord-both, not to {name}"
+        ));
+    }
+    collision_at(o)?;
+    for (flag, set) in [
+        ("--coord", o.tuning.coord.is_some()),
+        ("--ar", o.tuning.ar.is_some()),
+    ] {
+        if set && !coord {
+            return Err(format!(
+                "{flag} applies to the coord-* scenarios (coord-collision, coord-incast, coord-both), not to {name}"
+            ));
+        }
+    }
+    coord_mode(o)?;
+    if coord && o.tuning.topology.as_deref() == Some("fat-tree") {
+        return Err(format!(
+            "--topology fat-tree does not apply to {name}: the HPCC fat tree's uplinks carry 4 host links' rate, so two host-rate flows on one uplink do not congest it; the coord-* scenarios use a 1:1 leaf-spine"
+        ));
+    }
+    if coord && o.tuning.rate_gbps.is_some() {
+        return Err(format!(
+            "--rate-gbps does not apply to {name}: its links are 100 Gb/s, host and uplink alike"
+        ));
+    }
     if let Some(t) = o.tuning.topology.as_deref() {
         if t != "leaf-spine" && t != "fat-tree" {
             return Err(format!("--topology {t}: it must be leaf-spine or fat-tree"));
@@ -381,6 +433,30 @@ fn flow_control(o: &Options) -> Result<FcMode, String> {
             "--flow-control {m}: it must be none, pfc, arn-service, arn-flow or arn-priority"
         )),
     }
+}
+
+fn collision_at(o: &Options) -> Result<&'static str, String> {
+    match o.tuning.collision.as_deref() {
+        None | Some("spine-downlink") => Ok("spine-downlink"),
+        Some("leaf-uplink") => Ok("leaf-uplink"),
+        Some(c) => Err(format!(
+            "--collision {c}: it must be spine-downlink or leaf-uplink"
+        )),
+    }
+}
+
+fn coord_mode(o: &Options) -> Result<(CoordMode, Granularity), String> {
+    let m = o
+        .tuning
+        .coord
+        .as_deref()
+        .map_or(Ok(CoordMode::Coordinated), CoordMode::parse)?;
+    let g = o
+        .tuning
+        .ar
+        .as_deref()
+        .map_or(Ok(Granularity::Flowlet), Granularity::parse)?;
+    Ok((m, g))
 }
 
 fn fast_cnp_mode(o: &Options) -> Result<FastCnpMode, String> {
@@ -452,6 +528,10 @@ pub fn run(
             (Topology::star(s, gbps, US), "star")
         }
         "mini" => (Topology::dumbbell(6, gbps, US), "dumbbell"),
+        n if n.starts_with("coord-") => (
+            Topology::leaf_spine(COORD_LEAVES, COORD_PER_LEAF, COORD_SPINES, gbps, gbps, US),
+            "leaf-spine",
+        ),
         _ => match o.tuning.topology.as_deref().unwrap_or("leaf-spine") {
             "leaf-spine" => (
                 Topology::leaf_spine(4, 8, 2, gbps, 4 * gbps, US),
@@ -583,6 +663,10 @@ pub fn run(
             ));
         }
     }
+    if name.starts_with("coord-") {
+        let (mode, grain) = coord_mode(o)?;
+        sim.enable_coord(mode, grain);
+    }
     sim.stats.trace_flows(o.trace);
     if o.log_engine {
         sim.engine_log = Some(Vec::new());
@@ -591,6 +675,7 @@ pub fn run(
     let b = sim.cfg.bdp_pkts();
     let payload = sim.cfg.payload_bytes as u64;
     let mut extra = json!({});
+    let mut coord_flows = None;
     let (end, warm) = match name {
         n if n.starts_with("stable-") => {
             let senders = sim.topo.hosts / 2;
@@ -694,6 +779,62 @@ pub fn run(
             sim.probe.from_ps = t0;
             (us((t0 + 10 * rtt).div_ceil(US)), t0)
         }
+        n if n.starts_with("coord-") => {
+            let per = COORD_PER_LEAF;
+            let hosts = sim.topo.hosts;
+            let leaf = |l: usize| hosts + l;
+            let mut collision = Vec::new();
+            let mut incast = Vec::new();
+            if n != "coord-incast" {
+                // two long flows to leaf 0 (hosts 1, 2), the second's salt
+                // chosen so that ECMP puts it on the first one's link; it
+                // starts when the first is in its stable stage at the line
+                // rate. From leaf 1 (host 8) and leaf 2 (host 23) they meet
+                // on a spine's link down to leaf 0, where no local path is
+                // left; both from leaf 1 (hosts 8, 9), on leaf 1's uplink,
+                // which has three idle siblings.
+                let spine_link = collision_at(o)? == "spine-downlink";
+                let a = sim.add_flow(per, 1, u64::MAX, 0, 0)?;
+                let hot = sim.flow_route(a as usize)[if spine_link { 2 } else { 1 }];
+                let src_b = if spine_link { 3 * per - 1 } else { per + 1 };
+                let salt = salt_onto(&mut sim, src_b, 2, hot)?;
+                let b = sim.add_flow(src_b, 2, u64::MAX, COLLISION_START_PS, salt)?;
+                collision = vec![a, b];
+                let label = if spine_link {
+                    let spine = sim.ports[hot as usize].from as usize - leaf(COORD_LEAVES);
+                    format!("spine {spine} -> leaf 0 (the collision's link)")
+                } else {
+                    let spine = sim.ports[hot as usize].to as usize - leaf(COORD_LEAVES);
+                    format!("leaf 1 -> spine {spine} (the collision's uplink)")
+                };
+                sim.watch_port(hot, &label);
+            }
+            if n != "coord-collision" {
+                // 16 senders: hosts 2-7 of leaf 1, 0-4 of leaves 2 and 3
+                // (none of them a collision flow's)
+                let senders = (per + 2..2 * per)
+                    .chain(2 * per..2 * per + 5)
+                    .chain(3 * per..3 * per + 5);
+                for (i, h) in senders.enumerate() {
+                    incast.push(sim.add_flow(
+                        h,
+                        0,
+                        INCAST_BYTES,
+                        INCAST_START_PS,
+                        100 + i as u64,
+                    )?);
+                }
+                debug_assert_eq!(incast.len(), INCAST_SENDERS);
+                let port = sim.port_between(leaf(0), 0).expect("leaf 0 to host 0");
+                sim.watch_port(port, "leaf 0 -> host 0 (the incast port)");
+            }
+            let c = sim.coord.as_mut().expect("a coord scenario");
+            for &f in &collision {
+                c.track(f);
+            }
+            coord_flows = Some((collision, incast));
+            (us(2_000), 0)
+        }
         "mini" => {
             for i in 0..3 {
                 sim.add_flow(i, 6 + i, u64::MAX, i as u64 * 500, i as u64)?;
@@ -769,6 +910,9 @@ pub fn run(
             "messages_start_us": 1_000,
             "message_every_us": 20,
         });
+    } else if let Some((collision, incast)) = coord_flows.as_ref() {
+        sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
+        extra = coord_figures(&sim, collision, incast, collision_at(o)?, end);
     } else if name == "wan-arn" {
         sim.run(end, &mut |t| progress((t as f64 / total).min(1.0)))?;
         sim.fc_finish();
@@ -822,6 +966,157 @@ pub fn run(
         wall_s,
         setup_s,
         run_s,
+    })
+}
+
+/// A salt for a flow `src -> dst` whose ECMP route takes `port` (the
+/// next flow's, by [`Sim::add_flow`]'s hash).
+fn salt_onto(sim: &mut Sim, src: usize, dst: usize, port: u32) -> Result<u64, String> {
+    let id = sim.flows.len() as u64;
+    for salt in 1..10_000u64 {
+        let r = sim.route(src, dst, crate::rng::mix(&[sim.seed, salt, id]))?;
+        if r.contains(&port) {
+            return Ok(salt);
+        }
+    }
+    Err(format!(
+        "no salt below 10,000 routes {src} -> {dst} over port {port}"
+    ))
+}
+
+/// Throughput of a tracked flow's (time ps, packets acknowledged) samples
+/// over windows of `w` samples: (window end ps, Gb/s).
+pub fn windowed_gbps(samples: &[(u64, u64)], w: usize, pkt_bytes: u32) -> Vec<(u64, f64)> {
+    samples
+        .windows(w + 1)
+        .map(|s| {
+            let (t0, a) = s[0];
+            let (t1, b) = s[w];
+            let bits = (b - a) as f64 * pkt_bytes as f64 * 8.0;
+            (t1, bits / ((t1 - t0) as f64 * 1e-12) / 1e9)
+        })
+        .collect()
+}
+
+/// Draft 002's figures (the coord-* scenarios) at the end of the run,
+/// before the drain: what the scheme did, by class of flow; the collision
+/// flows' throughput and recovery; the incast's completion.
+fn coord_figures(
+    sim: &Sim,
+    collision: &[u32],
+    incast: &[u32],
+    collision_at: &str,
+    end: u64,
+) -> Value {
+    let c = sim.coord.as_ref().expect("a coord scenario");
+    let pk = sim.cfg.packet_bytes();
+    let line = 100.0; // Gb/s: every coord-* link
+    let per = |f: u32| c.stats.flows.get(f as usize).copied().unwrap_or_default();
+    let class = |fs: &[u32]| {
+        let sum = |g: &dyn Fn(&crate::coord::FlowCounts) -> u64| -> u64 {
+            fs.iter().map(|&f| g(&per(f))).sum()
+        };
+        json!({
+            "flows": fs.len(),
+            "out_of_order": sum(&|n| n.out_of_order),
+            "path_changes": sum(&|n| n.switch_moves + n.host_repaths as u64),
+            "marks_needless": sum(&|n| n.marks_needless),
+            "marks_needed": sum(&|n| n.marks_needed),
+            "switch_moves": sum(&|n| n.switch_moves),
+            "host_repaths": sum(&|n| n.host_repaths as u64),
+            "type1_applied": sum(&|n| n.type1 as u64),
+            "type2_applied": sum(&|n| n.type2 as u64),
+            "type3_caused": sum(&|n| n.type3 as u64),
+        })
+    };
+    let others: Vec<u32> = (0..sim.flows.len() as u32)
+        .filter(|f| !collision.contains(f) && !incast.contains(f))
+        .collect();
+    let all: Vec<u32> = (0..sim.flows.len() as u32).collect();
+    // the collision flows: 10-us windows of the 1-us samples
+    let w = (10 * US / sim.cfg.sample_ps).max(1) as usize;
+    let mut flows = Vec::new();
+    let mut series = Vec::new();
+    for (k, &f) in collision.iter().enumerate() {
+        let s = windowed_gbps(&c.progress[k], w, pk);
+        let first = per(f).first_move_ps;
+        let recovered = first.and_then(|t0| {
+            s.iter()
+                .find(|x| x.0 >= t0 && x.1 >= 0.9 * line)
+                .map(|x| x.0)
+        });
+        let after = |from: u64| {
+            let a = c.progress[k].iter().find(|x| x.0 >= from);
+            let b = c.progress[k].last();
+            match (a, b) {
+                (Some(a), Some(b)) if b.0 > a.0 => {
+                    (b.1 - a.1) as f64 * pk as f64 * 8.0 / ((b.0 - a.0) as f64 * 1e-12) / 1e9
+                }
+                _ => 0.0,
+            }
+        };
+        flows.push(json!({
+            "flow": f,
+            "gbps_after_100us": after(100 * US),
+            "first_move_us": first.map(|t| t as f64 / 1e6),
+            "at_90pct_after_move_us": recovered.map(|t| t as f64 / 1e6),
+            "recovery_us": first.zip(recovered).map(|(a, b)| (b - a) as f64 / 1e6),
+        }));
+        series.push(s);
+    }
+    // both collision flows at 90% of the line in the same window
+    let both = if series.len() == 2 {
+        series[0]
+            .iter()
+            .zip(&series[1])
+            .find(|(a, b)| a.1 >= 0.9 * line && b.1 >= 0.9 * line)
+            .map(|(a, _)| a.0 as f64 / 1e6)
+    } else {
+        None
+    };
+    let fin: Vec<u64> = incast
+        .iter()
+        .filter_map(|&f| sim.flows[f as usize].finish_ps)
+        .collect();
+    let incast_fig = if incast.is_empty() {
+        Value::Null
+    } else {
+        json!({
+            "senders": incast.len(),
+            "bytes_each": INCAST_BYTES,
+            "start_us": INCAST_START_PS / US,
+            "finished": fin.len(),
+            "completion_us": (fin.len() == incast.len()).then(|| (fin.iter().max().expect("some") - INCAST_START_PS) as f64 / 1e6),
+            "mean_fct_us": (!fin.is_empty()).then(|| fin.iter().map(|t| (t - INCAST_START_PS) as f64).sum::<f64>() / fin.len() as f64 / 1e6),
+        })
+    };
+    let st = &c.stats;
+    json!({
+        "coord": c.cfg.mode.name(),
+        "ar": c.cfg.granularity.name(),
+        "collision_at": (!collision.is_empty()).then_some(collision_at),
+        "parameters": {
+            "t_notify_us": c.cfg.t_notify_ps as f64 / 1e6,
+            "t_release_us": c.cfg.t_release_ps as f64 / 1e6,
+            "t_pin_us": c.cfg.t_pin_ps as f64 / 1e6,
+            "t_flowlet_us": c.cfg.t_flowlet_ps as f64 / 1e6,
+            "plb_rounds": crate::coord::PLB_ROUNDS,
+        },
+        "notifications_sent": {"type1": st.sent[0], "type2": st.sent[1], "type3": st.sent[2]},
+        "notifications_received": {"type1": st.received[0], "type2": st.received[1], "type3": st.received[2]},
+        "type3_moves": st.type3_moves,
+        "type3_ignored": st.type3_ignored,
+        "reroute_decisions": st.reroute_decisions,
+        "reroutes_pinned": st.reroutes_pinned,
+        "marks_withheld": st.marks_withheld,
+        "all_flows": class(&all),
+        "collision_flows": class(collision),
+        "incast_flows": class(incast),
+        "other_flows": class(&others),
+        "collision": flows,
+        "collision_both_at_90pct_us": both,
+        "incast": incast_fig,
+        "end_us": end / US,
     })
 }
 

@@ -54,6 +54,9 @@ pub enum Kind {
     /// An ARN to the upstream neighbour (`psn`: its bytes' index in
     /// [`crate::flowctl::FlowControl::arn_wire`]).
     Arn,
+    /// Draft 002's notification (`n`: its type, `psn`: its target node),
+    /// back along the path `path` of the data packet that caused it.
+    Notify,
 }
 
 /// A packet.
@@ -89,12 +92,22 @@ pub struct Pkt {
     pub from_port: u32,
     /// Data: when its sender put it on the wire, ps.
     pub t_sent: u64,
+    /// Its flow's path (0: the flow's ECMP route; others are re-routes,
+    /// [`crate::coord`]); control packets go back along it.
+    pub path: u16,
+    /// Data: draft 002's tag, the CC indicator.
+    pub cc: bool,
+    /// Data: draft 002's tag, the AR point's node ([`crate::coord::AR_NONE`]:
+    /// none).
+    pub ar: u32,
+    /// Data: CE-marked while a light path existed ([`crate::coord`]).
+    pub light_mark: bool,
 }
 
 impl Pkt {
     /// A control packet (ACK, NAK, CNP, Fast CNP, PFC, ARN) of `flow`
     /// (`u32::MAX`: a link's own) on its route's hop `hop`.
-    fn control(flow: u32, kind: Kind, psn: u32, bytes: u32, hop: u8) -> Pkt {
+    pub(crate) fn control(flow: u32, kind: Kind, psn: u32, bytes: u32, hop: u8) -> Pkt {
         Pkt {
             flow,
             kind,
@@ -110,12 +123,16 @@ impl Pkt {
             faulted: false,
             from_port: u32::MAX,
             t_sent: 0,
+            path: 0,
+            cc: false,
+            ar: crate::coord::AR_NONE,
+            light_mark: false,
         }
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Ev {
+pub(crate) enum Ev {
     Arrive(u32),
     TxDone(u32),
     EngineOut(u32),
@@ -130,6 +147,7 @@ enum Ev {
     Sample,
     HaltExpire(u32),
     ArnRefresh(u32),
+    NotifyCheck(u32),
 }
 
 /// One direction of a link.
@@ -149,7 +167,7 @@ pub struct Port {
     data: VecDeque<Pkt>,
     /// Data bytes queued (not yet in serialization).
     pub data_bytes: u64,
-    sending: Option<Pkt>,
+    pub(crate) sending: Option<Pkt>,
     pipe: VecDeque<(u64, Pkt)>,
     wred: Option<WredPort>,
     /// Data bytes sent.
@@ -203,8 +221,15 @@ pub struct Flow {
     pub size_bytes: u64,
     /// Completion (last packet acknowledged), ps.
     pub finish_ps: Option<u64>,
-    fwd: Vec<u32>,
-    rev: Vec<u32>,
+    pub(crate) fwd: Vec<u32>,
+    pub(crate) rev: Vec<u32>,
+    /// Its ECMP hash (path 0's).
+    pub(crate) hash: u64,
+    /// Paths 1.. (draft 002's re-routes): forward and reverse routes and
+    /// the ECMP hash of their continuation.
+    pub(crate) alt: Vec<(Vec<u32>, Vec<u32>, u64)>,
+    /// The path its host sends on.
+    pub(crate) cur_path: u16,
     slot: u32,
     started: bool,
     /// Next packet index to send.
@@ -271,11 +296,11 @@ pub struct Sim {
     pub topo: Topology,
     /// Ports.
     pub ports: Vec<Port>,
-    node_ports: Vec<Vec<u32>>,
+    pub(crate) node_ports: Vec<Vec<u32>>,
     hosts: Vec<Host>,
     /// Flows.
     pub flows: Vec<Flow>,
-    dist: Vec<Option<Vec<u16>>>,
+    pub(crate) dist: Vec<Option<Vec<u16>>>,
     /// What the run measured.
     pub stats: Stats,
     /// Events processed.
@@ -301,6 +326,8 @@ pub struct Sim {
     /// receiver accepted, ps (when set; time held at a paused NIC is not
     /// in it).
     pub latency: Option<Vec<Vec<(u64, u64)>>>,
+    /// Draft 002's coordinated congestion management, if the run has it.
+    pub coord: Option<crate::coord::Coord>,
 }
 
 /// The first congestion signals and window cut after `from_ps` (scenario
@@ -463,6 +490,7 @@ impl Sim {
             probe: Probe::default(),
             fc: None,
             latency: None,
+            coord: None,
         })
     }
 
@@ -476,7 +504,7 @@ impl Sim {
         self.hw_name
     }
 
-    fn at(&mut self, t: u64, ev: Ev) {
+    pub(crate) fn at(&mut self, t: u64, ev: Ev) {
         self.seq += 1;
         self.heap.push(Reverse((t, self.seq, ev)));
     }
@@ -522,7 +550,8 @@ impl Sim {
             ));
         }
         let id = self.flows.len() as u32;
-        let fwd = self.route(src, dst, crate::rng::mix(&[self.seed, salt, id as u64]))?;
+        let hash = crate::rng::mix(&[self.seed, salt, id as u64]);
+        let fwd = self.route(src, dst, hash)?;
         let rev: Vec<u32> = fwd
             .iter()
             .rev()
@@ -542,6 +571,9 @@ impl Sim {
             finish_ps: None,
             fwd,
             rev,
+            hash,
+            alt: Vec::new(),
+            cur_path: 0,
             slot: u32::MAX,
             started: false,
             nxt: 0,
@@ -596,7 +628,7 @@ impl Sim {
         Ok(f)
     }
 
-    fn route(&mut self, src: usize, dst: usize, h: u64) -> Result<Vec<u32>, String> {
+    pub(crate) fn route(&mut self, src: usize, dst: usize, h: u64) -> Result<Vec<u32>, String> {
         if self.dist[dst].is_none() {
             // links are full duplex: the ports out of a node are its neighbours
             let adj: Vec<Vec<(usize, usize)>> = self
@@ -702,6 +734,7 @@ impl Sim {
             Ev::Sample => self.sample(),
             Ev::HaltExpire(p) => self.halt_expire(p),
             Ev::ArnRefresh(p) => self.arn_refresh(p),
+            Ev::NotifyCheck(p) => self.notify_check(p),
         }
     }
 
@@ -713,12 +746,14 @@ impl Sim {
             return;
         }
         let paused = port.paused_since.is_some();
+        let mut dequeued = false;
         let pkt = if let Some(c) = port.ctrl.pop_front() {
             Some(c)
         } else if paused {
             None
         } else if let Some(d) = port.data.pop_front() {
             port.data_bytes -= d.bytes as u64;
+            dequeued = true;
             Some(d)
         } else {
             None
@@ -729,6 +764,14 @@ impl Sim {
             self.at(t, Ev::TxDone(p));
             if pkt.kind == Kind::Data && pkt.from_port != u32::MAX && self.fc.is_some() {
                 self.fc_depart(&pkt);
+            }
+            if dequeued
+                && self
+                    .coord
+                    .as_ref()
+                    .is_some_and(|c| c.notifiers.contains_key(&p))
+            {
+                self.coord_dequeued(p);
             }
         } else if (port.from as usize) < self.topo.hosts && !paused {
             let h = port.from;
@@ -769,6 +812,9 @@ impl Sim {
         match pkt.kind {
             Kind::Pause => return self.receive_pause(p, pkt.psn == 1),
             Kind::Arn => return self.receive_arn(p, pkt.psn),
+            Kind::Notify if pkt.psn as usize == node => {
+                return self.receive_notify(node, pkt);
+            }
             _ => {}
         }
         if node < self.topo.hosts {
@@ -777,19 +823,25 @@ impl Sim {
                 Kind::Ack | Kind::Nak => self.receive_ack(pkt),
                 Kind::Cnp => self.receive_cnp(pkt.flow),
                 Kind::FastCnp => self.receive_fast_cnp(pkt.flow),
-                Kind::Pause | Kind::Arn => {} // taken above, at any node
+                // taken above, at any node (a notification reaches only
+                // the node it is for)
+                Kind::Pause | Kind::Arn | Kind::Notify => {}
             }
             return;
         }
-        // a switch: the next hop of the flow's route
-        let f = &self.flows[pkt.flow as usize];
-        let route = if pkt.kind == Kind::Data {
-            &f.fwd
+        // a switch: draft 002's decision (which may move the packet to
+        // another path), then the next hop of the packet's path
+        let mark_allowed = if pkt.kind == Kind::Data && self.coord.is_some() {
+            self.coord_switch(node, &mut pkt)
         } else {
-            &f.rev
+            true
         };
         let arrived_hop = pkt.hop;
-        let out = route[pkt.hop as usize];
+        let out = if pkt.kind == Kind::Data {
+            self.path_fwd(pkt.flow, pkt.path)[pkt.hop as usize]
+        } else {
+            self.path_rev(pkt.flow, pkt.path)[pkt.hop as usize]
+        };
         pkt.hop += 1;
         if pkt.kind != Kind::Data {
             self.ports[out as usize].ctrl.push_back(pkt);
@@ -823,7 +875,15 @@ impl Sim {
         match decision {
             Forward | ForwardMarked => {
                 let mut ecn = ecn;
-                if decision == ForwardMarked {
+                if decision == ForwardMarked && !mark_allowed {
+                    // draft 002: someone can re-route this packet, so no
+                    // congestion control (C9); the block's occupancy
+                    // already counts it
+                    ecn = seen;
+                    if let Some(c) = self.coord.as_mut() {
+                        c.stats.marks_withheld += 1;
+                    }
+                } else if decision == ForwardMarked {
                     self.stats.marked += 1;
                     port.marked += 1;
                     let cbr = matches!(self.flows[pkt.flow as usize].cc, FlowCc::Cbr { .. });
@@ -834,6 +894,9 @@ impl Sim {
                     if self.fast_cnp(node, arrived_hop, &mut pkt) {
                         // G10's ablation: notified instead of marked
                         ecn = seen;
+                    }
+                    if self.coord.is_some() {
+                        pkt.light_mark = self.light_path_exists(pkt.flow, out);
                     }
                 }
                 match pkt.outer.as_mut() {
@@ -906,6 +969,7 @@ impl Sim {
             return false;
         }
         let fl = &self.flows[pkt.flow as usize];
+        debug_assert_eq!(pkt.path, 0, "a WAN run does not re-route");
         let roce = pkt.outer.is_some() && !matches!(fl.cc, FlowCc::Cbr { .. });
         let cycle = self.now / self.cycle_ps;
         if !w.offer(
@@ -944,6 +1008,11 @@ impl Sim {
                     .map_or(0, |s| s.bytes as u64);
             let tx = port.tx_data_bytes;
             self.stats.watches[i].sample(t, q, tx);
+        }
+        if let Some(c) = self.coord.as_mut() {
+            for (k, &f) in c.tracked.iter().enumerate() {
+                c.progress[k].push((t, self.flows[f as usize].una));
+            }
         }
         let nt = t + self.cfg.sample_ps;
         if nt <= self.sample_until && !self.all_done() {
@@ -1141,7 +1210,12 @@ impl Sim {
             faulted: false,
             from_port: u32::MAX,
             t_sent: now,
+            path: 0,
+            cc: false,
+            ar: crate::coord::AR_NONE,
+            light_mark: false,
         };
+        let pkt = self.coord_tag(pkt);
         let p = self.flows[f as usize].fwd[0];
         let port = &mut self.ports[p as usize];
         port.sending = Some(pkt);
@@ -1164,6 +1238,9 @@ impl Sim {
             self.stats.drop(pkt.ecn, DropReason::Receiver);
         } else {
             self.stats.goodput_pkts += 1;
+        }
+        if let Some(c) = self.coord.as_mut() {
+            c.delivered(&pkt, ce && !discarded);
         }
         if let Some(l) = self.latency.as_mut().filter(|_| !discarded) {
             l[f].push((pkt.t_sent, self.now - pkt.t_sent));
@@ -1311,6 +1388,9 @@ impl Sim {
         let cbr = matches!(self.flows[fi].cc, FlowCc::Cbr { .. });
         if pkt.ece && !cbr {
             first(&mut self.probe.first_ece_ps, now, self.probe.from_ps);
+        }
+        if !cbr && self.coord.is_some() && pkt.kind == Kind::Ack {
+            self.coord_ack(f, pkt.ece);
         }
         let e = Self::unwrap_psn(self.flows[fi].una, pkt.psn).min(self.flows[fi].max_sent);
         let progressed = e > self.flows[fi].una;
@@ -1719,7 +1799,7 @@ impl Sim {
     }
 
     /// A control packet into port `p`'s priority queue.
-    fn push_ctrl(&mut self, p: u32, pkt: Pkt) {
+    pub(crate) fn push_ctrl(&mut self, p: u32, pkt: Pkt) {
         self.ports[p as usize].ctrl.push_back(pkt);
         self.start_tx(p);
     }

@@ -86,6 +86,37 @@ pub struct ArnNodes {
 const GBPS: u64 = 1_000_000_000;
 const US: u64 = 1_000_000;
 
+/// The nodes of [`Topology::c11`], named as in draft 002's example (§7;
+/// COMPANION.md C11, H13).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct C11Nodes {
+    /// H-1-1, flow F1's source.
+    pub h_1_1: usize,
+    /// H-n-1, its destination.
+    pub h_n_1: usize,
+    /// The incast's senders, on L1-n-1 beside H-n-1.
+    pub incast: [usize; 16],
+    /// Cross traffic into each layer-4 switch (the congestion at L4-1-1),
+    /// and its sink on that switch's way down.
+    pub cross_src: [usize; 2],
+    /// The cross traffic's sinks.
+    pub cross_dst: [usize; 2],
+    /// L1-1-1 (two uplinks).
+    pub l1_1_1: usize,
+    /// L2-1-1 and L2-1-2 (each with two uplinks, to L3-1-1 and L3-m-1).
+    pub l2: [usize; 2],
+    /// L3-1-1 and L3-m-1 (each one uplink).
+    pub l3: [usize; 2],
+    /// L4-1-1 and L4-m-1 (each one way down toward rack n).
+    pub l4: [usize; 2],
+    /// The layer-3 switches under them toward rack n (L3-1-d, L3-m-d).
+    pub down: [usize; 2],
+    /// L2-n-1.
+    pub l2_n_1: usize,
+    /// L1-n-1 (the incast switch).
+    pub l1_n_1: usize,
+}
+
 impl Topology {
     fn new(name: String, hosts: usize, switches: usize) -> Self {
         Topology {
@@ -161,6 +192,58 @@ impl Topology {
             }
         }
         t
+    }
+
+    /// Draft 002's example network (§7), cut to the switches its walk-through
+    /// names: H-1-1 on L1-1-1, which reaches L2-1-1 and L2-1-2; each of
+    /// them reaches L3-1-1 and L3-m-1; each layer-3 switch has one uplink,
+    /// to L4-1-1 and L4-m-1; each layer-4 switch one way down toward rack
+    /// n (through its own layer-3 switch) to L2-n-1, L1-n-1 and H-n-1. So
+    /// L1-1-1 and L2-1-1 have two equal-cost next hops, L3-1-1 and L4-1-1
+    /// one. Sixteen hosts beside H-n-1 make the incast; one cross-traffic
+    /// host on each layer-4 switch sends to a host on the layer-3 switch
+    /// below it. Every link 100 Gb/s, 1 us.
+    pub fn c11() -> (Self, C11Nodes) {
+        let hosts = 2 + 16 + 4;
+        let sw = |i: usize| hosts + i;
+        let n = C11Nodes {
+            h_1_1: 0,
+            h_n_1: 1,
+            incast: std::array::from_fn(|i| 2 + i),
+            cross_src: [18, 19],
+            cross_dst: [20, 21],
+            l1_1_1: sw(0),
+            l2: [sw(1), sw(2)],
+            l3: [sw(3), sw(4)],
+            l4: [sw(5), sw(6)],
+            down: [sw(7), sw(8)],
+            l2_n_1: sw(9),
+            l1_n_1: sw(10),
+        };
+        let mut t = Topology::new(
+            "draft 002's example (section 7): 11 switches, 100 Gb/s, 1 us".into(),
+            hosts,
+            11,
+        );
+        let g = 100;
+        t.link(n.h_1_1, n.l1_1_1, g, US);
+        for k in 0..2 {
+            t.link(n.l1_1_1, n.l2[k], g, US);
+            for j in 0..2 {
+                t.link(n.l2[k], n.l3[j], g, US);
+            }
+            t.link(n.l3[k], n.l4[k], g, US);
+            t.link(n.l4[k], n.down[k], g, US);
+            t.link(n.down[k], n.l2_n_1, g, US);
+            t.link(n.cross_src[k], n.l4[k], g, US);
+            t.link(n.cross_dst[k], n.down[k], g, US);
+        }
+        t.link(n.l2_n_1, n.l1_n_1, g, US);
+        t.link(n.h_n_1, n.l1_n_1, g, US);
+        for &h in &n.incast {
+            t.link(h, n.l1_n_1, g, US);
+        }
+        (t, n)
     }
 
     /// The HPCC paper's fat tree (`simulation/mix/fat.txt`): 320 hosts, 16
