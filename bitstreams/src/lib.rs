@@ -7,6 +7,7 @@ pub mod board;
 pub mod cosim;
 pub mod harness;
 pub mod netsim;
+pub mod netsim_coord;
 pub mod netsim_report;
 pub mod netsim_rtl;
 pub mod netsim_wan;

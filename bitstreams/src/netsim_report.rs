@@ -684,6 +684,10 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     md += &wan_md;
     all.extend(wan_runs);
     ok &= wan_ok;
+    let (coord_md, coord_runs, coord_ok) = crate::netsim_coord::section(dir, seed)?;
+    md += &coord_md;
+    all.extend(coord_runs);
+    ok &= coord_ok;
     md.insert_str(intro_end, &findings(&all, &ksens));
     std::fs::write(dir.join("README.md"), md).map_err(io)?;
     std::fs::write(

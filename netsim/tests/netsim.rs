@@ -282,8 +282,27 @@ fn the_committed_report_is_current() {
     let all: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     let mut checked = 0;
     let mut wan = 0;
+    let mut coord = 0;
     for v in &all {
         let name = v["scenario"].as_str().unwrap();
+        if name.starts_with("coord-") {
+            // draft 002's runs, with their scheme, granularity and collision
+            let e = &v["extra"];
+            let o = run(name, Cc::Ldcp, v["seed"].as_u64().unwrap(), |o| {
+                let t = &mut o.tuning;
+                t.coord = e["coord"].as_str().map(String::from);
+                t.ar = e["ar"].as_str().map(String::from);
+                t.collision = e["collision_at"].as_str().map(String::from);
+            })
+            .json;
+            let o: serde_json::Value =
+                serde_json::from_str(&serde_json::to_string_pretty(&o).unwrap()).unwrap();
+            if let Some(d) = first_difference(&o, v, String::new()) {
+                panic!("{name}: {d}: regenerate with `ldcp netsim report`");
+            }
+            coord += 1;
+            continue;
+        }
         if name.starts_with("wan-") {
             // draft 001's runs, each with the options its figures name
             let e = &v["extra"];
@@ -337,6 +356,7 @@ fn the_committed_report_is_current() {
     }
     assert!(checked >= 9, "{checked} runs checked");
     assert!(wan >= 31, "{wan} WAN runs checked");
+    assert!(coord >= 15, "{coord} draft-002 runs checked");
 }
 
 /// The first path at which two JSON values differ, with both values.
