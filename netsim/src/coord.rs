@@ -19,14 +19,19 @@
 //!   - a re-route to the least-loaded light candidate (C8, C9);
 //!   - a type 3 to the AR point the tag names (C6), at most one per
 //!     (flow, AR point) per T_notify (H7), the packet unmarked on its path;
+//!     the limit is the Fast CNP trigger's: its hashed last-sent table
+//!     and rule (`ldcp_sim::fast_cnp::LastSent`, 256 slots, so flows that
+//!     share a slot share the limit), one per switch;
 //!   - WRED/ECN's mark only where the rule allows it (C7, H14); its drops
 //!     (Not-ECT at K, overflow) always apply;
 //!   - at a last-hop port, incast (C4): a type 1 to each incast flow's
-//!     source, at most one per flow per T_notify, re-sent when an untagged
-//!     packet of a flagged flow arrives after T_notify (H4); a type 2 to
-//!     every flagged flow once the queue has stayed below K_min / 2 for
-//!     T_release (H5), re-sent when a tagged packet of a released flow
-//!     arrives at the uncongested port after T_notify.
+//!     source, at most one per flow per T_notify (the port's own
+//!     last-sent table, as above), re-sent when an untagged packet of a
+//!     flagged flow arrives and the limit allows (H4); a type 2 to every
+//!     flagged flow once the queue has stayed below K_min / 2 for
+//!     T_release (H5; not limited: one per flow per release), re-sent
+//!     when a tagged packet of a released flow arrives at the uncongested
+//!     port and the limit allows.
 //!
 //!   Hosts (C10) set the CC bit on type 1, clear it on type 2, re-path on a
 //!   type 3 addressed to them (new entropy, H12; never a CC-tagged flow,
@@ -60,6 +65,7 @@
 //! last-hop switch existed whose every port was light, H2; the simulator
 //! sees every queue) and needed; notifications sent and applied by type.
 
+use ldcp_sim::fast_cnp::{self, LastSent};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -209,10 +215,13 @@ pub(crate) struct Entry {
 /// A last-hop port's incast notifier (H4, H5).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Notifier {
-    /// Flagged flows: the last type 1 sent, ps.
+    /// Flagged flows: when flagged, ps.
     pub flagged: HashMap<u32, u64>,
-    /// Released flows: the last type 2 sent, ps.
+    /// Released flows: when released, ps.
     pub released: HashMap<u32, u64>,
+    /// The port's notification limiter: the Fast CNP trigger's hashed
+    /// last-sent table and rule ([`LastSent`]) under T_notify.
+    pub limit: LastSent,
     /// The queue has been below K_min / 2 since then.
     pub below_since: Option<u64>,
     /// A release check is scheduled.
@@ -339,8 +348,11 @@ pub struct Coord {
     pub(crate) entries: HashMap<(u32, u32), Entry>,
     /// Last-hop notifiers by port.
     pub(crate) notifiers: HashMap<u32, Notifier>,
-    /// Type 3 limiter: the last sent per (flow, AR point), ps.
-    pub(crate) type3_last: HashMap<(u32, u32), u64>,
+    /// Type 3 limiters per switch (H7), keyed by (flow, AR point): the
+    /// Fast CNP trigger's table and rule.
+    pub(crate) type3_limit: HashMap<u32, LastSent>,
+    /// The hardware's clock period, ps (the limiters' stamps are cycles).
+    pub(crate) cycle_ps: u64,
     /// Per flow.
     pub(crate) flows: Vec<FlowState>,
     /// What it did.
@@ -361,13 +373,35 @@ impl Coord {
             k_min,
             entries: HashMap::new(),
             notifiers: HashMap::new(),
-            type3_last: HashMap::new(),
+            type3_limit: HashMap::new(),
+            cycle_ps: 10_000,
             flows: Vec::new(),
             stats: CoordStats::default(),
             tracked: Vec::new(),
             progress: Vec::new(),
             log: None,
         }
+    }
+
+    /// Offers a notification of flow `f` keyed with `key` to `limiter` at
+    /// `now_ps`: whether it may go (H4, H7: one per key per T_notify). The
+    /// slot is the Fast CNP trigger's hash of (the flow's source, `key`
+    /// as the destination, its DestQP), the stamp the hardware's cycle.
+    fn offer(
+        limiter: &mut LastSent,
+        cfg: &CoordConfig,
+        cycle_ps: u64,
+        (src, key, f): (u32, u32, u32),
+        now_ps: u64,
+    ) -> bool {
+        let slot = fast_cnp::slot(
+            crate::wan::host_ipv4(src) as u128,
+            key as u128,
+            crate::wan::dest_qp(f),
+        );
+        let stamp = ((now_ps / cycle_ps) & ((1 << fast_cnp::TIME_BITS) - 1)) as u32;
+        let interval = (cfg.t_notify_ps / cycle_ps).min(u32::MAX as u64) as u32;
+        limiter.offer(slot, stamp, interval)
     }
 
     /// Makes room for flow `f`.
@@ -434,7 +468,9 @@ impl Sim {
             })
             .collect();
         let cfg = CoordConfig::new(mode, granularity, self.cfg.base_rtt_ps);
-        self.coord = Some(Coord::new(cfg, k_min));
+        let mut c = Coord::new(cfg, k_min);
+        c.cycle_ps = self.cfg.cycle_ps();
+        self.coord = Some(c);
     }
 
     /// Flow `f`'s path `path`, forward, port by port.
@@ -664,13 +700,11 @@ impl Sim {
         }
         let mut sent3 = false;
         if type3 {
+            let src = self.flows[f as usize].src;
             let c = self.coord.as_mut().expect("coordination");
-            let key = (f, ar_in);
-            if c.type3_last
-                .get(&key)
-                .is_none_or(|&t| now >= t + cfg.t_notify_ps)
-            {
-                c.type3_last.insert(key, now);
+            let cycle_ps = c.cycle_ps;
+            let lim = c.type3_limit.entry(node as u32).or_default();
+            if Coord::offer(lim, &cfg, cycle_ps, (src, ar_in, f), now) {
                 c.ensure(f);
                 c.stats.flows[f as usize].type3 += 1;
                 sent3 = true;
@@ -705,28 +739,31 @@ impl Sim {
         let f = pkt.flow;
         let q = self.queue_bytes(out);
         let k_min = self.k_min(out);
+        let src = self.flows[f as usize].src;
         let c = self.coord.as_mut().expect("coordination");
-        let t_notify = c.cfg.t_notify_ps;
+        let (cfg, cycle_ps) = (c.cfg, c.cycle_ps);
         let n = c.notifiers.entry(out).or_default();
         let mut send = None;
+        // the limiter's key: the flow (its source, and 0 for the key)
+        let may = |n: &mut Notifier| Coord::offer(&mut n.limit, &cfg, cycle_ps, (src, 0, f), now);
         if incast {
             n.released.remove(&f);
-            match n.flagged.get(&f) {
-                // H4: re-sent for an untagged packet of a flagged flow
-                Some(&t) if pkt.cc || now < t + t_notify => {}
-                _ => {
-                    n.flagged.insert(f, now);
-                    send = Some(Notify::CcRequired);
-                }
+            // a new incast flow, or H4's repair: an untagged packet of a
+            // flagged one
+            let new = !n.flagged.contains_key(&f);
+            n.flagged.entry(f).or_insert(now);
+            if (new || !pkt.cc) && may(n) {
+                send = Some(Notify::CcRequired);
             }
-        } else if pkt.cc {
-            // H5: re-sent for a tagged packet of a released flow
-            if let Some(&t) = n.released.get(&f) {
-                if now >= t + t_notify {
-                    n.released.insert(f, now);
-                    send = Some(Notify::CcReleased);
-                }
-            }
+        } else if pkt.cc
+            && n.released
+                .get(&f)
+                .is_some_and(|&t| now >= t + cfg.t_notify_ps)
+            && may(n)
+        {
+            // H5: re-sent for a tagged packet of a released flow (once the
+            // release's own type 2 has had T_notify to arrive)
+            send = Some(Notify::CcReleased);
         }
         if 2 * q >= k_min {
             n.below_since = None;

@@ -229,7 +229,8 @@ fn the_collision_under_each_scheme() {
 }
 
 /// The incast: with the coordinated scheme every incast flow's source gets
-/// one type 1 and, once the port is quiet, one type 2 (C5, H4, H5); with
+/// a type 1 (and H4's repairs) and, once the port is quiet, one type 2
+/// (C5, H4, H5); with
 /// the independent one the incast flows are moved (the draft's "invalid
 /// path switching") and no notification exists.
 #[test]
@@ -247,9 +248,12 @@ fn the_incast_under_each_scheme() {
         i(&co, "out_of_order"),
         i(&spray, "out_of_order")
     );
-    assert_eq!(i(&co, "type1_applied"), 16);
+    // one type 1 per flow, and H4's repairs (an untagged packet after
+    // T_notify); every one arrives; one type 2 per flow at the release
+    let sent1 = u(&co["extra"]["notifications_sent"]["type1"]);
+    assert!((16..=32).contains(&sent1), "{sent1} type 1");
+    assert_eq!(i(&co, "type1_applied"), sent1);
     assert_eq!(i(&co, "type2_applied"), 16);
-    assert_eq!(u(&co["extra"]["notifications_sent"]["type1"]), 16);
     assert_eq!(u(&co["extra"]["notifications_received"]["type2"]), 16);
     assert!(i(&ind, "path_changes") > 0);
     assert_eq!(u(&ind["extra"]["notifications_sent"]["type1"]), 0);
