@@ -873,6 +873,10 @@
 #define LDCP_SW_BLOCKS_PKT_MASK 0x00000010u
 #define LDCP_SW_BLOCKS_PKT_MIN 0x0u
 #define LDCP_SW_BLOCKS_PKT_MAX 0x1u
+#define LDCP_SW_BLOCKS_COORD_SHIFT 5u
+#define LDCP_SW_BLOCKS_COORD_MASK 0x00000020u
+#define LDCP_SW_BLOCKS_COORD_MIN 0x0u
+#define LDCP_SW_BLOCKS_COORD_MAX 0x1u
 
 /* PKT_OUTER_SRC0 (WO, block pkt): outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96 */
 #define LDCP_PKT_OUTER_SRC0_OFFSET 0x210u
@@ -1453,5 +1457,85 @@
 #define LDCP_FC_LOST_COUNT_MASK 0xffffffffu
 #define LDCP_FC_LOST_COUNT_MIN 0x0u
 #define LDCP_FC_LOST_COUNT_MAX 0xffffffffu
+
+/* CD_PKT (WO, block coord): one packet's inputs to the decision (every write is a packet) */
+#define LDCP_CD_PKT_OFFSET 0x340u
+#define LDCP_CD_PKT_RESET 0x00000000u
+#define LDCP_CD_PKT_CONGESTED_SHIFT 0u
+#define LDCP_CD_PKT_CONGESTED_MASK 0x00000001u
+#define LDCP_CD_PKT_CONGESTED_MIN 0x0u
+#define LDCP_CD_PKT_CONGESTED_MAX 0x1u
+#define LDCP_CD_PKT_CC_SHIFT 1u
+#define LDCP_CD_PKT_CC_MASK 0x00000002u
+#define LDCP_CD_PKT_CC_MIN 0x0u
+#define LDCP_CD_PKT_CC_MAX 0x1u
+#define LDCP_CD_PKT_LIGHT_SHIFT 2u
+#define LDCP_CD_PKT_LIGHT_MASK 0x0000000cu
+#define LDCP_CD_PKT_LIGHT_MIN 0x0u
+#define LDCP_CD_PKT_LIGHT_MAX 0x3u
+#define LDCP_CD_PKT_ARV_SHIFT 4u
+#define LDCP_CD_PKT_ARV_MASK 0x00000010u
+#define LDCP_CD_PKT_ARV_MIN 0x0u
+#define LDCP_CD_PKT_ARV_MAX 0x1u
+#define LDCP_CD_PKT_LAST_HOP_SHIFT 5u
+#define LDCP_CD_PKT_LAST_HOP_MASK 0x00000020u
+#define LDCP_CD_PKT_LAST_HOP_MIN 0x0u
+#define LDCP_CD_PKT_LAST_HOP_MAX 0x1u
+
+/* CD_LAST (RO, block coord): the last decision */
+#define LDCP_CD_LAST_OFFSET 0x344u
+#define LDCP_CD_LAST_RESET 0x00000000u
+#define LDCP_CD_LAST_REROUTE_SHIFT 0u
+#define LDCP_CD_LAST_REROUTE_MASK 0x00000001u
+#define LDCP_CD_LAST_REROUTE_MIN 0x0u
+#define LDCP_CD_LAST_REROUTE_MAX 0x1u
+#define LDCP_CD_LAST_WRITE_INDICATOR_SHIFT 1u
+#define LDCP_CD_LAST_WRITE_INDICATOR_MASK 0x00000002u
+#define LDCP_CD_LAST_WRITE_INDICATOR_MIN 0x0u
+#define LDCP_CD_LAST_WRITE_INDICATOR_MAX 0x1u
+#define LDCP_CD_LAST_TYPE3_SHIFT 2u
+#define LDCP_CD_LAST_TYPE3_MASK 0x00000004u
+#define LDCP_CD_LAST_TYPE3_MIN 0x0u
+#define LDCP_CD_LAST_TYPE3_MAX 0x1u
+#define LDCP_CD_LAST_MARK_ALLOWED_SHIFT 3u
+#define LDCP_CD_LAST_MARK_ALLOWED_MASK 0x00000008u
+#define LDCP_CD_LAST_MARK_ALLOWED_MIN 0x0u
+#define LDCP_CD_LAST_MARK_ALLOWED_MAX 0x1u
+#define LDCP_CD_LAST_INCAST_SHIFT 4u
+#define LDCP_CD_LAST_INCAST_MASK 0x00000010u
+#define LDCP_CD_LAST_INCAST_MIN 0x0u
+#define LDCP_CD_LAST_INCAST_MAX 0x1u
+
+/* CD_REROUTES (RO, block coord): packets re-routed (saturating; cleared by CORE_RESET) */
+#define LDCP_CD_REROUTES_OFFSET 0x348u
+#define LDCP_CD_REROUTES_RESET 0x00000000u
+#define LDCP_CD_REROUTES_COUNT_SHIFT 0u
+#define LDCP_CD_REROUTES_COUNT_MASK 0xffffffffu
+#define LDCP_CD_REROUTES_COUNT_MIN 0x0u
+#define LDCP_CD_REROUTES_COUNT_MAX 0xffffffffu
+
+/* CD_TYPE3 (RO, block coord): type 3 notifications decided (saturating; cleared by CORE_RESET) */
+#define LDCP_CD_TYPE3_OFFSET 0x34cu
+#define LDCP_CD_TYPE3_RESET 0x00000000u
+#define LDCP_CD_TYPE3_COUNT_SHIFT 0u
+#define LDCP_CD_TYPE3_COUNT_MASK 0xffffffffu
+#define LDCP_CD_TYPE3_COUNT_MIN 0x0u
+#define LDCP_CD_TYPE3_COUNT_MAX 0xffffffffu
+
+/* CD_MARKS (RO, block coord): congested packets left to congestion control (saturating; cleared by CORE_RESET) */
+#define LDCP_CD_MARKS_OFFSET 0x350u
+#define LDCP_CD_MARKS_RESET 0x00000000u
+#define LDCP_CD_MARKS_COUNT_SHIFT 0u
+#define LDCP_CD_MARKS_COUNT_MASK 0xffffffffu
+#define LDCP_CD_MARKS_COUNT_MIN 0x0u
+#define LDCP_CD_MARKS_COUNT_MAX 0xffffffffu
+
+/* CD_INCAST (RO, block coord): incast packets (saturating; cleared by CORE_RESET) */
+#define LDCP_CD_INCAST_OFFSET 0x354u
+#define LDCP_CD_INCAST_RESET 0x00000000u
+#define LDCP_CD_INCAST_COUNT_SHIFT 0u
+#define LDCP_CD_INCAST_COUNT_MASK 0xffffffffu
+#define LDCP_CD_INCAST_COUNT_MIN 0x0u
+#define LDCP_CD_INCAST_COUNT_MAX 0xffffffffu
 
 #endif /* LDCP_REGS_H */

@@ -85,6 +85,7 @@ fn switch_port_core_matches_model() {
         "{d:?}"
     );
     assert_eq!((d.ti_packets, d.te_forwarded, d.ec_actions), (0, 0, [0; 4]));
+    assert_eq!(d.cd_decisions, 0, "draft 002's decision is the full role's");
 }
 
 #[test]
@@ -108,4 +109,24 @@ fn pe_port_core_matches_model() {
         "{d:?}"
     );
     assert_eq!((d.fc_sent, d.fc_suppressed, d.fc_popped), (0, 0, 0));
+    assert_eq!(d.cd_decisions, 0, "draft 002's decision is the full role's");
+}
+
+#[test]
+fn full_port_core_matches_model() {
+    let c = role_matches_model(
+        SwitchRole::Full,
+        "switch_full_port_core",
+        "cosim_switch_full_port_core",
+        0x5EED_0012,
+    );
+    let d = c.draft001;
+    // every block at once, draft 002's decision among them
+    assert!(
+        d.fc_sent > 1_000
+            && d.te_forwarded > 1_000
+            && d.ec_actions.iter().all(|&n| n > 50)
+            && d.cd_decisions > 1_000,
+        "{d:?}"
+    );
 }

@@ -271,6 +271,16 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(switch_port_core::<1>()),
     },
     Block {
+        module: &ldcp_hdl::switch_board::FULL_PORT_MODULE,
+        fpga: false,
+        clock: Clock::Reported(
+            "the bus-level view of the ulx3s-switch board core, which synthesizes it",
+        ),
+        board: None,
+        verilog: ldcp_hdl::switch_board::full_port_verilog,
+        adapter: || Box::new(switch_port_core::<2>()),
+    },
+    Block {
         module: &ldcp_hdl::switch_board::PE_MODULE,
         fpga: true,
         clock: Clock::Held,

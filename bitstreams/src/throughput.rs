@@ -1039,12 +1039,14 @@ where
     Ok(f)
 }
 
-/// A switch port core at the bus (`switch_port_core`, `pe_port_core`):
-/// its setup (P: no drain and a short marking ramp, so every ECN-capable
-/// packet is marked and each is a Fast CNP candidate; PE: a SID and a
-/// staged header that END.CON decapsulates), then a packet command on
-/// every bus cycle (P: WRED_PKT, ECT(0) and Not-ECT alternating; PE:
-/// TI_PKT, TE_PKT and EC_PKT in turn), then the drain. Counted from the
+/// A switch port core at the bus (`switch_port_core`, `pe_port_core`,
+/// `switch_full_port_core`): its setup (P and full: no drain and a short
+/// marking ramp, so every ECN-capable packet is marked and each is a Fast
+/// CNP candidate; PE: a SID and a staged header that END.CON
+/// decapsulates), then a packet command on every bus cycle (P: WRED_PKT,
+/// ECT(0) and Not-ECT alternating; full: those and CD_PKT, draft 002's
+/// 64 inputs in turn, alternating; PE: TI_PKT, TE_PKT and EC_PKT in
+/// turn), then the drain. Counted from the
 /// model's tallies, which cosimulation holds equal to the RTL's counters:
 /// the packets the blocks decided per cycle of the packet phase, and
 /// conservation (every command decided once; at the P node every mark a
@@ -1058,6 +1060,8 @@ pub fn switch_port_core(
     let off = ldcp_regmap::model::offset;
     let w = |name: &str, v: u32| SwitchCoreIn::from(BusIn::write(off(name), v));
     let pe = model.role() == SwitchRole::Pe;
+    let full = model.role() == SwitchRole::Full;
+    let mut cd_sent = 0u64;
     let mut stim: Vec<SwitchCoreIn> = Vec::new();
     let sid = [0x2001_0db8u32, 0, 0xc0, 1];
     if pe {
@@ -1086,9 +1090,13 @@ pub fn switch_port_core(
             sent[kind] += 1;
             let v = [k as u32 & 1, (k / 3) as u32 & 3, 1][kind];
             w(names[kind], v)
+        } else if full && k % 2 == 1 {
+            cd_sent += 1;
+            w("CD_PKT", (k / 2) as u32 & 0x3f)
         } else {
             // 64 bytes: the 1 MiB buffer holds every packet of the run
-            w("WRED_PKT", 64 | (2 * (k as u32 & 1)) << 16)
+            let j = if full { k / 2 } else { k };
+            w("WRED_PKT", 64 | (2 * (j as u32 & 1)) << 16)
         });
     }
     let before = model.draft001_counts();
@@ -1112,7 +1120,17 @@ pub fn switch_port_core(
         let decided = w.stat_forwarded_pkts as u64
             + w.stat_dropped_wred_pkts as u64
             + w.stat_dropped_overflow_pkts as u64;
-        conserved("WRED_PKT commands -> port decisions", packets, decided)?;
+        conserved(
+            "WRED_PKT commands -> port decisions",
+            packets - cd_sent,
+            decided,
+        )?;
+        if full {
+            let cd = d.cd_decisions - before.cd_decisions;
+            conserved("CD_PKT commands -> draft 002 decisions", cd_sent, cd)?;
+            f.measured("coord_decisions", cd)
+                .measured("decisions_per_cycle", per_cycle(decided + cd, packets));
+        }
         let cand = d.fc_sent + d.fc_suppressed + d.fc_unparsed;
         conserved(
             "CE marks -> Fast CNP candidates",

@@ -64,6 +64,7 @@
 //! a refused frame since the last CORE_RESET; the others off.
 
 use crate::board_shell::BoardShell;
+use crate::coord_decision::CoordDecision;
 use crate::end_con::EndCon;
 use crate::fast_cnp::FastCnp;
 use crate::nic_core::BuildId;
@@ -71,7 +72,9 @@ use crate::switch_regfile::SwitchRegFile;
 use crate::tunnel_egress::TunnelEgress;
 use crate::tunnel_ingress::TunnelIngress;
 use crate::wred_ecn::WredEcn;
-use ldcp_regmap::{BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS};
+use ldcp_regmap::{
+    BLOCK_COORD, BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS,
+};
 use ldcp_sim::board_shell::LED_HOLD_BITS;
 use ldcp_sim::switch_board::{SwitchRole, DSC_QUEUE_BITS, DSC_QUEUE_DEPTH};
 use rust_hdl::prelude::*;
@@ -159,6 +162,7 @@ pub struct SwitchPortCore {
     te: TunnelEgress,
     ec: EndCon,
     fc: FastCnp,
+    cd: CoordDecision,
     // the packet staging (PKT_*): one register per written word, so a
     // write is an enable and no multiplexer
     p_osrc: [DFF<Bits<32>>; 4],
@@ -187,6 +191,7 @@ pub struct SwitchPortCore {
     fc_emit: DFF<Bits<1>>,
     fc_supp: DFF<Bits<1>>,
     fc_unp: DFF<Bits<1>>,
+    cd_last: DFF<Bits<5>>,
     // the Fast CNP descriptor queue: 256 entries in block RAM (the
     // addresses in six 64-bit RAMs, the rest in one)
     q_src_hi: RAM<Bits<64>, 8>,
@@ -239,6 +244,7 @@ pub struct SwitchPortCore {
     c_te: Constant<Bits<1>>,
     c_ec: Constant<Bits<1>>,
     c_fc: Constant<Bits<1>>,
+    c_cd: Constant<Bits<1>>,
 }
 
 impl SwitchBoardCore {
@@ -275,6 +281,7 @@ impl SwitchPortCore {
             c_te: has(BLOCK_TUNNEL_EGRESS),
             c_ec: has(BLOCK_END_CON),
             c_fc: has(BLOCK_FAST_CNP),
+            c_cd: has(BLOCK_COORD),
             clock: Default::default(),
             bus_addr: Default::default(),
             bus_wdata: Default::default(),
@@ -288,6 +295,7 @@ impl SwitchPortCore {
             te: Default::default(),
             ec: Default::default(),
             fc: Default::default(),
+            cd: Default::default(),
             p_osrc: Default::default(),
             p_odst: Default::default(),
             p_isrc: Default::default(),
@@ -313,6 +321,7 @@ impl SwitchPortCore {
             fc_emit: Default::default(),
             fc_supp: Default::default(),
             fc_unp: Default::default(),
+            cd_last: Default::default(),
             q_src_hi: Default::default(),
             q_src_lo: Default::default(),
             q_dst_hi: Default::default(),
@@ -407,6 +416,7 @@ impl Logic for SwitchPortCore {
             fc_emit,
             fc_supp,
             fc_unp,
+            cd_last,
             q_wr,
             q_rd,
             q_level,
@@ -438,6 +448,7 @@ impl Logic for SwitchPortCore {
         self.te.clock.next = self.clock.val();
         self.ec.clock.next = self.clock.val();
         self.fc.clock.next = self.clock.val();
+        self.cd.clock.next = self.clock.val();
         self.q_src_hi.read_clock.next = self.clock.val();
         self.q_src_hi.write_clock.next = self.clock.val();
         self.q_src_lo.read_clock.next = self.clock.val();
@@ -482,6 +493,7 @@ impl Logic for SwitchPortCore {
         self.regs.sw_blocks_end_con.next = self.c_ec.val();
         self.regs.sw_blocks_fast_cnp.next = self.c_fc.val();
         self.regs.sw_blocks_pkt.next = bits::<1>(1);
+        self.regs.sw_blocks_coord.next = self.c_cd.val();
         self.reset_q.d.next = self.regs.core_reset_wr.val() & self.regs.core_reset_go.val().any();
         self.regs.reset.next = self.reset_q.q.val();
 
@@ -698,6 +710,31 @@ impl Logic for SwitchPortCore {
         self.regs.ec_punted_count.next = self.ec.stat_punted_pkts.val();
         self.regs.ec_dropped_count.next = self.ec.stat_dropped_pkts.val();
 
+        // ---- draft 002's decision: every CD_PKT write is a packet
+        self.cd.reset.next = self.reset_q.q.val() | self.por.q.val();
+        self.cd.in_valid.next = self.regs.cd_pkt_wr.val() & self.c_cd.val().any();
+        self.cd.in_congested.next = self.regs.cd_pkt_congested.val().any();
+        self.cd.in_cc.next = self.regs.cd_pkt_cc.val().any();
+        self.cd.in_light.next = self.regs.cd_pkt_light.val();
+        self.cd.in_arv.next = self.regs.cd_pkt_arv.val().any();
+        self.cd.in_last_hop.next = self.regs.cd_pkt_last_hop.val().any();
+        if self.cd.out_valid.val() {
+            self.cd_last.d.next = bit_cast::<5, 1>(self.cd.out_reroute.val().into())
+                | (bit_cast::<5, 1>(self.cd.out_write_indicator.val().into()) << 1)
+                | (bit_cast::<5, 1>(self.cd.out_type3.val().into()) << 2)
+                | (bit_cast::<5, 1>(self.cd.out_mark_allowed.val().into()) << 3)
+                | (bit_cast::<5, 1>(self.cd.out_incast.val().into()) << 4);
+        }
+        self.regs.cd_last_reroute.next = self.cd_last.q.val().get_bits::<1>(0);
+        self.regs.cd_last_write_indicator.next = self.cd_last.q.val().get_bits::<1>(1);
+        self.regs.cd_last_type3.next = self.cd_last.q.val().get_bits::<1>(2);
+        self.regs.cd_last_mark_allowed.next = self.cd_last.q.val().get_bits::<1>(3);
+        self.regs.cd_last_incast.next = self.cd_last.q.val().get_bits::<1>(4);
+        self.regs.cd_reroutes_count.next = self.cd.stat_reroutes.val();
+        self.regs.cd_type3_count.next = self.cd.stat_type3.val();
+        self.regs.cd_marks_count.next = self.cd.stat_marks_allowed.val();
+        self.regs.cd_incast_count.next = self.cd.stat_incast.val();
+
         // ---- Fast CNP behind the WRED/ECN port: every decision of the port
         // is a packet for it, its descriptor from the staging (held across
         // the port's latency: the switch pipeline's fields), and its slot's
@@ -867,6 +904,7 @@ impl Logic for SwitchPortCore {
             self.te_last.d.next = bits::<4>(0);
             self.te_words.d.next = bits::<32>(0);
             self.ec_last.d.next = bits::<14>(0);
+            self.cd_last.d.next = bits::<5>(0);
             self.fc_emit.d.next = bits::<1>(0);
             self.fc_supp.d.next = bits::<1>(0);
             self.fc_unp.d.next = bits::<1>(0);
@@ -882,6 +920,7 @@ const PORT_SUBS: &[&crate::generate::Module] = &[
     &crate::tunnel_egress::MODULE,
     &crate::end_con::MODULE,
     &crate::fast_cnp::MODULE,
+    &crate::coord_decision::MODULE,
 ];
 
 /// What a port core leaves unused on purpose: the trigger's descriptor
@@ -916,6 +955,16 @@ pub const PE_PORT_MODULE: crate::generate::Module = crate::generate::Module {
     subs: PORT_SUBS,
 };
 
+/// The port core with every block's module ([`SwitchPortCore`] of
+/// [`SwitchRole::Full`]: the bus-level cosimulation of the `ulx3s-switch`
+/// core, draft 002's decision included).
+pub const FULL_PORT_MODULE: crate::generate::Module = crate::generate::Module {
+    name: "switch_full_port_core",
+    doc: "the switch port core with every block behind the register bus: the switch register decoder, the WRED/ECN port with the Fast CNP trigger and its descriptor queue, tunnel ECN ingress and egress, END.CON, draft 002's per-packet decision, and the packet staging registers",
+    open: PORT_OPEN,
+    subs: PORT_SUBS,
+};
+
 /// The P node's board core's module (the `alchitry-cu-switch` bitstream).
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "switch_board_core",
@@ -936,7 +985,7 @@ pub const PE_MODULE: crate::generate::Module = crate::generate::Module {
 /// bitstream: more than one HX8K holds).
 pub const FULL_MODULE: crate::generate::Module = crate::generate::Module {
     name: "switch_full_board_core",
-    doc: "the switch port's board core with every block (ulx3s-switch): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, the switch register decoder, the WRED/ECN port with the Fast CNP trigger and its descriptor queue, tunnel ECN ingress and egress, END.CON, and the packet staging registers",
+    doc: "the switch port's board core with every block (ulx3s-switch): power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, the switch register decoder, the WRED/ECN port with the Fast CNP trigger and its descriptor queue, tunnel ECN ingress and egress, END.CON, draft 002's per-packet decision, and the packet staging registers",
     open: &[],
     subs: &[&PORT_MODULE, &PE_PORT_MODULE],
 };
@@ -993,11 +1042,16 @@ pub fn pe_port_verilog() -> Result<String, crate::verilog::VerilogError> {
     port_role_verilog(SwitchRole::Pe)
 }
 
+/// The full port core's finalized Verilog (module [`FULL_PORT_MODULE`]).
+pub fn full_port_verilog() -> Result<String, crate::verilog::VerilogError> {
+    port_role_verilog(SwitchRole::Full)
+}
+
 fn port_role_verilog(role: SwitchRole) -> Result<String, crate::verilog::VerilogError> {
-    let m = if role == SwitchRole::Pe {
-        &PE_PORT_MODULE
-    } else {
-        &PORT_MODULE
+    let m = match role {
+        SwitchRole::P => &PORT_MODULE,
+        SwitchRole::Pe => &PE_PORT_MODULE,
+        SwitchRole::Full => &FULL_PORT_MODULE,
     };
     let raw = crate::generate::raw_verilog(SwitchPortCore::new(BuildId::UNSTAMPED, role))
         .map(|v| crate::verilog::isolate_sub_inputs(&v))

@@ -103,6 +103,8 @@ pub struct SwitchRegFile {
     pub sw_blocks_fast_cnp: Signal<In, Bits<1>>,
     /// SW_BLOCKS.PKT: the packet staging registers (PKT_*) the blocks' packets take their header fields from
     pub sw_blocks_pkt: Signal<In, Bits<1>>,
+    /// SW_BLOCKS.COORD: draft 002's per-packet decision (CD_* registers)
+    pub sw_blocks_coord: Signal<In, Bits<1>>,
     /// PKT_OUTER_SRC0 written in the last cycle (a one-cycle strobe).
     pub pkt_outer_src0_wr: Signal<Out, Bit>,
     /// PKT_OUTER_SRC0.WORD as written (valid with `pkt_outer_src0_wr`): the 32 bits
@@ -325,6 +327,36 @@ pub struct SwitchRegFile {
     pub fc_unparsed_count: Signal<In, Bits<32>>,
     /// FC_LOST.COUNT: saturates at 2^32 - 1
     pub fc_lost_count: Signal<In, Bits<32>>,
+    /// CD_PKT written in the last cycle (a one-cycle strobe).
+    pub cd_pkt_wr: Signal<Out, Bit>,
+    /// CD_PKT.CONGESTED as written (valid with `cd_pkt_wr`): its egress queue is at K_min or more (H2)
+    pub cd_pkt_congested: Signal<Out, Bits<1>>,
+    /// CD_PKT.CC as written (valid with `cd_pkt_wr`): its tag's CC indicator
+    pub cd_pkt_cc: Signal<Out, Bits<1>>,
+    /// CD_PKT.LIGHT as written (valid with `cd_pkt_wr`): light-loaded candidate paths, 0-3 (3: three or more)
+    pub cd_pkt_light: Signal<Out, Bits<2>>,
+    /// CD_PKT.ARV as written (valid with `cd_pkt_wr`): its tag's AR indicator is valid
+    pub cd_pkt_arv: Signal<Out, Bits<1>>,
+    /// CD_PKT.LAST_HOP as written (valid with `cd_pkt_wr`): its egress faces the destination host
+    pub cd_pkt_last_hop: Signal<Out, Bits<1>>,
+    /// CD_LAST.REROUTE: re-route onto a light candidate
+    pub cd_last_reroute: Signal<In, Bits<1>>,
+    /// CD_LAST.WRITE_INDICATOR: write this switch into the AR indicator
+    pub cd_last_write_indicator: Signal<In, Bits<1>>,
+    /// CD_LAST.TYPE3: send a type 3 to the AR point (the packet unmarked)
+    pub cd_last_type3: Signal<In, Bits<1>>,
+    /// CD_LAST.MARK_ALLOWED: WRED/ECN may mark it
+    pub cd_last_mark_allowed: Signal<In, Bits<1>>,
+    /// CD_LAST.INCAST: an incast flow's packet (a type 1 candidate)
+    pub cd_last_incast: Signal<In, Bits<1>>,
+    /// CD_REROUTES.COUNT: saturates at 2^32 - 1
+    pub cd_reroutes_count: Signal<In, Bits<32>>,
+    /// CD_TYPE3.COUNT: saturates at 2^32 - 1
+    pub cd_type3_count: Signal<In, Bits<32>>,
+    /// CD_MARKS.COUNT: saturates at 2^32 - 1
+    pub cd_marks_count: Signal<In, Bits<32>>,
+    /// CD_INCAST.COUNT: saturates at 2^32 - 1
+    pub cd_incast_count: Signal<In, Bits<32>>,
     word: Signal<Local, Bits<10>>,
     we: Signal<Local, Bit>,
     re: Signal<Local, Bit>,
@@ -579,6 +611,23 @@ pub struct SwitchRegFile {
     a_fc_lost: Constant<Bits<10>>,
     rd_fc_lost: Signal<Local, Bits<32>>,
     s_fc_lost: DFF<Bit>,
+    a_cd_pkt: Constant<Bits<10>>,
+    w_cd_pkt: DFF<Bit>,
+    a_cd_last: Constant<Bits<10>>,
+    rd_cd_last: Signal<Local, Bits<32>>,
+    s_cd_last: DFF<Bit>,
+    a_cd_reroutes: Constant<Bits<10>>,
+    rd_cd_reroutes: Signal<Local, Bits<32>>,
+    s_cd_reroutes: DFF<Bit>,
+    a_cd_type3: Constant<Bits<10>>,
+    rd_cd_type3: Signal<Local, Bits<32>>,
+    s_cd_type3: DFF<Bit>,
+    a_cd_marks: Constant<Bits<10>>,
+    rd_cd_marks: Signal<Local, Bits<32>>,
+    s_cd_marks: DFF<Bit>,
+    a_cd_incast: Constant<Bits<10>>,
+    rd_cd_incast: Signal<Local, Bits<32>>,
+    s_cd_incast: DFF<Bit>,
     wdata_q: DFF<Bits<32>>,
 }
 
@@ -719,6 +768,7 @@ impl Default for SwitchRegFile {
             sw_blocks_end_con: Default::default(),
             sw_blocks_fast_cnp: Default::default(),
             sw_blocks_pkt: Default::default(),
+            sw_blocks_coord: Default::default(),
             rd_sw_blocks: Default::default(),
             s_sw_blocks: Default::default(),
             a_pkt_outer_src0: Constant::new(bits::<10>(132)),
@@ -995,6 +1045,38 @@ impl Default for SwitchRegFile {
             fc_lost_count: Default::default(),
             rd_fc_lost: Default::default(),
             s_fc_lost: Default::default(),
+            a_cd_pkt: Constant::new(bits::<10>(208)),
+            w_cd_pkt: Default::default(),
+            cd_pkt_wr: Default::default(),
+            cd_pkt_congested: Default::default(),
+            cd_pkt_cc: Default::default(),
+            cd_pkt_light: Default::default(),
+            cd_pkt_arv: Default::default(),
+            cd_pkt_last_hop: Default::default(),
+            a_cd_last: Constant::new(bits::<10>(209)),
+            cd_last_reroute: Default::default(),
+            cd_last_write_indicator: Default::default(),
+            cd_last_type3: Default::default(),
+            cd_last_mark_allowed: Default::default(),
+            cd_last_incast: Default::default(),
+            rd_cd_last: Default::default(),
+            s_cd_last: Default::default(),
+            a_cd_reroutes: Constant::new(bits::<10>(210)),
+            cd_reroutes_count: Default::default(),
+            rd_cd_reroutes: Default::default(),
+            s_cd_reroutes: Default::default(),
+            a_cd_type3: Constant::new(bits::<10>(211)),
+            cd_type3_count: Default::default(),
+            rd_cd_type3: Default::default(),
+            s_cd_type3: Default::default(),
+            a_cd_marks: Constant::new(bits::<10>(212)),
+            cd_marks_count: Default::default(),
+            rd_cd_marks: Default::default(),
+            s_cd_marks: Default::default(),
+            a_cd_incast: Constant::new(bits::<10>(213)),
+            cd_incast_count: Default::default(),
+            rd_cd_incast: Default::default(),
+            s_cd_incast: Default::default(),
             wdata_q: Default::default(),
         }
     }
@@ -1003,7 +1085,7 @@ impl Default for SwitchRegFile {
 impl Logic for SwitchRegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, re_q, s_magic, s_version, s_git_hash, s_caps, w_core_reset, s_blocks, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, s_sw_blocks, w_pkt_outer_src0, w_pkt_outer_src1, w_pkt_outer_src2, w_pkt_outer_src3, w_pkt_outer_dst0, w_pkt_outer_dst1, w_pkt_outer_dst2, w_pkt_outer_dst3, w_pkt_inner_src0, w_pkt_inner_src1, w_pkt_inner_src2, w_pkt_inner_src3, w_pkt_inner_dst0, w_pkt_inner_dst1, w_pkt_inner_dst2, w_pkt_inner_dst3, w_pkt_bth, w_pkt_udp, w_pkt_srh, w_pkt_inner, w_ti_mode, w_ti_pkt, s_ti_last, w_te_pkt, s_te_last, s_te_words, s_te_forwarded, s_te_dropped, s_te_dangerous, s_te_unused, w_ec_sid0, w_ec_sid1, w_ec_sid2, w_ec_sid3, w_ec_pkt, s_ec_last, s_ec_forwarded, s_ec_decap, s_ec_punted, s_ec_dropped, w_fc_interval, r_fc_interval_cycles, s_fc_interval, s_fc_status, s_fc_last, w_fc_pop, s_fc_dsc_qp, s_fc_dsc_udp, s_fc_dsc_src0, s_fc_dsc_src1, s_fc_dsc_src2, s_fc_dsc_src3, s_fc_dsc_dst0, s_fc_dsc_dst1, s_fc_dsc_dst2, s_fc_dsc_dst3, s_fc_dsc_end_con0, s_fc_dsc_end_con1, s_fc_dsc_end_con2, s_fc_dsc_end_con3, s_fc_marked, s_fc_sent, s_fc_suppressed, s_fc_unparsed, s_fc_lost, wdata_q);
+        dff_setup!(self, clock, rdata, rvalid, re_q, s_magic, s_version, s_git_hash, s_caps, w_core_reset, s_blocks, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, s_sw_blocks, w_pkt_outer_src0, w_pkt_outer_src1, w_pkt_outer_src2, w_pkt_outer_src3, w_pkt_outer_dst0, w_pkt_outer_dst1, w_pkt_outer_dst2, w_pkt_outer_dst3, w_pkt_inner_src0, w_pkt_inner_src1, w_pkt_inner_src2, w_pkt_inner_src3, w_pkt_inner_dst0, w_pkt_inner_dst1, w_pkt_inner_dst2, w_pkt_inner_dst3, w_pkt_bth, w_pkt_udp, w_pkt_srh, w_pkt_inner, w_ti_mode, w_ti_pkt, s_ti_last, w_te_pkt, s_te_last, s_te_words, s_te_forwarded, s_te_dropped, s_te_dangerous, s_te_unused, w_ec_sid0, w_ec_sid1, w_ec_sid2, w_ec_sid3, w_ec_pkt, s_ec_last, s_ec_forwarded, s_ec_decap, s_ec_punted, s_ec_dropped, w_fc_interval, r_fc_interval_cycles, s_fc_interval, s_fc_status, s_fc_last, w_fc_pop, s_fc_dsc_qp, s_fc_dsc_udp, s_fc_dsc_src0, s_fc_dsc_src1, s_fc_dsc_src2, s_fc_dsc_src3, s_fc_dsc_dst0, s_fc_dsc_dst1, s_fc_dsc_dst2, s_fc_dsc_dst3, s_fc_dsc_end_con0, s_fc_dsc_end_con1, s_fc_dsc_end_con2, s_fc_dsc_end_con3, s_fc_marked, s_fc_sent, s_fc_suppressed, s_fc_unparsed, s_fc_lost, w_cd_pkt, s_cd_last, s_cd_reroutes, s_cd_type3, s_cd_marks, s_cd_incast, wdata_q);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
@@ -1189,7 +1271,7 @@ impl Logic for SwitchRegFile {
         self.s_sw_blocks.d.next = self.re.val() & (self.word.val() == self.a_sw_blocks.val());
         self.rd_sw_blocks.next = bits::<32>(0);
         if self.s_sw_blocks.q.val() {
-            self.rd_sw_blocks.next = bit_cast::<32, 1>(self.sw_blocks_tunnel_ingress.val()) | (bit_cast::<32, 1>(self.sw_blocks_tunnel_egress.val()) << 1) | (bit_cast::<32, 1>(self.sw_blocks_end_con.val()) << 2) | (bit_cast::<32, 1>(self.sw_blocks_fast_cnp.val()) << 3) | (bit_cast::<32, 1>(self.sw_blocks_pkt.val()) << 4);
+            self.rd_sw_blocks.next = bit_cast::<32, 1>(self.sw_blocks_tunnel_ingress.val()) | (bit_cast::<32, 1>(self.sw_blocks_tunnel_egress.val()) << 1) | (bit_cast::<32, 1>(self.sw_blocks_end_con.val()) << 2) | (bit_cast::<32, 1>(self.sw_blocks_fast_cnp.val()) << 3) | (bit_cast::<32, 1>(self.sw_blocks_pkt.val()) << 4) | (bit_cast::<32, 1>(self.sw_blocks_coord.val()) << 5);
         }
         // PKT_OUTER_SRC0 (0x210, WO)
         self.w_pkt_outer_src0.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src0.val());
@@ -1527,6 +1609,44 @@ impl Logic for SwitchRegFile {
         if self.s_fc_lost.q.val() {
             self.rd_fc_lost.next = bit_cast::<32, 32>(self.fc_lost_count.val());
         }
+        // CD_PKT (0x340, WO)
+        self.w_cd_pkt.d.next = self.we.val() & (self.word.val() == self.a_cd_pkt.val());
+        self.cd_pkt_wr.next = self.w_cd_pkt.q.val();
+        self.cd_pkt_congested.next = self.wdata_q.q.val().get_bits::<1>(0);
+        self.cd_pkt_cc.next = self.wdata_q.q.val().get_bits::<1>(1);
+        self.cd_pkt_light.next = self.wdata_q.q.val().get_bits::<2>(2);
+        self.cd_pkt_arv.next = self.wdata_q.q.val().get_bits::<1>(4);
+        self.cd_pkt_last_hop.next = self.wdata_q.q.val().get_bits::<1>(5);
+        // CD_LAST (0x344, RO)
+        self.s_cd_last.d.next = self.re.val() & (self.word.val() == self.a_cd_last.val());
+        self.rd_cd_last.next = bits::<32>(0);
+        if self.s_cd_last.q.val() {
+            self.rd_cd_last.next = bit_cast::<32, 1>(self.cd_last_reroute.val()) | (bit_cast::<32, 1>(self.cd_last_write_indicator.val()) << 1) | (bit_cast::<32, 1>(self.cd_last_type3.val()) << 2) | (bit_cast::<32, 1>(self.cd_last_mark_allowed.val()) << 3) | (bit_cast::<32, 1>(self.cd_last_incast.val()) << 4);
+        }
+        // CD_REROUTES (0x348, RO)
+        self.s_cd_reroutes.d.next = self.re.val() & (self.word.val() == self.a_cd_reroutes.val());
+        self.rd_cd_reroutes.next = bits::<32>(0);
+        if self.s_cd_reroutes.q.val() {
+            self.rd_cd_reroutes.next = bit_cast::<32, 32>(self.cd_reroutes_count.val());
+        }
+        // CD_TYPE3 (0x34c, RO)
+        self.s_cd_type3.d.next = self.re.val() & (self.word.val() == self.a_cd_type3.val());
+        self.rd_cd_type3.next = bits::<32>(0);
+        if self.s_cd_type3.q.val() {
+            self.rd_cd_type3.next = bit_cast::<32, 32>(self.cd_type3_count.val());
+        }
+        // CD_MARKS (0x350, RO)
+        self.s_cd_marks.d.next = self.re.val() & (self.word.val() == self.a_cd_marks.val());
+        self.rd_cd_marks.next = bits::<32>(0);
+        if self.s_cd_marks.q.val() {
+            self.rd_cd_marks.next = bit_cast::<32, 32>(self.cd_marks_count.val());
+        }
+        // CD_INCAST (0x354, RO)
+        self.s_cd_incast.d.next = self.re.val() & (self.word.val() == self.a_cd_incast.val());
+        self.rd_cd_incast.next = bits::<32>(0);
+        if self.s_cd_incast.q.val() {
+            self.rd_cd_incast.next = bit_cast::<32, 32>(self.cd_incast_count.val());
+        }
         self.wdata_q.d.next = self.bus_wdata.val();
         self.rdata.d.next = self.rd_magic.val()
             | self.rd_version.val()
@@ -1580,6 +1700,11 @@ impl Logic for SwitchRegFile {
             | self.rd_fc_sent.val()
             | self.rd_fc_suppressed.val()
             | self.rd_fc_unparsed.val()
-            | self.rd_fc_lost.val();
+            | self.rd_fc_lost.val()
+            | self.rd_cd_last.val()
+            | self.rd_cd_reroutes.val()
+            | self.rd_cd_type3.val()
+            | self.rd_cd_marks.val()
+            | self.rd_cd_incast.val();
     }
 }

@@ -988,6 +988,24 @@ pub struct EndConOutcome {
     pub strip_bytes: u32,
 }
 
+/// Draft 002's decision on one packet (CD_LAST) and the block's counters
+/// after it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CoordOutcome {
+    /// Re-route onto a light candidate.
+    pub reroute: bool,
+    /// Write this switch into the AR indicator.
+    pub write_indicator: bool,
+    /// Send a type 3 to the AR point.
+    pub type3: bool,
+    /// WRED/ECN may mark it.
+    pub mark_allowed: bool,
+    /// An incast flow's packet.
+    pub incast: bool,
+    /// CD_REROUTES, CD_TYPE3, CD_MARKS, CD_INCAST.
+    pub counts: [u32; 4],
+}
+
 /// A Fast CNP descriptor from the queue: the notification to send.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CnpDescriptor {
@@ -1381,6 +1399,49 @@ impl<A: RegAccess> Device<A> {
             action,
             action_name: ["forward", "decapsulate", "punt", "drop"][action as usize & 3].into(),
             strip_bytes: regs::ec_last::STRIP_BYTES.get(v),
+        })
+    }
+
+    /// Draft 002's decision on one packet (SW_BLOCKS.COORD): its inputs
+    /// as the rule takes them (`light` 0-3, 3 meaning three or more: a
+    /// larger value is refused, not written).
+    pub fn coord_decide(
+        &mut self,
+        i: &ldcp_sim::coord::DecisionIn,
+    ) -> Result<CoordOutcome, DriverError> {
+        self.need(Self::reg("CD_PKT"), "draft 002's decision")?;
+        let f = regs::cd_pkt::LIGHT;
+        if i.light as u32 > f.max {
+            return Err(DriverError::BadValue(format!(
+                "light = {} is out of range: it must be in [0, {}] (light candidate paths; {} means {} or more)",
+                i.light, f.max, f.max, f.max
+            )));
+        }
+        let v = regs::cd_pkt::CONGESTED.put(i.congested as u32)
+            | regs::cd_pkt::CC.put(i.cc as u32)
+            | f.put(i.light as u32)
+            | regs::cd_pkt::ARV.put(i.arv as u32)
+            | regs::cd_pkt::LAST_HOP.put(i.last_hop as u32);
+        self.io.write32(regs::cd_pkt::OFFSET, v)?;
+        self.io
+            .idle(ldcp_sim::coord::DECISION_LATENCY_CYCLES as u64 + 2)?;
+        let v = self.io.read32(regs::cd_last::OFFSET)?;
+        let mut counts = [0; 4];
+        for (c, r) in counts.iter_mut().zip([
+            regs::cd_reroutes::OFFSET,
+            regs::cd_type3::OFFSET,
+            regs::cd_marks::OFFSET,
+            regs::cd_incast::OFFSET,
+        ]) {
+            *c = self.io.read32(r)?;
+        }
+        Ok(CoordOutcome {
+            reroute: regs::cd_last::REROUTE.get(v) != 0,
+            write_indicator: regs::cd_last::WRITE_INDICATOR.get(v) != 0,
+            type3: regs::cd_last::TYPE3.get(v) != 0,
+            mark_allowed: regs::cd_last::MARK_ALLOWED.get(v) != 0,
+            incast: regs::cd_last::INCAST.get(v) != 0,
+            counts,
         })
     }
 

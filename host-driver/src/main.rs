@@ -131,6 +131,26 @@ enum Cmd {
         #[command(subcommand)]
         op: EndConOp,
     },
+    /// Draft 002's per-packet decision at a switch port (the ulx3s-switch bitstream:
+    /// SW_BLOCKS.COORD): one packet's inputs in, the decision (re-route, write the AR
+    /// indicator, type 3, marking allowed, incast) and the block's counters out.
+    Coord {
+        /// Its egress queue is at K_min or more.
+        #[arg(long)]
+        congested: bool,
+        /// Its tag's CC indicator is set.
+        #[arg(long)]
+        cc: bool,
+        /// Light-loaded candidate paths, 0..=3 (3: three or more).
+        #[arg(long, default_value_t = 0)]
+        light: u8,
+        /// Its tag's AR indicator is valid.
+        #[arg(long)]
+        arv: bool,
+        /// Its egress faces the destination host.
+        #[arg(long)]
+        last_hop: bool,
+    },
     /// Fast CNP at a P node's switch port (the alchitry-cu-switch bitstream: SW_BLOCKS.FAST_CNP):
     /// send a flow's packets through the WRED/ECN port, take the notifications it queued. The
     /// rate limit is the parameter fcnp_interval (`ldcpctl config set fcnp_interval 5000`).
@@ -154,8 +174,9 @@ enum Cmd {
         engine: ldcp_host::sim_board::Engine,
         /// Which board core: the Alchitry Cu's NIC core, the whole NIC system (the ULX3S's
         /// core, with the extension blocks and the loopback) at the same line timing, or a
-        /// switch port: a P node's (WRED/ECN, Fast CNP) or a PE's (WRED/ECN, tunnel ECN,
-        /// END.CON).
+        /// switch port: a P node's (WRED/ECN, Fast CNP), a PE's (WRED/ECN, tunnel ECN,
+        /// END.CON) or the one with every block (`full`: the ulx3s-switch core, draft 002's
+        /// decision included).
         #[arg(long, value_enum, default_value = "nic")]
         core: ldcp_host::sim_board::Core,
         /// Exit once no byte has come for this many seconds (and the board has settled).
@@ -837,6 +858,48 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                 serde_json::to_value(r).unwrap_or_default()
             }
         },
+        Cmd::Coord {
+            congested,
+            cc,
+            light,
+            arv,
+            last_hop,
+        } => {
+            let r = dev.coord_decide(&ldcp_sim::coord::DecisionIn {
+                congested: *congested,
+                cc: *cc,
+                light: *light,
+                arv: *arv,
+                last_hop: *last_hop,
+            })?;
+            if !json {
+                let mut acts = Vec::new();
+                for (on, name) in [
+                    (r.reroute, "re-route"),
+                    (r.write_indicator, "write the AR indicator"),
+                    (r.type3, "type 3 to the AR point"),
+                    (r.mark_allowed, "marking allowed"),
+                    (r.incast, "incast"),
+                ] {
+                    if on {
+                        acts.push(name);
+                    }
+                }
+                println!(
+                    "{}",
+                    if acts.is_empty() {
+                        "forward (nothing to do)".to_string()
+                    } else {
+                        acts.join(", ")
+                    }
+                );
+                println!(
+                    "counters: re-routes {}, type 3 {}, marks allowed {}, incast {}",
+                    r.counts[0], r.counts[1], r.counts[2], r.counts[3]
+                );
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
         Cmd::EndCon { op } => match op {
             EndConOp::Sid { sid } => {
                 dev.end_con_sid(u128::from(*sid))?;

@@ -935,6 +935,8 @@ pub mod sw_blocks {
     pub const FAST_CNP: Field = REGISTERS[82].fields[3];
     /// the packet staging registers (PKT_*) the blocks' packets take their header fields from
     pub const PKT: Field = REGISTERS[82].fields[4];
+    /// draft 002's per-packet decision (CD_* registers)
+    pub const COORD: Field = REGISTERS[82].fields[5];
 }
 
 /// PKT_OUTER_SRC0 (WO): outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96
@@ -1605,6 +1607,82 @@ pub mod fc_lost {
     pub const COUNT: Field = REGISTERS[145].fields[0];
 }
 
+/// CD_PKT (WO): one packet's inputs to the decision (every write is a packet)
+pub mod cd_pkt {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_PKT";
+    pub const OFFSET: u32 = 0x340;
+    pub const RESET: u32 = 0x00000000;
+    /// its egress queue is at K_min or more (H2)
+    pub const CONGESTED: Field = REGISTERS[146].fields[0];
+    /// its tag's CC indicator
+    pub const CC: Field = REGISTERS[146].fields[1];
+    /// light-loaded candidate paths, 0-3 (3: three or more)
+    pub const LIGHT: Field = REGISTERS[146].fields[2];
+    /// its tag's AR indicator is valid
+    pub const ARV: Field = REGISTERS[146].fields[3];
+    /// its egress faces the destination host
+    pub const LAST_HOP: Field = REGISTERS[146].fields[4];
+}
+
+/// CD_LAST (RO): the last decision
+pub mod cd_last {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_LAST";
+    pub const OFFSET: u32 = 0x344;
+    pub const RESET: u32 = 0x00000000;
+    /// re-route onto a light candidate
+    pub const REROUTE: Field = REGISTERS[147].fields[0];
+    /// write this switch into the AR indicator
+    pub const WRITE_INDICATOR: Field = REGISTERS[147].fields[1];
+    /// send a type 3 to the AR point (the packet unmarked)
+    pub const TYPE3: Field = REGISTERS[147].fields[2];
+    /// WRED/ECN may mark it
+    pub const MARK_ALLOWED: Field = REGISTERS[147].fields[3];
+    /// an incast flow's packet (a type 1 candidate)
+    pub const INCAST: Field = REGISTERS[147].fields[4];
+}
+
+/// CD_REROUTES (RO): packets re-routed (saturating; cleared by CORE_RESET)
+pub mod cd_reroutes {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_REROUTES";
+    pub const OFFSET: u32 = 0x348;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[148].fields[0];
+}
+
+/// CD_TYPE3 (RO): type 3 notifications decided (saturating; cleared by CORE_RESET)
+pub mod cd_type3 {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_TYPE3";
+    pub const OFFSET: u32 = 0x34c;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[149].fields[0];
+}
+
+/// CD_MARKS (RO): congested packets left to congestion control (saturating; cleared by CORE_RESET)
+pub mod cd_marks {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_MARKS";
+    pub const OFFSET: u32 = 0x350;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[150].fields[0];
+}
+
+/// CD_INCAST (RO): incast packets (saturating; cleared by CORE_RESET)
+pub mod cd_incast {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "CD_INCAST";
+    pub const OFFSET: u32 = 0x354;
+    pub const RESET: u32 = 0x00000000;
+    /// saturates at 2^32 - 1
+    pub const COUNT: Field = REGISTERS[151].fields[0];
+}
+
 /// The parameters a host sets by name: one per parameter register of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 pub enum Param {
@@ -1922,6 +2000,14 @@ pub struct SwitchCounters {
     pub fc_unparsed: u32,
     /// descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
     pub fc_lost: u32,
+    /// packets re-routed (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub cd_reroutes: u32,
+    /// type 3 notifications decided (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub cd_type3: u32,
+    /// congested packets left to congestion control (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub cd_marks: u32,
+    /// incast packets (saturating; cleared by CORE_RESET) (saturates at 2^32 - 1)
+    pub cd_incast: u32,
 }
 
 impl SwitchCounters {
@@ -1941,6 +2027,10 @@ impl SwitchCounters {
             fc_suppressed: read32(fc_suppressed::OFFSET)?,
             fc_unparsed: read32(fc_unparsed::OFFSET)?,
             fc_lost: read32(fc_lost::OFFSET)?,
+            cd_reroutes: read32(cd_reroutes::OFFSET)?,
+            cd_type3: read32(cd_type3::OFFSET)?,
+            cd_marks: read32(cd_marks::OFFSET)?,
+            cd_incast: read32(cd_incast::OFFSET)?,
         })
     }
 
@@ -1960,6 +2050,10 @@ impl SwitchCounters {
             (fc_suppressed::NAME, self.fc_suppressed as u64),
             (fc_unparsed::NAME, self.fc_unparsed as u64),
             (fc_lost::NAME, self.fc_lost as u64),
+            (cd_reroutes::NAME, self.cd_reroutes as u64),
+            (cd_type3::NAME, self.cd_type3 as u64),
+            (cd_marks::NAME, self.cd_marks as u64),
+            (cd_incast::NAME, self.cd_incast as u64),
         ]
     }
 }

@@ -172,6 +172,9 @@ pub enum Core {
     /// A PE's switch port (the alchitry-cu-pe bitstream): the WRED/ECN
     /// port, tunnel ECN ingress and egress, END.CON.
     Pe,
+    /// The switch port with every block (the ulx3s-switch bitstream's
+    /// core, draft 002's decision included), at the Cu's line timing.
+    Full,
 }
 
 /// A board core's inputs and outputs as the server drives them.
@@ -365,10 +368,11 @@ impl VerilatedBoard<ldcp_sim::switch_board::SwitchBoardModel> {
         role: ldcp_sim::switch_board::SwitchRole,
     ) -> Result<Self, DriverError> {
         use ldcp_hdl::switch_board as sb;
-        let (v, name) = if role == ldcp_sim::switch_board::SwitchRole::Pe {
-            (sb::pe_core_verilog(build), sb::PE_MODULE.name)
-        } else {
-            (sb::core_verilog(build), sb::MODULE.name)
+        use ldcp_sim::switch_board::SwitchRole;
+        let (v, name) = match role {
+            SwitchRole::Pe => (sb::pe_core_verilog(build), sb::PE_MODULE.name),
+            SwitchRole::Full => (sb::full_core_verilog(build), sb::FULL_MODULE.name),
+            SwitchRole::P => (sb::core_verilog(build), sb::MODULE.name),
         };
         let v = v.map_err(|e| DriverError::Sim(format!("switch board core: {e}")))?;
         Self::from_verilog(&v, name, build)
@@ -489,12 +493,12 @@ pub fn open_board(
             VerilatedBoard::<SystemBoardModel>::build(build)?,
             sys(),
         )),
-        (Core::Switch | Core::Pe, engine) => {
+        (Core::Switch | Core::Pe | Core::Full, engine) => {
             use ldcp_sim::switch_board::{SwitchBoardModel, SwitchCoreModel, SwitchRole};
-            let role = if core == Core::Pe {
-                SwitchRole::Pe
-            } else {
-                SwitchRole::P
+            let role = match core {
+                Core::Pe => SwitchRole::Pe,
+                Core::Full => SwitchRole::Full,
+                _ => SwitchRole::P,
             };
             let model = || SwitchBoardModel::new(SwitchCoreModel::of_role(h, d, role));
             let rtl = || VerilatedBoard::<SwitchBoardModel>::build_switch(build, role);

@@ -1508,3 +1508,71 @@ fn driver_drives_a_p_node_switch_port() {
         .unwrap();
     assert!(e.to_string().contains("DestQP"), "{e}");
 }
+
+/// The switch port with every block through the driver: SW_BLOCKS lists
+/// draft 002's decision; all 64 inputs give `ldcp_sim::coord::decide`'s
+/// decision and the counters count each congested packet's one action;
+/// an illegal `light` is refused before a write; a P node's port refuses
+/// the decision by block name.
+#[test]
+fn driver_drives_the_coordination_decision() {
+    use ldcp_sim::coord::{decide, every_input, DecisionIn};
+    use ldcp_sim::switch_board::SwitchRole;
+    let mut dev = switch_model_device(SwitchRole::Full);
+    assert!(
+        dev.info().blocks.iter().any(|b| b == "COORD"),
+        "{:?}",
+        dev.info().blocks
+    );
+    let mut expect = [0u32; 4];
+    let mut n = 0;
+    for i in every_input() {
+        let r = dev.coord_decide(&i).unwrap();
+        let d = decide(&i);
+        assert_eq!(
+            (
+                r.reroute,
+                r.write_indicator,
+                r.type3,
+                r.mark_allowed,
+                r.incast
+            ),
+            (
+                d.reroute,
+                d.write_indicator,
+                d.type3,
+                d.mark_allowed,
+                d.incast
+            ),
+            "{i:?}"
+        );
+        expect[0] += d.reroute as u32;
+        expect[1] += d.type3 as u32;
+        expect[2] += d.mark_allowed as u32;
+        expect[3] += d.incast as u32;
+        assert_eq!(r.counts, expect, "{i:?}");
+        n += 1;
+    }
+    assert_eq!(n, 64);
+    let bad = DecisionIn {
+        congested: true,
+        cc: false,
+        light: 4,
+        arv: false,
+        last_hop: false,
+    };
+    let e = dev.coord_decide(&bad).unwrap_err().to_string();
+    assert!(e.contains("light = 4") && e.contains("[0, 3]"), "{e}");
+    assert_eq!(
+        dev.coord_decide(&DecisionIn { light: 0, ..bad })
+            .unwrap()
+            .counts[2],
+        expect[2] + 1
+    );
+    let mut p = switch_model_device(SwitchRole::P);
+    let e = p
+        .coord_decide(&DecisionIn { light: 0, ..bad })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("COORD"), "{e}");
+}

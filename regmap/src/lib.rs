@@ -110,6 +110,8 @@ pub const BLOCK_END_CON: u32 = SW_BLOCKS_SHIFT + 2;
 pub const BLOCK_FAST_CNP: u32 = SW_BLOCKS_SHIFT + 3;
 /// Block-set bit of the packet staging registers (SW_BLOCKS.PKT).
 pub const BLOCK_PKT: u32 = SW_BLOCKS_SHIFT + 4;
+/// Block-set bit of draft 002's per-packet decision (SW_BLOCKS.COORD).
+pub const BLOCK_COORD: u32 = SW_BLOCKS_SHIFT + 5;
 /// The BLOCKS of a switch port (the register's own bits).
 pub const BLOCKS_SWITCH_PORT: u32 = 1 << BLOCK_WRED_ECN;
 /// The block set of a switch port with every draft-001 block (the
@@ -121,6 +123,9 @@ pub const BLOCKS_SWITCH_PORT_001: u32 = BLOCKS_SWITCH_PORT
     | 1 << BLOCK_END_CON
     | 1 << BLOCK_FAST_CNP
     | 1 << BLOCK_PKT;
+/// The block set of a switch port with every block, draft 002's decision
+/// included (the `ulx3s-switch` bitstream).
+pub const BLOCKS_SWITCH_PORT_ALL: u32 = BLOCKS_SWITCH_PORT_001 | 1 << BLOCK_COORD;
 
 /// The block-set bit a register needs, by its map block (BLOCKS bits, and
 /// SW_BLOCKS bits from [`SW_BLOCKS_SHIFT`]): `None` for the id, control and
@@ -138,6 +143,7 @@ pub fn block_bit(r: &Register) -> Option<u32> {
         "end_con" => Some(BLOCK_END_CON),
         "fast_cnp" => Some(BLOCK_FAST_CNP),
         "pkt" => Some(BLOCK_PKT),
+        "coord" => Some(BLOCK_COORD),
         _ => None,
     }
 }
@@ -1333,6 +1339,7 @@ pub const REGISTERS: &[Register] = &[
             flag("END_CON", BLOCK_END_CON - SW_BLOCKS_SHIFT, "the END.CON match (EC_* registers)"),
             flag("FAST_CNP", BLOCK_FAST_CNP - SW_BLOCKS_SHIFT, "the Fast CNP trigger behind the WRED/ECN port, and its descriptor queue (FC_* registers)"),
             flag("PKT", BLOCK_PKT - SW_BLOCKS_SHIFT, "the packet staging registers (PKT_*) the blocks' packets take their header fields from"),
+            flag("COORD", BLOCK_COORD - SW_BLOCKS_SHIFT, "draft 002's per-packet decision (CD_* registers)"),
         ],
         "the draft-001 blocks this switch port holds, one bit each (0 in a build without them)",
     ),
@@ -1578,6 +1585,39 @@ pub const REGISTERS: &[Register] = &[
     ro("fast_cnp", "FC_SUPPRESSED", 0x318, Source::Hw, &SAT32, "candidates rate-limited (saturating; cleared by CORE_RESET)"),
     ro("fast_cnp", "FC_UNPARSED", 0x31C, Source::Hw, &SAT32, "candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET)"),
     ro("fast_cnp", "FC_LOST", 0x320, Source::Hw, &SAT32, "descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET)"),
+    // ---- draft 002's per-packet decision (COMPANION.md C9)
+    reg(
+        "coord",
+        "CD_PKT",
+        0x340,
+        Access::Wo,
+        &[
+            flag("CONGESTED", 0, "its egress queue is at K_min or more (H2)"),
+            flag("CC", 1, "its tag's CC indicator"),
+            uint("LIGHT", 2, 2, 0, "light-loaded candidate paths, 0-3 (3: three or more)"),
+            flag("ARV", 4, "its tag's AR indicator is valid"),
+            flag("LAST_HOP", 5, "its egress faces the destination host"),
+        ],
+        "one packet's inputs to the decision (every write is a packet)",
+    ),
+    ro(
+        "coord",
+        "CD_LAST",
+        0x344,
+        Source::Hw,
+        &[
+            flag("REROUTE", 0, "re-route onto a light candidate"),
+            flag("WRITE_INDICATOR", 1, "write this switch into the AR indicator"),
+            flag("TYPE3", 2, "send a type 3 to the AR point (the packet unmarked)"),
+            flag("MARK_ALLOWED", 3, "WRED/ECN may mark it"),
+            flag("INCAST", 4, "an incast flow's packet (a type 1 candidate)"),
+        ],
+        "the last decision",
+    ),
+    ro("coord", "CD_REROUTES", 0x348, Source::Hw, &SAT32, "packets re-routed (saturating; cleared by CORE_RESET)"),
+    ro("coord", "CD_TYPE3", 0x34C, Source::Hw, &SAT32, "type 3 notifications decided (saturating; cleared by CORE_RESET)"),
+    ro("coord", "CD_MARKS", 0x350, Source::Hw, &SAT32, "congested packets left to congestion control (saturating; cleared by CORE_RESET)"),
+    ro("coord", "CD_INCAST", 0x354, Source::Hw, &SAT32, "incast packets (saturating; cleared by CORE_RESET)"),
 ];
 
 /// The registers of the NIC core's own decoder (below [`EXT_BASE`]).

@@ -245,12 +245,12 @@ fn the_switch_port_decodes_id_core_reset_wred_and_its_own() {
     }
     // the switch port's own registers: no NIC decodes them; a switch port
     // by its SW_BLOCKS bits (and SW_BLOCKS itself, always)
-    use ldcp_regmap::{BLOCKS_SWITCH_PORT_001, SW_BLOCKS_SHIFT};
+    use ldcp_regmap::{BLOCKS_SWITCH_PORT_ALL, SW_BLOCKS_SHIFT};
     for r in REGISTERS.iter().filter(|r| r.is_switch_only()) {
         assert!(!r.is_ext(), "{}", r.name);
         assert!(!decoded_by(r, KIND_NIC, true, u32::MAX), "{}", r.name);
         assert!(
-            decoded_by(r, KIND_SWITCH_PORT, false, BLOCKS_SWITCH_PORT_001),
+            decoded_by(r, KIND_SWITCH_PORT, false, BLOCKS_SWITCH_PORT_ALL),
             "{}",
             r.name
         );
@@ -262,7 +262,7 @@ fn the_switch_port_decodes_id_core_reset_wred_and_its_own() {
                         r,
                         KIND_SWITCH_PORT,
                         false,
-                        BLOCKS_SWITCH_PORT_001 & !(1 << b)
+                        BLOCKS_SWITCH_PORT_ALL & !(1 << b)
                     ),
                     "{}",
                     r.name

@@ -58,7 +58,9 @@ use crate::fast_cnp::{FastCnpInputs, FastCnpModel};
 use crate::tunnel_ecn::{EgressInputs, IngressInputs, TunnelEgressModel, TunnelIngressModel};
 use crate::wred_ecn::{WredEcnModel, WredInputs};
 use ldcp_regmap::model::{switch_index, BusIn, BusOut, RegFileModel};
-use ldcp_regmap::{BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS};
+use ldcp_regmap::{
+    BLOCK_COORD, BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS,
+};
 
 /// What a switch-port build holds beside the WRED/ECN port: the draft-001
 /// roles. One Alchitry Cu cannot hold every block (all of them with the
@@ -77,7 +79,8 @@ pub enum SwitchRole {
     /// A PE's port (`alchitry-cu-pe`): WRED/ECN, tunnel ECN ingress and
     /// egress, END.CON, the staging.
     Pe,
-    /// Every block (`ulx3s-switch`, on the ECP5: more than one HX8K holds).
+    /// Every block, draft 002's decision included (`ulx3s-switch`, on the
+    /// ECP5: more than one HX8K holds).
     Full,
 }
 
@@ -92,7 +95,7 @@ impl SwitchRole {
             SwitchRole::Pe => {
                 pkt | 1 << BLOCK_TUNNEL_INGRESS | 1 << BLOCK_TUNNEL_EGRESS | 1 << BLOCK_END_CON
             }
-            SwitchRole::Full => BLOCKS_SWITCH_PORT_001 & !BLOCKS_SWITCH_PORT,
+            SwitchRole::Full => BLOCKS_SWITCH_PORT_ALL & !BLOCKS_SWITCH_PORT,
         }
     }
 
@@ -202,6 +205,9 @@ struct Ix {
     fc_dsc_dst: [usize; 4],
     fc_dsc_end_con: [usize; 4],
     fc_counts: [usize; 5],
+    cd_pkt: usize,
+    cd_last: usize,
+    cd_counts: [usize; 4],
 }
 
 impl Ix {
@@ -263,6 +269,9 @@ impl Ix {
                 "FC_LOST",
             ]
             .map(switch_index),
+            cd_pkt: switch_index("CD_PKT"),
+            cd_last: switch_index("CD_LAST"),
+            cd_counts: ["CD_REROUTES", "CD_TYPE3", "CD_MARKS", "CD_INCAST"].map(switch_index),
         }
     }
 }
@@ -332,6 +341,9 @@ pub struct Draft001Counts {
     pub fc_lost: u64,
     /// Descriptors popped.
     pub fc_popped: u64,
+    /// Draft 002's decisions (the `Full` role's `coord_decision`; the
+    /// draft-001 tally carries it so the roles' tests see one count).
+    pub cd_decisions: u64,
 }
 
 impl std::ops::AddAssign for Draft001Counts {
@@ -349,6 +361,7 @@ impl std::ops::AddAssign for Draft001Counts {
         self.fc_unparsed += o.fc_unparsed;
         self.fc_lost += o.fc_lost;
         self.fc_popped += o.fc_popped;
+        self.cd_decisions += o.cd_decisions;
     }
 }
 
@@ -374,6 +387,9 @@ pub struct SwitchCoreModel {
     te: TunnelEgressModel,
     ec: EndConModel,
     fc: FastCnpModel,
+    cd: crate::coord::CoordDecisionModel,
+    /// CD_LAST.
+    cd_last: u32,
     stage: Staging,
     /// TI_LAST's value.
     ti_last: u32,
@@ -431,6 +447,8 @@ impl SwitchCoreModel {
             te: TunnelEgressModel::new(),
             ec: EndConModel::new(),
             fc: FastCnpModel::new(),
+            cd: crate::coord::CoordDecisionModel::new(),
+            cd_last: 0,
             stage: Staging::default(),
             ti_last: 0,
             te_last: 0,
@@ -553,9 +571,19 @@ impl SwitchCoreModel {
             dsc_udp_src: (st.udp >> 16) as u16,
             cfg_interval_cycles: held(ix.fc_interval),
         };
+        let cd_in = crate::coord::CoordInputs {
+            reset: block_reset,
+            in_valid: cmd(ix.cd_pkt) && has(BLOCK_COORD),
+            in_congested: wd & 1 != 0,
+            in_cc: wd >> 1 & 1 != 0,
+            in_light: (wd >> 2 & 3) as u8,
+            in_arv: wd >> 4 & 1 != 0,
+            in_last_hop: wd >> 5 & 1 != 0,
+        };
         let tio = self.ti.outputs();
         let teo = self.te.outputs();
         let eco = self.ec.outputs();
+        let cdo = self.cd.outputs();
 
         // what the decoder samples this cycle
         // the decoder's read-only inputs: a buffer of the model's, every slot
@@ -602,6 +630,16 @@ impl SwitchCoreModel {
         for (k, v) in ix.fc_counts.iter().zip(fcc) {
             ro[*k] = v;
         }
+        let cdc = [
+            cdo.stat_reroutes,
+            cdo.stat_type3,
+            cdo.stat_marks_allowed,
+            cdo.stat_incast,
+        ];
+        for (k, v) in ix.cd_counts.iter().zip(cdc) {
+            ro[*k] = v;
+        }
+        ro[ix.cd_last] = self.cd_last;
         ro[ix.ec_last] = self.ec_last;
         ro[ix.fc_last] = self.fc_last;
         ro[ix.fc_status] = fco.stat_table_ready as u32 | self.q_level_seen << 8;
@@ -658,6 +696,13 @@ impl SwitchCoreModel {
         if eco.out_valid {
             self.ec_last = eco.out_action as u32 | (eco.out_strip_bytes as u32) << 8;
         }
+        if cdo.out_valid {
+            self.cd_last = cdo.out_reroute as u32
+                | (cdo.out_write_indicator as u32) << 1
+                | (cdo.out_type3 as u32) << 2
+                | (cdo.out_mark_allowed as u32) << 3
+                | (cdo.out_incast as u32) << 4;
+        }
         if fco.out_valid {
             self.fc_last = fco.out_emit as u32
                 | (fco.out_suppressed as u32) << 1
@@ -707,6 +752,7 @@ impl SwitchCoreModel {
         t.fc_unparsed += fco.out_unparsed as u64;
         t.fc_lost += (fco.out_emit && !push) as u64;
         t.fc_popped += pop as u64;
+        t.cd_decisions += cdo.out_valid as u64;
         self.q_level = self.q_level + push as u32 - pop as u32;
         if rst {
             self.decision = 0;
@@ -717,6 +763,7 @@ impl SwitchCoreModel {
             self.te_words = 0;
             self.ec_last = 0;
             self.fc_last = 0;
+            self.cd_last = 0;
             self.q_wr = 0;
             self.q_level = 0;
             self.q_lost = 0;
@@ -729,6 +776,7 @@ impl SwitchCoreModel {
         self.te.tick(&te_in);
         self.ec.tick(&ec_in);
         self.fc.tick(&fc_in);
+        self.cd.tick(&cd_in);
         self.regs.tick(bus, rst, &ro, &self.no_sets);
         self.ro = ro;
     }
@@ -834,6 +882,7 @@ impl BusCore for SwitchCoreModel {
         v.extend(CosimModel::in_flight(&self.te));
         v.extend(CosimModel::in_flight(&self.ec));
         v.extend(CosimModel::in_flight(&self.fc));
+        v.extend(CosimModel::in_flight(&self.cd));
         if self.reset_q {
             v.push(("CORE_RESET", 1));
         }
@@ -953,7 +1002,8 @@ const SIDS: [[u32; 4]; 2] = [
 /// source, the END.CON to return to) marked by the WRED/ECN port (a short
 /// ramp, no drain: candidates come often and the queue fills), the Fast
 /// CNP interval (0, short, long, out of its field), descriptors popped
-/// and read, and now and then a flood that fills the queue.
+/// and read, and now and then a flood that fills the queue; with the pops,
+/// draft 002's decision on a few packets.
 fn draft001(r: u64, d: &mut crate::Draws, q: &mut std::collections::VecDeque<BusIn>) {
     let off = ldcp_regmap::model::offset;
     let w = |q: &mut std::collections::VecDeque<BusIn>, name: &str, v: u32| {
@@ -1078,6 +1128,19 @@ fn draft001(r: u64, d: &mut crate::Draws, q: &mut std::collections::VecDeque<Bus
             for k in 0..2 {
                 q.push_back(BusIn::read(fc[(x >> (20 + 5 * k)) as usize % fc.len()]));
             }
+            // draft 002's decision: packets back to back (every input
+            // combination; the bits above the fields now and then set),
+            // then one of its registers read
+            for k in 0..1 + (x >> 32) % 4 {
+                let junk = if x >> 34 & 3 == 0 { 0xffff_ffc0 } else { 0 };
+                w(q, "CD_PKT", (x >> (36 + 6 * k)) as u32 & 0x3f | junk);
+            }
+            let cd: Vec<u32> = regs
+                .iter()
+                .filter(|g| g.block == "coord")
+                .map(|g| g.offset)
+                .collect();
+            q.push_back(BusIn::read(cd[(x >> 60) as usize % cd.len()]));
         }
     }
 }
