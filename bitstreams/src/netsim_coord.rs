@@ -41,6 +41,13 @@ const RUNS: [(&str, &str, &str, Option<&str>); 15] = [
     ("coord-both", "coordinated", "spray", None),
 ];
 
+/// A run's draft-002 figures without the granularity's name.
+fn without_ar(v: &Value) -> Value {
+    let mut e = v["extra"].clone();
+    e["ar"] = Value::Null;
+    e
+}
+
 fn opt_us(v: &Value) -> String {
     v.as_f64().map_or("-".into(), |x| format!("{x:.1}"))
 }
@@ -101,16 +108,19 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
          1-3 send 500 KB each to host 0 on leaf 0 at 200 us. **(iii) both at once.** 2 ms, then the drain. \
          **CC only** is LDCP over ECMP. **Independent** adds adaptive routing that does not know of congestion \
          control: a switch whose egress queue is at K_min or more moves the flow to its least-loaded light \
-         candidate, and hosts re-path a flow (new ECMP entropy) after three RTTs with half their ACKs ECN-Echoed, as \
-         PLB does; WRED/ECN marks as always. **Coordinated** is the draft: the tag, `ldcp_sim::coord::decide` at \
-         every switch port (the rule the RTL block `coord_decision` implements), type 3 to the AR point, \
-         type 1 and 2 from the last hop, hosts that set CC on type 1 and re-path on type 3. Congested and light are \
+         candidate, and hosts re-path a flow (new ECMP entropy) after {} consecutive RTTs with half their ACKs \
+         ECN-Echoed, as PLB does (Linux's defaults); WRED/ECN marks as always. **Coordinated** is the draft: the \
+         tag, `ldcp_sim::coord::decide` at every switch port (the rule the RTL block `coord_decision` implements), \
+         type 3 to the AR point, type 1 and 2 from the last hop once two or more flows met there congested, hosts \
+         that set CC on type 1 and re-path on type 3. Congested and light are \
          H2's (queue >= K_min = 5 KB, or below); T_notify 50 us, T_release 10 RTT_min, T_pin 1 RTT_min, T_flowlet \
          2 RTT_min. A mark is **needless** when, as it was made, a path from the flow's first switch to its last-hop \
          switch had every port light (the simulator sees every queue), **needed** otherwise; each mark a receiver \
          accepts is one ECN-Echo and one window cut. Out of order: a delivery sent before one the receiver already \
-         had (the receivers are go-back-N, so each costs a NAK and a retransmission). Path changes: moves by a \
-         switch (a flowlet entry set or changed, or a sprayed packet) and re-paths by a host.\n"
+         had (the receivers are go-back-N: the newer packets that overtook it were discarded as a gap's, and are \
+         sent again). Path changes: moves by a \
+         switch (a flowlet entry set or changed, or a sprayed packet) and re-paths by a host.\n",
+        ldcp_netsim::coord::PLB_ROUNDS
     );
     let _ = writeln!(
         md,
@@ -201,6 +211,20 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
                 .as_array()
                 .map_or(0.0, |a| a.iter().map(|c| f(&c["gbps_after_100us"])).sum())
         };
+        let spray_text = match find(&format!("{sc} coordinated spray")) {
+            Some(sp) if sp["packets"] == co["packets"] && without_ar(sp) == without_ar(co) => {
+                "Spray moves only the packets a switch re-routes itself, and here every move is a type 3's, \
+                 which moves the flow at its AR point (H8): the spray run is packet for packet the flowlet run."
+                    .to_string()
+            }
+            Some(sp) => format!(
+                "With spray: {} needless marks, {} moves, {} out of order.",
+                cf(sp, "marks_needless"),
+                cf(sp, "switch_moves"),
+                cf(sp, "out_of_order")
+            ),
+            None => String::new(),
+        };
         let same = cf(ind, "marks_needless") == cf(cc, "marks_needless")
             && cf(ind, "switch_moves") + cf(ind, "host_repaths") == 0
             && ind["packets"] == cc["packets"];
@@ -226,11 +250,10 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
             "\n- **Collision on a spine's link (i)**: with CC alone the two flows share 100 Gb/s ({:.1} Gb/s together \
              after 100 us) and {} of their marks are needless ({} needed), while three spines idle. {ind_text} The \
              coordinated scheme sends {} type 3 to the source leaves, which move the flows ({} moves): {:.1} Gb/s \
-             together, {} needless marks and {} needed, {} deliveries out of order. Flow b's slow recovery is \
-             LDCP's own: the run dropped {} fast-start (Not-ECT) packets at K, and a flow whose fast start loses a \
-             packet enters its stable stage at the window acknowledged before the loss and grows by alpha = 1 \
-             packet per RTT (the findings above, on FCT). Spray moves only the packets a switch re-routes itself; a type 3 moves the \
-             flow at its AR point (H8), so in this collision the spray run is the flowlet run.",
+             together, {} needless marks and {} needed, {} deliveries out of order. Flow b starts into the collision \
+             in its fast start; the run dropped {} fast-start (Not-ECT) packets at K, and an LDCP flow whose fast \
+             start loses a packet enters its stable stage at the window acknowledged before the loss and grows by \
+             alpha = 1 packet per RTT (the findings above, on FCT): its recovery column. {spray_text}",
             gb(cc),
             cf(cc, "marks_needless"),
             cf(cc, "marks_needed"),

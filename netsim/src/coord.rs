@@ -9,9 +9,10 @@
 //!   §4): a switch whose egress is congested (H2) moves the flow to its
 //!   least-loaded light candidate if it has one, whatever the packet's tag,
 //!   and WRED/ECN marks as always; a host re-paths a flow on congestion
-//!   signals as PLB does (three consecutive rounds of one RTT_min with at
-//!   least half of the ACKs ECN-Echoed; PLB's defaults), by changing its
-//!   ECMP entropy (H12).
+//!   signals as PLB does (twelve consecutive rounds of one RTT_min with at
+//!   least half of the ACKs ECN-Echoed: Linux's `tcp_plb_rehash_rounds`
+//!   and `tcp_plb_cong_thresh` defaults for a flow with data in flight), by
+//!   changing its ECMP entropy (H12).
 //! - **Coordinated** ([`CoordMode::Coordinated`]): every data packet carries
 //!   the tag (C2); each switch applies [`ldcp_sim::coord::decide`] (C9, the
 //!   rule the RTL block `coord_decision` implements) and acts on it:
@@ -53,8 +54,9 @@
 //! the packet used to the least-loaded light alternative and pins it for
 //! T_pin; with none, or inside T_pin of its last move, it ignores the
 //! notification. Notifications travel as control packets (64 bytes on the
-//! wire, as an ACK: the 24-byte message of `ldcp_sim::wire::coord` in
-//! IPv4/UDP) back along the path the triggering packet came, straight to
+//! wire: the simulator's control-packet size, as an ACK's; the 24-byte
+//! message of `ldcp_sim::wire::coord` in IPv4/UDP would be 52 bytes
+//! before Ethernet's) back along the path the triggering packet came, straight to
 //! their target (H11: the AR indicator is the node's index).
 //!
 //! **What is counted.** Path changes: moves by a switch (a flowlet entry
@@ -173,7 +175,7 @@ impl CoordConfig {
 }
 
 /// PLB's rounds before a re-path (the independent hosts).
-pub const PLB_ROUNDS: u32 = 3;
+pub const PLB_ROUNDS: u32 = 12;
 
 /// A notification's type (002 §6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -215,7 +217,10 @@ pub(crate) struct Entry {
 /// A last-hop port's incast notifier (H4, H5).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Notifier {
-    /// Flagged flows: when flagged, ps.
+    /// Flows with a packet here while the port was congested, since the
+    /// last release: when first seen, ps.
+    pub seen: HashMap<u32, u64>,
+    /// Flagged (incast) flows, sent a type 1: when flagged, ps.
     pub flagged: HashMap<u32, u64>,
     /// Released flows: when released, ps.
     pub released: HashMap<u32, u64>,
@@ -243,6 +248,8 @@ pub(crate) struct FlowState {
     pub congested_rounds: u32,
     /// No host re-path before this time, ps.
     pub host_pinned_until: u64,
+    /// Host re-paths drawn (the entropy's counter).
+    pub repath_draws: u32,
 }
 
 /// What the scheme did, per flow.
@@ -573,6 +580,7 @@ impl Sim {
     /// The tag on a data packet leaving its host (C2), on the path the host
     /// sends on.
     pub(crate) fn coord_tag(&mut self, mut pkt: Pkt) -> Pkt {
+        let now = self.now();
         let Some(c) = self.coord.as_mut() else {
             return pkt;
         };
@@ -580,8 +588,15 @@ impl Sim {
         let fl = &self.flows[pkt.flow as usize];
         pkt.path = fl.cur_path;
         if c.cfg.mode == CoordMode::Coordinated {
-            pkt.cc = c.flows[pkt.flow as usize].cc;
-            pkt.ar = fl.src; // the host can re-path (C2's choice)
+            let s = &c.flows[pkt.flow as usize];
+            pkt.cc = s.cc;
+            // the host can re-path (C2's choice), except within T_pin of
+            // its last re-path, when a type 3 to it would be ignored: the
+            // packets then name no AR point, so a congested switch with no
+            // path of its own marks them (C9's last row)
+            if now >= s.host_pinned_until {
+                pkt.ar = fl.src;
+            }
         }
         pkt
     }
@@ -640,7 +655,7 @@ impl Sim {
         let cands = self.candidates(node, dst);
         let light = cands.iter().filter(|&&p| self.light(p)).count() as u32;
         let congested = !self.light(out);
-        let (reroute, type3, mark_allowed, incast, ar_out) = match mode {
+        let (reroute, type3, mut mark_allowed, incast, ar_out) = match mode {
             CoordMode::CcOnly => unreachable!("returned above"),
             CoordMode::Independent => {
                 let r = congested && !last_hop && light >= 1;
@@ -678,7 +693,10 @@ impl Sim {
             let pinned = cfg.granularity == Granularity::Flowlet
                 && c.entries.get(&key).is_some_and(|e| now < e.pinned_until);
             if pinned {
+                // the move waits for the pin (H8): no path now, so
+                // congestion control (the mark) applies meanwhile
                 c.stats.reroutes_pinned += 1;
+                mark_allowed = true;
             } else {
                 c.ensure(f);
                 let n = &mut c.stats.flows[f as usize];
@@ -734,42 +752,72 @@ impl Sim {
 
     /// C4, C5, H4, H5 at a last-hop port `out` of switch `node`, for a data
     /// packet that `incast` says arrived while the port was congested.
+    ///
+    /// *A choice beside H4:* congestion at a last-hop port is an incast
+    /// once packets of two or more flows have arrived there while it was
+    /// congested (since the last release). Read literally, H2 and H4 make
+    /// one line-rate flow an "incast" of itself (its own queue reaches
+    /// K_min = 5 KB at its host's port, for instance while its packets on
+    /// an old and a new path meet), and the type 1 would then pin a flow
+    /// that adaptive routing had just moved (H9); C4 allows other methods,
+    /// and an in-cast is many to one.
     fn incast_notifier(&mut self, node: usize, out: u32, pkt: &Pkt, incast: bool) {
         let now = self.now();
         let f = pkt.flow;
         let q = self.queue_bytes(out);
         let k_min = self.k_min(out);
-        let src = self.flows[f as usize].src;
         let c = self.coord.as_mut().expect("coordination");
         let (cfg, cycle_ps) = (c.cfg, c.cycle_ps);
         let n = c.notifiers.entry(out).or_default();
-        let mut send = None;
-        // the limiter's key: the flow (its source, and 0 for the key)
-        let may = |n: &mut Notifier| Coord::offer(&mut n.limit, &cfg, cycle_ps, (src, 0, f), now);
+        // the limiter's key: the flow (its source, 0, its DestQP)
+        let flows = &self.flows;
+        let may = |n: &mut Notifier, g: u32| {
+            let src = flows[g as usize].src;
+            Coord::offer(&mut n.limit, &cfg, cycle_ps, (src, 0, g), now)
+        };
+        // (flow, type, on the arriving packet's path)
+        let mut send: Vec<(u32, Notify, bool)> = Vec::new();
         if incast {
             n.released.remove(&f);
-            // a new incast flow, or H4's repair: an untagged packet of a
-            // flagged one
-            let new = !n.flagged.contains_key(&f);
-            n.flagged.entry(f).or_insert(now);
-            if (new || !pkt.cc) && may(n) {
-                send = Some(Notify::CcRequired);
+            n.seen.entry(f).or_insert(now);
+            if n.seen.len() >= 2 {
+                let mut new: Vec<u32> = n
+                    .seen
+                    .keys()
+                    .copied()
+                    .filter(|g| !n.flagged.contains_key(g))
+                    .collect();
+                new.sort_unstable();
+                for g in new {
+                    n.flagged.insert(g, now);
+                    if may(n, g) {
+                        send.push((g, Notify::CcRequired, g == f));
+                    }
+                }
             }
-        } else if pkt.cc
+        }
+        if send.is_empty() && !pkt.cc && n.flagged.contains_key(&f) && may(n, f) {
+            // H4's repair: an untagged packet of a flagged flow
+            send.push((f, Notify::CcRequired, true));
+        } else if !incast
+            && pkt.cc
             && n.released
                 .get(&f)
                 .is_some_and(|&t| now >= t + cfg.t_notify_ps)
-            && may(n)
+            && may(n, f)
         {
             // H5: re-sent for a tagged packet of a released flow (once the
             // release's own type 2 has had T_notify to arrive)
-            send = Some(Notify::CcReleased);
+            send.push((f, Notify::CcReleased, true));
         }
         if 2 * q >= k_min {
             n.below_since = None;
         }
-        if let Some(kind) = send {
-            self.notify(node, kind, f, self.flows[f as usize].src, pkt.path);
+        for (g, kind, own) in send {
+            // the last-hop switch is on every path of the flow (a host has
+            // one link), so path 0 leads back from it as well
+            let path = if own { pkt.path } else { 0 };
+            self.notify(node, kind, g, self.flows[g as usize].src, path);
         }
     }
 
@@ -782,7 +830,7 @@ impl Sim {
         let c = self.coord.as_mut().expect("coordination");
         let t_release = c.cfg.t_release_ps;
         let n = c.notifiers.get_mut(&p).expect("a notifier");
-        if n.flagged.is_empty() || 2 * q >= k_min || n.below_since.is_some() {
+        if n.seen.is_empty() || 2 * q >= k_min || n.below_since.is_some() {
             return;
         }
         n.below_since = Some(now);
@@ -808,6 +856,7 @@ impl Sim {
             self.at(since + t_release, crate::sim::Ev::NotifyCheck(p));
             return;
         }
+        n.seen.clear();
         let mut flows: Vec<u32> = n.flagged.drain().map(|(f, _)| f).collect();
         flows.sort_unstable();
         for &f in &flows {
@@ -909,7 +958,12 @@ impl Sim {
         let key = (node as u32, f);
         let pinned = c.entries.get(&key).is_some_and(|e| now < e.pinned_until);
         match to {
-            Some(to) if !pinned && kind == Notify::ArRequired => {
+            // a late type 3 for a move already made is no new move
+            Some(to)
+                if !pinned
+                    && kind == Notify::ArRequired
+                    && c.entries.get(&key).is_none_or(|e| e.port != to) =>
+            {
                 c.stats.type3_moves += 1;
                 let n = &mut c.stats.flows[f as usize];
                 n.switch_moves += 1;
@@ -929,12 +983,17 @@ impl Sim {
 
     /// Flow `f`'s host changes its ECMP entropy (H12): a new path from the
     /// host (the same one if the hash picks it again).
+    /// A re-path that draws the same route is no path change and is not
+    /// counted; either way the flow's switch entries are dropped (a new
+    /// entropy is a new 5-tuple to a flowlet table, so the switches' old
+    /// choices for the flow no longer apply).
     fn host_repath(&mut self, f: u32) {
         let now = self.now();
         let c = self.coord.as_mut().expect("coordination");
-        c.stats.flows[f as usize].host_repaths += 1;
-        c.stats.flows[f as usize].first_move_ps.get_or_insert(now);
-        let k = c.stats.flows[f as usize].host_repaths as u64;
+        let s = &mut c.flows[f as usize];
+        s.repath_draws += 1;
+        let k = s.repath_draws as u64;
+        c.entries.retain(|&(_, g), _| g != f);
         let h = crate::rng::mix(&[self.seed, f as u64, k, 0xC002]);
         let (src, dst) = {
             let fl = &self.flows[f as usize];
@@ -942,6 +1001,11 @@ impl Sim {
         };
         let fwd = self.route(src, dst, h).expect("reachable: it was routed");
         let p = self.add_path(f, fwd, h);
+        if p != self.flows[f as usize].cur_path {
+            let n = &mut self.coord.as_mut().expect("coordination").stats.flows[f as usize];
+            n.host_repaths += 1;
+            n.first_move_ps.get_or_insert(now);
+        }
         self.flows[f as usize].cur_path = p;
     }
 

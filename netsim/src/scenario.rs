@@ -1040,9 +1040,10 @@ fn coord_figures(
     for (k, &f) in collision.iter().enumerate() {
         let s = windowed_gbps(&c.progress[k], w, pk);
         let first = per(f).first_move_ps;
+        // the first 10-us window wholly after the move at 90% of the line
         let recovered = first.and_then(|t0| {
             s.iter()
-                .find(|x| x.0 >= t0 && x.1 >= 0.9 * line)
+                .find(|x| x.0 >= t0 + 10 * US && x.1 >= 0.9 * line)
                 .map(|x| x.0)
         });
         let after = |from: u64| {

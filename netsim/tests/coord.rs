@@ -147,11 +147,28 @@ fn c11_the_drafts_example_walks_through() {
         tagged.len()
     );
     assert!(tagged.iter().all(|h| h.cc), "F1's packets carry CC (C10)");
-    let moves_after = of_f1
-        .iter()
-        .filter(|h| h.t > t1.t + 2 * US && h.t < released && h.cc && h.type3)
-        .count();
-    assert_eq!(moves_after, 0, "a CC-tagged flow causes no type 3 (C8)");
+    // never re-pathed again (C11, H9): at every switch, F1's tagged
+    // packets leave on one port, the one its first tagged packet took
+    let mut outs: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> =
+        Default::default();
+    for h in of_f1.iter().filter(|h| h.cc && h.t < released) {
+        outs.entry(h.node).or_default().insert(h.out);
+    }
+    assert!(
+        outs.len() >= 5,
+        "F1's tagged packets pass its switches: {outs:?}"
+    );
+    for (node, ports) in &outs {
+        assert_eq!(
+            ports.len(),
+            1,
+            "F1 moved at node {node} while tagged: {ports:?}"
+        );
+    }
+    assert!(
+        !of_f1.iter().any(|h| h.cc && h.type3),
+        "a CC-tagged flow causes no type 3 (C8)"
+    );
     let st = &c.stats.flows[f1 as usize];
     assert!(st.type1 >= 1);
     assert!(
