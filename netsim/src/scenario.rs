@@ -56,7 +56,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "wan-tunnel-ecn", doc: "draft 001-A: 4 LDCP senders at 10 Gb/s across an SRv6 WAN (one-way --wan-delay-us, default 1,000) to a 20 Gb/s bottleneck at R5: RFC 6040 normal or --tunnel-mode compatibility; --fault makes R1 set CE on Not-ECT outers. Drops and marks at R5, CE delivered, goodput, egress drops" },
     Scenario { name: "wan-fast-cnp", doc: "draft 001-B: 2 LDCP senders at 10 Gb/s across the WAN; at t0 = 5 RTTs, 30 Gb/s of unresponsive cross traffic joins at R5 (a 40 Gb/s port, --cong-at x of the one-way delay from the senders): first mark, first Fast CNP and ECN-Echo at a sender, first cut, queue peak, against (2-x)D and xD; --fast-cnp off|on|instead, --fast-cnp-interval-us" },
     Scenario { name: "wan-arn", doc: "draft 001-C: services A and B on one priority across one WAN link; A's flow A1 bursts (--burst-kb) at 40 Gb/s into a 10 Gb/s egress at R5, A2 (5 Gb/s) and B (20 Gb/s) go elsewhere. --flow-control none, pfc, arn-service, arn-flow (default) or arn-priority: B's throughput and latency, A1's completion, pause and halt time, buffer peaks" },
-    Scenario { name: "coord-collision", doc: "draft 002 (i): a leaf-spine of 100 Gb/s links (4 leaves x 8 hosts, 4 spines); two long LDCP flows to leaf 0 hashed onto one link while three are idle: --collision spine-downlink (from leaves 1 and 2, default) or leaf-uplink (both from leaf 1). --coord cc-only|independent|coordinated (default coordinated), --ar flowlet|spray: per-flow throughput, recovery after the first move, window cuts needless and needed, path changes and reordering, queue peaks, notifications by type" },
+    Scenario { name: "coord-collision", doc: "draft 002 (i): a leaf-spine of 100 Gb/s links (4 leaves x 8 hosts, 4 spines; --topology fat-tree: HPCC's, five flows); two long LDCP flows to leaf 0 hashed onto one link while three are idle: --collision spine-downlink (from leaves 1 and 2, default) or leaf-uplink (both from leaf 1). --coord cc-only|independent|coordinated (default coordinated), --ar flowlet|spray: per-flow throughput, recovery after the first move, window cuts needless and needed, path changes and reordering, queue peaks, notifications by type" },
     Scenario { name: "coord-incast", doc: "draft 002 (ii): 16 senders on leaves 1-3 send 500 KB each to one host on leaf 0 at 200 us (a 16-to-1 incast on leaf 0's port), same network and options: incast completion, its flows' path changes and reordering, notifications by type, queue peak at the incast port" },
     Scenario { name: "coord-both", doc: "draft 002 (iii): the collision and the incast at once (the collision's receivers on leaf 0 beside the incast's)" },
     Scenario { name: "mini", doc: "CI-sized: 3 long flows on a dumbbell and a 6-sender incast, 300 us (the RTL-in-the-loop equivalence run)" },
@@ -78,7 +78,7 @@ pub struct Tuning {
     /// Simulated time before the drain, us, 10..=10^7 (default per scenario).
     #[arg(long, value_name = "US")]
     pub duration_us: Option<u64>,
-    /// FCT scenarios' network: leaf-spine (default, CI-sized) or fat-tree (HPCC's 320 hosts).
+    /// FCT and coord-* scenarios' network: leaf-spine (default, CI-sized) or fat-tree (HPCC's 320 hosts; coord-*: five flows collide, since its links above the ToRs carry four hosts' rate).
     #[arg(long, value_name = "KIND")]
     pub topology: Option<String>,
     /// LDCP's gamma = 2^-SHIFT, 1..=8 (default 4, 1/16; 8, 1/256, in the incast scenarios).
@@ -387,11 +387,6 @@ pub fn check(o: &Options) -> Result<(), String> {
         }
     }
     coord_mode(o)?;
-    if coord && o.tuning.topology.as_deref() == Some("fat-tree") {
-        return Err(format!(
-            "--topology fat-tree does not apply to {name}: the HPCC fat tree's uplinks carry 4 host links' rate, so two host-rate flows on one uplink do not congest it; the coord-* scenarios use a 1:1 leaf-spine"
-        ));
-    }
     if coord && o.tuning.rate_gbps.is_some() {
         return Err(format!(
             "--rate-gbps does not apply to {name}: its links are 100 Gb/s, host and uplink alike"
@@ -528,10 +523,13 @@ pub fn run(
             (Topology::star(s, gbps, US), "star")
         }
         "mini" => (Topology::dumbbell(6, gbps, US), "dumbbell"),
-        n if n.starts_with("coord-") => (
-            Topology::leaf_spine(COORD_LEAVES, COORD_PER_LEAF, COORD_SPINES, gbps, gbps, US),
-            "leaf-spine",
-        ),
+        n if n.starts_with("coord-") => match o.tuning.topology.as_deref() {
+            Some("fat-tree") => (Topology::hpcc_fat_tree(), "fat-tree"),
+            _ => (
+                Topology::leaf_spine(COORD_LEAVES, COORD_PER_LEAF, COORD_SPINES, gbps, gbps, US),
+                "leaf-spine",
+            ),
+        },
         _ => match o.tuning.topology.as_deref().unwrap_or("leaf-spine") {
             "leaf-spine" => (
                 Topology::leaf_spine(4, 8, 2, gbps, 4 * gbps, US),
@@ -780,42 +778,82 @@ pub fn run(
             (us((t0 + 10 * rtt).div_ceil(US)), t0)
         }
         n if n.starts_with("coord-") => {
-            let per = COORD_PER_LEAF;
+            let fat = kind == "fat-tree";
+            // hosts per edge switch (leaf, or the fat tree's ToR)
+            let per = if fat { 16 } else { COORD_PER_LEAF };
             let hosts = sim.topo.hosts;
-            let leaf = |l: usize| hosts + l;
+            let edge = |h: usize| hosts + h / per;
             let mut collision = Vec::new();
             let mut incast = Vec::new();
             if n != "coord-incast" {
-                // two long flows to leaf 0 (hosts 1, 2), the second's salt
-                // chosen so that ECMP puts it on the first one's link; it
-                // starts when the first is in its stable stage at the line
-                // rate. From leaf 1 (host 8) and leaf 2 (host 23) they meet
-                // on a spine's link down to leaf 0, where no local path is
-                // left; both from leaf 1 (hosts 8, 9), on leaf 1's uplink,
-                // which has three idle siblings.
+                // long flows to edge 0 (hosts 1, 2, ...), one more than the
+                // hot link carries at the hosts' rate (2 on the 1:1
+                // leaf-spine, 5 on the fat tree's 400 Gb/s links), each
+                // after the first with a salt that makes ECMP put it on the
+                // first one's link; those start when the first is in its
+                // stable stage at the line rate. spine-downlink: from other
+                // edges (leaf-spine: host 8 on leaf 1, host 23 on leaf 2;
+                // fat tree: ToRs 4, 8, 12, 16, 5, other pods) onto the
+                // link down to edge 0's switch from the switch above it,
+                // which has no other way there (a spine; the fat tree's
+                // core); leaf-uplink: all from edge 1 (hosts 8, 9, ...; on
+                // the fat tree ToR 1, hosts 16, 17, ...) onto one of its
+                // uplinks, whose siblings are idle.
                 let spine_link = collision_at(o)? == "spine-downlink";
-                let a = sim.add_flow(per, 1, u64::MAX, 0, 0)?;
-                let hot = sim.flow_route(a as usize)[if spine_link { 2 } else { 1 }];
-                let src_b = if spine_link { 3 * per - 1 } else { per + 1 };
-                let salt = salt_onto(&mut sim, src_b, 2, hot)?;
-                let b = sim.add_flow(src_b, 2, u64::MAX, COLLISION_START_PS, salt)?;
-                collision = vec![a, b];
-                let label = if spine_link {
-                    let spine = sim.ports[hot as usize].from as usize - leaf(COORD_LEAVES);
-                    format!("spine {spine} -> leaf 0 (the collision's link)")
-                } else {
-                    let spine = sim.ports[hot as usize].to as usize - leaf(COORD_LEAVES);
-                    format!("leaf 1 -> spine {spine} (the collision's uplink)")
+                let (srcs, hot_hop): (Vec<usize>, usize) = match (fat, spine_link) {
+                    (false, true) => (vec![per, 3 * per - 1], 2),
+                    (false, false) => ((per..2 * per).collect(), 1),
+                    (true, true) => ([4, 8, 12, 16, 5].map(|t| t * per).to_vec(), 3),
+                    (true, false) => ((per..2 * per).collect(), 1),
+                };
+                let a = sim.add_flow(srcs[0], 1, u64::MAX, 0, 0)?;
+                let hot = sim.flow_route(a as usize)[hot_hop];
+                let host_bps = sim.ports[sim.flow_route(a as usize)[0] as usize].rate_bps;
+                let n_flows = (sim.ports[hot as usize].rate_bps / host_bps + 1) as usize;
+                if n_flows > srcs.len() {
+                    return Err(format!(
+                        "{n}: the hot link carries {} host links' rate; this network has sources for {}",
+                        n_flows - 1,
+                        srcs.len() - 1
+                    ));
+                }
+                collision.push(a);
+                for (k, &src) in srcs.iter().enumerate().take(n_flows).skip(1) {
+                    let salt = salt_onto(&mut sim, src, 1 + k, hot)?;
+                    collision.push(sim.add_flow(src, 1 + k, u64::MAX, COLLISION_START_PS, salt)?);
+                }
+                let (from, to) = (
+                    sim.ports[hot as usize].from as usize,
+                    sim.ports[hot as usize].to as usize,
+                );
+                let label = match (fat, spine_link) {
+                    (false, true) => format!(
+                        "spine {} -> leaf 0 (the collision's link)",
+                        from - hosts - COORD_LEAVES
+                    ),
+                    (false, false) => format!(
+                        "leaf 1 -> spine {} (the collision's uplink)",
+                        to - hosts - COORD_LEAVES
+                    ),
+                    _ => format!("node {from} -> node {to} (the collision's link)"),
                 };
                 sim.watch_port(hot, &label);
             }
             if n != "coord-collision" {
-                // 16 senders: hosts 2-7 of leaf 1, 0-4 of leaves 2 and 3
-                // (none of them a collision flow's)
-                let senders = (per + 2..2 * per)
-                    .chain(2 * per..2 * per + 5)
-                    .chain(3 * per..3 * per + 5);
-                for (i, h) in senders.enumerate() {
+                // 16 senders, none of them a collision flow's: leaf-spine,
+                // hosts 2-7 of leaf 1 and 0-4 of leaves 2 and 3; fat tree,
+                // hosts 1-4 of ToRs 8-11 (pod 2)
+                let senders: Vec<usize> = if fat {
+                    (8..12)
+                        .flat_map(|t| (1..5).map(move |i| t * per + i))
+                        .collect()
+                } else {
+                    (per + 2..2 * per)
+                        .chain(2 * per..2 * per + 5)
+                        .chain(3 * per..3 * per + 5)
+                        .collect()
+                };
+                for (i, &h) in senders.iter().enumerate() {
                     incast.push(sim.add_flow(
                         h,
                         0,
@@ -825,8 +863,13 @@ pub fn run(
                     )?);
                 }
                 debug_assert_eq!(incast.len(), INCAST_SENDERS);
-                let port = sim.port_between(leaf(0), 0).expect("leaf 0 to host 0");
-                sim.watch_port(port, "leaf 0 -> host 0 (the incast port)");
+                let port = sim.port_between(edge(0), 0).expect("edge 0 to host 0");
+                let label = if fat {
+                    "ToR 0 -> host 0 (the incast port)"
+                } else {
+                    "leaf 0 -> host 0 (the incast port)"
+                };
+                sim.watch_port(port, label);
             }
             let c = sim.coord.as_mut().expect("a coord scenario");
             for &f in &collision {

@@ -292,6 +292,34 @@ fn coord_options_are_checked() {
     let e = scenario::run(&o, &mut Models, &mut |_| {}).err().unwrap();
     assert!(e.contains("--ar applies to the coord-* scenarios"), "{e}");
     let mut o = Options::new("coord-collision", Cc::Ldcp, 1);
+    o.tuning.collision = Some("core".into());
+    let e = scenario::run(&o, &mut Models, &mut |_| {}).err().unwrap();
+    assert!(
+        e.contains("--collision core") && e.contains("spine-downlink"),
+        "{e}"
+    );
+    let mut o = Options::new("coord-incast", Cc::Ldcp, 1);
+    o.tuning.rate_gbps = Some(40);
+    let e = scenario::run(&o, &mut Models, &mut |_| {}).err().unwrap();
+    assert!(e.contains("--rate-gbps does not apply"), "{e}");
+}
+
+/// On the HPCC fat tree the hot link carries four host links' rate, so
+/// five flows collide on one core's link down to pod 0, and every one of
+/// them is on it.
+#[test]
+fn the_fat_tree_collision_takes_five_flows() {
+    let mut o = Options::new("coord-collision", Cc::Ldcp, 1);
     o.tuning.topology = Some("fat-tree".into());
-    assert!(scenario::run(&o, &mut Models, &mut |_| {}).is_err());
+    o.tuning.coord = Some("cc-only".into());
+    let out = scenario::run(&o, &mut Models, &mut |_| {}).unwrap();
+    let v = &out.json;
+    assert_eq!(v["topology_kind"], "fat-tree");
+    assert_eq!(v["extra"]["collision_flows"]["flows"], 5);
+    let hot = out.sim.stats.watches[0].port;
+    for f in 0..5 {
+        assert!(out.sim.flow_route(f).contains(&hot), "flow {f}");
+    }
+    assert!(u(&v["extra"]["collision_flows"]["marks_needless"]) > 100);
+    assert_eq!(v["packets"]["conserved"], true);
 }
