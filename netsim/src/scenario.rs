@@ -669,6 +669,9 @@ pub fn run(
     if o.log_engine {
         sim.engine_log = Some(Vec::new());
         sim.wred_log = Some(Vec::new());
+        if let Some(c) = sim.coord.as_mut() {
+            c.log = Some((Vec::new(), Vec::new()));
+        }
     }
     let b = sim.cfg.bdp_pkts();
     let payload = sim.cfg.payload_bytes as u64;

@@ -323,3 +323,31 @@ fn the_fat_tree_collision_takes_five_flows() {
     assert!(u(&v["extra"]["collision_flows"]["marks_needless"]) > 100);
     assert_eq!(v["packets"]["conserved"], true);
 }
+
+/// The report's reading of the fat-tree collision: coordinated, every
+/// type 3 of a collision flow goes to an aggregation switch of the
+/// sender's pod (the last multi-path switch its packets passed), never to
+/// the sender's ToR.
+#[test]
+fn fat_tree_type3_goes_to_the_senders_aggregation_switch() {
+    let mut o = Options::new("coord-collision", Cc::Ldcp, 1);
+    o.tuning.topology = Some("fat-tree".into());
+    o.tuning.coord = Some("coordinated".into());
+    o.log_engine = true;
+    let out = scenario::run(&o, &mut Models, &mut |_| {}).unwrap();
+    let hosts = out.sim.topo.hosts;
+    let (agg0, core0) = (hosts + 20, hosts + 40);
+    let (_, notes) = out.sim.coord.as_ref().unwrap().log.as_ref().unwrap();
+    let t3: Vec<&NotifyLog> = notes
+        .iter()
+        .filter(|e| e.kind == Notify::ArRequired && !e.arrived && e.flow < 5)
+        .collect();
+    assert!(t3.len() >= 5, "{} type 3", t3.len());
+    for e in t3 {
+        let to = e.to as usize;
+        assert!((agg0..core0).contains(&to), "type 3 to node {to}");
+        // the sender's pod: aggregation switches 4p..4p+3, ToRs 4p..4p+3
+        let src_pod = out.sim.flows[e.flow as usize].src as usize / 16 / 4;
+        assert_eq!((to - agg0) / 4, src_pod, "type 3 to node {to}");
+    }
+}
