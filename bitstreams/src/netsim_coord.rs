@@ -177,7 +177,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
     );
     let _ = writeln!(
         md,
-        "| scenario | scheme | AR | collision flows a / b, Gb/s after 100 us | recovery after the first move, us (a / b) | both >= 90 Gb/s at, us | marks needless / needed (all flows) | incast: completion, us | incast flows: path changes / out of order | out of order, all flows | queue peak, KB: hot link / incast port | notifications sent: type 1 / 2 / 3 |\n\
+        "| scenario | scheme | AR | collision flows a / b / ..., Gb/s after 100 us | recovery after the first move, us (a / b / ...) | both >= 90 Gb/s at, us | marks needless / needed (all flows) | incast: completion, us | incast flows: path changes / out of order | out of order, all flows | queue peak, KB: hot link / incast port | notifications sent: type 1 / 2 / 3 |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|"
     );
     let mut plots_collision = Vec::new();
