@@ -11,6 +11,7 @@ pub mod netsim_coord;
 pub mod netsim_report;
 pub mod netsim_rtl;
 pub mod netsim_wan;
+pub mod prove;
 pub mod registry;
 pub mod synth;
 pub mod throughput;

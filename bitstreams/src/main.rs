@@ -54,6 +54,26 @@ enum Cmd {
     /// CNP and Fast CNP, ARN): mutated valid encodings must be refused with an error or
     /// round-trip exactly, never panic. Deterministic from --seed; exit 1 on a finding.
     Fuzz(FuzzArgs),
+    /// Prove a block's invariants formally: each property of its harness in formal/ by
+    /// k-induction (yosys + yosys-smtbmc + z3), else a bounded check from reset; prints
+    /// per property proved, bounded to depth K, or failed with a counterexample VCD.
+    /// Exit 1 when a property fails.
+    Prove(ProveArgs),
+}
+
+#[derive(Args)]
+struct ProveArgs {
+    /// Blocks (repeatable); default: every block with a harness.
+    #[arg(long = "block", value_name = "NAME")]
+    blocks: Vec<String>,
+    /// Induction and bounded-check depth, cycles, 1..=100.
+    #[arg(long, default_value_t = ldcp_flow::prove::DEFAULT_DEPTH)]
+    depth: u32,
+    /// Where the SMT2 files and counterexample traces go (default: target/ldcp/prove).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 #[derive(Args)]
@@ -640,7 +660,54 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
         Cmd::Run(a) => run_all(a),
         Cmd::Netsim(a) => ldcp_flow::netsim::main(*a),
         Cmd::Fuzz(a) => fuzz(a),
+        Cmd::Prove(a) => prove(a),
     }
+}
+
+fn prove(a: ProveArgs) -> Result<bool, FlowError> {
+    use ldcp_flow::prove;
+    let blocks: Vec<String> = if a.blocks.is_empty() {
+        prove::HARNESSES
+            .iter()
+            .map(|h| h.block.to_string())
+            .collect()
+    } else {
+        a.blocks.clone()
+    };
+    for b in &blocks {
+        prove::harness(b)?;
+    }
+    let dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| ldcp_sim::work_dir().join("prove"));
+    let mut reports = Vec::new();
+    for b in &blocks {
+        let r = prove::prove(b, a.depth, &dir, &mut |m| eprintln!("[ldcp] prove {m}"))?;
+        for p in &r.properties {
+            let what = match p.status.as_str() {
+                "proved" => format!("proved (k-induction, depth {})", p.depth),
+                "bounded" => format!(
+                    "bounded to depth {} (induction fails: it needs a strengthening invariant)",
+                    p.depth
+                ),
+                _ => format!(
+                    "FAILED: {} (counterexample: {})",
+                    p.failed_assert.as_deref().unwrap_or("?"),
+                    p.vcd
+                        .as_ref()
+                        .map_or("-".into(), |v| v.display().to_string())
+                ),
+            };
+            eprintln!("{} {}: {what}, {:.2} s", r.block, p.name, p.seconds);
+        }
+        reports.push(r);
+    }
+    let ok = reports.iter().all(|r| r.ok());
+    if a.json.json {
+        print_json(&serde_json::json!({ "prove": reports, "ok": ok }));
+    }
+    Ok(ok)
 }
 
 fn fuzz(a: FuzzArgs) -> Result<bool, FlowError> {

@@ -1,0 +1,258 @@
+//! `ldcp prove`: formal proofs of a block's invariants. RustHDL emits no
+//! assertions, so each proved block has a property harness in `formal/`
+//! (SystemVerilog: it instantiates the generated module and states the
+//! invariants as `assert`s). Each property is a `P_<name>` block of the
+//! harness, named and explained by a `// property <name>: <text>` line;
+//! `prove` checks them one at a time:
+//!
+//! 1. yosys reads the block's generated Verilog and the harness with
+//!    `-DP_<name>` (`read_verilog -sv -formal; prep; async2sync; dffunmap;
+//!    write_smt2`), as `../shared/TOOLCHAIN.md` gives it;
+//! 2. `yosys-smtbmc -s z3 --presat -i -t K`: k-induction to depth K. If it
+//!    passes, the property holds on every cycle of every run: **proved**;
+//! 3. otherwise `yosys-smtbmc -s z3 --presat -t K --dump-vcd`: a bounded
+//!    check from the initial state. A failure is a real counterexample,
+//!    **failed**, its trace in a VCD; a pass means the property holds for
+//!    K cycles but induction needs a strengthening invariant: **bounded to
+//!    K**.
+//!
+//! A missing tool is an error, never a skip.
+
+use crate::FlowError;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// A block's property harness.
+#[derive(Clone, Copy, Debug)]
+pub struct Harness {
+    /// The block (`ldcp blocks`).
+    pub block: &'static str,
+    /// The harness's top module.
+    pub top: &'static str,
+    /// Its file, under the repository's `formal/`.
+    pub file: &'static str,
+    /// Its text.
+    pub source: &'static str,
+}
+
+/// Every block with a harness.
+pub const HARNESSES: &[Harness] = &[Harness {
+    block: "coord_decision",
+    top: "coord_decision_props",
+    file: "formal/coord_decision.sv",
+    source: include_str!("../../formal/coord_decision.sv"),
+}];
+
+/// The default induction and bounded-check depth, cycles.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// One property's outcome.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PropertyResult {
+    /// Its name (`P_<name>` in the harness).
+    pub name: String,
+    /// What it states.
+    pub doc: String,
+    /// `proved` (k-induction), `bounded` (holds to `depth`, induction
+    /// fails) or `failed` (a counterexample).
+    pub status: String,
+    /// The induction's and the bounded check's depth, cycles.
+    pub depth: u32,
+    /// Wall time of its checks, s.
+    pub seconds: f64,
+    /// Failed: the assertion that failed, as yosys-smtbmc names it.
+    pub failed_assert: Option<String>,
+    /// Failed: the counterexample's trace.
+    pub vcd: Option<PathBuf>,
+}
+
+/// A block's proofs.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ProveReport {
+    /// The block.
+    pub block: String,
+    /// The harness file.
+    pub harness: String,
+    /// Per property.
+    pub properties: Vec<PropertyResult>,
+    /// Wall time, s.
+    pub seconds: f64,
+}
+
+impl ProveReport {
+    /// Whether no property failed.
+    pub fn ok(&self) -> bool {
+        self.properties.iter().all(|p| p.status != "failed")
+    }
+}
+
+/// The harness of `block`, or which blocks have one.
+pub fn harness(block: &str) -> Result<&'static Harness, FlowError> {
+    HARNESSES.iter().find(|h| h.block == block).ok_or_else(|| {
+        FlowError::BadArg(format!(
+            "block {block:?} has no property harness: `ldcp prove` proves {}",
+            HARNESSES
+                .iter()
+                .map(|h| h.block)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+/// The harness's properties: (name, text), from its `// property` lines.
+pub fn properties(source: &str) -> Vec<(String, String)> {
+    source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// property "))
+        .filter_map(|l| l.split_once(": "))
+        .map(|(n, d)| (n.trim().to_string(), d.trim().to_string()))
+        .collect()
+}
+
+fn io(p: &Path, e: std::io::Error) -> FlowError {
+    FlowError::Io(format!("{}: {e}", p.display()))
+}
+
+/// yosys-smtbmc's verdict: (passed, the failed assertion's name).
+fn smtbmc(args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowError> {
+    let out = Command::new("yosys-smtbmc")
+        .args(["-s", "z3", "--presat"])
+        .args(args)
+        .arg(smt2)
+        .output()
+        .map_err(|e| {
+            FlowError::Tool(format!(
+                "cannot run yosys-smtbmc ({e}): install the tools with scripts/bootstrap.sh"
+            ))
+        })?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let failed = text.lines().find_map(|l| {
+        l.split_once("Assert failed in ")
+            .map(|x| x.1.trim().to_string())
+    });
+    if text.contains("Status: PASSED") {
+        Ok((true, None))
+    } else if text.contains("Status: FAILED") {
+        Ok((false, failed))
+    } else {
+        Err(FlowError::Tool(format!(
+            "yosys-smtbmc gave no status ({}):\n{}{}",
+            out.status,
+            text,
+            String::from_utf8_lossy(&out.stderr)
+        )))
+    }
+}
+
+/// Proves `h`'s properties about `verilog` (the block's generated Verilog,
+/// or a mutated copy) to `depth`, working in `dir`.
+pub fn prove_verilog(
+    verilog: &str,
+    h: &Harness,
+    depth: u32,
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<ProveReport, FlowError> {
+    if !(1..=100).contains(&depth) {
+        return Err(FlowError::BadArg(format!(
+            "--depth {depth} is out of range: it must be in [1, 100]"
+        )));
+    }
+    let t0 = Instant::now();
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let vfile = dir.join(format!("{}.v", h.block));
+    let hfile = dir.join(format!("{}.sv", h.top));
+    std::fs::write(&vfile, verilog).map_err(|e| io(&vfile, e))?;
+    std::fs::write(&hfile, h.source).map_err(|e| io(&hfile, e))?;
+    let props = properties(h.source);
+    if props.is_empty() {
+        return Err(FlowError::Tool(format!(
+            "{} states no `// property <name>: <text>` line",
+            h.file
+        )));
+    }
+    let mut results = Vec::new();
+    for (name, doc) in props {
+        progress(&format!("{}: {name}", h.block));
+        let t = Instant::now();
+        let smt2 = dir.join(format!("{name}.smt2"));
+        ldcp_sim::tools::run(
+            Command::new("yosys").arg("-q").arg("-p").arg(format!(
+                "read_verilog -sv -formal -DP_{name} {} {}; prep -top {}; async2sync; dffunmap; write_smt2 -wires {}",
+                vfile.display(),
+                hfile.display(),
+                h.top,
+                smt2.display()
+            )),
+            &format!("yosys (the {name} property of {})", h.block),
+        )?;
+        let d = depth.to_string();
+        let (proved, _) = smtbmc(&["-i", "-t", &d], &smt2)?;
+        let (status, failed_assert, vcd) = if proved {
+            ("proved", None, None)
+        } else {
+            let vcd = dir.join(format!("{name}.vcd"));
+            let vs = vcd.display().to_string();
+            let (held, failed) = smtbmc(&["-t", &d, "--dump-vcd", &vs], &smt2)?;
+            if held {
+                ("bounded", None, None)
+            } else {
+                ("failed", failed, Some(vcd))
+            }
+        };
+        results.push(PropertyResult {
+            name,
+            doc,
+            status: status.to_string(),
+            depth,
+            seconds: t.elapsed().as_secs_f64(),
+            failed_assert,
+            vcd,
+        });
+    }
+    Ok(ProveReport {
+        block: h.block.to_string(),
+        harness: h.file.to_string(),
+        properties: results,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Proves `block`'s properties on its generated Verilog.
+pub fn prove(
+    block: &str,
+    depth: u32,
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<ProveReport, FlowError> {
+    let h = harness(block)?;
+    let verilog = crate::block(block)?
+        .verilog()
+        .map_err(|e| FlowError::Tool(e.to_string()))?;
+    prove_verilog(&verilog, h, depth, &dir.join(block), progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_harness_names_its_properties_and_a_known_block() {
+        for h in HARNESSES {
+            let p = properties(h.source);
+            assert!(p.len() >= 3, "{}: {p:?}", h.file);
+            for (name, _) in &p {
+                assert!(
+                    h.source.contains(&format!("`ifdef P_{name}")),
+                    "{}: {name} has no P_{name} block",
+                    h.file
+                );
+            }
+            assert!(crate::registry::find(h.block).is_some(), "{}", h.block);
+            assert!(h.source.contains(&format!("module {}", h.top)));
+        }
+        assert!(harness("wred").is_err());
+    }
+}
