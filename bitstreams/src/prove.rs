@@ -37,12 +37,20 @@ pub struct Harness {
 }
 
 /// Every block with a harness.
-pub const HARNESSES: &[Harness] = &[Harness {
-    block: "coord_decision",
-    top: "coord_decision_props",
-    file: "formal/coord_decision.sv",
-    source: include_str!("../../formal/coord_decision.sv"),
-}];
+pub const HARNESSES: &[Harness] = &[
+    Harness {
+        block: "coord_decision",
+        top: "coord_decision_props",
+        file: "formal/coord_decision.sv",
+        source: include_str!("../../formal/coord_decision.sv"),
+    },
+    Harness {
+        block: "tunnel_egress",
+        top: "tunnel_egress_props",
+        file: "formal/tunnel_egress.sv",
+        source: include_str!("../../formal/tunnel_egress.sv"),
+    },
+];
 
 /// The default induction and bounded-check depth, cycles.
 pub const DEFAULT_DEPTH: u32 = 8;
