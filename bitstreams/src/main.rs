@@ -688,8 +688,11 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
             let what = match p.status.as_str() {
                 "proved" => format!("proved (k-induction, depth {})", p.depth),
                 "bounded" => format!(
-                    "bounded to depth {} (induction fails: it needs a strengthening invariant)",
-                    p.depth
+                    "bounded to depth {} (induction fails: {})",
+                    p.depth,
+                    p.bounded_why
+                        .as_deref()
+                        .unwrap_or("it needs a strengthening invariant, not stated")
                 ),
                 _ => format!(
                     "FAILED: {} (counterexample: {})",

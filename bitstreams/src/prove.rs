@@ -16,6 +16,11 @@
 //!    K cycles but induction needs a strengthening invariant: **bounded to
 //!    K**.
 //!
+//! A harness may declare a property bounded, with the reason, by a line
+//! `// bounded <name>: <why>` (an invariant induction would need that the
+//! harness cannot state); its expected status is then `bounded`, and the
+//! tests hold every property to its expected status.
+//!
 //! A missing tool is an error, never a skip.
 
 use crate::FlowError;
@@ -45,6 +50,12 @@ pub const HARNESSES: &[Harness] = &[
         source: include_str!("../../formal/coord_decision.sv"),
     },
     Harness {
+        block: "tunnel_ingress",
+        top: "tunnel_ingress_props",
+        file: "formal/tunnel_ingress.sv",
+        source: include_str!("../../formal/tunnel_ingress.sv"),
+    },
+    Harness {
         block: "tunnel_egress",
         top: "tunnel_egress_props",
         file: "formal/tunnel_egress.sv",
@@ -62,6 +73,10 @@ pub struct PropertyResult {
     pub name: String,
     /// What it states.
     pub doc: String,
+    /// What the harness expects: `proved`, or `bounded` with its reason.
+    pub expected: String,
+    /// Why it is bounded, when the harness says so.
+    pub bounded_why: Option<String>,
     /// `proved` (k-induction), `bounded` (holds to `depth`, induction
     /// fails) or `failed` (a counterexample).
     pub status: String,
@@ -111,9 +126,18 @@ pub fn harness(block: &str) -> Result<&'static Harness, FlowError> {
 
 /// The harness's properties: (name, text), from its `// property` lines.
 pub fn properties(source: &str) -> Vec<(String, String)> {
+    tagged(source, "// property ")
+}
+
+/// The properties the harness declares bounded: (name, why).
+pub fn declared_bounded(source: &str) -> Vec<(String, String)> {
+    tagged(source, "// bounded ")
+}
+
+fn tagged(source: &str, tag: &str) -> Vec<(String, String)> {
     source
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("// property "))
+        .filter_map(|l| l.trim().strip_prefix(tag))
         .filter_map(|l| l.split_once(": "))
         .map(|(n, d)| (n.trim().to_string(), d.trim().to_string()))
         .collect()
@@ -210,7 +234,13 @@ pub fn prove_verilog(
                 ("failed", failed, Some(vcd))
             }
         };
+        let why = declared_bounded(h.source)
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, w)| w);
         results.push(PropertyResult {
+            expected: if why.is_some() { "bounded" } else { "proved" }.to_string(),
+            bounded_why: why,
             name,
             doc,
             status: status.to_string(),
@@ -257,6 +287,10 @@ mod tests {
                     "{}: {name} has no P_{name} block",
                     h.file
                 );
+            }
+            for (name, why) in declared_bounded(h.source) {
+                assert!(p.iter().any(|(n, _)| *n == name), "{}: {name}", h.file);
+                assert!(why.len() > 20, "{}: {name} says why", h.file);
             }
             assert!(crate::registry::find(h.block).is_some(), "{}", h.block);
             assert!(h.source.contains(&format!("module {}", h.top)));

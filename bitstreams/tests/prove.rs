@@ -9,6 +9,8 @@ fn dir(name: &str) -> std::path::PathBuf {
     ldcp_sim::work_dir().join("test-prove").join(name)
 }
 
+/// Every property of every harness reaches its expected status: proved by
+/// k-induction, or bounded where the harness declares it and says why.
 #[test]
 fn every_harnessed_block_is_proved_by_induction() {
     for h in HARNESSES {
@@ -18,8 +20,10 @@ fn every_harnessed_block_is_proved_by_induction() {
         .unwrap();
         for p in &r.properties {
             println!("{} {}: {} ({:.2} s)", r.block, p.name, p.status, p.seconds);
-            assert_eq!(p.status, "proved", "{} {}: {p:?}", r.block, p.name);
+            // proved, or bounded where the harness says why
+            assert_eq!(p.status, p.expected, "{} {}: {p:?}", r.block, p.name);
         }
+        assert!(r.ok());
         assert!(r.properties.len() >= 3);
     }
 }
