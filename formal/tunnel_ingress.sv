@@ -59,6 +59,10 @@ module tunnel_ingress_props (
         assert (out_outer_ecn == (out_compat ? 2'b00 : inner[L-1]));
       end
 `endif
+`ifdef P_quiet_without_packet
+      // property quiet_without_packet: no packet presented L cycles before (or a reset since), no outer header decided
+      if (!v[L-1]) assert (!out_valid);
+`endif
 `ifdef P_mode_as_written
       // property mode_as_written: a packet meets its tunnel's mode as last written before it arrived, normal when not written since the reset (F4)
       // bounded mode_as_written: induction would need the block's 64-bit mode table (and its registered write) equal to the harness's modes, an invariant on internal registers that yosys 0.23 cannot name from a harness (no hierarchical references); the bounded check from reset covers every tunnel written and read within the depth
