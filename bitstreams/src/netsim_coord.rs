@@ -183,7 +183,8 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
     let mut plots_collision = Vec::new();
     let mut plots_both = Vec::new();
     let mut queue_incast = Vec::new();
-    let mut got: Vec<(String, Value)> = Vec::new();
+    // each run's label, beside its figures in `all`
+    let mut labels: Vec<String> = Vec::new();
     for (name, coord, ar, collision, topology) in RUNS {
         let mut o = Options::new(name, Cc::Ldcp, seed);
         o.tuning.coord = Some(coord.into());
@@ -193,9 +194,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
         let r = go(&o)?;
         let v = &r.json;
         let e = &v["extra"];
-        ok &= v["packets"]["conserved"] == true
-            && v["flows_unfinished"] == 0
-            && v["packets"]["in_flight_after_drain"] == 0;
+        ok &= crate::netsim_wan::note(&r, &mut all);
         let coll = e["collision"].as_array().cloned().unwrap_or_default();
         let pair = |k: &str, fmt: &dyn Fn(&Value) -> String| {
             if coll.is_empty() {
@@ -252,11 +251,10 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
                 }
             }
         }
-        got.push((format!("{label} {coord} {ar}"), v.clone()));
-        all.push(v.clone());
+        labels.push(format!("{label} {coord} {ar}"));
     }
     // the headline comparisons, from the runs above
-    let find = |k: &str| got.iter().find(|x| x.0 == k).map(|x| &x.1);
+    let find = |k: &str| labels.iter().position(|l| l == k).map(|i| &all[i]);
     let sc = "coord-collision (spine-downlink)";
     if let (Some(cc), Some(ind), Some(co)) = (
         find(&format!("{sc} cc-only flowlet")),

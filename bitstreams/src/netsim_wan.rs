@@ -45,7 +45,7 @@ const POLICIES: [(&str, &str, Option<f64>); 4] = [
 ];
 
 /// Keeps a run's figures; whether it conserved its packets and finished.
-fn note(o: &Outcome, all: &mut Vec<Value>) -> bool {
+pub(crate) fn note(o: &Outcome, all: &mut Vec<Value>) -> bool {
     all.push(o.json.clone());
     o.json["packets"]["conserved"] == true
         && o.json["flows_unfinished"] == 0

@@ -373,15 +373,16 @@ pub struct Coord {
 }
 
 impl Coord {
-    /// The scheme on a network whose ports have these K_min.
-    pub fn new(cfg: CoordConfig, k_min: Vec<u64>) -> Self {
+    /// The scheme on a network whose ports have these K_min, its hardware
+    /// clocked at `cycle_ps` (the limiters' stamps).
+    pub fn new(cfg: CoordConfig, k_min: Vec<u64>, cycle_ps: u64) -> Self {
         Coord {
             cfg,
             k_min,
             entries: HashMap::new(),
             notifiers: HashMap::new(),
             type3_limit: HashMap::new(),
-            cycle_ps: 10_000,
+            cycle_ps,
             flows: Vec::new(),
             stats: CoordStats::default(),
             tracked: Vec::new(),
@@ -424,11 +425,6 @@ impl Coord {
     pub fn track(&mut self, f: u32) {
         self.tracked.push(f);
         self.progress.push(Vec::new());
-    }
-
-    /// Whether switches re-route (independent and coordinated).
-    pub fn switches_reroute(&self) -> bool {
-        self.cfg.mode != CoordMode::CcOnly
     }
 }
 
@@ -475,9 +471,7 @@ impl Sim {
             })
             .collect();
         let cfg = CoordConfig::new(mode, granularity, self.cfg.base_rtt_ps);
-        let mut c = Coord::new(cfg, k_min);
-        c.cycle_ps = self.cfg.cycle_ps();
-        self.coord = Some(c);
+        self.coord = Some(Coord::new(cfg, k_min, self.cfg.cycle_ps()));
     }
 
     /// Flow `f`'s path `path`, forward, port by port.
@@ -625,11 +619,11 @@ impl Sim {
         let now = self.now();
         let f = pkt.flow;
         let hop = pkt.hop as usize;
-        let mode = self.coord.as_ref().expect("coordination").cfg.mode;
+        let cfg = self.coord.as_ref().expect("coordination").cfg;
+        let mode = cfg.mode;
         if mode == CoordMode::CcOnly {
             return true;
         }
-        let cfg = self.coord.as_ref().expect("coordination").cfg;
         let mut out = self.path_fwd(f, pkt.path)[hop];
         // the switch's entry for the flow (flowlet granularity)
         let c = self.coord.as_mut().expect("coordination");
