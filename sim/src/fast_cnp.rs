@@ -32,8 +32,8 @@
 //! # Reset (the documented safe state)
 //! A reset clears the counters and the packets in flight; then the table
 //! is swept, one slot per clock ([`TABLE_ENTRIES`] cycles). A candidate
-//! that arrives while the sweep runs (its slot is read at its own edge) is
-//! not sent and is counted suppressed: after a reset the node never floods
+//! whose slot is read while the sweep runs (the read is at the edge after
+//! the one that registers it) is not sent and is counted suppressed: after a reset the node never floods
 //! descriptors.
 //!
 //! The hash ([`slot`]) folds each address to 32 bits, applies a fixed
@@ -58,9 +58,9 @@ pub const DEFAULT_INTERVAL_CYCLES: u32 = ldcp_regmap::FC_INTERVAL_RESET;
 pub const DECISION_MARKED: u8 = crate::wred_ecn::Decision::ForwardMarked as u8;
 /// Cycles from a packet on the inputs to its decision on the output
 /// registers of `FastCnp` (`hdl/src/fast_cnp.rs`): the input registers
-/// with the slot; the table's read; the slot's age; the decision (a design
-/// constant).
-pub const FAST_CNP_LATENCY_CYCLES: usize = 4;
+/// with the slot; the table's read; its word; the slot's age; the decision
+/// (a design constant).
+pub const FAST_CNP_LATENCY_CYCLES: usize = 5;
 /// Cycles from a decision on the outputs to its count (a design constant).
 pub const FAST_CNP_COUNTER_LATENCY_CYCLES: usize = 1;
 /// Bits of each counter (they saturate at 2^32 - 1).
@@ -190,7 +190,7 @@ crate::ports! {
         in_dst_lo: u64 = 64,
         /// The BTH's DestQP (the slot's key).
         in_dest_qp: u32 = 24,
-        /// The descriptor of the packet presented DESCRIPTOR_DELAY_CYCLES (3) cycles ago, as the switch's pipeline carries it to the decision: its inner packet is IPv6 (else IPv4, addresses in their low 32 bits).
+        /// The descriptor of the packet presented DESCRIPTOR_DELAY_CYCLES (4) cycles ago, as the switch's pipeline carries it to the decision: its inner packet is IPv6 (else IPv4, addresses in their low 32 bits).
         dsc_ipv6: bool = 1,
         /// That packet's inner source address, bits 127..64.
         dsc_src_hi: u64 = 64,
@@ -404,15 +404,15 @@ pub struct FastCnpCounters {
 
 /// The cycle model of `FastCnp`: the table as decisions applied one after
 /// another in arrival order (the RTL's three write bypasses make its
-/// pipelined reads equal to that), the sweep, the three stages before the
+/// pipelined reads equal to that), the sweep, the four stages before the
 /// decision, the field registers, the registered interval, the counters.
 #[derive(Clone, Debug)]
 pub struct FastCnpModel {
     now: u32,
     table: LastSent,
     sweep: crate::Sweep,
-    /// Stages 1-3: the input registers (the slot read at their edge), the
-    /// RAM's word, the age taken.
+    /// Stages 0-3: the input registers with the slot, the slot read (at
+    /// their edge), the RAM's word, the age taken.
     stages: [Option<Stage>; FAST_CNP_LATENCY_CYCLES - 1],
     /// The interval of the last two cycles' inputs, the newest first
     /// (the decision takes the older: the RTL tests the age a cycle
@@ -519,12 +519,15 @@ impl FastCnpModel {
             };
             // stage 2 -> 3: the age is taken in this cycle's `now`
             let now = self.now;
-            let s3 = self.stages[1].map(|s| Stage { stamp: now, ..s });
-            let s2 = self.stages[0];
+            let s3 = self.stages[2].map(|s| Stage { stamp: now, ..s });
+            let s2 = self.stages[1];
             // the read is issued at this edge: not ready while sweeping
             let sweeping = self.sweep.active();
-            let s1 = i.in_valid.then(|| Stage {
+            let s1 = self.stages[0].map(|s| Stage {
                 not_ready: sweeping,
+                ..s
+            });
+            let s0 = i.in_valid.then(|| Stage {
                 cand: i.in_decision == DECISION_MARKED,
                 parsed: i.in_parsed,
                 slot: slot(
@@ -534,7 +537,7 @@ impl FastCnpModel {
                 ),
                 ..Stage::default()
             });
-            self.stages = [s1, s2, s3];
+            self.stages = [s0, s1, s2, s3];
         }
         // the sweep: a reset (re)starts it; each other edge clears one slot
         if !i.reset && self.sweep.active() {
@@ -691,7 +694,7 @@ mod tests {
     #[test]
     fn one_flow_is_limited_to_one_descriptor_per_interval() {
         let mut m = FastCnpModel::new();
-        // the switch's pipeline brings each packet's descriptor 3 cycles on
+        // the switch's pipeline brings each packet's descriptor 4 cycles on
         let d = Descriptor {
             src: 0x0a00_0001,
             dst: 0x0a00_0002,
@@ -780,7 +783,14 @@ mod tests {
         let out = run(&mut m, &stim);
         let first = out.iter().position(|o| o.out_emit).unwrap();
         assert!(out[..first].iter().all(|o| o.out_suppressed));
-        assert_eq!(first, TABLE_ENTRIES, "the first packet after the sweep");
+        // a packet's slot is read an edge after it arrives (its input
+        // registers hold the slot): the first read after the sweep's
+        // TABLE_ENTRIES edges is the packet before
+        assert_eq!(
+            first,
+            TABLE_ENTRIES - 1,
+            "the first packet read after the sweep"
+        );
         assert!(m.outputs().stat_table_ready);
     }
 
