@@ -50,9 +50,12 @@ enum Cmd {
     /// The closed-loop network simulator: LDCP (the golden models, or the RTL with
     /// --engine rtl) against DCTCP and DCQCN on the same networks and workloads.
     Netsim(Box<ldcp_netsim::cli::NetsimArgs>),
-    /// Fuzz the packet and message codecs of the companion drafts (SRv6, RoCEv2 with
-    /// CNP and Fast CNP, ARN): mutated valid encodings must be refused with an error or
-    /// round-trip exactly, never panic. Deterministic from --seed; exit 1 on a finding.
+    /// Fuzz every parser of outside input: the drafts' codecs (SRv6, RoCEv2 with CNP and
+    /// Fast CNP, ARN, draft 002's tag and notification), the UART bridge's frames at the
+    /// board, the host's response reader and parameter values, ldcp's arguments and sweep
+    /// specs. Mutated valid inputs must be refused with an error or accepted with the
+    /// target's properties (a codec round-trips exactly, a refused value writes no
+    /// register, ...), never panic. Deterministic from --seed; exit 1 on a finding.
     Fuzz(FuzzArgs),
     /// Prove a block's invariants formally: each property of its harness in formal/ by
     /// k-induction (yosys + yosys-smtbmc + z3), else a bounded check from reset; prints
@@ -66,9 +69,10 @@ struct ProveArgs {
     /// Blocks (repeatable); default: every block with a harness.
     #[arg(long = "block", value_name = "NAME")]
     blocks: Vec<String>,
-    /// Induction and bounded-check depth, cycles, 1..=100.
-    #[arg(long, default_value_t = ldcp_flow::prove::DEFAULT_DEPTH)]
-    depth: u32,
+    /// Induction and bounded-check depth, cycles, 1..=100 (default: the harness's
+    /// `// depth K` line, else 8).
+    #[arg(long)]
+    depth: Option<u32>,
     /// Where the SMT2 files and counterexample traces go (default: target/ldcp/prove).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -78,7 +82,9 @@ struct ProveArgs {
 
 #[derive(Args)]
 struct FuzzArgs {
-    /// Targets (repeatable): arn, rocev2, srv6, fast_cnp; default: all.
+    /// Targets (repeatable): the codecs arn, rocev2, srv6, fast_cnp, coord_tag,
+    /// coord_notify; the bridge's bridge_frames, bridge_line; the host's uart_responses,
+    /// param_values; ldcp_args, sweep_spec; default: all.
     #[arg(long = "target", value_name = "NAME")]
     targets: Vec<String>,
     /// Inputs per target, 1 ..= 10^11.
@@ -713,22 +719,34 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
     Ok(ok)
 }
 
+/// Every fuzz target: the codecs, the bridge at the board, the host's
+/// response reader and parameter values, `ldcp`'s arguments and sweep
+/// specs (`ldcpctl`'s arguments are fuzzed by its own tests).
+fn fuzz_targets() -> Vec<ldcp_sim::fuzz::Target> {
+    let mut t = ldcp_sim::wire::fuzz::TARGETS.to_vec();
+    t.extend(ldcp_sim::fuzz::BRIDGE_TARGETS);
+    t.extend(ldcp_host::fuzz::TARGETS);
+    t.extend(cli_fuzz::TARGETS);
+    t
+}
+
 fn fuzz(a: FuzzArgs) -> Result<bool, FlowError> {
-    use ldcp_sim::wire::fuzz as f;
+    use ldcp_sim::fuzz as f;
     if !(1..=100_000_000_000).contains(&a.inputs) {
         return Err(FlowError::BadArg(format!(
             "--inputs {} is out of range: it must be in [1, 10^11]",
             a.inputs
         )));
     }
-    let names: Vec<&str> = f::TARGETS.iter().map(|t| t.name).collect();
+    let all = fuzz_targets();
+    let names: Vec<&str> = all.iter().map(|t| t.name).collect();
     let targets = if a.targets.is_empty() {
-        f::TARGETS.to_vec()
+        all.clone()
     } else {
         a.targets
             .iter()
             .map(|n| {
-                f::target(n).ok_or_else(|| {
+                all.iter().copied().find(|t| t.name == n).ok_or_else(|| {
                     FlowError::BadArg(format!(
                         "--target {n} is not a fuzz target: it must be one of {}",
                         names.join(", ")
@@ -973,6 +991,213 @@ fn main() -> ExitCode {
             match e {
                 FlowError::BadArg(_) => ExitCode::from(2),
                 _ => ExitCode::from(1),
+            }
+        }
+    }
+}
+
+/// The fuzz targets of `ldcp` itself: its arguments and the sweep spec
+/// files of `ldcp netsim sweep` (the engine and the other targets are
+/// `ldcp_sim::fuzz`'s).
+mod cli_fuzz {
+    use clap::Parser;
+    use ldcp_sim::fuzz::{argv_bytes, argv_of, Refusal, Target, Verdict};
+
+    /// `ldcp`'s own targets.
+    pub const TARGETS: [Target; 2] = [
+        Target {
+            name: "ldcp_args",
+            corpus: args_corpus,
+            fixup: |_| {},
+            check: check_args,
+        },
+        Target {
+            name: "sweep_spec",
+            corpus: spec_corpus,
+            fixup: fix_spec,
+            check: check_spec,
+        },
+    ];
+
+    fn args_corpus() -> Vec<Vec<u8>> {
+        [
+            &[
+                "netsim",
+                "--scenario",
+                "incast",
+                "--cc",
+                "dctcp",
+                "--seed",
+                "7",
+            ][..],
+            &[
+                "netsim",
+                "--scenario",
+                "coord-collision",
+                "--coord",
+                "coordinated",
+                "--topology",
+                "fat-tree",
+            ],
+            &[
+                "netsim",
+                "--scenario",
+                "wan-fast-cnp",
+                "--rate-gbps",
+                "100",
+                "--buf-kb",
+                "4096",
+                "--duration-us",
+                "2000",
+            ],
+            &["netsim", "sweep", "spec.jsonl", "--shard", "2/8"],
+            &[
+                "synth",
+                "--block",
+                "wred_ecn",
+                "--seeds",
+                "3",
+                "--all-seeds",
+                "--target-mhz",
+                "100",
+            ],
+            &[
+                "cosim", "--block", "fast_cnp", "--cycles", "20000", "--seed", "4",
+            ],
+            &[
+                "bench", "--block", "nic_core", "--cycles", "1000000", "--runs", "3", "--json",
+            ],
+            &["prove", "--block", "coord_decision", "--depth", "8"],
+            &[
+                "fuzz", "--target", "arn", "--inputs", "1000", "--seed", "0x5EED",
+            ],
+        ]
+        .iter()
+        .map(|a| argv_bytes(a))
+        .collect()
+    }
+
+    /// The arguments (NUL-separated, lossy UTF-8) through clap and, for a
+    /// network simulator run, through the run's own checks: refused with a
+    /// message or accepted, never a panic (clap's own debug assertions on
+    /// the command's definition run here too, in a debug build).
+    fn check_args(b: &[u8]) -> Verdict {
+        let argv = std::iter::once("ldcp".to_string()).chain(argv_of(b));
+        let cli = match super::Cli::try_parse_from(argv) {
+            Err(e) => {
+                let kind = match e.kind() {
+                    clap::error::ErrorKind::UnknownArgument => "unknown argument",
+                    clap::error::ErrorKind::InvalidValue => "invalid value",
+                    clap::error::ErrorKind::ValueValidation => "value validation",
+                    clap::error::ErrorKind::InvalidSubcommand => "invalid subcommand",
+                    clap::error::ErrorKind::MissingRequiredArgument => "missing argument",
+                    clap::error::ErrorKind::DisplayHelp
+                    | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                    | clap::error::ErrorKind::DisplayVersion => "help",
+                    _ => "other",
+                };
+                return Ok(Err(Refusal::new(kind, e.to_string())));
+            }
+            Ok(c) => c,
+        };
+        if let super::Cmd::Netsim(a) = &cli.cmd {
+            if a.cmd.is_none() && !a.run.list {
+                let o = ldcp_netsim::cli::options(&a.run)
+                    .and_then(|o| ldcp_netsim::scenario::check(&o).map(|()| o));
+                if let Err(e) = o {
+                    return Ok(Err(Refusal::new("netsim options", e)));
+                }
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    fn spec_corpus() -> Vec<Vec<u8>> {
+        [
+            "{\"scenario\": \"incast\", \"cc\": \"dctcp\", \"seed\": 3}\n",
+            "# a comment\n{\"scenario\": \"incast\"}\n\n{\"scenario\": \"incast\", \"cc\": \"dcqcn\", \"rate_gbps\": 25}\n",
+            "{\"scenario\": \"wan-fast-cnp\", \"wan_delay_us\": 1000, \"tunnel_mode\": \"normal\"}\n",
+            "{\"scenario\": \"incast\", \"ldcp_kmin_kb\": 20, \"ldcp_kmax_kb\": 200, \"ldcp_pmax\": 0.2, \"gamma_shift\": 6}\n",
+            "{\"scenario\":\"incast\",\"seed\":12}",
+            "{\"scenario\":\"incast\",\"buf_kb\":512}",
+            "{\"scenario\":\"incast\",\"ack_m\":2}",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect()
+    }
+
+    /// Bytes after a line's last `}` become spaces (appended garbage would
+    /// make most inputs bad JSON, never reaching the values).
+    fn fix_spec(b: &mut [u8]) {
+        let mut closed = false;
+        for x in b.iter_mut() {
+            match *x {
+                b'\n' => closed = false,
+                b'}' => closed = true,
+                _ if closed => *x = b' ',
+                _ => {}
+            }
+        }
+    }
+
+    /// A spec file's text (lossy UTF-8): refused with a message naming the
+    /// line, or accepted with every run passing the run's checks.
+    fn check_spec(b: &[u8]) -> Verdict {
+        let text = String::from_utf8_lossy(b);
+        let path = std::path::Path::new("spec.jsonl");
+        match ldcp_flow::netsim_report::parse_spec(&text, path) {
+            Err(e) => {
+                let m = e.to_string();
+                if !m.contains("spec.jsonl") {
+                    return Err(format!("a refusal that names no file: {m}"));
+                }
+                let kind = if m.contains("no runs") {
+                    "empty"
+                } else if m.contains("unknown field") {
+                    "unknown key"
+                } else if m.contains("no \"scenario\"") || m.contains("JSON object") {
+                    "shape"
+                } else if m.contains("line ") && m.contains("column") {
+                    "json"
+                } else {
+                    "value"
+                };
+                Ok(Err(Refusal::new(kind, m)))
+            }
+            Ok(runs) => {
+                let lines = text.lines().count();
+                for (line, _, o) in &runs {
+                    if *line == 0 || *line > lines {
+                        return Err(format!("a run from line {line} of {lines}"));
+                    }
+                    ldcp_netsim::scenario::check(o)
+                        .map_err(|e| format!("line {line} accepted but fails its check: {e}"))?;
+                }
+                Ok(Ok(()))
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// The bounded run CI makes: fixed seeds (printed), no panic, no
+        /// broken property, inputs accepted and refused in two ways or more.
+        #[test]
+        fn fuzz_ldcps_arguments_and_specs_for_a_bounded_run() {
+            for (i, t) in super::TARGETS.iter().enumerate() {
+                let seed = 0x5EED_F050 + i as u64;
+                let r = ldcp_sim::fuzz::run(t, seed, 20_000, |_| {});
+                println!(
+                    "fuzz {}: seed {seed:#x}, {} inputs, {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken",
+                    t.name, r.inputs, r.accepted, r.refused, r.distinct_errors, r.panics, r.broken
+                );
+                assert!(r.clean(), "{}: {:?}", t.name, r.first_failure);
+                // a spec is accepted only if every byte of it is still good
+                // JSON of legal options: about 1 input in 1,000 is
+                let least = if t.name == "sweep_spec" { 5 } else { 100 };
+                assert!(r.accepted >= least, "{}: {} accepted", t.name, r.accepted);
+                assert!(r.refused.len() >= 2, "{}: {:?}", t.name, r.refused);
             }
         }
     }

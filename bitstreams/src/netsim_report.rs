@@ -920,6 +920,13 @@ fn shard(s: &str) -> Result<(usize, usize), FlowError> {
 fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| FlowError::BadArg(format!("{}: {e}", path.display())))?;
+    parse_spec(&text, path)
+}
+
+/// A sweep spec's runs: (line number, the line's JSON, its options), each
+/// checked as a run's options are (`scenario::check`); `path` names the
+/// file in errors. Blank lines and `#` comments are skipped.
+pub fn parse_spec(text: &str, path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let t = line.trim();

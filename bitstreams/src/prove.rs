@@ -16,6 +16,10 @@
 //!    K cycles but induction needs a strengthening invariant: **bounded to
 //!    K**.
 //!
+//! A harness may set its own depth, with the reason, by a line
+//! `// depth <K>: <why>` (a pipeline longer than [`DEFAULT_DEPTH`] needs
+//! a deeper induction); `--depth` overrides it.
+//!
 //! A harness may declare a property bounded, with the reason, by a line
 //! `// bounded <name>: <why>` (an invariant induction would need that the
 //! harness cannot state); its expected status is then `bounded`, and the
@@ -65,6 +69,23 @@ pub const HARNESSES: &[Harness] = &[
 
 /// The default induction and bounded-check depth, cycles.
 pub const DEFAULT_DEPTH: u32 = 8;
+
+/// The depth a harness declares (`// depth <K>: <why>`), else
+/// [`DEFAULT_DEPTH`].
+pub fn declared_depth(source: &str) -> Result<u32, FlowError> {
+    match tagged(source, "// depth ").first() {
+        None => Ok(DEFAULT_DEPTH),
+        Some((k, _)) => k
+            .parse::<u32>()
+            .ok()
+            .filter(|k| (1..=100).contains(k))
+            .ok_or_else(|| {
+                FlowError::Tool(format!(
+                    "a harness's `// depth {k}:` line is not a depth in [1, 100]"
+                ))
+            }),
+    }
+}
 
 /// One property's outcome.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -258,14 +279,19 @@ pub fn prove_verilog(
     })
 }
 
-/// Proves `block`'s properties on its generated Verilog.
+/// Proves `block`'s properties on its generated Verilog, to `depth` or,
+/// when it is `None`, the harness's own ([`declared_depth`]).
 pub fn prove(
     block: &str,
-    depth: u32,
+    depth: Option<u32>,
     dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<ProveReport, FlowError> {
     let h = harness(block)?;
+    let depth = match depth {
+        Some(d) => d,
+        None => declared_depth(h.source)?,
+    };
     let verilog = crate::block(block)?
         .verilog()
         .map_err(|e| FlowError::Tool(e.to_string()))?;
@@ -292,9 +318,14 @@ mod tests {
                 assert!(p.iter().any(|(n, _)| *n == name), "{}: {name}", h.file);
                 assert!(why.len() > 20, "{}: {name} says why", h.file);
             }
+            assert!(declared_depth(h.source).is_ok(), "{}", h.file);
             assert!(crate::registry::find(h.block).is_some(), "{}", h.block);
             assert!(h.source.contains(&format!("module {}", h.top)));
         }
         assert!(harness("wred").is_err());
+        assert_eq!(declared_depth("// depth 14: the pipeline").unwrap(), 14);
+        assert_eq!(declared_depth("module m;").unwrap(), DEFAULT_DEPTH);
+        assert!(declared_depth("// depth 0: none").is_err());
+        assert!(declared_depth("// depth x: none").is_err());
     }
 }

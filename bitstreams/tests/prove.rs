@@ -14,10 +14,7 @@ fn dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn every_harnessed_block_is_proved_by_induction() {
     for h in HARNESSES {
-        let r = prove::prove(h.block, prove::DEFAULT_DEPTH, &dir("ok"), &mut |m| {
-            eprintln!("{m}")
-        })
-        .unwrap();
+        let r = prove::prove(h.block, None, &dir("ok"), &mut |m| eprintln!("{m}")).unwrap();
         for p in &r.properties {
             println!("{} {}: {} ({:.2} s)", r.block, p.name, p.status, p.seconds);
             // proved, or bounded where the harness says why
@@ -45,8 +42,8 @@ fn a_mutated_coord_decision_fails_its_proof() {
         "the mutation's text is not (once) in the generated Verilog: update the test"
     );
     let bad = good.replace(from, "(none_light & in_arv)");
-    let r =
-        prove::prove_verilog(&bad, h, prove::DEFAULT_DEPTH, &dir("mutant"), &mut |_| {}).unwrap();
+    let depth = prove::declared_depth(h.source).unwrap();
+    let r = prove::prove_verilog(&bad, h, depth, &dir("mutant"), &mut |_| {}).unwrap();
     let failed: Vec<_> = r
         .properties
         .iter()

@@ -19,6 +19,7 @@
 
 pub mod backend;
 pub mod device;
+pub mod fuzz;
 pub mod sim_board;
 #[rustfmt::skip]
 pub mod regs;
@@ -29,6 +30,56 @@ pub use device::{
     SwitchPacket, SwitchStats, WredOutcome,
 };
 pub use regs::Param;
+
+/// A value typed by the user: in the unit of the field, or raw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Typed {
+    /// In the unit (fixed point: raw / 2^frac).
+    Value(f64),
+    /// A raw register value.
+    Raw(u64),
+}
+
+/// Parses `raw:N`, `0xN`, or a number in the unit; `what` names it in errors.
+pub fn parse_typed(what: &str, s: &str) -> Result<Typed, DriverError> {
+    let s = s.trim();
+    let bad = || {
+        DriverError::BadValue(format!(
+            "{what} = {s:?} is not a number (give a value like 0.5, or a raw register value as raw:128 or 0x80)"
+        ))
+    };
+    if let Some(r) = s.strip_prefix("raw:") {
+        r.parse().map(Typed::Raw).map_err(|_| bad())
+    } else if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+            .map(Typed::Raw)
+            .map_err(|_| bad())
+    } else {
+        s.parse().map(Typed::Value).map_err(|_| bad())
+    }
+}
+
+/// Parses a `NAME=VALUE` assignment of a parameter (`ldcpctl bench --set`):
+/// the parameter by its name (any case) and the value as [`parse_typed`]
+/// takes it. The range is the device's to check (`Device::set_param`).
+pub fn parse_assignment(kv: &str) -> Result<(Param, Typed), DriverError> {
+    let (name, value) = kv.split_once('=').ok_or_else(|| {
+        DriverError::BadValue(format!(
+            "--set {kv:?}: expected NAME=VALUE (e.g. wred_drain=4000)"
+        ))
+    })?;
+    let p = <Param as clap::ValueEnum>::from_str(name.trim(), true).map_err(|_| {
+        let names: Vec<&str> = <Param as clap::ValueEnum>::value_variants()
+            .iter()
+            .map(|p| p.name())
+            .collect();
+        DriverError::BadValue(format!(
+            "--set {kv:?}: no parameter {name:?}; the parameters are {}",
+            names.join(", ")
+        ))
+    })?;
+    Ok((p, parse_typed(p.name(), value)?))
+}
 
 /// A field of a register: the map's own definition (the generated
 /// accessors in [`regs`] are constants of it).

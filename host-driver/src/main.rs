@@ -5,7 +5,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ldcp_host::backend::{self, Kind, Target};
-use ldcp_host::{Device, DriverError, Param};
+use ldcp_host::{parse_assignment, parse_typed, Device, DriverError, Param, Typed};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -406,33 +406,6 @@ enum BenchMode {
     Both,
     /// The on-chip loopback (`--loop-flows`, `--cycles`).
     Loop,
-}
-
-/// A value typed by the user: in the unit of the field, or raw.
-enum Typed {
-    /// In the unit (fixed point: raw / 2^frac).
-    Value(f64),
-    /// A raw register value.
-    Raw(u64),
-}
-
-/// Parses `raw:N`, `0xN`, or a number in the unit; `what` names it in errors.
-fn parse_typed(what: &str, s: &str) -> Result<Typed, DriverError> {
-    let s = s.trim();
-    let bad = || {
-        DriverError::BadValue(format!(
-            "{what} = {s:?} is not a number (give a value like 0.5, or a raw register value as raw:128 or 0x80)"
-        ))
-    };
-    if let Some(r) = s.strip_prefix("raw:") {
-        r.parse().map(Typed::Raw).map_err(|_| bad())
-    } else if let Some(h) = s.strip_prefix("0x") {
-        u64::from_str_radix(h, 16)
-            .map(Typed::Raw)
-            .map_err(|_| bad())
-    } else {
-        s.parse().map(Typed::Value).map_err(|_| bad())
-    }
 }
 
 fn parse_hex16(s: &str) -> Result<u16, String> {
@@ -1028,20 +1001,8 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             set,
         } => {
             for kv in set {
-                let (name, value) = kv.split_once('=').ok_or_else(|| {
-                    DriverError::BadValue(format!(
-                        "--set {kv:?}: expected NAME=VALUE (e.g. wred_drain=4000)"
-                    ))
-                })?;
-                let p = <Param as clap::ValueEnum>::from_str(name.trim(), true).map_err(|_| {
-                    let names: Vec<&str> =
-                        Param::value_variants().iter().map(|p| p.name()).collect();
-                    DriverError::BadValue(format!(
-                        "--set {kv:?}: no parameter {name:?}; the parameters are {}",
-                        names.join(", ")
-                    ))
-                })?;
-                match parse_typed(p.name(), value.trim())? {
+                let (p, t) = parse_assignment(kv)?;
+                match t {
                     Typed::Value(v) => dev.set_param(p, v)?,
                     Typed::Raw(r) => dev.set_param_raw(p, r)?,
                 };
@@ -1127,5 +1088,104 @@ fn main() -> ExitCode {
             eprintln!("ldcpctl: error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldcp_sim::fuzz::{argv_bytes, argv_of, Refusal, Target, Verdict};
+
+    fn corpus() -> Vec<Vec<u8>> {
+        [
+            &["probe"][..],
+            &["config", "get"],
+            &["config", "set", "alpha", "0.5"],
+            &["config", "set", "wred_k_min", "raw:30000"],
+            &["config", "set", "cw_max", "0x100000"],
+            &["flow", "set", "7", "2.5"],
+            &["flow", "show", "255"],
+            &["flow", "reset", "3"],
+            &["stats", "--clear"],
+            &["fs", "--kind", "tx", "--flow", "4", "--psn", "100"],
+            &[
+                "bench",
+                "--events",
+                "200",
+                "--set",
+                "wred_drain=4000",
+                "--set",
+                "rtt_ticks=100",
+            ],
+            &["--json", "reset"],
+        ]
+        .iter()
+        .map(|a| argv_bytes(a))
+        .collect()
+    }
+
+    /// The golden model runs a command whose numbers are all small (a
+    /// fuzzed `bench --events 4000000000` would run for hours: its
+    /// arguments are only parsed).
+    fn cheap(argv: &[String]) -> bool {
+        argv.iter()
+            .all(|a| a.parse::<f64>().map_or(true, |v| v.abs() <= 4096.0))
+    }
+
+    /// The arguments (NUL-separated, lossy UTF-8) through clap, then, on
+    /// the golden model (`--backend model` whatever the input says), the
+    /// command itself: refused with an error or done, never a panic
+    /// (clap's debug assertions on the command's definition run too).
+    fn check(b: &[u8]) -> Verdict {
+        let argv = argv_of(b);
+        let argv0 = std::iter::once("ldcpctl".to_string());
+        let mut cli = match Cli::try_parse_from(argv0.chain(argv.clone())) {
+            Err(e) => return Ok(Err(Refusal::new("clap", e.to_string()))),
+            Ok(c) => c,
+        };
+        if matches!(cli.cmd, Cmd::ServeSim { .. }) || !cheap(&argv) {
+            return Ok(Ok(()));
+        }
+        cli.backend = Kind::Model;
+        match run(&cli) {
+            Ok(_) => Ok(Ok(())),
+            Err(e) => Ok(Err(Refusal::new("device", e.to_string()))),
+        }
+    }
+
+    /// The bounded run CI makes of `ldcpctl`'s arguments: a fixed seed
+    /// (printed; LDCP_FUZZ_INPUTS sets the count, 3,000 by default), no
+    /// panic, commands accepted and refused by clap and by the device.
+    #[test]
+    fn fuzz_ldcpctls_arguments_for_a_bounded_run() {
+        let t = Target {
+            name: "ldcpctl_args",
+            corpus,
+            fixup: |_| {},
+            check,
+        };
+        let n = std::env::var("LDCP_FUZZ_INPUTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3_000);
+        let seed = 0x5EED_F060;
+        let t0 = std::time::Instant::now();
+        let r = ldcp_sim::fuzz::run(&t, seed, n, |_| {});
+        println!(
+            "fuzz {}: seed {seed:#x}, {} inputs in {:.1} s, {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken",
+            t.name,
+            r.inputs,
+            t0.elapsed().as_secs_f64(),
+            r.accepted,
+            r.refused,
+            r.distinct_errors,
+            r.panics,
+            r.broken
+        );
+        assert!(r.clean(), "{:?}", r.first_failure);
+        // most mutations break a subcommand's or an option's name: about
+        // one input in 100 is a command that runs
+        assert!(r.accepted >= 10, "{} accepted", r.accepted);
+        assert_eq!(r.refused.len(), 2, "{:?}", r.refused);
     }
 }

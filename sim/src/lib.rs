@@ -19,6 +19,7 @@ pub mod cosim;
 pub mod end_con;
 pub mod fast_cnp;
 pub mod fast_start_marker;
+pub mod fuzz;
 pub mod ipv4;
 pub mod nic_core;
 pub mod nic_system;

@@ -171,10 +171,13 @@ impl UartBridge {
         self.port
             .write_all(&br::request(write, addr, data))
             .map_err(io)?;
-        let mut resp = [0u8; RESP_LEN];
-        let mut got = 0;
+        let mut rd = ResponseReader::default();
+        let mut chunk = [0u8; RESP_LEN];
         let t0 = Instant::now();
-        while got < RESP_LEN {
+        let resp = loop {
+            if let Some(f) = rd.frame() {
+                break f;
+            }
             if t0.elapsed() > TIMEOUT {
                 return Err(DriverError::BridgeTimeout {
                     what,
@@ -182,17 +185,9 @@ impl UartBridge {
                     baud: self.baud,
                 });
             }
-            let n = self.port.read(&mut resp[got..]).map_err(io)?;
-            // skip anything before the response's sync byte
-            if got == 0 && n > 0 {
-                if let Some(p) = resp[..n].iter().position(|&b| b == br::RESP_SYNC) {
-                    resp.copy_within(p..n, 0);
-                    got = n - p;
-                }
-                continue;
-            }
-            got += n;
-        }
+            let n = self.port.read(&mut chunk[..rd.room()]).map_err(io)?;
+            rd.push(&chunk[..n]);
+        };
         let (st, d) =
             br::parse_response(&resp).map_err(|e| DriverError::Bridge(format!("{what}: {e}")))?;
         match st {
@@ -205,6 +200,44 @@ impl UartBridge {
             ))),
             s => Err(DriverError::Bridge(format!("{what}: unknown status {s}"))),
         }
+    }
+}
+
+/// A response as its bytes arrive: anything before its sync byte is
+/// skipped; the frame is the sync byte and the six bytes after it.
+#[derive(Clone, Debug, Default)]
+pub struct ResponseReader {
+    buf: [u8; RESP_LEN],
+    got: usize,
+}
+
+impl ResponseReader {
+    /// How many bytes the next read may take (the frame's rest: never a
+    /// byte of the next response).
+    pub fn room(&self) -> usize {
+        RESP_LEN - self.got
+    }
+
+    /// Takes bytes read from the line, at most [`Self::room`] of them
+    /// (more is a caller's error: the excess is ignored).
+    pub fn push(&mut self, chunk: &[u8]) {
+        let chunk = &chunk[..chunk.len().min(self.room())];
+        let chunk = if self.got == 0 {
+            match chunk.iter().position(|&b| b == br::RESP_SYNC) {
+                Some(p) => &chunk[p..],
+                None => return,
+            }
+        } else {
+            chunk
+        };
+        self.buf[self.got..self.got + chunk.len()].copy_from_slice(chunk);
+        self.got += chunk.len();
+    }
+
+    /// The complete frame, once all its bytes arrived (unchecked: see
+    /// `ldcp_sim::uart_bridge::parse_response`).
+    pub fn frame(&self) -> Option<[u8; RESP_LEN]> {
+        (self.got == RESP_LEN).then_some(self.buf)
     }
 }
 

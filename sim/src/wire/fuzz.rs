@@ -10,22 +10,10 @@
 //!
 //! CI runs every target for a bounded number of inputs
 //! (`cargo test -p ldcp-sim fuzz`); `ldcp fuzz` runs them as long as asked.
+//! The engine is [`crate::fuzz`]'s.
 
 use super::{arn, coord, hex, rocev2, srv6};
-use std::collections::BTreeMap;
-
-/// One parser under test.
-#[derive(Clone, Copy)]
-pub struct Target {
-    /// Its name (`ldcp fuzz --target`).
-    pub name: &'static str,
-    /// Valid encodings to mutate.
-    pub corpus: fn() -> Vec<Vec<u8>>,
-    /// Repairs lengths and checksums after a mutation.
-    pub fixup: fn(&mut [u8]),
-    /// Parses, and checks what an accepted input must satisfy.
-    pub check: fn(&[u8]) -> Checked,
-}
+pub use crate::fuzz::{run, Report, Target};
 
 /// Every target.
 pub const TARGETS: [Target; 6] = [
@@ -33,217 +21,43 @@ pub const TARGETS: [Target; 6] = [
         name: "arn",
         corpus: arn_corpus,
         fixup: |_| {},
-        check: check_arn,
+        check: |b| verdict(check_arn(b)),
     },
     Target {
         name: "rocev2",
         corpus: rocev2_corpus,
         fixup: fix_rocev2,
-        check: check_rocev2,
+        check: |b| verdict(check_rocev2(b)),
     },
     Target {
         name: "srv6",
         corpus: srv6_corpus,
         fixup: fix_srv6,
-        check: check_srv6,
+        check: |b| verdict(check_srv6(b)),
     },
     Target {
         name: "fast_cnp",
         corpus: srv6_corpus,
         fixup: fix_srv6,
-        check: check_fast_cnp,
+        check: |b| verdict(check_fast_cnp(b)),
     },
     Target {
         name: "coord_tag",
         corpus: coord_tag_corpus,
         fixup: |_| {},
-        check: check_coord_tag,
+        check: |b| verdict(check_coord_tag(b)),
     },
     Target {
         name: "coord_notify",
         corpus: coord_notify_corpus,
         fixup: fix_coord_notify,
-        check: check_coord_notify,
+        check: |b| verdict(check_coord_notify(b)),
     },
 ];
 
 /// The target named `name`.
 pub fn target(name: &str) -> Option<Target> {
     TARGETS.iter().copied().find(|t| t.name == name)
-}
-
-/// What a run found.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct Report {
-    /// The target.
-    pub target: String,
-    /// The seed.
-    pub seed: u64,
-    /// Inputs tried.
-    pub inputs: u64,
-    /// Inputs parsed (and round-tripped).
-    pub accepted: u64,
-    /// Inputs refused, by the kind of error.
-    pub refused: BTreeMap<&'static str, u64>,
-    /// Panics caught.
-    pub panics: u64,
-    /// Broken properties (a round trip that changed the bytes or value).
-    pub broken: u64,
-    /// The first failing input and what failed, if any.
-    pub first_failure: Option<String>,
-    /// Distinct error messages seen (a coarse coverage figure: how many
-    /// different refusals the inputs reached).
-    pub distinct_errors: usize,
-}
-
-impl Report {
-    /// No panic and no broken property.
-    pub fn clean(&self) -> bool {
-        self.panics == 0 && self.broken == 0
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64* (Vigna)
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
-
-const BOUNDARY: [u8; 8] = [0x00, 0x01, 0x04, 0x0f, 0x2b, 0x7f, 0x80, 0xff];
-
-fn mutate(rng: &mut Rng, b: &mut Vec<u8>) {
-    match rng.below(8) {
-        0 if !b.is_empty() => {
-            let i = rng.below(b.len());
-            b[i] ^= 1 << rng.below(8);
-        }
-        1 if !b.is_empty() => {
-            let i = rng.below(b.len());
-            b[i] = BOUNDARY[rng.below(BOUNDARY.len())];
-        }
-        2 => {
-            let n = rng.below(b.len() + 1);
-            b.truncate(n);
-        }
-        3 => {
-            for _ in 0..=rng.below(24) {
-                b.push(rng.next() as u8);
-            }
-        }
-        4 => {
-            let i = rng.below(b.len() + 1);
-            b.insert(i, rng.next() as u8);
-        }
-        5 if !b.is_empty() => {
-            let i = rng.below(b.len());
-            b.remove(i);
-        }
-        6 if b.len() >= 2 => {
-            let (from, to) = (rng.below(b.len()), rng.below(b.len()));
-            let n = rng.below(17).min(b.len() - from).min(b.len() - to);
-            let chunk = b[from..from + n].to_vec();
-            b[to..to + n].copy_from_slice(&chunk);
-        }
-        _ if !b.is_empty() => {
-            let i = rng.below(b.len());
-            b[i] = rng.next() as u8;
-        }
-        _ => b.push(rng.next() as u8),
-    }
-}
-
-/// Runs `inputs` inputs of `t` from `seed`, calling `progress` every 2^16.
-pub fn run(t: &Target, seed: u64, inputs: u64, mut progress: impl FnMut(u64)) -> Report {
-    let corpus = (t.corpus)();
-    let mut rng = Rng(seed | 1);
-    let mut r = Report {
-        target: t.name.into(),
-        seed,
-        ..Report::default()
-    };
-    let mut messages = std::collections::HashSet::new();
-    quiet_panics_on_this_thread(true);
-    for n in 0..inputs {
-        let mut b = if rng.below(64) == 0 {
-            (0..rng.below(200)).map(|_| rng.next() as u8).collect()
-        } else {
-            corpus[rng.below(corpus.len())].clone()
-        };
-        for _ in 0..=rng.below(4) {
-            mutate(&mut rng, &mut b);
-        }
-        if rng.below(2) == 0 {
-            (t.fixup)(&mut b);
-        }
-        r.inputs += 1;
-        match std::panic::catch_unwind(|| (t.check)(&b)) {
-            Ok(Ok(Ok(()))) => r.accepted += 1,
-            Ok(Ok(Err(e))) => {
-                *r.refused.entry(kind(&e)).or_default() += 1;
-                if messages.len() < 100_000 {
-                    messages.insert(refusal(&e));
-                }
-            }
-            Ok(Err(why)) => {
-                r.broken += 1;
-                r.first_failure
-                    .get_or_insert(format!("{why}: input {}", hex(&b)));
-            }
-            Err(_) => {
-                r.panics += 1;
-                r.first_failure
-                    .get_or_insert(format!("panic: input {}", hex(&b)));
-            }
-        }
-        if n & 0xffff == 0xffff {
-            progress(n + 1);
-        }
-    }
-    quiet_panics_on_this_thread(false);
-    r.distinct_errors = messages.len();
-    r
-}
-
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Silences panic messages of this thread only (the panics the fuzzer
-/// catches would flood the output); other threads' still print.
-fn quiet_panics_on_this_thread(q: bool) {
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let prev = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(|c| c.get()) {
-                prev(info)
-            }
-        }));
-    });
-    QUIET.with(|c| c.set(q));
-}
-
-/// An error's message without its numbers: one entry per kind of refusal.
-fn refusal(e: &super::WireError) -> String {
-    e.to_string()
-        .split_whitespace()
-        .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn kind(e: &super::WireError) -> &'static str {
@@ -253,6 +67,11 @@ fn kind(e: &super::WireError) -> &'static str {
         super::WireError::Field { .. } => "field",
         super::WireError::Check { .. } => "checksum",
     }
+}
+
+/// A codec check's outcome as the engine takes it.
+fn verdict(c: Checked) -> crate::fuzz::Verdict {
+    c.map(|r| r.map_err(|e| crate::fuzz::Refusal::new(kind(&e), e.to_string())))
 }
 
 /// A check's outcome: `Ok(Ok(()))` accepted and round-tripped,
@@ -571,25 +390,5 @@ mod tests {
                 r.refused
             );
         }
-    }
-
-    /// The harness catches what it is meant to: a check that panics on
-    /// some input is reported with that input.
-    #[test]
-    fn the_fuzzer_reports_a_panicking_parser() {
-        let t = Target {
-            name: "broken",
-            corpus: || vec![vec![1, 2, 3]],
-            fixup: |_| {},
-            check: |b| {
-                if b.len() > 3 {
-                    let _ = b[b.len() + usize::from(b[0] == 7)];
-                }
-                Ok(Ok(()))
-            },
-        };
-        let r = run(&t, 1, 5_000, |_| {});
-        assert!(r.panics > 0);
-        assert!(r.first_failure.unwrap().starts_with("panic: input "));
     }
 }
