@@ -57,9 +57,10 @@ enum Cmd {
     /// target's properties (a codec round-trips exactly, a refused value writes no
     /// register, ...), never panic. Deterministic from --seed; exit 1 on a finding.
     Fuzz(FuzzArgs),
-    /// Prove a block's invariants formally: each property of its harness in formal/ by
-    /// k-induction (yosys + yosys-smtbmc + z3), else a bounded check from reset; prints
-    /// per property proved, bounded to depth K, or failed with a counterexample VCD.
+    /// Prove a block's invariants formally: each property of its harness in formal/ by a
+    /// bounded check from reset (the base case) and k-induction (yosys + yosys-smtbmc +
+    /// z3); prints per property proved (both pass), bounded to depth K (the induction
+    /// step fails), or failed with a counterexample VCD (the base case fails).
     /// Exit 1 when a property fails.
     Prove(ProveArgs),
 }
@@ -692,7 +693,10 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
         let r = prove::prove(b, a.depth, &dir, &mut |m| eprintln!("[ldcp] prove {m}"))?;
         for p in &r.properties {
             let what = match p.status.as_str() {
-                "proved" => format!("proved (k-induction, depth {})", p.depth),
+                "proved" => format!(
+                    "proved (base case from reset and k-induction, depth {})",
+                    p.depth
+                ),
                 "bounded" => format!(
                     "bounded to depth {} (induction fails: {})",
                     p.depth,

@@ -8,17 +8,25 @@
 //! 1. yosys reads the block's generated Verilog and the harness with
 //!    `-DP_<name>` (`read_verilog -sv -formal; prep; async2sync; dffunmap;
 //!    write_smt2`), as `../shared/TOOLCHAIN.md` gives it;
-//! 2. `yosys-smtbmc -s z3 --presat -i -t K`: k-induction to depth K. If it
-//!    passes, the property holds on every cycle of every run: **proved**;
-//! 3. otherwise `yosys-smtbmc -s z3 --presat -t K --dump-vcd`: a bounded
-//!    check from the initial state. A failure is a real counterexample,
-//!    **failed**, its trace in a VCD; a pass means the property holds for
-//!    K cycles but induction needs a strengthening invariant: **bounded to
-//!    K**.
+//! 2. `yosys-smtbmc -s z3 --presat -t K --dump-vcd`: the base case, a
+//!    bounded check from the initial state. A failure is a real
+//!    counterexample: **failed**, its trace in a VCD;
+//! 3. `yosys-smtbmc -s z3 --presat -i -t K`: the induction step (K cycles
+//!    where the property holds are followed by one where it holds). With
+//!    the base case it proves the property on every cycle of every run:
+//!    **proved**; if the step fails, the property holds for K cycles but
+//!    induction needs a strengthening invariant: **bounded to K**. (The
+//!    step alone proves nothing: a property false from reset can be
+//!    inductive; both are always run.)
 //!
 //! A harness may set its own depth, with the reason, by a line
 //! `// depth <K>: <why>` (a pipeline longer than [`DEFAULT_DEPTH`] needs
 //! a deeper induction); `--depth` overrides it.
+//!
+//! A harness may ask for the design flattened before its SMT2 is written,
+//! with the reason, by a line `// flatten: <why>` (z3 4.8 stalls reading
+//! some blocks' hierarchical SMT2 before any check; others prove faster
+//! unflattened).
 //!
 //! A harness may declare a property bounded, with the reason, by a line
 //! `// bounded <name>: <why>` (an invariant induction would need that the
@@ -168,18 +176,60 @@ fn io(p: &Path, e: std::io::Error) -> FlowError {
     FlowError::Io(format!("{}: {e}", p.display()))
 }
 
+/// The longest one check may take: a proof that has not finished by then
+/// is an error (a harness must stay within CI's budget), never a hang.
+pub const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// yosys-smtbmc's verdict: (passed, the failed assertion's name).
 fn smtbmc(args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowError> {
-    let out = Command::new("yosys-smtbmc")
+    let mut child = Command::new("yosys-smtbmc")
         .args(["-s", "z3", "--presat"])
         .args(args)
         .arg(smt2)
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| {
             FlowError::Tool(format!(
                 "cannot run yosys-smtbmc ({e}): install the tools with scripts/bootstrap.sh"
             ))
         })?;
+    // the pipes are read beside the wait, so a chatty solver never blocks
+    let mut so = child.stdout.take().expect("piped");
+    let mut se = child.stderr.take().expect("piped");
+    let outs = std::thread::spawn(move || {
+        use std::io::Read;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let _ = so.read_to_end(&mut a);
+        let _ = se.read_to_end(&mut b);
+        (a, b)
+    });
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(st) = child
+            .try_wait()
+            .map_err(|e| FlowError::Tool(e.to_string()))?
+        {
+            break st;
+        }
+        if t0.elapsed() > CHECK_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(FlowError::Tool(format!(
+                "yosys-smtbmc {} {} did not finish in {} s",
+                args.join(" "),
+                smt2.display(),
+                CHECK_TIMEOUT.as_secs()
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (stdout, stderr) = outs.join().unwrap_or_default();
+    let out = std::process::Output {
+        status,
+        stdout,
+        stderr,
+    };
     let text = String::from_utf8_lossy(&out.stdout);
     let failed = text.lines().find_map(|l| {
         l.split_once("Assert failed in ")
@@ -226,6 +276,10 @@ pub fn prove_verilog(
             h.file
         )));
     }
+    let flatten = h
+        .source
+        .lines()
+        .any(|l| l.trim().starts_with("// flatten: "));
     let mut results = Vec::new();
     for (name, doc) in props {
         progress(&format!("{}: {name}", h.block));
@@ -233,27 +287,25 @@ pub fn prove_verilog(
         let smt2 = dir.join(format!("{name}.smt2"));
         ldcp_sim::tools::run(
             Command::new("yosys").arg("-q").arg("-p").arg(format!(
-                "read_verilog -sv -formal -DP_{name} {} {}; prep -top {}; async2sync; dffunmap; write_smt2 -wires {}",
+                "read_verilog -sv -formal -DP_{name} {} {}; prep {}-top {}; async2sync; dffunmap; write_smt2 -wires {}",
                 vfile.display(),
                 hfile.display(),
+                if flatten { "-flatten " } else { "" },
                 h.top,
                 smt2.display()
             )),
             &format!("yosys (the {name} property of {})", h.block),
         )?;
         let d = depth.to_string();
-        let (proved, _) = smtbmc(&["-i", "-t", &d], &smt2)?;
-        let (status, failed_assert, vcd) = if proved {
+        let vcd = dir.join(format!("{name}.vcd"));
+        let vs = vcd.display().to_string();
+        let (held, failed) = smtbmc(&["-t", &d, "--dump-vcd", &vs], &smt2)?;
+        let (status, failed_assert, vcd) = if !held {
+            ("failed", failed, Some(vcd))
+        } else if smtbmc(&["-i", "-t", &d], &smt2)?.0 {
             ("proved", None, None)
         } else {
-            let vcd = dir.join(format!("{name}.vcd"));
-            let vs = vcd.display().to_string();
-            let (held, failed) = smtbmc(&["-t", &d, "--dump-vcd", &vs], &smt2)?;
-            if held {
-                ("bounded", None, None)
-            } else {
-                ("failed", failed, Some(vcd))
-            }
+            ("bounded", None, None)
         };
         let why = declared_bounded(h.source)
             .into_iter()
