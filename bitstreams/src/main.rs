@@ -784,7 +784,7 @@ fn fuzz(a: FuzzArgs) -> Result<bool, FlowError> {
         });
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
-            "fuzz {}: {} inputs in {secs:.1} s ({:.0}/s): {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken round trips",
+            "fuzz {}: {} inputs in {secs:.1} s ({:.0}/s): {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken properties",
             t.name,
             r.inputs,
             r.inputs as f64 / secs.max(1e-9),
