@@ -19,7 +19,14 @@
 //!   `buf_max + 1` one, `buf_max + 1 - K` and its clamp at 0 two and
 //!   three). Packets in
 //!   flight during a change may mix old and new values; every mix is still
-//!   a probability in [0, 1] and the buffer limit always holds.
+//!   a probability in [0, 1]. The buffer limit holds across every change
+//!   but one: for two cycles after K changes, a Not-ECT packet's bound is
+//!   the new K against the old `buf_max + 1 - K`, so raising K while
+//!   Not-ECT packets arrive can admit one that does not fit (found by the
+//!   draft formal harness `formal/drafts/wred_ecn.sv`: buf_max 5,120, a
+//!   4,608-byte packet accepted at q = 3,072, the occupancy 6,656; near
+//!   2^24 the occupancy would wrap). The model does the same, so cosim
+//!   cannot see it. Not fixed yet: change K with the port idle.
 //! - `reset` (synchronous, active high) empties the queue, drops the packets
 //!   in flight (no decision comes out for them), zeroes the counters and
 //!   loads the generator from the `cfg_seed` registered the cycle before.

@@ -27,7 +27,10 @@
 //! only what was queued before the cycle, so a packet is never sent in the
 //! cycle it arrives (a drain larger than `q` is lost). Since a packet is
 //! accepted only if `q + len <= buf_max`, `q' <= buf_max` whenever
-//! `q <= buf_max`: the queue never exceeds the buffer.
+//! `q <= buf_max`: the queue never exceeds the buffer while the parameters
+//! hold still (a change of K is the exception, as the RTL's module doc
+//! says: for two cycles a Not-ECT packet is tested against the new K and
+//! the old headroom; this model mirrors that cycle by cycle).
 //!
 //! # Fixed point of the marking test
 //! With `R = K_max - K_min`, `D = q - K_min` (`0 <= D < R` on the ramp), a
