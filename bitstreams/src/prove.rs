@@ -182,54 +182,14 @@ pub const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30
 
 /// yosys-smtbmc's verdict: (passed, the failed assertion's name).
 fn smtbmc(args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowError> {
-    let mut child = Command::new("yosys-smtbmc")
-        .args(["-s", "z3", "--presat"])
-        .args(args)
-        .arg(smt2)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            FlowError::Tool(format!(
-                "cannot run yosys-smtbmc ({e}): install the tools with scripts/bootstrap.sh"
-            ))
-        })?;
-    // the pipes are read beside the wait, so a chatty solver never blocks
-    let mut so = child.stdout.take().expect("piped");
-    let mut se = child.stderr.take().expect("piped");
-    let outs = std::thread::spawn(move || {
-        use std::io::Read;
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        let _ = so.read_to_end(&mut a);
-        let _ = se.read_to_end(&mut b);
-        (a, b)
-    });
-    let t0 = Instant::now();
-    let status = loop {
-        if let Some(st) = child
-            .try_wait()
-            .map_err(|e| FlowError::Tool(e.to_string()))?
-        {
-            break st;
-        }
-        if t0.elapsed() > CHECK_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(FlowError::Tool(format!(
-                "yosys-smtbmc {} {} did not finish in {} s",
-                args.join(" "),
-                smt2.display(),
-                CHECK_TIMEOUT.as_secs()
-            )));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let (stdout, stderr) = outs.join().unwrap_or_default();
-    let out = std::process::Output {
-        status,
-        stdout,
-        stderr,
-    };
+    let out = ldcp_sim::tools::output_within(
+        Command::new("yosys-smtbmc")
+            .args(["-s", "z3", "--presat"])
+            .args(args)
+            .arg(smt2),
+        &format!("yosys-smtbmc {} {}", args.join(" "), smt2.display()),
+        CHECK_TIMEOUT,
+    )?;
     let text = String::from_utf8_lossy(&out.stdout);
     let failed = text.lines().find_map(|l| {
         l.split_once("Assert failed in ")

@@ -17,6 +17,7 @@
 //! for a bounded number of inputs; `ldcp fuzz` runs them as long as asked.
 
 use crate::uart_bridge as br;
+use crate::wire::hex;
 use std::collections::BTreeMap;
 
 /// An input a parser refused, as it should: the kind of refusal (a
@@ -204,9 +205,38 @@ pub fn run(t: &Target, seed: u64, inputs: u64, mut progress: impl FnMut(u64)) ->
     r
 }
 
-/// Bytes as hex, for a finding's report.
-pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
+/// The bounded run a CI test makes of `t`: `inputs` inputs from `seed`,
+/// printed with the seed; it fails on a panic or a broken property, on
+/// fewer than `least_accepted` inputs accepted, or on refusals of one kind
+/// only (a fuzzer that reaches one side of the parser tests nothing).
+pub fn assert_bounded_run(t: &Target, seed: u64, inputs: u64, least_accepted: u64) -> Report {
+    let t0 = std::time::Instant::now();
+    let r = run(t, seed, inputs, |_| {});
+    println!(
+        "fuzz {}: seed {seed:#x}, {} inputs in {:.1} s, {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken",
+        t.name,
+        r.inputs,
+        t0.elapsed().as_secs_f64(),
+        r.accepted,
+        r.refused,
+        r.distinct_errors,
+        r.panics,
+        r.broken
+    );
+    assert!(r.clean(), "{}: {:?}", t.name, r.first_failure);
+    assert!(
+        r.accepted >= least_accepted,
+        "{}: only {} inputs accepted",
+        t.name,
+        r.accepted
+    );
+    assert!(
+        r.refused.len() >= 2,
+        "{}: refusals of one kind only: {:?}",
+        t.name,
+        r.refused
+    );
+    r
 }
 
 thread_local! {
@@ -470,14 +500,7 @@ mod tests {
             } else {
                 200_000
             };
-            let r = run(t, seed, n, |_| {});
-            println!(
-                "fuzz {}: seed {seed:#x}, {} inputs, {} accepted, refused {:?}, {} panics, {} broken",
-                t.name, r.inputs, r.accepted, r.refused, r.panics, r.broken
-            );
-            assert!(r.clean(), "{}: {:?}", t.name, r.first_failure);
-            assert!(r.accepted > 100, "{}: {} accepted", t.name, r.accepted);
-            assert!(r.refused.len() >= 2, "{}: {:?}", t.name, r.refused);
+            assert_bounded_run(t, seed, n, 101);
         }
     }
 
