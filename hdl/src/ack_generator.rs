@@ -73,6 +73,9 @@ pub const Q_BITS_4K: usize = FB_4K + Q_LOW_BITS;
 pub type AckGeneratorIce40 = AckGenerator<FB_ICE40, Q_BITS_ICE40>;
 /// The simulation-size build, 4,096 flows.
 pub type AckGenerator4k = AckGenerator<FB_4K, Q_BITS_4K>;
+/// The formal-size build, 4 flows ([`verilog_formal`]).
+pub type AckGeneratorFormal =
+    AckGenerator<{ crate::generate::FB_FORMAL }, { crate::generate::FB_FORMAL + Q_LOW_BITS }>;
 
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
@@ -100,6 +103,12 @@ pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
 /// The simulation-size block's Verilog (module [`MODULE_4K`]), 4,096 flows.
 pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     verilog_of(&MODULE_4K, AckGenerator4k::default())
+}
+
+/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// [`crate::generate::FB_FORMAL`]), for its property harness.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    verilog_of(&MODULE, AckGeneratorFormal::default())
 }
 
 fn verilog_of<const FB: usize, const QB: usize>(

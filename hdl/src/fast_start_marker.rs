@@ -93,6 +93,12 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     verilog_of::<FB_4K>(&MODULE_4K)
 }
 
+/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// [`crate::generate::FB_FORMAL`]), for its property harness.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    verilog_of::<{ crate::generate::FB_FORMAL }>(&MODULE)
+}
+
 fn verilog_of<const FB: usize>(
     m: &crate::generate::Module,
 ) -> Result<String, crate::verilog::VerilogError> {

@@ -79,6 +79,15 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_4K, PacingTimer::<FB_4K>::default())
 }
 
+/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// [`crate::generate::FB_FORMAL`]), for its property harness.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(
+        &MODULE,
+        PacingTimer::<{ crate::generate::FB_FORMAL }>::default(),
+    )
+}
+
 /// See the module doc. `FB` sizes the flow tables: 2^`FB` flows, 8 (256)
 /// on the iCE40, 12 (4,096) in simulation.
 #[derive(LogicBlock)]

@@ -17,16 +17,17 @@
 //!   four cycles (the derived registers follow the thresholds' own: the
 //!   ramp's `range`, `shift`, `r_prime` one, two and three cycles after,
 //!   `buf_max + 1` one, `buf_max + 1 - K` and its clamp at 0 two and
-//!   three). Packets in
-//!   flight during a change may mix old and new values; every mix is still
-//!   a probability in [0, 1]. The buffer limit holds across every change
-//!   but one: for two cycles after K changes, a Not-ECT packet's bound is
-//!   the new K against the old `buf_max + 1 - K`, so raising K while
-//!   Not-ECT packets arrive can admit one that does not fit (found by the
-//!   draft formal harness `formal/drafts/wred_ecn.sv`: buf_max 5,120, a
-//!   4,608-byte packet accepted at q = 3,072, the occupancy 6,656; near
-//!   2^24 the occupancy would wrap). The model does the same, so cosim
-//!   cannot see it. Not fixed yet: change K with the port idle.
+//!   three; K itself is delayed to the same age, three, for the Not-ECT
+//!   bound, so the bound always compares one K with its own headroom
+//!   `buf_max + 1 - K`). Packets in flight during a change may mix old and
+//!   new values; every mix is still a probability in [0, 1], and the
+//!   buffer limit holds across every change of K, K_min, K_max and P_max,
+//!   and while buf_max rises (lowering it leaves the queue above it until
+//!   it drains). Before this delay, for two cycles after K changed a
+//!   Not-ECT packet met the new K against the old headroom, so raising K
+//!   could admit a packet that did not fit (found by the formal harness
+//!   `formal/wred_ecn.sv`: buf_max 5,120, a 4,608-byte packet accepted at
+//!   q = 3,072, the occupancy 6,656).
 //! - `reset` (synchronous, active high) empties the queue, drops the packets
 //!   in flight (no decision comes out for them), zeroes the counters and
 //!   loads the generator from the `cfg_seed` registered the cycle before.
@@ -154,6 +155,9 @@ pub struct WredEcn {
     c_kmin: DFF<Bits<Q_BITS>>,
     c_kmax: DFF<Bits<Q_BITS>>,
     c_k: DFF<Bits<Q_BITS>>,
+    /// K a cycle later, and another: `c_k3` is the K of `c_bk`.
+    c_k2: DFF<Bits<Q_BITS>>,
+    c_k3: DFF<Bits<Q_BITS>>,
     c_buf1: DFF<Bits<LIM_BITS>>,
     c_bk: DFF<Bits<LIM_BITS>>,
     c_bkr: DFF<Bits<LIM_BITS>>,
@@ -316,6 +320,8 @@ impl Default for WredEcn {
             c_kmin: Default::default(),
             c_kmax: Default::default(),
             c_k: Default::default(),
+            c_k2: Default::default(),
+            c_k3: Default::default(),
             c_buf1: Default::default(),
             c_bk: Default::default(),
             c_bkr: Default::default(),
@@ -447,17 +453,17 @@ impl Logic for WredEcn {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c_kmin, c_kmax, c_k, c_buf1, c_bkr, c_bk, c_buf, c_p, c_seed, c_range,
-            c_shift, c_rprime, s0_valid, s0_len, s0_ecn, s0_drain, s1_valid, s1_len, s1_ecn,
-            s1_drain, s1_lim1, s1_ldiff, s1_bound, s2_valid, s2_len, s2_ecn, s2_drain, s2_lim1,
-            s2_ldiff, s3_valid, s3_len, s3_ecn, s3_lim1, s3_ldiff, s3_ndrain, la_t_b, la_t_d,
-            la_y_b, la_y_d, la_pre_a, la_pre_c, la_pre_ba, la_pre_bc, occ, acc, bor, rng, sb_valid,
-            sb_ecn, sb_acc, sb_lim1, sb_q, sb_r, sc_valid, sc_ecn, sc_dec, sc_over, sc_under, sc_d,
-            sc_r, sd_valid, sd_ecn, sd_dec, sd_over, sd_under, sd_dp, sd_r, se_valid, se_ecn,
-            se_dec, se_over, se_under, sf_valid, sf_ecn, sf_dec, sf_over, sf_under, sg_valid,
-            sg_ecn, sg_dec, sg_over, sg_under, si_valid, si_ecn, si_dec, si_over, si_under, si_lt,
-            o_valid, o_dec, o_ecn, n_fwd, n_mark, n_wred, n_ovf, sat_fwd, sat_mark, sat_wred,
-            sat_ovf
+            self, clock, c_kmin, c_kmax, c_k, c_k2, c_k3, c_buf1, c_bkr, c_bk, c_buf, c_p, c_seed,
+            c_range, c_shift, c_rprime, s0_valid, s0_len, s0_ecn, s0_drain, s1_valid, s1_len,
+            s1_ecn, s1_drain, s1_lim1, s1_ldiff, s1_bound, s2_valid, s2_len, s2_ecn, s2_drain,
+            s2_lim1, s2_ldiff, s3_valid, s3_len, s3_ecn, s3_lim1, s3_ldiff, s3_ndrain, la_t_b,
+            la_t_d, la_y_b, la_y_d, la_pre_a, la_pre_c, la_pre_ba, la_pre_bc, occ, acc, bor, rng,
+            sb_valid, sb_ecn, sb_acc, sb_lim1, sb_q, sb_r, sc_valid, sc_ecn, sc_dec, sc_over,
+            sc_under, sc_d, sc_r, sd_valid, sd_ecn, sd_dec, sd_over, sd_under, sd_dp, sd_r,
+            se_valid, se_ecn, se_dec, se_over, se_under, sf_valid, sf_ecn, sf_dec, sf_over,
+            sf_under, sg_valid, sg_ecn, sg_dec, sg_over, sg_under, si_valid, si_ecn, si_dec,
+            si_over, si_under, si_lt, o_valid, o_dec, o_ecn, n_fwd, n_mark, n_wred, n_ovf, sat_fwd,
+            sat_mark, sat_wred, sat_ovf
         );
         self.mul_a.clock.next = self.clock.val();
         self.mul_b.clock.next = self.clock.val();
@@ -466,6 +472,8 @@ impl Logic for WredEcn {
         self.c_kmin.d.next = self.cfg_k_min_bytes.val();
         self.c_kmax.d.next = self.cfg_k_max_bytes.val();
         self.c_k.d.next = self.cfg_k_bytes.val();
+        self.c_k2.d.next = self.c_k.q.val();
+        self.c_k3.d.next = self.c_k2.q.val();
         self.c_buf1.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_buf.q.val()) + bits::<LIM_BITS>(1);
         // c_bk = max(0, buf + 1 - K): a packet meets K before the buffer
         // (K < buf + 1 - len) iff len < c_bk
@@ -531,7 +539,7 @@ impl Logic for WredEcn {
         if !self.s0_ecn.q.val().any()
             & (bit_cast::<LIM_BITS, LEN_BITS>(self.s0_len.q.val()) < self.c_bk.q.val())
         {
-            self.s1_bound.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_k.q.val());
+            self.s1_bound.d.next = bit_cast::<LIM_BITS, Q_BITS>(self.c_k3.q.val());
         }
         self.s1_ldiff.d.next = bit_cast::<LIM_BITS, LEN_BITS>(self.s0_len.q.val())
             - bit_cast::<LIM_BITS, DRAIN_BITS>(self.s0_drain.q.val());

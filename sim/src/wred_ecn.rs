@@ -27,10 +27,11 @@
 //! only what was queued before the cycle, so a packet is never sent in the
 //! cycle it arrives (a drain larger than `q` is lost). Since a packet is
 //! accepted only if `q + len <= buf_max`, `q' <= buf_max` whenever
-//! `q <= buf_max`: the queue never exceeds the buffer while the parameters
-//! hold still (a change of K is the exception, as the RTL's module doc
-//! says: for two cycles a Not-ECT packet is tested against the new K and
-//! the old headroom; this model mirrors that cycle by cycle).
+//! `q <= buf_max`: the queue never exceeds the buffer while buf_max holds
+//! still or rises, whatever K, K_min, K_max and P_max do (a Not-ECT packet's
+//! K and the headroom `buf_max + 1 - K` it is compared with are of one
+//! generation of K, see the RTL's module doc; lowering buf_max leaves the
+//! queue above it until it drains).
 //!
 //! # Fixed point of the marking test
 //! With `R = K_max - K_min`, `D = q - K_min` (`0 <= D < R` on the ramp), a
@@ -661,6 +662,8 @@ pub struct WredEcnModel {
     c_kmin: u32,
     c_kmax: u32,
     c_k: u32,
+    c_k2: u32, // K a cycle later
+    c_k3: u32, // and another: the K of c_bk, which the bound uses
     c_buf1: u32,
     c_bkr: i64, // buf + 1 - K
     c_bk: u32,  // max(0, c_bkr): len < c_bk <=> K < buf + 1 - len
@@ -730,6 +733,8 @@ impl WredEcnModel {
             c_kmin: 0,
             c_kmax: 0,
             c_k: 0,
+            c_k2: 0,
+            c_k3: 0,
             c_buf1: 0,
             c_bkr: 0,
             c_bk: 0,
@@ -959,7 +964,7 @@ impl WredEcnModel {
         // --- stage 1: q-independent precomputation
         let s1_lim1 = self.c_buf1 as i64 - self.s0_len as i64;
         let k_first = self.s0_ecn == ecn::NOT_ECT && self.s0_len < self.c_bk;
-        let s1_bound = if k_first { self.c_k as i64 } else { s1_lim1 };
+        let s1_bound = if k_first { self.c_k3 as i64 } else { s1_lim1 };
         let s1_ldiff = self.s0_len as i64 - self.s0_drain as i64;
         // --- config pipeline
         let c_range_next = ramp_range(self.c_kmin, self.c_kmax);
@@ -1011,6 +1016,8 @@ impl WredEcnModel {
         self.c_rprime = c_rprime_next;
         self.c_kmin = i.cfg_k_min_bytes & Q_MAX;
         self.c_kmax = i.cfg_k_max_bytes & Q_MAX;
+        self.c_k3 = self.c_k2;
+        self.c_k2 = self.c_k;
         self.c_k = i.cfg_k_bytes & Q_MAX;
         self.c_buf = i.cfg_buf_max_bytes & Q_MAX;
         self.c_p = p_effective(i.cfg_p_max);

