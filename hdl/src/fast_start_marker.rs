@@ -71,6 +71,16 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
+/// The module of the formal-size build, 4 flows
+/// ([`crate::generate::FB_FORMAL`]): the block's name and ports, for its
+/// property harness in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the fast-start marker with 4 flows (the formal size its property harness proves)",
+    open: MODULE.open,
+    subs: &[],
+};
+
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "fast_start_marker_4k",
@@ -93,10 +103,10 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     verilog_of::<FB_4K>(&MODULE_4K)
 }
 
-/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// The formal-size block's Verilog (module [`MODULE_FORMAL`], 4 flows:
 /// [`crate::generate::FB_FORMAL`]), for its property harness.
 pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
-    verilog_of::<{ crate::generate::FB_FORMAL }>(&MODULE)
+    verilog_of::<{ crate::generate::FB_FORMAL }>(&MODULE_FORMAL)
 }
 
 fn verilog_of<const FB: usize>(

@@ -61,6 +61,16 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
+/// The module of the formal-size build, 4 flows
+/// ([`crate::generate::FB_FORMAL`]): the block's name and ports, for its
+/// property harness in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the pacing timer with 4 flows (the formal size its property harness proves)",
+    open: MODULE.open,
+    subs: &[],
+};
+
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "pacing_timer_4k",
@@ -79,11 +89,11 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_4K, PacingTimer::<FB_4K>::default())
 }
 
-/// The formal-size block's Verilog (module [`MODULE`], 4 flows:
+/// The formal-size block's Verilog (module [`MODULE_FORMAL`], 4 flows:
 /// [`crate::generate::FB_FORMAL`]), for its property harness.
 pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(
-        &MODULE,
+        &MODULE_FORMAL,
         PacingTimer::<{ crate::generate::FB_FORMAL }>::default(),
     )
 }

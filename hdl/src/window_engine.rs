@@ -114,6 +114,16 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 /// construction (`NAB_BITS`).
 const OPEN: &[&str] = &["mul_na$p", "mul_nb$p"];
 
+/// The module of the formal-size build, 4 flows
+/// ([`crate::generate::FB_FORMAL`]): the block's name and ports, for its
+/// property harness in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the window engine with 4 flows (the formal size its property harness proves)",
+    open: OPEN,
+    subs: &[],
+};
+
 /// The module of the simulation-size build, 4,096 flows.
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "window_engine_4k",
@@ -127,6 +137,12 @@ pub fn verilog<const FLOW_BITS: usize>(
     m: &crate::generate::Module,
 ) -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(m, WindowEngine::<FLOW_BITS>::default())
+}
+
+/// The formal-size engine's Verilog (module [`MODULE_FORMAL`], 4 flows:
+/// [`crate::generate::FB_FORMAL`]), for its property harness.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    verilog::<{ crate::generate::FB_FORMAL }>(&MODULE_FORMAL)
 }
 
 /// See the module doc. `FLOW_BITS` sizes the flow table: 8 (256 flows) on

@@ -2,8 +2,10 @@
 // adjustment, PAWA and the gamma floor, draft-dai-tsvwg-pfc-free-
 // congestion-control-01 §2.2; `hdl/src/window_engine.rs`, model
 // `ldcp_sim::window_engine`), proved with `ldcp prove --block
-// window_engine`. Each property is a `P_<name>` block named by a
-// `// property <name>: <text>` line.
+// window_engine` on the formal-size build (4 flows,
+// `hdl::generate::FB_FORMAL` = 2: the same RTL with a 2-bit flow index).
+// Each property is a `P_<name>` block named by a `// property <name>:
+// <text>` line.
 //
 // The harness watches one flow, `f`, chosen by the solver and held
 // (anyconst): a property of flow f is a property of every flow. It sees
@@ -18,12 +20,33 @@
 // cycles before it (both in the induction's trace); the bound is on the
 // harness's knowledge, not on the block.
 //
-// depth 40: an event shows its update L = 38 cycles after it arrives; the induction must see the whole update (and the write it reads, within A + 6 cycles) inside its trace
+// Whether an update is a SET's, and the packets it must carry, the harness
+// knows from the events it saw go in: an update comes out L = 38 cycles
+// after the event that opened its slot, so every property needs an
+// induction that starts before that event (the input register at step 0
+// is arbitrary: depth L + 2 = 40). No invariant on the block's internals
+// is needed beyond that: every slot and stage register of the first state
+// has left the block by step 38, and the assertions of those 38 steps
+// (hypotheses of the induction) rule out the rest.
+//
+// "Every cw written is in [gamma, cw_max]" is proved in three parts:
+// set_in_range (a SET's update; no read), ack_in_range (an ACK update that
+// read a cw in range) and the power-up value (1.0, in range as gamma <= 1/2
+// and cw_max >= 1). Together they give it by induction over the table's
+// writes. The one-piece statement, cw_in_range, needs the table's content
+// as an invariant, which the harness cannot state (no view into the RAM):
+// it is bounded.
+//
+// depth 40: an event shows its update L = 38 cycles after it arrives, from the input register (arbitrary in the induction's first state) on: L + 2; the write an update read (A + 6 = 36 cycles before it) lies inside the trace too
+// flatten: yosys then drops, per property, the logic no assertion reads (the interval's RTT multiplier for all; every multiplier for the counting properties)
+// solver yices: z3 4.8 finishes none of the 40-cycle checks tried here in 120 s (unmarked_counted both, ack_in_range induction; the 256-flow draft none in 300 s); Yices proves each check in under 40 s
+// memory_map: with the 4-entry flow table as registers the inductions of set_in_range, ack_in_range, unmarked_never_decreases and marked_never_increases take 15-37 s; with the table as an SMT array Yices does not finish them in 200 s
+// bounded cw_in_range: the cw an update reads is the table entry's, arbitrary in the induction's first state and unobservable at the ports; holds from power-up for the 40 cycles checked (proved in parts: set_in_range, ack_in_range)
 module window_engine_props (
     input clock,
     input reset,
     input in_valid,
-    input [7:0] in_flow,
+    input [1:0] in_flow,
     input in_set,
     input in_ece,
     input [3:0] in_n_pkts,
@@ -34,17 +57,13 @@ module window_engine_props (
     input [31:0] cfg_cw_max,
     input [15:0] cfg_rtt_ticks
 );
+  localparam FB = 2;  // flow bits of the formal build: hdl::generate::FB_FORMAL (N = 4 = 2^FB flows)
   localparam L = 38;  // ldcp_sim::window_engine::LATENCY_CYCLES
   localparam W = 16;  // ldcp_sim::window_engine::WINDOW
   // a slot sits in the window's last slot L - D cycles after its first
   // event arrived (1 in the input register, W in the window) and shows its
   // update D = 21 cycles later (X, the 19 stages B..T, the output register)
   localparam D = L - W - 1;
-  // an event arriving E_FIRST..E_LAST cycles before an update of its flow
-  // is one of that update's events (it opened the slot, or met the slot in
-  // slots 0..14 of the window)
-  localparam E_FIRST = L;
-  localparam E_LAST = D + 2;
   // how long ago the previous update of f may have come out for the harness
   // to compare the next with it (its table write, 6 cycles before it came
   // out, must lie in the induction's trace: A + 6 < depth)
@@ -54,7 +73,8 @@ module window_engine_props (
   localparam [3:0] G_MAX = 4'd8;  // ldcp_sim::window_engine::GAMMA_SHIFT_MAX
 
   wire out_valid;
-  wire [7:0] out_flow, out_n_u_pkts, out_n_m_pkts;
+  wire [FB-1:0] out_flow;
+  wire [7:0] out_n_u_pkts, out_n_m_pkts;
   wire [31:0] out_cw;
   wire [23:0] out_interval_ticks;
   window_engine dut (
@@ -66,7 +86,7 @@ module window_engine_props (
       .out_n_u_pkts(out_n_u_pkts), .out_n_m_pkts(out_n_m_pkts));
 
   // the watched flow
-  (* anyconst *) reg [7:0] f;
+  (* anyconst *) reg [FB-1:0] f;
 
   // Assumption: gamma and cw_max are held (any value: the block clamps
   // them, and the harness clamps them the same way below). The block reads
@@ -81,6 +101,13 @@ module window_engine_props (
     assume (cfg_gamma_shift == held_gamma_shift);
     assume (cfg_cw_max == held_cw_max);
   end
+`ifdef P_set_clamped
+  // every event of f is a SET, so that each update of f is SETs alone: the
+  // clamp exactly, apart from the arithmetic (a slot with ACKs merged after
+  // its SET is set_in_range's). Stated for any slot, with the exactness of
+  // an update with no packet, this check takes 180 s; assumed, 15 s.
+  always @(*) if (in_valid && in_flow == f) assume (in_set);
+`endif
   // the limits as the block holds them (its doc: gamma_shift clamped to
   // [1, 8], cw_max below 1.0 taken as 1.0), UQ12.20
   wire [3:0] g = held_gamma_shift < G_MIN ? G_MIN : held_gamma_shift > G_MAX ? G_MAX
@@ -89,22 +116,27 @@ module window_engine_props (
   wire [31:0] cw_max = held_cw_max < ONE ? ONE : held_cw_max;
 
   // ---- flow f's events, as the harness sees them: the input register,
-  // f's slot in the window (at most one: later events of f merge into it),
-  // and the updates between the window and the outputs. A reset drops them
-  // all (the block's reset drops every event in flight but the one it
-  // writes, whose output it drops too).
+  // f's slot in the window (at most one open to merges: later events of f
+  // merge into it), and the updates between the window and the outputs. A
+  // reset drops them all (the block's reset drops every event in flight
+  // but the one it writes, whose output it drops too).
   wire ev = in_valid && !reset && in_flow == f;
   reg hi_v = 1'b0, hi_set = 1'b0;
   reg [7:0] hi_nu = 8'd0, hi_nm = 8'd0;
+  reg [31:0] hi_val = 32'd0, w_val = 32'd0;
   reg w_v = 1'b0, w_set = 1'b0;
   reg [3:0] w_pos = 4'd0;
   reg [7:0] w_nu = 8'd0, w_nm = 8'd0;
   reg [D-1:0] q_v = 0;
+  reg q_set[0:D-1];
+  reg [31:0] q_val[0:D-1];
   reg [7:0] q_nu[0:D-1];
   reg [7:0] q_nm[0:D-1];
   integer i;
   initial
     for (i = 0; i < D; i = i + 1) begin
+      q_set[i] = 1'b0;
+      q_val[i] = 32'd0;
       q_nu[i] = 8'd0;
       q_nm[i] = 8'd0;
     end
@@ -113,6 +145,7 @@ module window_engine_props (
   always @(posedge clock) begin
     hi_v <= ev;
     hi_set <= in_set;
+    hi_val <= in_cw;
     hi_nu <= !in_set && !in_ece ? {4'd0, in_n_pkts} : 8'd0;
     hi_nm <= !in_set && in_ece ? {4'd0, in_n_pkts} : 8'd0;
     if (merge) begin
@@ -120,6 +153,7 @@ module window_engine_props (
       if (hi_set) begin
         // a SET replaces what the slot gathered; ACKs after it add up
         w_set <= 1'b1;
+        w_val <= hi_val;
         w_nu <= hi_nu;
         w_nm <= hi_nm;
       end else begin
@@ -130,6 +164,7 @@ module window_engine_props (
       w_v <= 1'b1;
       w_pos <= 4'd0;
       w_set <= hi_set;
+      w_val <= hi_val;
       w_nu <= hi_nu;
       w_nm <= hi_nm;
     end else if (leave) begin
@@ -137,23 +172,28 @@ module window_engine_props (
     end else begin
       w_pos <= w_pos + 4'd1;
     end
-    if (reset) w_v <= 1'b0;
+    if (reset) begin
+      w_v <= 1'b0;
+      hi_v <= 1'b0;
+    end
     q_v <= reset ? {D{1'b0}} : {q_v[D-2:0], leave};
+    q_set[0] <= w_set;
+    q_val[0] <= w_val;
     q_nu[0] <= w_nu;
     q_nm[0] <= w_nm;
     for (i = 1; i < D; i = i + 1) begin
+      q_set[i] <= q_set[i-1];
+      q_val[i] <= q_val[i-1];
       q_nu[i] <= q_nu[i-1];
       q_nm[i] <= q_nm[i-1];
     end
   end
 
-  // ---- SETs of f by arrival: sets[j] = a SET of f arrived j + 1 cycles
-  // ago. An update of f is a SET's if one arrived E_LAST..E_FIRST cycles
-  // before it came out.
-  reg [E_FIRST-1:0] sets = 0;
-  always @(posedge clock) sets <= {sets[E_FIRST-2:0], ev && in_set};
+  // the update on the outputs now, if it is f's: the harness's expectation
   wire out_f = out_valid && out_flow == f;
-  wire out_set = |sets[E_FIRST-1:E_LAST-1];
+  wire exp_v = q_v[D-1];
+  wire exp_set = q_set[D-1];
+  wire in_range = gamma <= out_cw && out_cw <= cw_max;
 
   // ---- the previous update of f: its cw, how long ago it came out. At
   // configuration every flow holds 1.0; a reset forgets (the outputs of the
@@ -172,26 +212,46 @@ module window_engine_props (
   end
   // the cw this update of f read, known and within the limits
   wire read_ok = p_known && p_age <= A && gamma <= p_cw && p_cw <= cw_max;
-  wire ack_f = out_f && !out_set;
+  // an ACK update of f (no SET in its slot) that read a known cw in range
+  wire ack_ok = out_f && exp_v && !exp_set && read_ok;
+  wire [31:0] exp_clamped = q_val[D-1] < gamma ? gamma : q_val[D-1] > cw_max ? cw_max : q_val[D-1];
 
   always @(*) begin
-`ifdef P_events_come_out
-    // property events_come_out: every event of a flow comes out, once, in the update of its flow's merge slot L cycles after the slot opened, with its packets counted (unmarked and marked apart, after the slot's last SET); no other update of the flow comes out
-    assert (out_f == q_v[D-1]);
-    if (out_f) assert (out_n_u_pkts == q_nu[D-1] && out_n_m_pkts == q_nm[D-1]);
+`ifdef P_updates_come_out
+    // property updates_come_out: every event of f is taken into an update of f: one update per merge slot, L cycles after the event that opened the slot, and no other update of f
+    assert (out_f == exp_v);
 `endif
-`ifdef P_cw_in_range
-    // property cw_in_range: every cw an update writes (and shows) is in [gamma, cw_max], UQ12.20: always after a SET or unmarked packets, and after marked packets or none when the cw it read was
-    if (out_f && (out_set || out_n_u_pkts != 8'd0 || read_ok))
-      assert (gamma <= out_cw && out_cw <= cw_max);
+`ifdef P_unmarked_counted
+    // property unmarked_counted: an update of f carries the unmarked packets of every event of its slot (those after the slot's last SET): none lost or counted twice in the merge window
+    if (out_f && exp_v) assert (out_n_u_pkts == q_nu[D-1]);
+`endif
+`ifdef P_marked_counted
+    // property marked_counted: an update of f carries the marked packets of every event of its slot (those after the slot's last SET): none lost or counted twice in the merge window
+    if (out_f && exp_v) assert (out_n_m_pkts == q_nm[D-1]);
+`endif
+`ifdef P_set_clamped
+    // property set_clamped: when f's events are all SETs, each update of f writes the value of its slot's last SET clamped to [gamma, cw_max]
+    if (out_f && exp_v) assert (exp_set && out_cw == exp_clamped);
+`endif
+`ifdef P_set_in_range
+    // property set_in_range: an update whose slot holds a SET writes a cw in [gamma, cw_max] (the SET's value clamped, then the ACKs merged after it applied)
+    if (out_f && exp_v && exp_set) assert (in_range);
+`endif
+`ifdef P_ack_in_range
+    // property ack_in_range: an ACK update (no SET in its slot) that read a cw in [gamma, cw_max] writes a cw in [gamma, cw_max]
+    if (ack_ok) assert (in_range);
 `endif
 `ifdef P_unmarked_never_decreases
-    // property unmarked_never_decreases: an update with no marked packet (and no SET) never decreases the cw it read from its flow's entry
-    if (ack_f && read_ok && out_n_m_pkts == 8'd0) assert (out_cw >= p_cw);
+    // property unmarked_never_decreases: an ACK update with no marked packet never decreases the cw it read (in range) from its flow's entry
+    if (ack_ok && out_n_m_pkts == 8'd0) assert (out_cw >= p_cw);
 `endif
 `ifdef P_marked_never_increases
-    // property marked_never_increases: an update with no unmarked packet (and no SET) never increases the cw it read from its flow's entry
-    if (ack_f && read_ok && out_n_u_pkts == 8'd0) assert (out_cw <= p_cw);
+    // property marked_never_increases: an ACK update with no unmarked packet never increases the cw it read (in range) from its flow's entry
+    if (ack_ok && out_n_u_pkts == 8'd0) assert (out_cw <= p_cw);
+`endif
+`ifdef P_cw_in_range
+    // property cw_in_range: every cw the block shows (of any flow, whatever it read) is in [gamma, cw_max]
+    if (out_valid) assert (in_range);
 `endif
   end
 endmodule
