@@ -125,6 +125,26 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "pacing_timer",
+        top: "pacing_timer_props",
+        file: "formal/pacing_timer.sv",
+        source: include_str!("../../formal/pacing_timer.sv"),
+        build: Some(FormalBuild {
+            flow_bits: ldcp_hdl::pacing_timer::FB_FORMAL,
+            verilog: ldcp_hdl::pacing_timer::verilog_formal,
+        }),
+    },
+    Harness {
+        block: "ack_generator",
+        top: "ack_generator_props",
+        file: "formal/ack_generator.sv",
+        source: include_str!("../../formal/ack_generator.sv"),
+        build: Some(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::ack_generator::verilog_formal,
+        }),
+    },
+    Harness {
         block: "wred_ecn",
         top: "wred_ecn_props",
         file: "formal/wred_ecn.sv",

@@ -35,6 +35,8 @@ const PROVED: &[&str] = &[
     "wred_ecn",
     "fast_start_marker",
     "window_engine",
+    "pacing_timer",
+    "ack_generator",
 ];
 
 #[test]
@@ -77,6 +79,16 @@ fn fast_start_marker_is_proved() {
 #[test]
 fn window_engine_is_proved() {
     proves("window_engine");
+}
+
+#[test]
+fn pacing_timer_is_proved() {
+    proves("pacing_timer");
+}
+
+#[test]
+fn ack_generator_is_proved() {
+    proves("ack_generator");
 }
 
 /// The mutation: marking allowed with the AR indicator valid instead of

@@ -1,34 +1,48 @@
 // Property harness of `pacing_timer` (the gamma floor's timer, draft-dai-
 // tsvwg-pfc-free-congestion-control-01 §2.2: a flow with cw < 1 gets one
-// send credit every RTT/cw; 256 flows, one grant per clock), proved with
-// `ldcp prove --block pacing_timer`. Each property is a `P_<name>` block
-// named by a `// property <name>: <text>` line.
+// send credit every RTT/cw; one grant per clock), proved with `ldcp prove
+// --block pacing_timer` on the formal-size build (`hdl::generate::FB_FORMAL`
+// = 2 flow bits, N = 4 flows: `pacing_timer::verilog_formal`, the same RTL
+// with a 2-bit table index). Each property is a `P_<name>` block named by a
+// `// property <name>: <text>` line.
 //
-// What a port-only harness can and cannot prove here. The scanner visits
-// flow p at the clock its pointer reads p, so a flow's slot comes back
-// every N = 256 cycles (N = 2^FPGA_FLOW_BITS, `ldcp_sim::FPGA_FLOW_BITS`):
-// the design's bound is that a due flow is granted at its next visit, so
-// within N - 1 cycles of its due time (N when its interval is below N,
-// `ldcp_sim::pacing_timer::lateness_bound_cycles`), plus the 5-cycle
-// scanner pipeline to the port. The pointer, T and the three tables are
-// internal (yosys 0.23's read_verilog has neither hierarchical references
-// nor `bind`), and a run may go any number of cycles without a grant, so a
-// statement about grants N cycles apart is inductive only at a depth above
-// N + 5, beyond `ldcp prove`'s cap of 100; and a bounded check from the
-// power-up state, where the tables are RAM initialised to 0, does not
-// reach 15 cycles in a minute (z3 on the arrays), nor would it see a flow
-// visited twice in 100. So:
-// - `one_grant_per_visit` is proved for grants up to D cycles apart; that
-//   grants D..N-1 apart are of different flows rests on the same fact, the
-//   pointer advancing by one a clock, seen only through grants;
-// - "a due flow is granted within N cycles" is not stated: it needs the
-//   watched flow's entries of U and S (RAM) as an invariant, and a window
-//   longer than N either way;
-// - `leave_stops_grants` is its safety half for one flow, inductive because
-//   the update it looks at is inside the window and rewrites the flow's U
-//   entry whole.
+// Port-only harness (yosys 0.23: no hierarchical references, no `bind`):
+// the tables U and S are RAM the harness cannot see, so a property about a
+// flow's schedule is stated inside a window that starts at an event that
+// rewrites what the property depends on (a reset: T = 0 and the sweep
+// zeroes every table; an update of the flow: its U entry is rewritten
+// whole; a grant of the flow: its S entry's next due time is then within
+// one interval of T) and is at most W cycles long, W < the depth. The
+// k-induction then starts from a state where every entry the property
+// reads is determined by events inside the trace, and needs no invariant
+// on the RAM. Outside its window such a property is not claimed (see the
+// window notes below).
 //
-// depth 15: one_grant_per_visit looks D = 8 cycles back and needs the six scanner registers (sc_v, X1..Y) refilled inside the window
+// depth 44: the windows (W = 40 cycles after a reset or an update) fit in the induction trace, which then holds the event
+// flatten: so that memory_map can turn the three 4-entry tables into registers
+// solver yices: z3 4.8.12 stalls at step 0, flattened or not (it does not get through the SMT2's transition function)
+// (needs `memory_map` after `prep`, which `ldcp prove` does not run yet:
+// with the tables left as SMT arrays, Yices' base case at depth 24 takes
+// 49 s for one_grant_per_lap and over 120 s for the per-flow properties;
+// with memory_map every check at depth 44 takes under 30 s)
+// The windows: no_grant_until_joined is claimed for W cycles after a
+// reset, leave_stops_grants from LEAVE_CYCLES to W cycles after the leave;
+// beyond them both rest on the flow's U entry staying inactive, which no
+// port shows.
+//
+// RTL finding (the formal-size build, N = 4): the scanner reads a flow's
+// S entry at edge r and writes it back at edge r + 5 (Y), but visits the
+// flow again at edge r + N = r + 4, before that write: every visit sees
+// the S entry of the visit before last (ldcp_sim::pacing_timer's
+// PacingTimerModel::new asserts flow_bits >= 3 for this reason; the RTL's
+// `PacingTimer::<FB>` accepts FB = 1 and 2, and FB_FORMAL is 2). A due
+// flow is then granted again at its next visit with its old due time
+// (cex/cex_one_grant_per_interval.vcd: flow 2, interval 10 since cycle 7,
+// granted in cycles 15, 19 and 23, one visit apart), or granted late by
+// more than N - 1 (cex/cex_paced_by_due_time.vcd: flow 2, interval 1,
+// granted in cycle 7 late 1, then in cycle 11 late 5 where the rule gives
+// 3). one_grant_per_interval and paced_by_due_time fail for this reason.
+// With 8 flows (FB = 3) the write at r + 5 precedes the next read at r + 8.
 module pacing_timer_props (
     input clock,
     input reset,
@@ -36,21 +50,26 @@ module pacing_timer_props (
     input in_restart,
     input [15:0] in_flow,
     input [23:0] in_interval_cycles,
-    // the flow `member_only` and `due_granted_at_visit` track: any, held
-    input [7:0] watch
+    // the flow the per-flow properties track: any, held
+    input [FB-1:0] watch
 );
-  localparam N = 256;  // flows: 2^ldcp_sim::FPGA_FLOW_BITS
-  localparam LAT = 5;  // table read at edge r -> grant on out_* after edge r + 4 (hdl/src/pacing_timer.rs, Timing)
-  localparam D = 8;  // one_grant_per_visit's window, cycles (the depth line)
-  // An update taken in cycle t writes U at edge t + 1; the first read that
-  // sees it is at edge t + 2 (ldcp_sim::pacing_timer, RTL timing), its grant
-  // on the port in the cycle after edge t + 2 + LAT - 1, when the harness's
-  // age counter reads 7 (a read at edge t + 1 still grants at age 6).
+  localparam FB = 2;  // hdl::generate::FB_FORMAL: the formal-size build's flow bits
+  localparam N = 4;  // flows, 2^FB; the scanner visits each flow once every N cycles (one lap)
+  // a visit whose table read is at edge r shows its grant on out_* in the
+  // cycle after edge r + 4 (hdl/src/pacing_timer.rs, Timing): 5 cycles of
+  // scanner pipeline (sc_v, X1, X2, X3, Y)
+  localparam LAT = 5;
+  // an update taken in cycle t writes U at edge t + 1; the first table read
+  // that sees it is at edge t + 2 (ldcp_sim::pacing_timer, RTL timing), so
+  // the first grant that reflects it is in cycle t + 2 + LAT = t + 7, when
+  // the harness's age counter of the update reads 7
   localparam LEAVE_CYCLES = 2 + LAT;
-  // the window leave_stops_grants looks at: the update inside the induction
-  // window (see the depth line); later, nothing but another update of the
-  // flow writes its U entry, which the harness cannot see
-  localparam W = 8;
+  // the reset sweep: N cycles with in_ready low (pacing_timer.rs, Timing),
+  // then sc_v rises one cycle later and the first grant can show LAT - 1
+  // cycles after that: no grant in the N + LAT cycles after a reset
+  localparam QUIET = N + LAT;
+  localparam W = 40;  // the windows, 10 laps (the depth line)
+
   wire in_ready, out_valid, err;
   wire [15:0] out_flow, out_late;
   pacing_timer dut (
@@ -60,66 +79,118 @@ module pacing_timer_props (
       .stat_err_flow_strobe(err));
 
   reg past = 1'b0;
-  reg [7:0] p_watch;
-  // resets and cycles with in_ready low in the last LAT cycles (bit 0: the cycle before)
-  reg [LAT-1:0] r_hist = 0, nr_hist = 0;
+  reg [FB-1:0] p_watch;
+  // resets in the last QUIET cycles (bit 0: the cycle before)
+  reg [QUIET-1:0] r_hist = 0;
+  // cycles since the last reset (saturating); power-up counts as one (T = 0,
+  // the tables initialised to 0, no member)
+  reg [5:0] r_age = 6'd0;
   // the last grant: its flow, cycles since (saturating), no reset since
   reg have = 1'b0;
-  reg [7:0] last_flow = 0;
-  reg [8:0] gap = 0;
-  // the watched flow's last update taken, no reset since: cycles since
-  // (saturating) and whether it left (interval 0)
-  reg w_have = 1'b0, w_left = 1'b0;
-  reg [8:0] w_age = 0;
-  wire w_taken = in_valid && in_ready && !reset && in_flow == {8'd0, watch};
+  reg [FB-1:0] last_flow = 0;
+  reg [5:0] gap = 0;
+  // the watched flow: an update of it taken since the last reset (an
+  // update taken the cycle before a reset is dropped by the RTL and
+  // forgotten here too), whether that last update left (interval 0), the
+  // cycles since it (saturating)
+  wire taken = in_valid && in_ready && !reset;
+  wire w_upd = taken && in_flow == {{(16 - FB) {1'b0}}, watch};
+  wire w_grant = out_valid && out_flow == {{(16 - FB) {1'b0}}, watch};
+  reg w_have = 1'b0, w_left = 1'b0, w_joined = 1'b0;
+  reg [23:0] w_iv = 0;
+  reg [5:0] w_age = 6'h3f;
+  // grants of the watched flow whose visit saw its last update (w_age >=
+  // LEAVE_CYCLES at the grant): how many (saturating at 2), the lateness
+  // of the last one, cycles since it
+  reg [1:0] g_cnt = 0;
+  reg [15:0] g_late = 0;
+  reg [5:0] g_age = 0;
   always @(posedge clock) begin
     past <= 1'b1;
-    if (w_age != 9'h1ff) w_age <= w_age + 1;
-    if (w_taken) begin
-      w_have <= 1'b1;
-      w_left <= in_interval_cycles == 24'd0;
-      w_age <= 9'd1;
-    end
-    if (reset) w_have <= 1'b0;
     p_watch <= watch;
-    r_hist <= {r_hist[LAT-2:0], reset};
-    nr_hist <= {nr_hist[LAT-2:0], !in_ready};
-    if (gap != 9'h1ff) gap <= gap + 1;
+    r_hist <= {r_hist[QUIET-2:0], reset};
+    if (r_age != 6'h3f) r_age <= r_age + 1;
+    if (reset) r_age <= 6'd1;
+    if (gap != 6'h3f) gap <= gap + 1;
     if (out_valid) begin
       have <= 1'b1;
-      last_flow <= out_flow[7:0];
-      gap <= 9'd1;
+      last_flow <= out_flow[FB-1:0];
+      gap <= 6'd1;
     end
     if (reset) have <= 1'b0;
+    if (w_age != 6'h3f) w_age <= w_age + 1;
+    if (g_age != 6'h3f) g_age <= g_age + 1;
+    if (w_grant && w_have && w_age >= LEAVE_CYCLES) begin
+      if (g_cnt != 2'd2) g_cnt <= g_cnt + 1;
+      g_late <= out_late;
+      g_age <= 6'd1;
+    end
+    if (w_upd) begin
+      w_have <= 1'b1;
+      w_left <= in_interval_cycles == 24'd0;
+      w_iv <= in_interval_cycles;
+      w_age <= 6'd1;
+      g_cnt <= 2'd0;
+      if (in_interval_cycles != 24'd0) w_joined <= 1'b1;
+    end
+    if (reset) begin
+      w_have <= 1'b0;
+      w_joined <= 1'b0;
+      g_cnt <= 2'd0;
+    end
   end
-  // the harness input `watch` is unconstrained but stable: the standard
-  // way to prove a per-flow property for every flow at once
+  // `watch` is unconstrained but stable: one arbitrary flow stands for all
   always @(*) if (past) assume (watch == p_watch);
+
+  // the next due time of the watched flow, as cycles after its last grant
+  // (ldcp_sim::pacing_timer::PacedFlow::grant): the previous due time plus
+  // the interval, or the visit plus the interval when a whole interval
+  // behind; the lateness L = T - due of a grant in cycle c puts its due
+  // time at c - L (T advances one a cycle, so the visit's T cancels)
+  wire [23:0] next_due = w_iv - (g_late < w_iv ? g_late : 24'd0);
 
   always @(*) begin
 `ifdef P_grant_in_table
-    // property grant_in_table: a grant names a flow of the table (< 256), and no grant leaves flow and lateness 0
+    // property grant_in_table: a grant names a flow of the table (< N), and no grant leaves flow and lateness 0
     if (out_valid) assert (out_flow < N);
     else assert (out_flow == 16'd0 && out_late == 16'd0);
 `endif
     if (past) begin
 `ifdef P_quiet_after_reset
-      // property quiet_after_reset: no grant for LAT cycles after a reset or a cycle of the sweep (in_ready low)
-      if (r_hist != 0 || nr_hist[LAT-1]) assert (!out_valid);
-      // and the sweep starts the cycle after a reset
-      if (r_hist[0]) assert (!in_ready);
+      // property quiet_after_reset: no grant in the N + LAT cycles after a reset (the sweep and the refill of the scanner); in_ready low exactly in the N sweep cycles after it
+      if (r_hist != 0) assert (!out_valid);
+      if (r_hist[N-1:0] != 0) assert (!in_ready);
+      else assert (in_ready);
 `endif
-`ifdef P_one_grant_per_visit
-      // property one_grant_per_visit: two grants g <= D cycles apart, no reset between, name flows g apart (mod 256): the scanner's pointer, so no flow twice
-      if (out_valid && have && gap <= D) begin
-        assert (out_flow[7:0] == last_flow + gap[7:0]);
-        assert (out_flow[7:0] != last_flow);
+`ifdef P_one_grant_per_lap
+      // property one_grant_per_lap: two grants g <= N cycles apart, no reset between, name flows g apart (mod N): the scanner's pointer, so no flow is granted twice in one lap
+      if (out_valid && have && gap <= N) begin
+        assert (out_flow[FB-1:0] == last_flow + gap[FB-1:0]);
+        if (gap < N) assert (out_flow[FB-1:0] != last_flow);
       end
 `endif
+`ifdef P_no_grant_until_joined
+      // property no_grant_until_joined: for W cycles after a reset, a flow is not granted unless an update with a non-zero interval of it was taken since the reset
+      if (r_age <= W && !w_joined) assert (!w_grant);
+`endif
 `ifdef P_leave_stops_grants
-      // property leave_stops_grants: a flow whose last update left (interval 0) gets no grant from LEAVE_CYCLES cycles after it on
-      if (w_have && w_left && w_age >= LEAVE_CYCLES && w_age <= W)
-        assert (!(out_valid && out_flow == {8'd0, watch}));
+      // property leave_stops_grants: a flow whose last update left (interval 0) is not granted from LEAVE_CYCLES to W cycles after it
+      if (w_have && w_left && w_age >= LEAVE_CYCLES && w_age <= W) assert (!w_grant);
+`endif
+`ifdef P_one_grant_per_interval
+      // property one_grant_per_interval: a flow whose interval is above 2N (unchanged since its update) is never granted at two visits in a row: a grant late by at most N - 1 puts the next due time at least interval - N + 1 later (checked from the second grant after the update on, whose lateness the grant before it bounds)
+      if (w_have && !w_left && w_iv > 2 * N && w_age <= W && g_cnt == 2'd2 && w_grant) assert (g_age > N);
+`endif
+`ifdef P_paced_by_due_time
+      // property paced_by_due_time: once a grant of a member flow has fixed its schedule, the next grant is at the first visit at or after the next due time (previous due + interval, PacedFlow::grant): its lateness below N and its due time where the rule puts it, and it does come
+      if (w_have && !w_left && w_age <= W && g_cnt != 2'd0) begin
+        if (w_grant) begin
+          assert (out_late < N);
+          if (g_cnt == 2'd2) assert (g_age == next_due + out_late);
+        end
+        if (g_cnt == 2'd1) assert (g_age <= w_iv + (N - 1));
+        if (g_cnt == 2'd2) assert (g_age <= next_due + (N - 1));
+      end
 `endif
     end
   end

@@ -38,7 +38,9 @@
 //!   [`TableSweep`]), then the three tables are swept idle (256 cycles).
 
 use crate::table_sweep::TableSweep;
-use ldcp_sim::pacing_timer::{FLOW_ID_BITS, FPGA_FLOW_BITS, INTERVAL_BITS, LATE_BITS, T_BITS};
+use ldcp_sim::pacing_timer::{
+    FLOW_ID_BITS, FPGA_FLOW_BITS, INTERVAL_BITS, LATE_BITS, MIN_FLOW_BITS, T_BITS,
+};
 use rust_hdl::prelude::*;
 
 /// Flow bits of the iCE40 build (256 flows).
@@ -61,12 +63,22 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
-/// The module of the formal-size build, 4 flows
-/// ([`crate::generate::FB_FORMAL`]): the block's name and ports, for its
-/// property harness in `formal/`.
+/// Flow bits of the formal-size build: [`crate::generate::FB_FORMAL`], or
+/// the fewest the scanner allows ([`MIN_FLOW_BITS`], 8 flows), whichever is
+/// more.
+pub const FB_FORMAL: usize = if crate::generate::FB_FORMAL > MIN_FLOW_BITS as usize {
+    crate::generate::FB_FORMAL
+} else {
+    MIN_FLOW_BITS as usize
+};
+
+const _: () = assert!(FB_FORMAL == 3, "MODULE_FORMAL's doc says 8 flows");
+
+/// The module of the formal-size build, 2^[`FB_FORMAL`] flows: the
+/// block's name and ports, for its property harness in `formal/`.
 pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
     name: MODULE.name,
-    doc: "the pacing timer with 4 flows (the formal size its property harness proves)",
+    doc: "the pacing timer with 8 flows (the formal size its property harness proves)",
     open: MODULE.open,
     subs: &[],
 };
@@ -89,17 +101,16 @@ pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_4K, PacingTimer::<FB_4K>::default())
 }
 
-/// The formal-size block's Verilog (module [`MODULE_FORMAL`], 4 flows:
-/// [`crate::generate::FB_FORMAL`]), for its property harness.
+/// The formal-size block's Verilog (module [`MODULE_FORMAL`], 2^[`FB_FORMAL`]
+/// flows), for its property harness.
 pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
-    crate::generate::finalized(
-        &MODULE_FORMAL,
-        PacingTimer::<{ crate::generate::FB_FORMAL }>::default(),
-    )
+    crate::generate::finalized(&MODULE_FORMAL, PacingTimer::<FB_FORMAL>::default())
 }
 
 /// See the module doc. `FB` sizes the flow tables: 2^`FB` flows, 8 (256)
-/// on the iCE40, 12 (4,096) in simulation.
+/// on the iCE40, 12 (4,096) in simulation, at least [`MIN_FLOW_BITS`] (8
+/// flows: the scanner writes a flow's entry five edges after reading it,
+/// before its next visit); fewer is refused when the block is built.
 #[derive(LogicBlock)]
 pub struct PacingTimer<const FB: usize> {
     /// The clock; every register is rising-edge.
@@ -203,8 +214,8 @@ pub struct PacingTimer<const FB: usize> {
 impl<const FB: usize> Default for PacingTimer<FB> {
     fn default() -> Self {
         assert!(
-            (1..=FLOW_ID_BITS).contains(&FB),
-            "flow bits {FB} out of [1, {FLOW_ID_BITS}]"
+            (MIN_FLOW_BITS as usize..=FLOW_ID_BITS).contains(&FB),
+            "flow bits {FB} out of [{MIN_FLOW_BITS}, {FLOW_ID_BITS}]"
         );
         Self {
             clock: Default::default(),
@@ -472,6 +483,14 @@ ldcp_sim::pacing_timer_ports!(crate::hand_stepped {
 mod tests {
     use super::*;
     use ldcp_sim::pacing_timer::{stimulus, PacingTimerModel};
+
+    /// Fewer than 8 flows are refused when the block is built: the scanner
+    /// would read a flow's entry again before writing it back.
+    #[test]
+    #[should_panic(expected = "flow bits 2 out of [3, 16]")]
+    fn fewer_than_eight_flows_are_refused() {
+        let _ = PacingTimer::<2>::default();
+    }
 
     /// RustHDL's own simulation agrees with the golden model.
     fn rusthdl_matches_model<const FB: usize>(cycles: usize) {

@@ -131,7 +131,7 @@ impl PacedFlow {
 }
 
 mod rtl_model;
-pub use rtl_model::{stimulus, PacingTimerModel, PtInputs, PtOutputs, PtStimulus};
+pub use rtl_model::{stimulus, PacingTimerModel, PtInputs, PtOutputs, PtStimulus, MIN_FLOW_BITS};
 
 #[cfg(test)]
 mod tests;

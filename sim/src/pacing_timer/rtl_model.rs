@@ -89,14 +89,18 @@ pub struct PacingTimerModel {
     out: PtOutputs,
 }
 
+/// The fewest flow bits a timer may have: the scanner writes a flow's S
+/// entry five edges after reading it, which must come before its next visit
+/// 2^flow_bits edges later (with 4 flows every visit would read the entry
+/// of the visit before last: the formal harness's counterexample).
+pub const MIN_FLOW_BITS: u32 = 3;
+
 impl PacingTimerModel {
     /// A timer of 2^flow_bits flows at power-up: no member, T = 0.
     pub fn new(flow_bits: u32) -> Self {
-        // the scanner writes a flow's entry five edges after reading it,
-        // before its next visit: at least 8 flows
         assert!(
-            (3..=16).contains(&flow_bits),
-            "flow_bits {flow_bits} not in 3..=16"
+            (MIN_FLOW_BITS..=16).contains(&flow_bits),
+            "flow_bits {flow_bits} not in {MIN_FLOW_BITS}..=16"
         );
         let n = 1usize << flow_bits;
         PacingTimerModel {
