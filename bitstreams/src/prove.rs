@@ -145,6 +145,20 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "end_con",
+        top: "end_con_props",
+        file: "formal/end_con.sv",
+        source: include_str!("../../formal/end_con.sv"),
+        build: None,
+    },
+    Harness {
+        block: "fast_cnp",
+        top: "fast_cnp_props",
+        file: "formal/fast_cnp.sv",
+        source: include_str!("../../formal/fast_cnp.sv"),
+        build: None,
+    },
+    Harness {
         block: "wred_ecn",
         top: "wred_ecn_props",
         file: "formal/wred_ecn.sv",

@@ -37,6 +37,8 @@ const PROVED: &[&str] = &[
     "window_engine",
     "pacing_timer",
     "ack_generator",
+    "end_con",
+    "fast_cnp",
 ];
 
 #[test]
@@ -89,6 +91,16 @@ fn pacing_timer_is_proved() {
 #[test]
 fn ack_generator_is_proved() {
     proves("ack_generator");
+}
+
+#[test]
+fn end_con_is_proved() {
+    proves("end_con");
+}
+
+#[test]
+fn fast_cnp_is_proved() {
+    proves("fast_cnp");
 }
 
 /// The mutation: marking allowed with the AR indicator valid instead of
