@@ -40,9 +40,10 @@
 //!
 //! A harness may prove a smaller build of its block than the one synthesized
 //! ([`Harness::build`]): the table blocks' harnesses prove the formal size
-//! (`ldcp_hdl::generate::FB_FORMAL`: 4 flows), the same RTL with a 2-bit
-//! flow index, so that a bounded check from reset and an induction over a
-//! whole scanner lap fit the budget. The report names the build.
+//! (`ldcp_hdl::generate::FB_FORMAL` flow bits, 4 flows; the pacing timer 8,
+//! the fewest its scanner allows), the same RTL with a narrower flow index,
+//! so that a bounded check from reset and an induction over a whole scanner
+//! lap fit the budget. The report names the build.
 //!
 //! A harness may declare a property bounded, with the reason, by a line
 //! `// bounded <name>: <why>` (an invariant induction would need that the
@@ -259,6 +260,13 @@ pub fn declared_bounded(source: &str) -> Vec<(String, String)> {
     tagged(source, "// bounded ")
 }
 
+/// Whether the harness has a `// <directive>: <why>` line.
+fn declares(source: &str, directive: &str) -> bool {
+    tagged(source, &format!("// {directive}"))
+        .iter()
+        .any(|(n, _)| n.is_empty())
+}
+
 fn tagged(source: &str, tag: &str) -> Vec<(String, String)> {
     source
         .lines()
@@ -405,15 +413,9 @@ pub fn prove_verilog(
     if !only.is_empty() {
         props.retain(|(n, _)| only.contains(n));
     }
-    let flatten = h
-        .source
-        .lines()
-        .any(|l| l.trim().starts_with("// flatten: "));
+    let flatten = declares(h.source, "flatten");
     let solver = declared_solver(h.source)?;
-    let memory_map = h
-        .source
-        .lines()
-        .any(|l| l.trim().starts_with("// memory_map: "));
+    let memory_map = declares(h.source, "memory_map");
     let mut results = Vec::new();
     for (name, doc) in props {
         progress(&format!("{}: {name}", h.block));
@@ -559,5 +561,8 @@ mod tests {
             Solver::Yices
         );
         assert!(declared_solver("// solver cvc5: why").is_err());
+        assert!(declares("  // flatten: z3 stalls", "flatten"));
+        assert!(!declares("// flattening: not a directive", "flatten"));
+        assert!(!declares("// memory_map", "memory_map"));
     }
 }

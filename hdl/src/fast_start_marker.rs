@@ -76,7 +76,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 /// property harness in `formal/`.
 pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
     name: MODULE.name,
-    doc: "the fast-start marker with 4 flows (the formal size its property harness proves)",
+    doc: "the fast-start marker at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
     open: MODULE.open,
     subs: &[],
 };

@@ -53,9 +53,10 @@ pub(crate) fn raw_verilog<T: Block>(mut uut: T) -> Result<String, String> {
 /// The finalized Verilog of `uut` as module `m`.
 /// Flow bits of the formal-size builds (4 flows): the table blocks'
 /// property harnesses (`formal/`) prove the block generated with this
-/// size, the same RTL as the 256-flow build with a 2-bit flow index, so
-/// that a bounded check from reset (the tables' reset sweep) and an
-/// induction over a whole scanner lap fit CI's budget.
+/// size (the pacing timer with its own floor, `pacing_timer::FB_FORMAL`),
+/// the same RTL as the 256-flow build with a narrower flow index, so that
+/// a bounded check from reset (the tables' reset sweep) and an induction
+/// over a whole scanner lap fit CI's budget.
 pub const FB_FORMAL: usize = 2;
 
 pub(crate) fn finalized<T: Block>(

@@ -119,7 +119,7 @@ const OPEN: &[&str] = &["mul_na$p", "mul_nb$p"];
 /// property harness in `formal/`.
 pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
     name: MODULE.name,
-    doc: "the window engine with 4 flows (the formal size its property harness proves)",
+    doc: "the window engine at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
     open: OPEN,
     subs: &[],
 };
