@@ -45,6 +45,17 @@
 //! so that a bounded check from reset and an induction over a whole scanner
 //! lap fit the budget. The report names the build.
 //!
+//! A harness may state properties inside a module of the Verilog it
+//! proves, where that module's own wires and registers are in scope (the
+//! strengthening invariants induction needs, which ports cannot show;
+//! yosys reads no hierarchical references and no `bind`): the lines from
+//! `// inside <module>: <why>` to `// end inside` go before that module's
+//! `endmodule` ([`splice`]). Their names are RustHDL's (`f_crc$q` is the
+//! output of the register `f_crc`).
+//!
+//! A harness may prove a part of the board cores that is not a block of
+//! its own (the UART bridge), alone ([`Build::Part`]).
+//!
 //! A harness may declare a property bounded, with the reason, by a line
 //! `// bounded <name>: <why>` (an invariant induction would need that the
 //! harness cannot state); its expected status is then `bounded`, and the
@@ -68,9 +79,24 @@ pub struct Harness {
     pub file: &'static str,
     /// Its text.
     pub source: &'static str,
-    /// The build it proves: `None`, the block's own Verilog (as
-    /// synthesized); else a smaller build of the same module.
-    pub build: Option<FormalBuild>,
+    /// The build it proves.
+    pub build: Build,
+}
+
+/// The Verilog a harness proves.
+#[derive(Clone, Copy, Debug)]
+pub enum Build {
+    /// The block's own (`ldcp blocks`), as synthesized.
+    AsSynthesized,
+    /// A smaller build of the block.
+    Smaller(FormalBuild),
+    /// A part of other blocks that is not a block of its own, alone.
+    Part {
+        /// The blocks that embed it.
+        of: &'static str,
+        /// Its Verilog.
+        verilog: fn() -> Result<String, ldcp_hdl::verilog::VerilogError>,
+    },
 }
 
 /// A smaller build of a block, for its harness.
@@ -89,28 +115,28 @@ pub const HARNESSES: &[Harness] = &[
         top: "coord_decision_props",
         file: "formal/coord_decision.sv",
         source: include_str!("../../formal/coord_decision.sv"),
-        build: None,
+        build: Build::AsSynthesized,
     },
     Harness {
         block: "tunnel_ingress",
         top: "tunnel_ingress_props",
         file: "formal/tunnel_ingress.sv",
         source: include_str!("../../formal/tunnel_ingress.sv"),
-        build: None,
+        build: Build::AsSynthesized,
     },
     Harness {
         block: "tunnel_egress",
         top: "tunnel_egress_props",
         file: "formal/tunnel_egress.sv",
         source: include_str!("../../formal/tunnel_egress.sv"),
-        build: None,
+        build: Build::AsSynthesized,
     },
     Harness {
         block: "fast_start_marker",
         top: "fast_start_marker_props",
         file: "formal/fast_start_marker.sv",
         source: include_str!("../../formal/fast_start_marker.sv"),
-        build: Some(FormalBuild {
+        build: Build::Smaller(FormalBuild {
             flow_bits: ldcp_hdl::generate::FB_FORMAL,
             verilog: ldcp_hdl::fast_start_marker::verilog_formal,
         }),
@@ -120,7 +146,7 @@ pub const HARNESSES: &[Harness] = &[
         top: "window_engine_props",
         file: "formal/window_engine.sv",
         source: include_str!("../../formal/window_engine.sv"),
-        build: Some(FormalBuild {
+        build: Build::Smaller(FormalBuild {
             flow_bits: ldcp_hdl::generate::FB_FORMAL,
             verilog: ldcp_hdl::window_engine::verilog_formal,
         }),
@@ -130,7 +156,7 @@ pub const HARNESSES: &[Harness] = &[
         top: "pacing_timer_props",
         file: "formal/pacing_timer.sv",
         source: include_str!("../../formal/pacing_timer.sv"),
-        build: Some(FormalBuild {
+        build: Build::Smaller(FormalBuild {
             flow_bits: ldcp_hdl::pacing_timer::FB_FORMAL,
             verilog: ldcp_hdl::pacing_timer::verilog_formal,
         }),
@@ -140,7 +166,7 @@ pub const HARNESSES: &[Harness] = &[
         top: "ack_generator_props",
         file: "formal/ack_generator.sv",
         source: include_str!("../../formal/ack_generator.sv"),
-        build: Some(FormalBuild {
+        build: Build::Smaller(FormalBuild {
             flow_bits: ldcp_hdl::generate::FB_FORMAL,
             verilog: ldcp_hdl::ack_generator::verilog_formal,
         }),
@@ -150,21 +176,31 @@ pub const HARNESSES: &[Harness] = &[
         top: "end_con_props",
         file: "formal/end_con.sv",
         source: include_str!("../../formal/end_con.sv"),
-        build: None,
+        build: Build::AsSynthesized,
     },
     Harness {
         block: "fast_cnp",
         top: "fast_cnp_props",
         file: "formal/fast_cnp.sv",
         source: include_str!("../../formal/fast_cnp.sv"),
-        build: None,
+        build: Build::AsSynthesized,
     },
     Harness {
         block: "wred_ecn",
         top: "wred_ecn_props",
         file: "formal/wred_ecn.sv",
         source: include_str!("../../formal/wred_ecn.sv"),
-        build: None,
+        build: Build::AsSynthesized,
+    },
+    Harness {
+        block: "nic_core",
+        top: "nic_core_props",
+        file: "formal/nic_core.sv",
+        source: include_str!("../../formal/nic_core.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::nic_core::verilog_formal,
+        }),
     },
 ];
 
@@ -274,6 +310,84 @@ fn tagged(source: &str, tag: &str) -> Vec<(String, String)> {
         .filter_map(|l| l.split_once(": "))
         .map(|(n, d)| (n.trim().to_string(), d.trim().to_string()))
         .collect()
+}
+
+/// A harness's text split into what is read as its own file (the lines
+/// of its inside sections blanked, so yosys's line numbers still point
+/// into the harness) and its inside sections: (module, text). A section
+/// runs from a `// inside <module>: <why>` line to a `// end inside` line.
+pub fn inside_parts(source: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let mut outside = String::new();
+    let mut sections: Vec<(String, String)> = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim();
+        match open.take() {
+            None => {
+                if let Some((m, _)) = t
+                    .strip_prefix("// inside ")
+                    .and_then(|r| r.split_once(": "))
+                {
+                    let m = m.trim();
+                    if m.is_empty() || m.contains(char::is_whitespace) {
+                        return Err(format!("line {}: `// inside {m}:` names no module", i + 1));
+                    }
+                    open = Some((m.to_string(), String::new()));
+                } else if t == "// end inside" {
+                    return Err(format!(
+                        "line {}: `// end inside` with no section open",
+                        i + 1
+                    ));
+                } else {
+                    outside.push_str(line);
+                }
+            }
+            Some((m, mut text)) => {
+                if t == "// end inside" {
+                    sections.push((m, text));
+                } else if t.starts_with("// inside ") {
+                    return Err(format!(
+                        "line {}: a section inside {m} is still open",
+                        i + 1
+                    ));
+                } else {
+                    text.push_str(line);
+                    text.push('\n');
+                    open = Some((m, text));
+                }
+            }
+        }
+        outside.push('\n');
+    }
+    match open {
+        Some((m, _)) => Err(format!(
+            "the section inside {m} has no `// end inside` line"
+        )),
+        None => Ok((outside, sections)),
+    }
+}
+
+/// `verilog` with each section's text put before the `endmodule` of its
+/// module (RustHDL writes `module <name>(` at the start of a line), where
+/// the module's own wires and registers are in scope: a harness states
+/// there the invariants a port-only harness cannot.
+pub fn splice(verilog: &str, sections: &[(String, String)]) -> Result<String, String> {
+    let mut out = verilog.to_string();
+    for (m, text) in sections {
+        let head = format!("\nmodule {m}(");
+        let at = out
+            .find(&head)
+            .ok_or_else(|| format!("the Verilog has no module {m}"))?;
+        let end = out[at..]
+            .find("\nendmodule")
+            .map(|e| at + e + 1)
+            .ok_or_else(|| format!("module {m} has no endmodule"))?;
+        out.insert_str(
+            end,
+            &format!("// ---- from the harness, inside {m}\n{text}"),
+        );
+    }
+    Ok(out)
 }
 
 fn io(p: &Path, e: std::io::Error) -> FlowError {
@@ -388,8 +502,12 @@ pub fn prove_verilog(
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let vfile = dir.join(format!("{}.v", h.block));
     let hfile = dir.join(format!("{}.sv", h.top));
+    let (outside, inside) =
+        inside_parts(h.source).map_err(|e| FlowError::Tool(format!("{}: {e}", h.file)))?;
+    let verilog =
+        splice(verilog, &inside).map_err(|e| FlowError::Tool(format!("{}: {e}", h.file)))?;
     std::fs::write(&vfile, verilog).map_err(|e| io(&vfile, e))?;
-    std::fs::write(&hfile, h.source).map_err(|e| io(&hfile, e))?;
+    std::fs::write(&hfile, outside).map_err(|e| io(&hfile, e))?;
     let mut props = properties(h.source);
     if props.is_empty() {
         return Err(FlowError::Tool(format!(
@@ -463,13 +581,26 @@ pub fn prove_verilog(
     Ok(ProveReport {
         block: h.block.to_string(),
         harness: h.file.to_string(),
-        build: h.build.map_or("as synthesized".to_string(), |b| {
-            format!("a smaller build, {} flows", 1u64 << b.flow_bits)
-        }),
+        build: match h.build {
+            Build::AsSynthesized => "as synthesized".to_string(),
+            Build::Smaller(b) => format!("a smaller build, {} flows", 1u64 << b.flow_bits),
+            Build::Part { of, .. } => format!("alone, as {of} embed it"),
+        },
         solver: solver.name().to_string(),
         properties: results,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// The Verilog `h` proves ([`Harness::build`]), before its inside
+/// sections go in.
+pub fn build_verilog(h: &Harness) -> Result<String, FlowError> {
+    match h.build {
+        Build::AsSynthesized => crate::block(h.block)?.verilog(),
+        Build::Smaller(b) => (b.verilog)(),
+        Build::Part { verilog, .. } => verilog(),
+    }
+    .map_err(|e| FlowError::Tool(e.to_string()))
 }
 
 /// Proves `block`'s properties (those named in `only`, or all) on its
@@ -487,11 +618,7 @@ pub fn prove(
         Some(d) => d,
         None => declared_depth(h.source)?,
     };
-    let verilog = match h.build {
-        None => crate::block(block)?.verilog(),
-        Some(b) => (b.verilog)(),
-    }
-    .map_err(|e| FlowError::Tool(e.to_string()))?;
+    let verilog = build_verilog(h)?;
     prove_verilog(&verilog, h, depth, only, &dir.join(block), progress)
 }
 
@@ -504,6 +631,10 @@ mod tests {
         for h in HARNESSES {
             let p = properties(h.source);
             assert!(p.len() >= 3, "{}: {p:?}", h.file);
+            let mut names: Vec<&str> = p.iter().map(|(n, _)| n.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), p.len(), "{}: a property named twice", h.file);
             for (name, _) in &p {
                 assert!(
                     h.source.contains(&format!("`ifdef P_{name}")),
@@ -517,7 +648,13 @@ mod tests {
             }
             assert!(declared_depth(h.source).is_ok(), "{}", h.file);
             assert!(declared_solver(h.source).is_ok(), "{}", h.file);
-            assert!(crate::registry::find(h.block).is_some(), "{}", h.block);
+            match h.build {
+                Build::Part { of, .. } => {
+                    assert!(crate::registry::find(h.block).is_none(), "{}", h.block);
+                    assert!(!of.is_empty(), "{}", h.block)
+                }
+                _ => assert!(crate::registry::find(h.block).is_some(), "{}", h.block),
+            }
             assert!(h.source.contains(&format!("module {}", h.top)));
         }
         assert!(harness("wred").is_err());
@@ -538,7 +675,7 @@ mod tests {
                 .collect()
         };
         for h in HARNESSES {
-            if let Some(b) = h.build {
+            if let Build::Smaller(b) = h.build {
                 let small = (b.verilog)().unwrap();
                 let full = crate::block(h.block).unwrap().verilog().unwrap();
                 assert!(
@@ -564,5 +701,39 @@ mod tests {
         assert!(declares("  // flatten: z3 stalls", "flatten"));
         assert!(!declares("// flattening: not a directive", "flatten"));
         assert!(!declares("// memory_map", "memory_map"));
+    }
+
+    #[test]
+    fn inside_sections_go_before_their_modules_endmodule() {
+        let h = "module t;\n// inside m$x: the state\nassert(q);\n// end inside\nendmodule\n";
+        let (outside, inside) = inside_parts(h).unwrap();
+        assert_eq!(outside, "module t;\n\n\n\nendmodule\n");
+        assert_eq!(
+            inside,
+            vec![("m$x".to_string(), "assert(q);\n".to_string())]
+        );
+        let v = "\nmodule m(a);\nendmodule\nmodule m$x(q);\nreg q;\nendmodule\n";
+        let s = splice(v, &inside).unwrap();
+        assert_eq!(
+            s,
+            "\nmodule m(a);\nendmodule\nmodule m$x(q);\nreg q;\n// ---- from the harness, inside m$x\nassert(q);\nendmodule\n"
+        );
+        assert!(splice(v, &[("n".into(), String::new())])
+            .unwrap_err()
+            .contains("no module n"));
+        assert!(inside_parts("// inside m: x\n")
+            .unwrap_err()
+            .contains("no `// end inside`"));
+        assert!(inside_parts("// end inside\n")
+            .unwrap_err()
+            .contains("no section open"));
+        assert!(inside_parts("// inside m: x\n// inside n: y\n").is_err());
+        // every harness's sections name modules of the Verilog it proves
+        for h in HARNESSES {
+            let (_, inside) = inside_parts(h.source).unwrap();
+            if !inside.is_empty() {
+                splice(&build_verilog(h).unwrap(), &inside).unwrap();
+            }
+        }
     }
 }

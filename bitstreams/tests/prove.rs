@@ -39,6 +39,7 @@ const PROVED: &[&str] = &[
     "ack_generator",
     "end_con",
     "fast_cnp",
+    "nic_core",
 ];
 
 #[test]
@@ -101,6 +102,11 @@ fn end_con_is_proved() {
 #[test]
 fn fast_cnp_is_proved() {
     proves("fast_cnp");
+}
+
+#[test]
+fn nic_core_is_proved() {
+    proves("nic_core");
 }
 
 /// The mutation: marking allowed with the AR indicator valid instead of
@@ -189,4 +195,39 @@ fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
         e.contains("no_such") && e.contains("occupancy_bound"),
         "{e}"
     );
+}
+
+/// The event FIFO with its overflow flag cut (the flag's register never
+/// set, one literal of the generated Verilog): `drop_flagged` must fail,
+/// with its counterexample (the harness's properties sit inside the core,
+/// so this also runs a splice into mutated Verilog).
+#[test]
+fn a_fifo_that_drops_silently_fails_drop_flagged() {
+    let h = prove::harness("nic_core").unwrap();
+    let good = prove::build_verilog(h).unwrap();
+    let from = "ovf_q$d = 1'(32'h1);";
+    assert_eq!(
+        good.matches(from).count(),
+        1,
+        "the mutation's text is not (once) in the generated Verilog: update the test"
+    );
+    let bad = good.replace(from, "ovf_q$d = 1'(32'h0);");
+    let depth = prove::declared_depth(h.source).unwrap();
+    let only = ["drop_flagged".to_string(), "pointers".to_string()];
+    let r = prove::prove_verilog(&bad, h, depth, &only, &dir("fifo-mutant"), &mut |_| {}).unwrap();
+    for p in &r.properties {
+        println!(
+            "nic_core mutant: {} {} ({:?}, {:.1} s)",
+            p.name, p.status, p.failed_assert, p.seconds
+        );
+    }
+    let status = |n: &str| {
+        r.properties
+            .iter()
+            .find(|p| p.name == n)
+            .map(|p| p.status.clone())
+    };
+    assert_eq!(status("drop_flagged").as_deref(), Some("failed"), "{r:?}");
+    // the mutation leaves the pointers alone
+    assert_eq!(status("pointers").as_deref(), Some("proved"), "{r:?}");
 }

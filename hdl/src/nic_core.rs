@@ -473,6 +473,25 @@ pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     subs: &[&crate::window_engine::MODULE_4K],
 };
 
+/// The module of the formal-size core, 4 flows
+/// ([`crate::generate::FB_FORMAL`]): the core's name and ports, for the
+/// property harness of its event FIFO in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the NIC core at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
+    open: MODULE.open,
+    subs: &[&crate::window_engine::MODULE_FORMAL],
+};
+
+/// The formal-size core's Verilog (module [`MODULE_FORMAL`]), unstamped.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    use crate::generate::FB_FORMAL;
+    crate::generate::finalized(
+        &MODULE_FORMAL,
+        NicCore::<FB_FORMAL, { FB_FORMAL + EV_LOW_BITS }>::new(BuildId::UNSTAMPED),
+    )
+}
+
 /// The core's finalized Verilog (module [`MODULE`]), stamped with `build`.
 /// The flow's block reports GIT_HASH 0 with CAPS.DIRTY set
 /// ([`NicCore::default`]), so its Verilog, and the committed report's

@@ -42,6 +42,20 @@
 use ldcp_sim::uart_bridge as p;
 use rust_hdl::prelude::*;
 
+/// The bridge's module alone (the board cores embed it as `bridge`), for
+/// its property harness in `formal/`.
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "uart_bridge",
+    doc: "the UART-to-register bridge of the board cores, alone (framed, CRC-8)",
+    open: &[],
+    subs: &[],
+};
+
+/// The bridge's Verilog alone (module [`MODULE`]).
+pub fn verilog() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE, UartBridge::default())
+}
+
 /// The UART bridge. Ports mirror `ldcp_sim::uart_bridge::{BridgeIn, BridgeOut}`.
 #[derive(LogicBlock)]
 pub struct UartBridge {
