@@ -202,6 +202,16 @@ pub const HARNESSES: &[Harness] = &[
             verilog: ldcp_hdl::nic_core::verilog_formal,
         }),
     },
+    Harness {
+        block: "uart_bridge",
+        top: "uart_bridge_props",
+        file: "formal/uart_bridge.sv",
+        source: include_str!("../../formal/uart_bridge.sv"),
+        build: Build::Part {
+            of: "the board cores",
+            verilog: ldcp_hdl::uart_bridge::verilog,
+        },
+    },
 ];
 
 /// The default induction and bounded-check depth, cycles.

@@ -40,6 +40,7 @@ const PROVED: &[&str] = &[
     "end_con",
     "fast_cnp",
     "nic_core",
+    "uart_bridge",
 ];
 
 #[test]
@@ -107,6 +108,11 @@ fn fast_cnp_is_proved() {
 #[test]
 fn nic_core_is_proved() {
     proves("nic_core");
+}
+
+#[test]
+fn uart_bridge_is_proved() {
+    proves("uart_bridge");
 }
 
 /// The mutation: marking allowed with the AR indicator valid instead of
@@ -230,4 +236,49 @@ fn a_fifo_that_drops_silently_fails_drop_flagged() {
     assert_eq!(status("drop_flagged").as_deref(), Some("failed"), "{r:?}");
     // the mutation leaves the pointers alone
     assert_eq!(status("pointers").as_deref(), Some("proved"), "{r:?}");
+}
+
+/// The bridge with its CRC check cut (a frame's CRC byte compared with
+/// itself, one word of the generated Verilog): a frame with a bad CRC then
+/// reaches the bus. `bad_crc_refused` and `crc_guards_the_bus` must not be
+/// proved. (A frame takes some 360 clocks on the line, beyond the
+/// harness's depth of 2, so the base case cannot reach the strobe: the
+/// mutant shows as an induction that fails, `bounded`, where the harness
+/// expects `proved`.)
+#[test]
+fn a_bridge_that_skips_its_crc_check_is_not_proved() {
+    let h = prove::harness("uart_bridge").unwrap();
+    let good = prove::build_verilog(h).unwrap();
+    let from = "if (rx_shift$q != f_crc$q) begin";
+    assert_eq!(
+        good.matches(from).count(),
+        1,
+        "the mutation's text is not (once) in the generated Verilog: update the test"
+    );
+    let bad = good.replace(from, "if (rx_shift$q != rx_shift$q) begin");
+    let depth = prove::declared_depth(h.source).unwrap();
+    let only = [
+        "bad_crc_refused".to_string(),
+        "crc_guards_the_bus".to_string(),
+        "read_bus_stable".to_string(),
+    ];
+    let r =
+        prove::prove_verilog(&bad, h, depth, &only, &dir("bridge-mutant"), &mut |_| {}).unwrap();
+    for p in &r.properties {
+        println!(
+            "uart_bridge mutant: {} {} ({:.1} s)",
+            p.name, p.status, p.seconds
+        );
+    }
+    let status = |n: &str| {
+        r.properties
+            .iter()
+            .find(|p| p.name == n)
+            .map(|p| p.status.clone())
+            .unwrap()
+    };
+    assert_ne!(status("bad_crc_refused"), "proved", "{r:?}");
+    assert_ne!(status("crc_guards_the_bus"), "proved", "{r:?}");
+    // the mutation leaves a read's bus hold alone
+    assert_eq!(status("read_bus_stable"), "proved", "{r:?}");
 }

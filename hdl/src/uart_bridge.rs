@@ -21,12 +21,20 @@
 //! unknown op or an address above 12 bits status 2, and neither touches the
 //! bus. A frame is dropped without an answer when 64 bit times pass
 //! between the stop-bit samples of two of its bytes (a pause of 54 bit
-//! times on the line, as a byte takes 10).
+//! times on the line, as a byte takes 10). The idle count is compared
+//! for equality with the limit: lowering `baud_div` while a frame is open,
+//! past the count already reached, stretches that frame's timeout to the
+//! count's wrap, at most 2^16 clocks (found by the property harness
+//! `formal/uart_bridge.sv`; harmless with the static divider the boards
+//! use).
 //!
 //! # Bus
 //! A good write strobes `bus_we` for one clock with the frame's address and
 //! data and answers status 0 at once. A good read strobes `bus_re` and
-//! answers with `bus_rdata` the clock after `bus_rvalid`. `bus_addr` and
+//! answers with `bus_rdata` the clock after `bus_rvalid`; it waits for
+//! `bus_rvalid` without a timeout (the register files answer every read
+//! a clock later), and bytes that arrive while a frame waits for its
+//! read, or for the transmitter, are dropped. `bus_addr` and
 //! `bus_wdata` are the frame buffer's bits, stable from the frame's last
 //! data byte until the next frame's first byte after its sync byte.
 //!
