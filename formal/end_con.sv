@@ -6,19 +6,17 @@
 // generated one and states its invariants on its ports. Each property is a
 // `P_<name>` block named by a `// property <name>: <text>` line.
 //
-// The SID (four 32-bit registers) is internal: the harness keeps its own
-// copy `sid` of it from the writes it sees (ldcp_sim::end_con::with_sid_word),
-// but no port shows the RTL's, so from a state where the two differ (which
-// no finite trace of the ports rules out: the SID holds without writes)
-// the match would differ for ever. The property that needs the SID,
-// rule_after_reset, is therefore claimed for W cycles after a reset (or
-// power-up: every register starts at 0, the SID `::`), which the induction
-// trace then holds. Everything else is proved for ever, the match bit
-// aside: a decision is forward or the rule's row for a matching packet.
+// The SID (four 32-bit registers) is internal, so the property that needs
+// it, `rule`, sits in a section inside the block: it keeps its own copy of
+// the SID from the writes at the block's ports
+// (ldcp_sim::end_con::with_sid_word) and states, as its strengthening
+// invariant, that the block's SID registers (with their registered write
+// applied) equal it. Every property is proved for ever. (Until sections
+// existed the rule was claimed only for 10 cycles after a reset, at depth
+// 11.)
 //
-// depth 11: the window (W = 10 cycles after a reset: 4 SID word writes, then 4 packets' decisions) fits in the induction trace (W + 1), which then holds the reset; rule_after_reset's base case grows about 1.6x a step from there (20 s at 11 with z3 flattened, 45 s at 12 with Yices)
-// flatten: rule_after_reset proves in 20 + 9 s flattened against 27 + 17 s hierarchical (z3); the other properties take under a second either way
-// The window: rule_after_reset is claimed for W cycles after a reset (or power-up); beyond, it rests on the harness's SID agreeing with the RTL's, which no port shows.
+// depth 5: a packet's decision is 3 cycles on, the SID-set flag one cycle behind the SID, and the counters count a cycle after the decision (rule proves at 4 too)
+// flatten: one SMT2 state; z3 proves each property in about a second flattened
 module end_con_props (
     input clock,
     input reset,
@@ -34,7 +32,6 @@ module end_con_props (
     input [31:0] cfg_data
 );
   localparam LAT = 3;  // END_CON_LATENCY_CYCLES: a packet in cycle t has its decision in cycle t + 3 (hdl/src/end_con.rs, Timing)
-  localparam W = 10;  // the window after a reset (the depth line): a reset, 4 word writes, packets from the 5th cycle on, decisions 3 cycles later
   localparam [31:0] MAXC = 32'hffffffff;  // END_CON_COUNTER_BITS = 32, saturating
 
   wire out_valid;
@@ -63,48 +60,27 @@ module end_con_props (
                      : 2'd3;                                        // anything else: drop
   // 40 (outer header), plus 8 (Hdr Ext Len + 1) for the SRH
   wire [11:0] hit_strip = srh ? 12'd48 + {1'b0, in_srh_ext_len, 3'b000} : 12'd40;
-  // the SID as the writes set it: a write applies to packets from the next cycle on
-  reg [127:0] sid = 128'd0;
-  wire match = sid != 128'd0 && dst == sid;  // `::` is not configured: nothing matches
-  wire [1:0] exp_act = match ? hit_act : 2'd0;
-  wire [11:0] exp_strip = exp_act == 2'd1 ? hit_strip : 12'd0;
 
   // ---- the harness's pipeline: a packet's rule LAT cycles on; a reset drops
   // the packets in flight (those of its cycle and the two before)
   reg [LAT-1:0] v = 0;  // v[i]: a packet i + 1 cycles ago, not dropped
-  reg [1:0] a0, a1, a2, h0, h1, h2;  // the rule's action; the action were it to match
-  reg [11:0] s0, s1, s2, t0, t1, t2;  // the rule's strip; the strip were it to match
+  reg [1:0] h0, h1, h2;  // the action were it to match
+  reg [11:0] t0, t1, t2;  // the strip were it to match
   reg z0, z1, z2;  // its destination is `::`
   reg past = 1'b0, p_reset = 1'b0, p_ov = 1'b0;
   reg [1:0] p_act = 2'd0;
   reg [31:0] p_fwd = 0, p_decap = 0, p_punt = 0, p_drop = 0;
-  // cycles since the last reset, saturating; power-up counts as one (every register 0)
-  reg [5:0] r_age = 6'd0;
   always @(posedge clock) begin
     past <= 1'b1;
     p_reset <= reset;
     p_ov <= out_valid;
     p_act <= out_action;
     {p_fwd, p_decap, p_punt, p_drop} <= {n_fwd, n_decap, n_punt, n_drop};
-    if (r_age != 6'h3f) r_age <= r_age + 6'd1;
     v <= {v[LAT-2:0], in_valid};
-    {a0, a1, a2} <= {exp_act, a0, a1};
     {h0, h1, h2} <= {hit_act, h0, h1};
-    {s0, s1, s2} <= {exp_strip, s0, s1};
     {t0, t1, t2} <= {hit_strip, t0, t1};
     {z0, z1, z2} <= {dst == 128'd0, z0, z1};
-    if (cfg_we)
-      case (cfg_word)  // word 0 is bits 127..96 (ldcp_sim::end_con::with_sid_word)
-        2'd0: sid[127:96] <= cfg_data;
-        2'd1: sid[95:64] <= cfg_data;
-        2'd2: sid[63:32] <= cfg_data;
-        2'd3: sid[31:0] <= cfg_data;
-      endcase
-    if (reset) begin
-      sid <= 128'd0;  // reset: the SID back to `::`, the write of this cycle dropped
-      v <= 0;
-      r_age <= 6'd0;
-    end
+    if (reset) v <= 0;
   end
 
   always @(*) begin
@@ -126,10 +102,6 @@ module end_con_props (
     // property unspecified_forwarded: a packet to `::` is always forwarded (`::` is never an SID: it means not configured)
     if (out_valid && z2) assert (out_action == 2'd0 && out_strip == 12'd0);
 `endif
-`ifdef P_rule_after_reset
-    // property rule_after_reset: for W cycles after a reset (or power-up), every decision is the rule's for its packet against the SID its writes set (match = SID != :: and destination == SID): action and strip
-    if (r_age <= W && out_valid) assert (out_action == a2 && out_strip == s2);
-`endif
     if (past) begin
 `ifdef P_counters_never_decrease
       // property counters_never_decrease: the four counters only grow, but for a reset
@@ -148,3 +120,50 @@ module end_con_props (
     end
   end
 endmodule
+
+// inside end_con: the SID (sid0..sid3) and its registered write (w_v, w_word, w_data) are the block's own registers
+`ifdef P_rule
+  // property rule: every decision is the rule's for its packet against the SID its writes set (match = SID != :: and destination == SID): action and strip, for ever
+  // the rule again, written apart from the RTL, on the block's own ports
+  // (the same as the harness module's, which cannot see the SID registers)
+  wire h_srh = in_next_header == 8'd43;
+  wire [7:0] h_upper = h_srh ? in_srh_next_header : in_next_header;
+  wire h_sl_ok = !h_srh || in_srh_segments_left == 8'd0;
+  wire [1:0] h_hit_act = !h_sl_ok ? 2'd3
+                       : (h_upper == 8'd4 || h_upper == 8'd41) ? 2'd1
+                       : (h_upper == 8'd58) ? 2'd2
+                       : 2'd3;
+  wire [11:0] h_hit_strip = h_srh ? 12'd48 + {1'b0, in_srh_ext_len, 3'b000} : 12'd40;
+  // the SID as the writes at the ports set it: a write applies to packets from the next cycle on
+  reg [127:0] h_sid = 128'd0;
+  wire h_match = h_sid != 128'd0 && {in_dst_hi, in_dst_lo} == h_sid;
+  wire [1:0] h_act = h_match ? h_hit_act : 2'd0;
+  wire [11:0] h_strip = h_act == 2'd1 ? h_hit_strip : 12'd0;
+  reg [1:0] h_a0 = 0, h_a1 = 0, h_a2 = 0;
+  reg [11:0] h_s0 = 0, h_s1 = 0, h_s2 = 0;
+  always @(posedge clock) begin
+    {h_a0, h_a1, h_a2} <= {h_act, h_a0, h_a1};
+    {h_s0, h_s1, h_s2} <= {h_strip, h_s0, h_s1};
+    if (cfg_we)
+      case (cfg_word)  // word 0 is bits 127..96 (ldcp_sim::end_con::with_sid_word)
+        2'd0: h_sid[127:96] <= cfg_data;
+        2'd1: h_sid[95:64] <= cfg_data;
+        2'd2: h_sid[63:32] <= cfg_data;
+        2'd3: h_sid[31:0] <= cfg_data;
+      endcase
+    if (reset) h_sid <= 128'd0;  // reset: `::`, the write of its cycle dropped
+  end
+  // the block's SID with its registered write applied
+  wire [127:0] h_regs = {sid0$q, sid1$q, sid2$q, sid3$q};
+  wire [127:0] h_applied = !w_v$q ? h_regs
+                         : w_word$q == 2'd0 ? {w_data$q, h_regs[95:0]}
+                         : w_word$q == 2'd1 ? {h_regs[127:96], w_data$q, h_regs[63:0]}
+                         : w_word$q == 2'd2 ? {h_regs[127:64], w_data$q, h_regs[31:0]}
+                         : {h_regs[127:32], w_data$q};
+  always @(*) begin
+    // strengthening: the block's SID, once its registered write lands, is the harness's
+    assert (h_applied == h_sid);
+    if (out_valid) assert (out_action == h_a2 && out_strip_bytes == h_s2);
+  end
+`endif
+// end inside

@@ -2,6 +2,12 @@
 // 001 Figure 5, F2-F4), proved with `ldcp prove --block tunnel_ingress`.
 // Each property is a `P_<name>` block named by a `// property <name>:
 // <text>` line.
+//
+// mode_as_written sits in a section inside the block: its modes (64
+// flip-flops) and their registered write are internal, and induction needs
+// them equal to the modes the harness keeps from the writes it sees (the
+// strengthening invariant, stated there). Until sections existed it was
+// bounded to depth 8 from reset.
 module tunnel_ingress_props (
     input clock,
     input reset,
@@ -23,30 +29,18 @@ module tunnel_ingress_props (
       .cfg_compat(cfg_compat), .out_valid(out_valid), .out_tunnel(out_tunnel),
       .out_outer_ecn(out_outer_ecn), .out_compat(out_compat));
 
-  // the modes as written since the last reset (F4: unwritten = normal)
-  reg [63:0] written = 0;
-  reg [63:0] compat = 0;
-  // the packets in flight: valid, tunnel, inner ECN, the mode it met
+  // the packets in flight: valid, tunnel, inner ECN
   reg [L-1:0] v = 0;
   reg [5:0] t[0:L-1];
   reg [1:0] inner[0:L-1];
-  reg mode[0:L-1];
   reg [3:0] seen = 0;
   always @(posedge clock) begin
     if (seen != 4'hf) seen <= seen + 1;
     v <= reset ? 0 : {v[L-2:0], in_valid};
     t[0] <= in_tunnel;
     inner[0] <= in_ipv6 ? in_word0[5:4] : in_word0[1:0];
-    mode[0] <= written[in_tunnel] && compat[in_tunnel];
     t[1] <= t[0];
     inner[1] <= inner[0];
-    mode[1] <= mode[0];
-    if (reset) begin
-      written <= 0;
-    end else if (cfg_we) begin
-      written[cfg_tunnel] <= 1'b1;
-      compat[cfg_tunnel] <= cfg_compat;
-    end
   end
 
   always @(*) begin
@@ -63,11 +57,43 @@ module tunnel_ingress_props (
       // property quiet_without_packet: no packet presented L cycles before (or a reset since), no outer header decided
       if (!v[L-1]) assert (!out_valid);
 `endif
-`ifdef P_mode_as_written
-      // property mode_as_written: a packet meets its tunnel's mode as last written before it arrived, normal when not written since the reset (F4)
-      // bounded mode_as_written: induction would need the block's 64-bit mode table (and its registered write) equal to the harness's modes, an invariant on internal registers that yosys 0.23 cannot name from a harness (no hierarchical references); the bounded check from reset covers every tunnel written and read within the depth
-      if (out_valid) assert (out_compat == mode[L-1]);
-`endif
     end
   end
 endmodule
+
+// inside tunnel_ingress: the modes (modes$q) and the registered write (w_v$q, w_t$q, w_c$q) are the block's own registers
+`ifdef P_mode_as_written
+  // property mode_as_written: a packet meets its tunnel's mode as last written before it arrived, normal when not written since the reset (F4)
+  // the modes as written since the last reset (F4: unwritten = normal),
+  // from the block's own ports, and the packets in flight with the mode
+  // each met
+  reg [63:0] h_written = 0;
+  reg [63:0] h_compat = 0;
+  reg [1:0] h_v = 0;
+  reg h_m0 = 0;
+  reg h_m1 = 0;
+  always @(posedge clock) begin
+    h_v <= reset ? 2'b0 : {h_v[0], in_valid};
+    h_m0 <= h_written[in_tunnel] && h_compat[in_tunnel];
+    h_m1 <= h_m0;
+    if (reset) h_written <= 0;
+    else if (cfg_we) begin
+      h_written[cfg_tunnel] <= 1'b1;
+      h_compat[cfg_tunnel] <= cfg_compat;
+    end
+  end
+  // the block's modes with its registered write applied
+  wire [63:0] h_sel = 64'd1 << w_t$q;
+  wire [63:0] h_applied = w_v$q ? (w_c$q ? (modes$q | h_sel) : (modes$q & ~h_sel)) : modes$q;
+  always @(*) begin
+    // strengthening: the block's modes, once its registered write lands, are the harness's
+    assert (h_applied == (h_written & h_compat));
+    // the packet registered meets the mode the harness gave it
+    assert (p_v$q == h_v[0]);
+    if (p_v$q) assert (modes$q[p_t$q] == h_m0);
+    // the property, at the output
+    assert (out_valid == h_v[1]);
+    if (out_valid) assert (out_compat == h_m1);
+  end
+`endif
+// end inside
