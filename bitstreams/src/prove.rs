@@ -53,6 +53,13 @@
 //! `endmodule` ([`splice`]). Their names are RustHDL's (`f_crc$q` is the
 //! output of the register `f_crc`).
 //!
+//! A section inside a sub-module sees neither the harness's signals nor
+//! the other modules'; a harness carries a signal across with a line
+//! `// connect <lhs> = <rhs>: <why>` (names of the flattened design, such
+//! as `dut.cw_table.h_word`: yosys `connect -set` after `flatten`, before
+//! `prep`; the harness must be flattened). A table RAM's word at an
+//! address the harness picks reaches the harness so.
+//!
 //! A harness may prove a part of the board cores that is not a block of
 //! its own (the UART bridge), alone ([`Build::Part`]).
 //!
@@ -427,6 +434,31 @@ impl Solver {
     }
 }
 
+/// The connections a harness asks for (`// connect <lhs> = <rhs>: <why>`),
+/// as (lhs, rhs): names in the flattened design (`dut.cw_table.h_word`),
+/// which the flow ties with yosys `connect -set` after `flatten`. A section
+/// inside a sub-module cannot see the harness's signals, nor the harness
+/// the sub-module's; a connection carries one across (a table RAM's word
+/// at an address the harness picks, say).
+pub fn declared_connects(source: &str) -> Result<Vec<(String, String)>, FlowError> {
+    let name_ok = |n: &str| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+    };
+    tagged(source, "// connect ")
+        .into_iter()
+        .map(|(pair, _)| match pair.split_once(" = ") {
+            Some((l, r)) if name_ok(l.trim()) && name_ok(r.trim()) => {
+                Ok((l.trim().to_string(), r.trim().to_string()))
+            }
+            _ => Err(FlowError::Tool(format!(
+                "a harness's `// connect {pair}:` line is not `// connect <wire> = <wire>: <why>` (names of letters, digits, _ . $)"
+            ))),
+        })
+        .collect()
+}
+
 /// The solver a harness asks for (`// solver <name>: <why>`), else z3.
 pub fn declared_solver(source: &str) -> Result<Solver, FlowError> {
     match tagged(source, "// solver ")
@@ -544,6 +576,28 @@ pub fn prove_verilog(
     let flatten = declares(h.source, "flatten");
     let solver = declared_solver(h.source)?;
     let memory_map = declares(h.source, "memory_map");
+    let connects = declared_connects(h.source)?;
+    if !connects.is_empty() && !flatten {
+        return Err(FlowError::Tool(format!(
+            "{}: a `// connect` line needs the design flattened (`// flatten: <why>`)",
+            h.file
+        )));
+    }
+    // with connections: flatten, connect, then the same prep
+    let elaborate = if connects.is_empty() {
+        format!(
+            "prep {}-top {}",
+            if flatten { "-flatten " } else { "" },
+            h.top
+        )
+    } else {
+        let mut e = format!("hierarchy -top {}; proc; flatten; ", h.top);
+        for (l, r) in &connects {
+            e.push_str(&format!("connect -set {l} {r}; "));
+        }
+        e.push_str(&format!("prep -top {}", h.top));
+        e
+    };
     let mut results = Vec::new();
     for (name, doc) in props {
         progress(&format!("{}: {name}", h.block));
@@ -551,11 +605,9 @@ pub fn prove_verilog(
         let smt2 = dir.join(format!("{name}.smt2"));
         ldcp_sim::tools::run(
             Command::new("yosys").arg("-q").arg("-p").arg(format!(
-                "read_verilog -sv -formal -DP_{name} {} {}; prep {}-top {}; {}async2sync; dffunmap; write_smt2 -wires {}",
+                "read_verilog -sv -formal -DP_{name} {} {}; {elaborate}; {}async2sync; dffunmap; write_smt2 -wires {}",
                 vfile.display(),
                 hfile.display(),
-                if flatten { "-flatten " } else { "" },
-                h.top,
                 if memory_map { "memory_map; " } else { "" },
                 smt2.display()
             )),
@@ -708,6 +760,12 @@ mod tests {
             Solver::Yices
         );
         assert!(declared_solver("// solver cvc5: why").is_err());
+        assert_eq!(
+            declared_connects("// connect h_word = dut.t.h_word: the table's word").unwrap(),
+            vec![("h_word".to_string(), "dut.t.h_word".to_string())]
+        );
+        assert!(declared_connects("// connect h_word dut.t.h_word: no =").is_err());
+        assert!(declared_connects("// connect a = b c: a space").is_err());
         assert!(declares("  // flatten: z3 stalls", "flatten"));
         assert!(!declares("// flattening: not a directive", "flatten"));
         assert!(!declares("// memory_map", "memory_map"));
