@@ -60,7 +60,8 @@ enum Cmd {
     /// Prove a block's invariants formally: each property of its harness in formal/ by a
     /// bounded check from reset (the base case) and k-induction (yosys + yosys-smtbmc +
     /// z3, or Yices where the harness asks); the table blocks' harnesses prove a smaller
-    /// build (4 or 8 flows, named in the report); prints per property proved (both pass), bounded to depth K (the induction
+    /// build (4 or 8 flows, named in the report), the NIC core's harness its event FIFO,
+    /// `uart_bridge` the board cores' bridge alone; prints per property proved (both pass), bounded to depth K (the induction
     /// step fails), or failed with a counterexample VCD (the base case fails).
     /// Exit 1 when a property fails.
     Prove(ProveArgs),
