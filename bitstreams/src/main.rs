@@ -72,8 +72,9 @@ struct ProveArgs {
     /// Blocks (repeatable); default: every block with a harness.
     #[arg(long = "block", value_name = "NAME")]
     blocks: Vec<String>,
-    /// Induction and bounded-check depth, cycles, 1..=100 (default: the harness's
-    /// `// depth K` line, else 8).
+    /// Induction and bounded-check depth, cycles, 1..=100, for every property (default:
+    /// the harness's `// depth <property> K` line for that property, else its `// depth K`
+    /// line, else 8).
     #[arg(long)]
     depth: Option<u32>,
     /// Only these properties (repeatable; with one --block): the names `ldcp prove

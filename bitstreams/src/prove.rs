@@ -21,7 +21,8 @@
 //!
 //! A harness may set its own depth, with the reason, by a line
 //! `// depth <K>: <why>` (a pipeline longer than [`DEFAULT_DEPTH`] needs
-//! a deeper induction); `--depth` overrides it.
+//! a deeper induction), and one property's by `// depth <name> <K>:
+//! <why>`; `--depth` overrides both.
 //!
 //! A harness may ask for the design flattened before its SMT2 is written,
 //! with the reason, by a line `// flatten: <why>` (z3 4.8 stalls reading
@@ -227,18 +228,37 @@ pub const DEFAULT_DEPTH: u32 = 8;
 /// The depth a harness declares (`// depth <K>: <why>`), else
 /// [`DEFAULT_DEPTH`].
 pub fn declared_depth(source: &str) -> Result<u32, FlowError> {
-    match tagged(source, "// depth ").first() {
-        None => Ok(DEFAULT_DEPTH),
-        Some((k, _)) => k
-            .parse::<u32>()
-            .ok()
-            .filter(|k| (1..=100).contains(k))
-            .ok_or_else(|| {
-                FlowError::Tool(format!(
-                    "a harness's `// depth {k}:` line is not a depth in [1, 100]"
-                ))
-            }),
+    let mut harness = None;
+    for (k, _) in tagged(source, "// depth ") {
+        if !k.contains(char::is_whitespace) {
+            harness.get_or_insert(parse_depth(&k, &k)?);
+        }
     }
+    Ok(harness.unwrap_or(DEFAULT_DEPTH))
+}
+
+/// The depths a harness declares for single properties (`// depth <name>
+/// <K>: <why>`, a property that closes at a smaller depth than the
+/// harness's and whose base case is slow at the harness's): (name, K).
+pub fn declared_property_depths(source: &str) -> Result<Vec<(String, u32)>, FlowError> {
+    let mut v = Vec::new();
+    for (k, _) in tagged(source, "// depth ") {
+        if let Some((name, d)) = k.split_once(char::is_whitespace) {
+            v.push((name.to_string(), parse_depth(d.trim(), &k)?));
+        }
+    }
+    Ok(v)
+}
+
+fn parse_depth(k: &str, line: &str) -> Result<u32, FlowError> {
+    k.parse::<u32>()
+        .ok()
+        .filter(|k| (1..=100).contains(k))
+        .ok_or_else(|| {
+            FlowError::Tool(format!(
+                "a harness's `// depth {line}:` line is not `// depth [<property>] <K>: <why>` with K in [1, 100]"
+            ))
+        })
 }
 
 /// One property's outcome.
@@ -525,21 +545,27 @@ fn smtbmc(solver: Solver, args: &[&str], smt2: &Path) -> Result<(bool, Option<St
 }
 
 /// Proves `h`'s properties about `verilog` (the block's generated Verilog,
-/// or a mutated copy) to `depth`, working in `dir`: those named in `only`,
-/// or all when it is empty.
+/// or a mutated copy) to `depth`, or when it is `None` to the depths the
+/// harness declares ([`declared_property_depths`], else
+/// [`declared_depth`]), working in `dir`: those named in `only`, or all
+/// when it is empty.
 pub fn prove_verilog(
     verilog: &str,
     h: &Harness,
-    depth: u32,
+    depth: Option<u32>,
     only: &[String],
     dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<ProveReport, FlowError> {
-    if !(1..=100).contains(&depth) {
-        return Err(FlowError::BadArg(format!(
-            "--depth {depth} is out of range: it must be in [1, 100]"
-        )));
+    if let Some(depth) = depth {
+        if !(1..=100).contains(&depth) {
+            return Err(FlowError::BadArg(format!(
+                "--depth {depth} is out of range: it must be in [1, 100]"
+            )));
+        }
     }
+    let harness_depth = declared_depth(h.source)?;
+    let property_depths = declared_property_depths(h.source)?;
     let t0 = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let vfile = dir.join(format!("{}.v", h.block));
@@ -613,6 +639,12 @@ pub fn prove_verilog(
             )),
             &format!("yosys (the {name} property of {})", h.block),
         )?;
+        let depth = depth.unwrap_or_else(|| {
+            property_depths
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(harness_depth, |(_, d)| *d)
+        });
         let d = depth.to_string();
         let vcd = dir.join(format!("{name}.vcd"));
         let vs = vcd.display().to_string();
@@ -667,7 +699,7 @@ pub fn build_verilog(h: &Harness) -> Result<String, FlowError> {
 
 /// Proves `block`'s properties (those named in `only`, or all) on its
 /// harness's build, to `depth` or, when it is `None`, the harness's own
-/// ([`declared_depth`]).
+/// ([`declared_depth`], [`declared_property_depths`]).
 pub fn prove(
     block: &str,
     depth: Option<u32>,
@@ -676,10 +708,6 @@ pub fn prove(
     progress: &mut dyn FnMut(&str),
 ) -> Result<ProveReport, FlowError> {
     let h = harness(block)?;
-    let depth = match depth {
-        Some(d) => d,
-        None => declared_depth(h.source)?,
-    };
     let verilog = build_verilog(h)?;
     prove_verilog(&verilog, h, depth, only, &dir.join(block), progress)
 }
@@ -709,6 +737,13 @@ mod tests {
                 assert!(why.len() > 20, "{}: {name} says why", h.file);
             }
             assert!(declared_depth(h.source).is_ok(), "{}", h.file);
+            for (name, _) in declared_property_depths(h.source).unwrap() {
+                assert!(
+                    p.iter().any(|(n, _)| *n == name),
+                    "{}: depth of {name}",
+                    h.file
+                );
+            }
             assert!(declared_solver(h.source).is_ok(), "{}", h.file);
             match h.build {
                 Build::Part { of, .. } => {
@@ -754,6 +789,13 @@ mod tests {
         assert_eq!(declared_depth("module m;").unwrap(), DEFAULT_DEPTH);
         assert!(declared_depth("// depth 0: none").is_err());
         assert!(declared_depth("// depth x: none").is_err());
+        let two = "// depth 44: the windows\n// depth due 12: its base case";
+        assert_eq!(declared_depth(two).unwrap(), 44);
+        assert_eq!(
+            declared_property_depths(two).unwrap(),
+            vec![("due".to_string(), 12)]
+        );
+        assert!(declared_property_depths("// depth due x: no").is_err());
         assert_eq!(declared_solver("module m;").unwrap(), Solver::Z3);
         assert_eq!(
             declared_solver("// solver yices: z3 stalls").unwrap(),

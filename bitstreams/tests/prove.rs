@@ -132,8 +132,7 @@ fn a_mutated_coord_decision_fails_its_proof() {
         "the mutation's text is not (once) in the generated Verilog: update the test"
     );
     let bad = good.replace(from, "(none_light & in_arv)");
-    let depth = prove::declared_depth(h.source).unwrap();
-    let r = prove::prove_verilog(&bad, h, depth, &[], &dir("mutant"), &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, None, &[], &dir("mutant"), &mut |_| {}).unwrap();
     let failed: Vec<_> = r
         .properties
         .iter()
@@ -176,9 +175,8 @@ fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
         "the mutation's text is not (once) in the generated Verilog: update the test"
     );
     let bad = good.replace(from, "s1_bound$d = 26'(c_k$q);");
-    let depth = prove::declared_depth(h.source).unwrap();
     let only = ["occupancy_bound".to_string()];
-    let r = prove::prove_verilog(&bad, h, depth, &only, &dir("wred-mutant"), &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, None, &only, &dir("wred-mutant"), &mut |_| {}).unwrap();
     let p = &r.properties[0];
     println!(
         "wred_ecn mutant: {} {} ({:?}, {:.1} s)",
@@ -218,9 +216,8 @@ fn a_fifo_that_drops_silently_fails_drop_flagged() {
         "the mutation's text is not (once) in the generated Verilog: update the test"
     );
     let bad = good.replace(from, "ovf_q$d = 1'(32'h0);");
-    let depth = prove::declared_depth(h.source).unwrap();
     let only = ["drop_flagged".to_string(), "pointers".to_string()];
-    let r = prove::prove_verilog(&bad, h, depth, &only, &dir("fifo-mutant"), &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, None, &only, &dir("fifo-mutant"), &mut |_| {}).unwrap();
     for p in &r.properties {
         println!(
             "nic_core mutant: {} {} ({:?}, {:.1} s)",
@@ -256,14 +253,12 @@ fn a_bridge_that_skips_its_crc_check_is_not_proved() {
         "the mutation's text is not (once) in the generated Verilog: update the test"
     );
     let bad = good.replace(from, "if (rx_shift$q != rx_shift$q) begin");
-    let depth = prove::declared_depth(h.source).unwrap();
     let only = [
         "bad_crc_refused".to_string(),
         "crc_guards_the_bus".to_string(),
         "read_bus_stable".to_string(),
     ];
-    let r =
-        prove::prove_verilog(&bad, h, depth, &only, &dir("bridge-mutant"), &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, None, &only, &dir("bridge-mutant"), &mut |_| {}).unwrap();
     for p in &r.properties {
         println!(
             "uart_bridge mutant: {} {} ({:.1} s)",

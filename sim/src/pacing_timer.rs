@@ -22,6 +22,20 @@
 //! is exactly one grant per interval. A join's first grant is due one
 //! interval after the join.
 //!
+//! **Known defect, not fixed** (found while `formal/pacing_timer.sv` was
+//! written; RTL and cycle model alike, `rtl_model.rs`): the scanner tells a
+//! fresh join by the U entry's join time differing from the one S saw
+//! (`u.join != s.join_seen`, 25 bits of T). A restart of a member (or a
+//! leave and a re-join within one lap, before the scanner saw the leave)
+//! taken when T equals the flow's previous join time modulo 2^25 (a
+//! multiple of 0.34 s at 100 MHz after it) is therefore not seen as fresh:
+//! the old schedule goes on, and the restart's first grant comes at the
+//! old next due time rather than one interval after the restart (a
+//! Verilator run: joined at T = 21 with interval 100, restarted with
+//! interval 1,000 exactly 2^25 cycles later, granted 76 cycles after the
+//! restart; restarted 5 cycles later, granted after 1,007). The harness's
+//! schedule properties start at a grant for this reason.
+//!
 //! # One grant per clock, no flow starved, and the lateness bound
 //! The RTL visits the flows round-robin, one per clock (a pointer over the
 //! table), and grants the visited flow if it is due. Each flow therefore owns
