@@ -8,40 +8,87 @@
 // <text>` line.
 //
 // The harness watches one flow, `f`, chosen by the solver and held
-// (anyconst): a property of flow f is a property of every flow. It sees
-// the block at its ports only (yosys 0.23 has no hierarchical references
-// into the dut), so the cw an update read from the flow table is known to
-// it as the cw the flow's previous update put out: the block writes an
-// update at stage O and shows it six cycles later, and the next update of
-// the flow reads the table at least 16 cycles after the previous one did,
-// after that write (WRITE_LATENCY = 15 < WINDOW = 16). The table's
-// contents in the induction's first state are arbitrary, so an update is
-// compared with the previous one only when that one came out at most `A`
-// cycles before it (both in the induction's trace); the bound is on the
-// harness's knowledge, not on the block.
+// (anyconst): a property of flow f is a property of every flow. Apart from
+// cw_in_range's view of the flow table (below), it sees the block at its
+// ports only (yosys 0.23 has no hierarchical references into the dut), so
+// the cw an update read from the flow table is known to it as the cw the
+// flow's previous update put out: the block writes an update at stage O
+// and shows it six cycles later, and the next update of the flow reads the
+// table at least 16 cycles after the previous one did, after that write
+// (WRITE_LATENCY = 15 < WINDOW = 16). The table's contents in the
+// induction's first state are arbitrary, so an update is compared with the
+// previous one only when that one came out at most `A` cycles before it
+// (both in the induction's trace); the bound is on the harness's
+// knowledge, not on the block.
 //
 // Whether an update is a SET's, and the packets it must carry, the harness
 // knows from the events it saw go in: an update comes out L = 38 cycles
-// after the event that opened its slot, so every property needs an
-// induction that starts before that event (the input register at step 0
-// is arbitrary: depth L + 2 = 40). No invariant on the block's internals
-// is needed beyond that: every slot and stage register of the first state
-// has left the block by step 38, and the assertions of those 38 steps
-// (hypotheses of the induction) rule out the rest.
+// after the event that opened its slot was at the ports, so every property
+// needs an induction whose trace holds that event: yosys-smtbmc's
+// induction to depth N checks step N with steps 0..N-1 as its hypotheses,
+// so the update it checks at step L = 38 is of an event at the ports in
+// step 0, which the harness registers as the block does (depth L = 38; at
+// 37 the inductions of updates_come_out, both counts and set_clamped fail,
+// as the event can lie before the trace). No invariant on the block's
+// internals is needed beyond that (but cw_in_range's on the table, below):
+// every slot and stage register of the first state has left the block by
+// step 38, and the assertions of those 38 steps (hypotheses of the
+// induction) rule out the rest.
 //
 // "Every cw written is in [gamma, cw_max]" is proved in three parts:
 // set_in_range (a SET's update; no read), ack_in_range (an ACK update that
-// read a cw in range) and the power-up value (1.0, in range as gamma <= 1/2
-// and cw_max >= 1). Together they give it by induction over the table's
-// writes. The one-piece statement, cw_in_range, needs the table's content
-// as an invariant, which the harness cannot state (no view into the RAM):
-// it is bounded.
+// read a cw in range) and the power-up value (1.0, in range as gamma <=
+// 1/2 and cw_max >= 1). The one-piece statement, cw_in_range, is proved
+// too, by k-induction with the watched flow's table entry as its
+// invariant: "flow f's entry of the flow table holds a cw in [gamma,
+// cw_max]" (tbl_ok, asserted with it at every step). This is the one place
+// the harness looks inside the dut: a section inside
+// `window_engine$cw_table` (the RAM module, where `mem` is in scope) reads
+// `mem[h_addr]` onto a kept wire, `h_word` (an asynchronous read port of
+// the harness's: it drives nothing of the dut's and changes no driver of
+// it; in cw_in_range's check only, the other properties' `h_word` is 0,
+// which keeps the table and the datapath out of their cones), and two
+// connections, made after flattening (yosys 0.23 has no hierarchical
+// reference or bind), drive `h_addr` with f and the harness's undriven
+// `h_word` with it. Why it is inductive: every update of f reads f's entry
+// (stage X) and starts from that cw or a clamped SET value (B); the cw it
+// writes to f's entry (O) is then in range (the arithmetic set_in_range
+// and ack_in_range check), and it shows that very value six cycles later
+// (P..T and the output register carry it unchanged), so the entry stays in
+// range and so does every update of f shown. The entry is written nowhere
+// else. A write whose flow's previous write is not yet in the table (two
+// slots of one flow closer than WINDOW, possible only in the induction's
+// arbitrary first state) still writes a cw in range, so no invariant on
+// the window or the stages is needed: the first 21 steps of the
+// induction's trace (X..T and the output register, after the configuration
+// registers settle in 3) flush them, and the hypotheses of those steps
+// (tbl_ok, in_range) rule the rest out. The assertion reads `out_f`, f's
+// updates: as f is any flow, that is every update shown (checked with
+// `out_valid` and all four entries as the invariant, the same proof took
+// 229 s for its base case at depth 40 on two shared cores: the watched
+// flow keeps each check small). The power-up contents, for the base case,
+// are the RAM's `initial` block, 1.0 in every entry (RustHDL's `RAM::from`
+// of CW_ONE; with memory_map they are the entries' register init values),
+// in range as above; the table's read register has no init, and its
+// power-up value reaches no valid update.
 //
-// depth 40: an event shows its update L = 38 cycles after it arrives, from the input register (arbitrary in the induction's first state) on: L + 2; the write an update read (A + 6 = 36 cycles before it) lies inside the trace too
+// depth 38: an event shows its update L = 38 cycles after it is at the ports, and the induction's last step (38) is then that of an event at step 0, which the harness sees go in: L (37 fails: updates_come_out, unmarked_counted, marked_counted, set_clamped); the write an update read (A + 6 = 36 cycles before it) lies inside the trace too
 // flatten: yosys then drops, per property, the logic no assertion reads (the interval's RTT multiplier for all; every multiplier for the counting properties)
 // solver yices: z3 4.8 finishes none of the 40-cycle checks tried here in 120 s (unmarked_counted both, ack_in_range induction; the 256-flow draft none in 300 s); Yices proves each check in under 40 s
 // memory_map: with the 4-entry flow table as registers the inductions of set_in_range, ack_in_range, unmarked_never_decreases and marked_never_increases take 15-37 s; with the table as an SMT array Yices does not finish them in 200 s
-// bounded cw_in_range: the cw an update reads is the table entry's, arbitrary in the induction's first state and unobservable at the ports; holds from power-up for the 40 cycles checked (proved in parts: set_in_range, ack_in_range)
+// inside window_engine$cw_table: cw_in_range's invariant is on the watched flow's table entry, the RAM's `mem[f]`; the connections carry f in and the entry out
+  (* keep *) wire [1:0] h_addr;
+`ifdef P_cw_in_range
+  (* keep *) wire [31:0] h_word = mem[h_addr];
+`else
+  // the other properties do not read it: a kept read of `mem` would keep the
+  // table and the whole update datapath in their cones (the counting
+  // properties' checks took 50-58 s each with it at depth 40, 1-8 s without)
+  (* keep *) wire [31:0] h_word = 32'd0;
+`endif
+// end inside
+// connect dut.cw_table.h_addr = f: the RAM's view reads the watched flow's entry
+// connect h_word = dut.cw_table.h_word: the watched flow's table entry, as the harness's h_word
 module window_engine_props (
     input clock,
     input reset,
@@ -210,6 +257,13 @@ module window_engine_props (
     end
     if (reset) p_known <= 1'b0;
   end
+  // ---- flow f's table entry (the RAM's `mem[f]`, carried out of the dut
+  // by the connections above; undriven here). For cw_in_range only; read
+  // only through expressions (a plain alias `wire x = h_word` would lose
+  // its driver: `connect -set` unsets the net's drivers, the alias's too).
+  wire [31:0] h_word;
+  wire tbl_ok = gamma <= h_word && h_word <= cw_max;
+
   // the cw this update of f read, known and within the limits
   wire read_ok = p_known && p_age <= A && gamma <= p_cw && p_cw <= cw_max;
   // an ACK update of f (no SET in its slot) that read a known cw in range
@@ -251,7 +305,10 @@ module window_engine_props (
 `endif
 `ifdef P_cw_in_range
     // property cw_in_range: every cw the block shows (of any flow, whatever it read) is in [gamma, cw_max]
-    if (out_valid) assert (in_range);
+    // (f's updates, f any flow: every update)
+    if (out_f) assert (in_range);
+    // its invariant: flow f's entry of the flow table holds a cw in [gamma, cw_max]
+    assert (tbl_ok);
 `endif
   end
 endmodule

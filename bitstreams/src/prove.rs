@@ -59,7 +59,9 @@
 //! `// connect <lhs> = <rhs>: <why>` (names of the flattened design, such
 //! as `dut.cw_table.h_word`: yosys `connect -set` after `flatten`, before
 //! `prep`; the harness must be flattened). A table RAM's word at an
-//! address the harness picks reaches the harness so.
+//! address the harness picks reaches the harness so. (`connect -set`
+//! takes the driven net away from its aliases: a harness reads the
+//! connected wire itself, in expressions, not through `wire y = x;`.)
 //!
 //! A harness may prove a part of the board cores that is not a block of
 //! its own (the UART bridge), alone ([`Build::Part`]).

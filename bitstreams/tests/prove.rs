@@ -277,3 +277,31 @@ fn a_bridge_that_skips_its_crc_check_is_not_proved() {
     // the mutation leaves a read's bus hold alone
     assert_eq!(status("read_bus_stable"), "proved", "{r:?}");
 }
+
+/// The window engine with its gamma floor one below gamma (a halving that
+/// lands below the floor writes gamma - 1: one expression of the
+/// generated Verilog): `cw_in_range` (every cw of the watched flow in
+/// [gamma, cw_max], its table word carried to the harness by `// connect`)
+/// must fail with its counterexample.
+#[test]
+fn a_window_engine_below_its_gamma_floor_fails_cw_in_range() {
+    let h = prove::harness("window_engine").unwrap();
+    let good = prove::build_verilog(h).unwrap();
+    let from = "ld_c$13$d = cf_gamma$q;";
+    assert_eq!(
+        good.matches(from).count(),
+        1,
+        "the mutation's text is not (once) in the generated Verilog: update the test"
+    );
+    let bad = good.replace(from, "ld_c$13$d = cf_gamma$q - 32'd1;");
+    let only = ["cw_in_range".to_string()];
+    let r = prove::prove_verilog(&bad, h, None, &only, &dir("we-mutant"), &mut |_| {}).unwrap();
+    let p = &r.properties[0];
+    println!(
+        "window_engine mutant: {} {} ({:?}, {:.1} s)",
+        p.name, p.status, p.failed_assert, p.seconds
+    );
+    assert_eq!(p.status, "failed", "{p:?}");
+    let vcd = std::fs::read_to_string(p.vcd.as_ref().unwrap()).unwrap();
+    assert!(vcd.contains("$enddefinitions"));
+}
