@@ -115,47 +115,65 @@ fn uart_bridge_is_proved() {
     proves("uart_bridge");
 }
 
+/// `block`'s harness on its Verilog with `from` (exactly once in it)
+/// replaced by `to`: the properties named in `only` (all when empty), each
+/// printed.
+fn mutant(block: &str, from: &str, to: &str, only: &[&str]) -> prove::ProveReport {
+    let h = prove::harness(block).unwrap();
+    let good = prove::build_verilog(h).unwrap();
+    assert_eq!(
+        good.matches(from).count(),
+        1,
+        "{block}: the mutation's text is not (once) in the generated Verilog: update the test"
+    );
+    let bad = good.replace(from, to);
+    let only: Vec<String> = only.iter().map(|n| n.to_string()).collect();
+    let dir = dir(&format!("{block}-mutant"));
+    let r = prove::prove_verilog(&bad, h, None, &only, &dir, &mut |_| {}).unwrap();
+    for p in &r.properties {
+        println!(
+            "{block} mutant: {} {} ({:?}, {:.1} s)",
+            p.name, p.status, p.failed_assert, p.seconds
+        );
+    }
+    r
+}
+
+/// The status `r` gives property `name`.
+fn status<'a>(r: &'a prove::ProveReport, name: &str) -> &'a str {
+    r.properties
+        .iter()
+        .find(|p| p.name == name)
+        .map(|p| p.status.as_str())
+        .unwrap_or_else(|| panic!("{name} not checked: {r:?}"))
+}
+
+/// `name` failed in `r`, with a counterexample VCD.
+fn fails_with_trace(r: &prove::ProveReport, name: &str) {
+    assert_eq!(status(r, name), "failed", "{r:?}");
+    let p = r.properties.iter().find(|p| p.name == name).unwrap();
+    let vcd = p.vcd.as_ref().expect("a counterexample");
+    let text = std::fs::read_to_string(vcd).unwrap();
+    assert!(
+        text.contains("$enddefinitions"),
+        "{} is a VCD",
+        vcd.display()
+    );
+}
+
 /// The mutation: marking allowed with the AR indicator valid instead of
 /// absent (C9's last row inverted), a one-character change of the
 /// generated Verilog.
 #[test]
 fn a_mutated_coord_decision_fails_its_proof() {
-    let h = prove::harness("coord_decision").unwrap();
-    let good = ldcp_flow::block("coord_decision")
-        .unwrap()
-        .verilog()
-        .unwrap();
-    let from = "(none_light & ~in_arv)";
-    assert_eq!(
-        good.matches(from).count(),
-        1,
-        "the mutation's text is not (once) in the generated Verilog: update the test"
+    let r = mutant(
+        "coord_decision",
+        "(none_light & ~in_arv)",
+        "(none_light & in_arv)",
+        &[],
     );
-    let bad = good.replace(from, "(none_light & in_arv)");
-    let r = prove::prove_verilog(&bad, h, None, &[], &dir("mutant"), &mut |_| {}).unwrap();
-    let failed: Vec<_> = r
-        .properties
-        .iter()
-        .filter(|p| p.status == "failed")
-        .collect();
-    println!(
-        "mutant: failed {:?}",
-        failed
-            .iter()
-            .map(|p| (&p.name, &p.failed_assert))
-            .collect::<Vec<_>>()
-    );
-    assert!(failed.iter().any(|p| p.name == "c9_rule"), "{r:?}");
-    assert!(failed.iter().any(|p| p.name == "one_action"), "{r:?}");
-    for p in failed {
-        let vcd = p.vcd.as_ref().expect("a counterexample");
-        let text = std::fs::read_to_string(vcd).unwrap();
-        assert!(
-            text.contains("$enddefinitions"),
-            "{} is a VCD",
-            vcd.display()
-        );
-    }
+    fails_with_trace(&r, "c9_rule");
+    fails_with_trace(&r, "one_action");
     assert!(!r.ok());
 }
 
@@ -166,31 +184,19 @@ fn a_mutated_coord_decision_fails_its_proof() {
 /// line refuses a property the harness does not state.
 #[test]
 fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
-    let h = prove::harness("wred_ecn").unwrap();
-    let good = ldcp_flow::block("wred_ecn").unwrap().verilog().unwrap();
-    let from = "s1_bound$d = 26'(c_k3$q);";
-    assert_eq!(
-        good.matches(from).count(),
-        1,
-        "the mutation's text is not (once) in the generated Verilog: update the test"
-    );
-    let bad = good.replace(from, "s1_bound$d = 26'(c_k$q);");
-    let only = ["occupancy_bound".to_string()];
-    let r = prove::prove_verilog(&bad, h, None, &only, &dir("wred-mutant"), &mut |_| {}).unwrap();
-    let p = &r.properties[0];
-    println!(
-        "wred_ecn mutant: {} {} ({:?}, {:.1} s)",
-        p.name, p.status, p.failed_assert, p.seconds
+    let r = mutant(
+        "wred_ecn",
+        "s1_bound$d = 26'(c_k3$q);",
+        "s1_bound$d = 26'(c_k$q);",
+        &["occupancy_bound"],
     );
     assert_eq!(r.properties.len(), 1);
-    assert_eq!(p.status, "failed", "{p:?}");
-    let vcd = std::fs::read_to_string(p.vcd.as_ref().unwrap()).unwrap();
-    assert!(vcd.contains("$enddefinitions"));
+    fails_with_trace(&r, "occupancy_bound");
     let e = prove::prove(
         "wred_ecn",
         None,
         &["no_such".to_string()],
-        &dir("wred-mutant"),
+        &dir("wred_ecn-mutant"),
         &mut |_| {},
     )
     .unwrap_err()
@@ -207,32 +213,15 @@ fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
 /// so this also runs a splice into mutated Verilog).
 #[test]
 fn a_fifo_that_drops_silently_fails_drop_flagged() {
-    let h = prove::harness("nic_core").unwrap();
-    let good = prove::build_verilog(h).unwrap();
-    let from = "ovf_q$d = 1'(32'h1);";
-    assert_eq!(
-        good.matches(from).count(),
-        1,
-        "the mutation's text is not (once) in the generated Verilog: update the test"
+    let r = mutant(
+        "nic_core",
+        "ovf_q$d = 1'(32'h1);",
+        "ovf_q$d = 1'(32'h0);",
+        &["drop_flagged", "pointers"],
     );
-    let bad = good.replace(from, "ovf_q$d = 1'(32'h0);");
-    let only = ["drop_flagged".to_string(), "pointers".to_string()];
-    let r = prove::prove_verilog(&bad, h, None, &only, &dir("fifo-mutant"), &mut |_| {}).unwrap();
-    for p in &r.properties {
-        println!(
-            "nic_core mutant: {} {} ({:?}, {:.1} s)",
-            p.name, p.status, p.failed_assert, p.seconds
-        );
-    }
-    let status = |n: &str| {
-        r.properties
-            .iter()
-            .find(|p| p.name == n)
-            .map(|p| p.status.clone())
-    };
-    assert_eq!(status("drop_flagged").as_deref(), Some("failed"), "{r:?}");
+    fails_with_trace(&r, "drop_flagged");
     // the mutation leaves the pointers alone
-    assert_eq!(status("pointers").as_deref(), Some("proved"), "{r:?}");
+    assert_eq!(status(&r, "pointers"), "proved", "{r:?}");
 }
 
 /// The bridge with its CRC check cut (a frame's CRC byte compared with
@@ -244,38 +233,16 @@ fn a_fifo_that_drops_silently_fails_drop_flagged() {
 /// expects `proved`.)
 #[test]
 fn a_bridge_that_skips_its_crc_check_is_not_proved() {
-    let h = prove::harness("uart_bridge").unwrap();
-    let good = prove::build_verilog(h).unwrap();
-    let from = "if (rx_shift$q != f_crc$q) begin";
-    assert_eq!(
-        good.matches(from).count(),
-        1,
-        "the mutation's text is not (once) in the generated Verilog: update the test"
+    let r = mutant(
+        "uart_bridge",
+        "if (rx_shift$q != f_crc$q) begin",
+        "if (rx_shift$q != rx_shift$q) begin",
+        &["bad_crc_refused", "crc_guards_the_bus", "read_bus_stable"],
     );
-    let bad = good.replace(from, "if (rx_shift$q != rx_shift$q) begin");
-    let only = [
-        "bad_crc_refused".to_string(),
-        "crc_guards_the_bus".to_string(),
-        "read_bus_stable".to_string(),
-    ];
-    let r = prove::prove_verilog(&bad, h, None, &only, &dir("bridge-mutant"), &mut |_| {}).unwrap();
-    for p in &r.properties {
-        println!(
-            "uart_bridge mutant: {} {} ({:.1} s)",
-            p.name, p.status, p.seconds
-        );
-    }
-    let status = |n: &str| {
-        r.properties
-            .iter()
-            .find(|p| p.name == n)
-            .map(|p| p.status.clone())
-            .unwrap()
-    };
-    assert_ne!(status("bad_crc_refused"), "proved", "{r:?}");
-    assert_ne!(status("crc_guards_the_bus"), "proved", "{r:?}");
+    assert_ne!(status(&r, "bad_crc_refused"), "proved", "{r:?}");
+    assert_ne!(status(&r, "crc_guards_the_bus"), "proved", "{r:?}");
     // the mutation leaves a read's bus hold alone
-    assert_eq!(status("read_bus_stable"), "proved", "{r:?}");
+    assert_eq!(status(&r, "read_bus_stable"), "proved", "{r:?}");
 }
 
 /// The window engine with its gamma floor one below gamma (a halving that
@@ -285,23 +252,11 @@ fn a_bridge_that_skips_its_crc_check_is_not_proved() {
 /// must fail with its counterexample.
 #[test]
 fn a_window_engine_below_its_gamma_floor_fails_cw_in_range() {
-    let h = prove::harness("window_engine").unwrap();
-    let good = prove::build_verilog(h).unwrap();
-    let from = "ld_c$13$d = cf_gamma$q;";
-    assert_eq!(
-        good.matches(from).count(),
-        1,
-        "the mutation's text is not (once) in the generated Verilog: update the test"
+    let r = mutant(
+        "window_engine",
+        "ld_c$13$d = cf_gamma$q;",
+        "ld_c$13$d = cf_gamma$q - 32'd1;",
+        &["cw_in_range"],
     );
-    let bad = good.replace(from, "ld_c$13$d = cf_gamma$q - 32'd1;");
-    let only = ["cw_in_range".to_string()];
-    let r = prove::prove_verilog(&bad, h, None, &only, &dir("we-mutant"), &mut |_| {}).unwrap();
-    let p = &r.properties[0];
-    println!(
-        "window_engine mutant: {} {} ({:?}, {:.1} s)",
-        p.name, p.status, p.failed_assert, p.seconds
-    );
-    assert_eq!(p.status, "failed", "{p:?}");
-    let vcd = std::fs::read_to_string(p.vcd.as_ref().unwrap()).unwrap();
-    assert!(vcd.contains("$enddefinitions"));
+    fails_with_trace(&r, "cw_in_range");
 }
