@@ -32,4 +32,5 @@ pub mod tunnel_ingress;
 pub mod uart_bridge;
 pub mod verilog;
 pub mod window_engine;
+pub mod window_engine_seq;
 pub mod wred_ecn;

@@ -98,7 +98,7 @@ const NB_STAGES: usize = stage::L - stage::E + 1;
 const IVAL_STAGES: usize = stage::T - stage::P + 1;
 
 /// The reciprocal ROM, from the one table the models use.
-fn recip_rom() -> SyncROM<Bits<16>, 8> {
+pub(crate) fn recip_rom() -> SyncROM<Bits<16>, 8> {
     SyncROM::from(RECIP_TABLE.iter().map(|&r| Bits::<16>::from(r as u64)))
 }
 

@@ -456,8 +456,12 @@ pub const ACCUMULATED_MEAN_REL_BOUND: f64 = 1e-3;
 pub const ACCUMULATED_PATH_BOUND: f64 = 0.05;
 
 mod rtl_model;
+mod seq_model;
 pub use rtl_model::{
     stage, WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
+};
+pub use seq_model::{
+    seq_stimulus, SeqEngineModel, SeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the
