@@ -3,6 +3,7 @@
 //! per-cycle choice strategy, and the proptest cosimulation loop.
 
 use ldcp_sim::cosim::{Cosim, CosimFailure, CosimModel};
+use ldcp_sim::window_engine::{WeInputs, WindowParams, CW_ONE, N_MAX};
 use ldcp_sim::{Choice, CHOICE_WORDS};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -143,4 +144,91 @@ pub fn cosim_4k<M>(
     );
     assert!(t.cycles >= 200_000, "only {} cycles compared", t.cycles);
     assert!(above > 1_000, "{above} outputs for flows above 255");
+}
+
+/// The window engines' parameters, legal, at their limits and illegal
+/// (the RTL clamps them).
+pub fn window_params() -> impl Strategy<Value = WindowParams> {
+    (
+        prop_oneof![3 => 1u16..=256, 1 => Just(256u16), 1 => Just(1u16), 1 => 0u16..512],
+        prop_oneof![3 => 1u16..=256, 1 => Just(256u16), 1 => 0u16..512],
+        prop_oneof![4 => 1u8..=8, 1 => 0u8..16],
+        prop_oneof![
+            Just(u32::MAX),
+            Just(CW_ONE),
+            Just(8 * CW_ONE),
+            Just(300 * CW_ONE),
+            any::<u32>()
+        ],
+        prop_oneof![Just(1u32), Just(65535u32), 0u32..=65535],
+    )
+        .prop_map(|(a, b, g, m, r)| WindowParams {
+            alpha_raw: a,
+            beta_raw: b,
+            gamma_shift: g,
+            cw_max_raw: m,
+            rtt_ticks: r,
+        })
+}
+
+/// One segment of window-engine inputs: a flow population, a marking mix, an n range, a SET rate.
+pub fn window_segment() -> impl Strategy<Value = Vec<WeInputs>> {
+    (
+        window_params(),
+        0u32..4,
+        0u32..4,
+        0u32..3,
+        0u32..3,
+        0u32..3,
+        300usize..3000,
+    )
+        .prop_flat_map(|(p, flows, mark, nk, setk, idle, len)| {
+            let flow = match flows {
+                0 => Just(5u32).boxed(),
+                1 => (0u32..3).boxed(),
+                2 => (0u32..40).boxed(),
+                _ => (0u32..256).boxed(),
+            };
+            let ece = match mark {
+                0 => Just(false).boxed(),
+                1 => Just(true).boxed(),
+                2 => proptest::bool::weighted(0.1).boxed(),
+                _ => any::<bool>().boxed(),
+            };
+            let n = match nk {
+                0 => Just(1u32).boxed(),
+                1 => Just(N_MAX).boxed(),
+                _ => (0u32..=N_MAX).boxed(),
+            };
+            let set_p = [0.0, 0.005, 0.1][setk as usize];
+            let idle_p = [0.0, 0.3, 0.8][idle as usize];
+            let value = prop_oneof![
+                Just(CW_ONE),
+                Just(0u32),
+                Just(u32::MAX),
+                Just(p.cw_max_raw),
+                (0u32..(2 * CW_ONE)),
+                any::<u32>()
+            ];
+            let cycle = (
+                proptest::bool::weighted(1.0 - idle_p),
+                flow,
+                proptest::bool::weighted(set_p),
+                ece,
+                n,
+                value,
+                0u32..3000,
+            )
+                .prop_map(move |(v, f, set, ece, n, value, r)| WeInputs {
+                    reset: r == 0,
+                    in_valid: v,
+                    in_flow: f,
+                    in_set: set,
+                    in_ece: ece,
+                    in_n_pkts: n,
+                    in_cw: value,
+                    ..WeInputs::idle(&p)
+                });
+            proptest::collection::vec(cycle, len)
+        })
 }

@@ -162,6 +162,16 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "window_engine_seq",
+        top: "window_engine_seq_props",
+        file: "formal/window_engine_seq.sv",
+        source: include_str!("../../formal/window_engine_seq.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::window_engine_seq::verilog_formal,
+        }),
+    },
+    Harness {
         block: "pacing_timer",
         top: "pacing_timer_props",
         file: "formal/pacing_timer.sv",

@@ -87,6 +87,14 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(window_engine::<12>()),
     },
     Block {
+        module: &ldcp_hdl::window_engine_seq::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: || ldcp_hdl::window_engine_seq::verilog::<8>(&ldcp_hdl::window_engine_seq::MODULE),
+        adapter: || Box::new(window_engine_seq::<8>()),
+    },
+    Block {
         module: &ldcp_hdl::fast_start_marker::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -567,6 +575,18 @@ fn window_engine<const FB: usize>() -> Adapter<ldcp_sim::window_engine::WindowEn
         throughput: |c| crate::throughput::window_engine(c, FB as u32, THROUGHPUT_CYCLES),
         functional: Some(functional),
         rusthdl_divisor: 400,
+    }
+}
+
+fn window_engine_seq<const FB: usize>() -> Adapter<ldcp_sim::window_engine::SeqEngineModel> {
+    use ldcp_sim::window_engine::*;
+    Adapter {
+        model: || SeqEngineModel::new(FB as u32),
+        stimulus: |seed| Box::new(seq_stimulus(seed, FB as u32, WindowParams::default())),
+        rusthdl: rusthdl::<ldcp_hdl::window_engine_seq::WindowEngineSeq<FB>>,
+        throughput: |c| crate::throughput::window_engine_seq(c, FB as u32, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
     }
 }
 

@@ -433,6 +433,62 @@ pub fn tunnel_egress(
     Ok(f)
 }
 
+/// The sequential window engine: an ACK offered every cycle (held until
+/// taken, as a source behind the handshake holds it), marked and not, n up
+/// to 15, no SET and no reset.
+pub fn window_engine_seq(
+    cosim: &Cosim<ldcp_sim::window_engine::SeqEngineModel>,
+    flow_bits: u32,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::window_engine::*;
+    let p = WindowParams::default();
+    let stim: Vec<WsInputs> = seq_stimulus(1, flow_bits, p)
+        .map(|i| WsInputs {
+            reset: false,
+            in_valid: true,
+            in_set: false,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let model = SeqEngineModel::new(flow_bits);
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut pkts_in, mut pkts_out, mut updates) = (0u64, 0u64, 0u64);
+    let (model, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        if i.in_valid && port.ready {
+            pkts_in += i.in_n_pkts as u64;
+        }
+        port.cycle(i.in_valid, o.in_ready);
+        if o.out_valid {
+            updates += 1;
+            pkts_out += (o.out_n_u_pkts + o.out_n_m_pkts) as u64;
+        }
+    })?;
+    conserved("acknowledged packets vs packets applied", pkts_in, pkts_out)?;
+    let st = model.stats();
+    conserved(
+        "events taken at the ports vs by the model",
+        port.accepted,
+        st.events,
+    )?;
+    conserved("events taken vs updates", port.accepted, updates)?;
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "events", cycles);
+    f.measured("updates_out", updates)
+        .measured("updates_out_per_cycle", per_cycle(updates, cycles))
+        .measured("increases", st.increases)
+        .measured("packets_out", pkts_out)
+        .measured("packets_out_per_cycle", per_cycle(pkts_out, cycles))
+        .design(
+            "in_ready",
+            "low while an event is in flight: one event per latency",
+        )
+        .design("latency_cycles", SEQ_LATENCY_CYCLES)
+        .design("flows", 1u64 << flow_bits);
+    Ok(f)
+}
+
 /// The window engine: an ACK every cycle (hot flows, so events merge),
 /// marked and not, n up to 15, no SET and no reset (a SET rightly discards
 /// what its flow had gathered, which would break the count).

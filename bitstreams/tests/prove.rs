@@ -35,6 +35,7 @@ const PROVED: &[&str] = &[
     "wred_ecn",
     "fast_start_marker",
     "window_engine",
+    "window_engine_seq",
     "pacing_timer",
     "ack_generator",
     "end_con",
@@ -58,6 +59,11 @@ fn every_harness_has_its_test() {
 #[test]
 fn coord_decision_is_proved() {
     proves("coord_decision");
+}
+
+#[test]
+fn window_engine_seq_is_proved() {
+    proves("window_engine_seq");
 }
 
 #[test]

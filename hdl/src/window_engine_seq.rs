@@ -29,7 +29,8 @@
 //!   at least 1.0).
 //! - 1: n alpha or n beta; gamma, its mask (the bits at and above gamma's),
 //!   n gamma; cw > cw_max; the halving cw >> n.
-//! - 2: cw + n gamma, cw - n beta, and the floors' tests (by gamma's mask).
+//! - 2: cw + n gamma and whether it passes 1.0, cw - n beta, and the
+//!   floors' tests (by gamma's mask).
 //! - 3: the value the update reaches without a multiply (`c1`), and
 //!   whether it needs the increase `n alpha / cw` (an unmarked ACK at cw >=
 //!   1).
@@ -41,7 +42,7 @@
 //!   the right shift by 4 + e (increase) or 15 - k (interval) continued in
 //!   the same register, one bit per step (what `update()` and
 //!   `pace_interval()` floor).
-//! - 38: cw + the increase.
+//! - 38: cw + the increase, and whether it passes cw_max.
 //! - 39: the new cw (capped at cw_max), written to the table, and the
 //!   outputs registered.
 //!
@@ -172,6 +173,8 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     half: DFF<Bits<21>>,
     lo: DFF<Bit>,
     y: DFF<Bits<25>>,
+    hg: DFF<Bits<21>>,
+    yover: DFF<Bit>,
     diff: DFF<Bits<33>>,
     ltg: DFF<Bit>,
     // ---- step 3 on
@@ -183,6 +186,8 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     p: DFF<Bits<32>>,
     shend: DFF<Bits<ST_BITS>>,
     sum: DFF<Bits<33>>,
+    room: DFF<Bits<33>>,
+    over: DFF<Bit>,
     // ---- outputs
     z_valid: DFF<Bit>,
     z_flow: DFF<Bits<FLOW_BITS>>,
@@ -196,7 +201,7 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     s17: Signal<Local, Bits<17>>,
     // ---- constants
     cw_one: Constant<Bits<CW_BITS>>,
-    cw_one25: Constant<Bits<25>>,
+    cw_one21: Constant<Bits<21>>,
     low20: Constant<Bits<CW_BITS>>,
     ab_one: Constant<Bits<AB_BITS>>,
     ab_min: Constant<Bits<AB_BITS>>,
@@ -231,7 +236,7 @@ impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
     fn default() -> Self {
         with_defaults!(
             cw_one: Constant::new((CW_ONE as u64).into()),
-            cw_one25: Constant::new((CW_ONE as u64).into()),
+            cw_one21: Constant::new((CW_ONE as u64).into()),
             low20: Constant::new((CW_ONE as u64 - 1).into()),
             ab_one: Constant::new((AB_ONE as u64).into()),
             ab_min: Constant::new(1.into()),
@@ -255,7 +260,7 @@ impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
             cfg_beta, cfg_gamma_shift, cfg_cw_max, cfg_rtt_ticks, in_ready, out_valid, out_flow,
             out_cw, out_interval_ticks, out_n_u_pkts, out_n_m_pkts, busy, st, e_flow, e_set,
             e_ece, e_n, e_ab, e_g, e_cwmax, e_rtt, cw, nab, gamma, gmask, gstep, hi, sub, big,
-            half, lo, y, diff, ltg, c1, inc, j, tiny, m, p, shend, sum, z_valid, z_flow, z_cw,
+            half, lo, y, hg, yover, diff, ltg, c1, inc, j, tiny, m, p, shend, sum, room, over, z_valid, z_flow, z_cw,
             z_interval, z_nu, z_nm, take, fin, s17,
         )
     }
@@ -266,8 +271,8 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, busy, st, e_flow, e_set, e_ece, e_n, e_ab, e_g, e_cwmax, e_rtt, cw, nab,
-            gamma, gmask, gstep, hi, sub, big, half, lo, y, diff, ltg, c1, inc, j, tiny, m, p,
-            shend, sum, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            gamma, gmask, gstep, hi, sub, big, half, lo, y, hg, yover, diff, ltg, c1, inc, j, tiny,
+            m, p, shend, sum, room, over, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
         clock!(self, clock, rom);
         self.cw_table.read_clock.next = self.clock.val();
@@ -294,7 +299,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
             self.cw.d.next = self.in_cw.val();
         }
         if self.busy.q.val() {
-            self.st.d.next = self.st.q.val() + 1;
+            self.st.d.next = self.st.q.val() + bits::<ST_BITS>(1);
         }
 
         // ---- 0: cw from the table; the configuration clamped
@@ -333,12 +338,16 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
         self.big.d.next = self.cw.q.val().get_bits::<11>(21).any()
             | (self.cw.q.val().get_bit(20) & self.cw.q.val().get_bits::<20>(0).any());
         self.half.d.next = self.cw.q.val().get_bits::<21>(0) >> self.e_n.q.val();
+        // the room below 1.0 (read only when cw < 1.0)
+        self.hg.d.next = self.cw_one21.val() - self.cw.q.val().get_bits::<21>(0);
 
         // ---- 2: the sums and the floors' tests (a value below gamma has
         // no bit in gamma's mask)
         self.lo.d.next = !(self.cw.q.val() & self.gmask.q.val()).any();
         self.y.d.next = bit_cast::<25, 24>(self.cw.q.val().get_bits::<24>(0))
             + bit_cast::<25, 24>(self.gstep.q.val().get_bits::<24>(0));
+        // cw + n gamma > 1.0, beside the add
+        self.yover.d.next = self.gstep.q.val() > bit_cast::<CW_BITS, 21>(self.hg.q.val());
         self.diff.d.next =
             bit_cast::<33, CW_BITS>(self.cw.q.val()) - (bit_cast::<33, 32>(self.nab.q.val()) << 12);
         self.ltg.d.next = !(bit_cast::<CW_BITS, 21>(self.half.q.val()) & self.gmask.q.val()).any();
@@ -359,7 +368,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
                 if !self.e_ece.q.val() {
                     if self.sub.q.val() {
                         self.c1.d.next = bit_cast::<CW_BITS, 25>(self.y.q.val());
-                        if self.y.q.val() > self.cw_one25.val() {
+                        if self.yover.q.val() {
                             self.c1.d.next = self.cw_one.val();
                         }
                     } else {
@@ -422,15 +431,21 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
                 | bit_cast::<32, 15>(self.p.q.val().get_bits::<15>(1));
         }
 
-        // ---- 38: cw + the increase
+        // ---- 38: cw + the increase, and whether it passes cw_max (by the
+        // room below the cap, kept from step 4 on: the compare beside the
+        // add, not after it)
+        self.room.d.next = bit_cast::<33, CW_BITS>(self.e_cwmax.q.val())
+            - bit_cast::<33, CW_BITS>(self.c1.q.val());
         self.sum.d.next =
             bit_cast::<33, CW_BITS>(self.c1.q.val()) + bit_cast::<33, CW_BITS>(self.p.q.val());
+        self.over.d.next = self.room.q.val().get_bit(32)
+            | (self.p.q.val() > self.room.q.val().get_bits::<CW_BITS>(0));
 
         // ---- 39: the new cw, to the table and the outputs
         self.fin.next = self.c1.q.val();
         if self.inc.q.val() {
             self.fin.next = self.sum.q.val().get_bits::<CW_BITS>(0);
-            if self.sum.q.val() > bit_cast::<33, CW_BITS>(self.e_cwmax.q.val()) {
+            if self.over.q.val() {
                 self.fin.next = self.e_cwmax.q.val();
             }
         }
