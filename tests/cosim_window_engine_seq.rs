@@ -93,14 +93,14 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
         let r = rng.next_u64();
         let marked_phase = (k / 500) % 2 == 1;
         let ece = if marked_phase {
-            r % 4 != 0
+            !r.is_multiple_of(4)
         } else {
-            r % 50 == 0
+            r.is_multiple_of(50)
         };
         events.push(WsInputs {
             in_valid: true,
             in_flow: (r >> 8) as u32 % 16,
-            in_set: (r >> 20) % 200 == 0,
+            in_set: (r >> 20).is_multiple_of(200),
             in_ece: ece,
             in_n_pkts: 1 + ((r >> 24) % 15) as u32,
             in_cw: ((r >> 32) as u32) % (300 * CW_ONE),
