@@ -478,6 +478,7 @@ pub fn window_engine_seq(
     f.measured("updates_out", updates)
         .measured("updates_out_per_cycle", per_cycle(updates, cycles))
         .measured("increases", st.increases)
+        .measured("updates_without_the_multiply", st.short)
         .measured("packets_out", pkts_out)
         .measured("packets_out_per_cycle", per_cycle(pkts_out, cycles))
         .design(
@@ -485,6 +486,10 @@ pub fn window_engine_seq(
             "low while an event is in flight: one event per latency",
         )
         .design("latency_cycles", SEQ_LATENCY_CYCLES)
+        .design(
+            "latency_cycles_without_the_multiply",
+            SEQ_SHORT_LATENCY_CYCLES,
+        )
         .design("flows", 1u64 << flow_bits);
     Ok(f)
 }

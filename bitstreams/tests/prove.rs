@@ -125,6 +125,18 @@ fn uart_bridge_is_proved() {
 /// replaced by `to`: the properties named in `only` (all when empty), each
 /// printed.
 fn mutant(block: &str, from: &str, to: &str, only: &[&str]) -> prove::ProveReport {
+    mutant_at(block, from, to, only, None)
+}
+
+/// [`mutant`] at an induction depth of the test's (the base case then
+/// checks that many cycles from reset), or the harness's.
+fn mutant_at(
+    block: &str,
+    from: &str,
+    to: &str,
+    only: &[&str],
+    depth: Option<u32>,
+) -> prove::ProveReport {
     let h = prove::harness(block).unwrap();
     let good = prove::build_verilog(h).unwrap();
     assert_eq!(
@@ -135,7 +147,7 @@ fn mutant(block: &str, from: &str, to: &str, only: &[&str]) -> prove::ProveRepor
     let bad = good.replace(from, to);
     let only: Vec<String> = only.iter().map(|n| n.to_string()).collect();
     let dir = dir(&format!("{block}-mutant"));
-    let r = prove::prove_verilog(&bad, h, None, &only, &dir, &mut |_| {}).unwrap();
+    let r = prove::prove_verilog(&bad, h, depth, &only, &dir, &mut |_| {}).unwrap();
     for p in &r.properties {
         println!(
             "{block} mutant: {} {} ({:?}, {:.1} s)",
@@ -265,4 +277,21 @@ fn a_window_engine_below_its_gamma_floor_fails_cw_in_range() {
         &["cw_in_range"],
     );
     fails_with_trace(&r, "cw_in_range");
+}
+
+/// The mutation: the sequential window engine's skip of the multiply lands
+/// one step short of its last step, so an update without the multiply
+/// shows a cycle late. The handshake then fails from reset (at depth 12:
+/// a take, its skip at step 4, the late update); at the harness's depth 2
+/// its induction fails (bounded).
+#[test]
+fn a_window_engine_seq_whose_skip_lands_short_fails_handshake() {
+    let r = mutant_at(
+        "window_engine_seq",
+        "st$d = st_last;",
+        "st$d = st_last - 6'd1;",
+        &["handshake"],
+        Some(12),
+    );
+    fails_with_trace(&r, "handshake");
 }

@@ -16,10 +16,13 @@
 //! An event is taken in a cycle with `in_valid`, `in_ready` and no
 //! `reset`; an event offered while `in_ready` is low is not taken (the
 //! source holds it). The update of an event taken in cycle t shows on the
-//! outputs in cycle t + [`SEQ_LATENCY_CYCLES`] (41) for one cycle
-//! (`out_valid`); `in_ready` is low from t + 1 and high again in that
-//! cycle, so the engine takes one event per 41 cycles. The data outputs
-//! hold the last update's values between updates.
+//! outputs for one cycle (`out_valid`) in cycle t + [`SEQ_LATENCY_CYCLES`]
+//! (27) when it needs the multiply (an increase of cw >= 1, or a new cw
+//! below one packet: its pacing interval), else in cycle t +
+//! [`SEQ_SHORT_LATENCY_CYCLES`] (7: SETs to one packet or more, decreases
+//! that stay there, reads). `in_ready` is low from t + 1 and high again in
+//! that cycle: one event per 7 to 27 cycles. The data outputs hold the last
+//! update's values between updates.
 //!
 //! # The datapath, by step (the cycle after the take is step 0)
 //! - take: the event and the raw configuration are registered (alpha or
@@ -35,15 +38,18 @@
 //!   whether it needs the increase `n alpha / cw` (an unmarked ACK at cw >=
 //!   1).
 //! - 4: the leading one of the multiply's operand: cw for the increase,
-//!   the new cw for the pacing interval `RTT / cw` (cw < 1).
+//!   the new cw for the pacing interval `RTT / cw` (cw < 1). An update
+//!   that needs neither goes on at step 25.
 //! - 5: the reciprocal ROM's address, the 8 bits below that leading one.
 //! - 6: the ROM's R, and the multiplicand: n alpha, or RTT.
-//! - 7..=37: a shift-and-add multiply, one bit per step (16 steps), then
-//!   the right shift by 4 + e (increase) or 15 - k (interval) continued in
-//!   the same register, one bit per step (what `update()` and
-//!   `pace_interval()` floor).
-//! - 38: cw + the increase, and whether it passes cw_max.
-//! - 39: the new cw (capped at cw_max), written to the table, and the
+//! - 7: 3 R.
+//! - 8..=15: a shift-and-add multiply, two bits of the multiplier per
+//!   step (adding 0, R, 2 R or 3 R).
+//! - 16..=23: the right shift by 4 + e (increase) or 15 - k (interval)
+//!   continued in the same register, two bits per step, then the odd one
+//!   (what `update()` and `pace_interval()` floor).
+//! - 24: cw + the increase, and whether it passes cw_max.
+//! - 25: the new cw (capped at cw_max), written to the table, and the
 //!   outputs registered.
 //!
 //! One multiply serves both uses: an update that increases cw >= 1 ends at
@@ -63,23 +69,26 @@ use crate::window_engine::recip_rom;
 use ldcp_sim::window_engine::{
     AB_BITS, AB_ONE, CW_BITS, CW_FRAC_BITS, CW_ONE, GAMMA_SHIFT_BITS, GAMMA_SHIFT_MAX,
     GAMMA_SHIFT_MIN, INTERVAL_BITS, NSUM_BITS, N_BITS, RTT_BITS, SEQ_LATENCY_CYCLES,
+    SEQ_SHORT_LATENCY_CYCLES,
 };
 use rust_hdl::prelude::*;
 
 // the steps below are literals (RustHDL's HDL takes no named constants):
-// the last step is 39, and its outputs show the cycle after
-const _: () = assert!(SEQ_LATENCY_CYCLES == 41 && CW_BITS == 32 && CW_FRAC_BITS == 20);
+// the last step is 25, and its outputs show the cycle after
+// and an update without the multiply leaves step 4 for it
+const _: () = assert!(SEQ_LATENCY_CYCLES == 27 && SEQ_SHORT_LATENCY_CYCLES == 7);
+const _: () = assert!(CW_BITS == 32 && CW_FRAC_BITS == 20);
 const _: () = assert!(N_BITS == 4 && AB_BITS == 9 && RTT_BITS == 16 && INTERVAL_BITS == 24);
 // n alpha and n beta: 15 * 256 < 2^16, the multiplier's operand
 const _: () = assert!(15 * (AB_ONE as usize) < 1 << 16);
 
-/// Bits of the step counter (steps 0..=39).
+/// Bits of the step counter (steps 0..=25, and 26 after the last).
 const ST_BITS: usize = 6;
 
 /// The module of the iCE40 build, 256 flows.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "window_engine_seq",
-    doc: "NIC window engine in the fewest cells: PAWA and the gamma floor, 256 flows, one event per 41 cycles (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
+    doc: "NIC window engine in the fewest cells: PAWA and the gamma floor, 256 flows, one event per 7 to 27 cycles (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
     open: &[],
     subs: &[],
 };
@@ -184,7 +193,8 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     tiny: DFF<Bit>,
     m: DFF<Bits<16>>,
     p: DFF<Bits<32>>,
-    shend: DFF<Bits<ST_BITS>>,
+    m3: DFF<Bits<18>>,
+    rem: DFF<Bits<4>>,
     sum: DFF<Bits<33>>,
     room: DFF<Bits<33>>,
     over: DFF<Bit>,
@@ -198,7 +208,8 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     // ---- combinational
     take: Signal<Local, Bit>,
     fin: Signal<Local, Bits<CW_BITS>>,
-    s17: Signal<Local, Bits<17>>,
+    addend: Signal<Local, Bits<18>>,
+    s18: Signal<Local, Bits<18>>,
     // ---- constants
     cw_one: Constant<Bits<CW_BITS>>,
     cw_one21: Constant<Bits<21>>,
@@ -211,14 +222,18 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     /// The step numbers the datapath acts at (see the module doc).
     st_clamp: Constant<Bits<ST_BITS>>,
     st_select: Constant<Bits<ST_BITS>>,
+    st_skip: Constant<Bits<ST_BITS>>,
     st_load: Constant<Bits<ST_BITS>>,
-    st_add_end: Constant<Bits<ST_BITS>>,
+    st_mul_first: Constant<Bits<ST_BITS>>,
+    st_shift_first: Constant<Bits<ST_BITS>>,
+    st_sum: Constant<Bits<ST_BITS>>,
     st_last: Constant<Bits<ST_BITS>>,
-    /// The shift's end is this plus j, for the increase (4 + e = j - 4
-    /// steps after the multiply's 16, which end at step 23).
-    shend_inc: Constant<Bits<ST_BITS>>,
-    /// The same for the interval (15 - k = j + 8).
-    shend_ival: Constant<Bits<ST_BITS>>,
+    /// The floor's shift is j minus this for the increase (4 + e, cw's
+    /// leading one at 20 + e = 12 + j)...
+    sh_inc: Constant<Bits<5>>,
+    /// ... and j plus this for the interval (15 - k, the new cw's leading
+    /// one at 19 - k = 12 + j).
+    sh_ival: Constant<Bits<5>>,
     /// j for c1's bit 12 + b (the leading-one encoder of step 4).
     j_code: [Constant<Bits<5>>; 20],
     rom: SyncROM<Bits<16>, 8>,
@@ -245,11 +260,14 @@ impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
             interval_max: Constant::new(((1u64 << INTERVAL_BITS) - 1).into()),
             st_clamp: Constant::new(0.into()),
             st_select: Constant::new(3.into()),
+            st_skip: Constant::new(4.into()),
             st_load: Constant::new(6.into()),
-            st_add_end: Constant::new(23.into()),
-            st_last: Constant::new(39.into()),
-            shend_inc: Constant::new(19.into()),
-            shend_ival: Constant::new(31.into()),
+            st_mul_first: Constant::new(8.into()),
+            st_shift_first: Constant::new(16.into()),
+            st_sum: Constant::new(24.into()),
+            st_last: Constant::new(25.into()),
+            sh_inc: Constant::new(4.into()),
+            sh_ival: Constant::new(8.into()),
             j_code: std::array::from_fn(|b| Constant::new((b as u64).into())),
             rom: recip_rom(),
             cw_table: RAM::from(
@@ -260,8 +278,8 @@ impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
             cfg_beta, cfg_gamma_shift, cfg_cw_max, cfg_rtt_ticks, in_ready, out_valid, out_flow,
             out_cw, out_interval_ticks, out_n_u_pkts, out_n_m_pkts, busy, st, e_flow, e_set,
             e_ece, e_n, e_ab, e_g, e_cwmax, e_rtt, cw, nab, gamma, gmask, gstep, hi, sub, big,
-            half, lo, y, hg, yover, diff, ltg, c1, inc, j, tiny, m, p, shend, sum, room, over, z_valid, z_flow, z_cw,
-            z_interval, z_nu, z_nm, take, fin, s17,
+            half, lo, y, hg, yover, diff, ltg, c1, inc, j, tiny, m, p, m3, rem, sum, room, over, z_valid, z_flow, z_cw,
+            z_interval, z_nu, z_nm, take, fin, addend, s18,
         )
     }
 }
@@ -272,7 +290,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
         dff_setup!(
             self, clock, busy, st, e_flow, e_set, e_ece, e_n, e_ab, e_g, e_cwmax, e_rtt, cw, nab,
             gamma, gmask, gstep, hi, sub, big, half, lo, y, hg, yover, diff, ltg, c1, inc, j, tiny,
-            m, p, shend, sum, room, over, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
+            m, p, m3, rem, sum, room, over, z_valid, z_flow, z_cw, z_interval, z_nu, z_nm
         );
         clock!(self, clock, rom);
         self.cw_table.read_clock.next = self.clock.val();
@@ -300,6 +318,16 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
         }
         if self.busy.q.val() {
             self.st.d.next = self.st.q.val() + bits::<ST_BITS>(1);
+        }
+        // an update that needs no multiply (no increase, and a new cw of one
+        // packet or more, or below the interval's range) goes from step 4 to
+        // the last step
+        if self.busy.q.val()
+            & (self.st.q.val() == self.st_skip.val())
+            & !self.inc.q.val()
+            & (self.c1.q.val().get_bits::<12>(20).any() | !self.c1.q.val().get_bits::<20>(12).any())
+        {
+            self.st.d.next = self.st_last.val();
         }
 
         // ---- 0: cw from the table; the configuration clamped
@@ -406,32 +434,55 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
             }
         }
 
-        // ---- 6: R and the multiplicand; the shift's end: 4 + e = j - 4
-        // for the increase (cw's leading one at 20 + e), 15 - k = j + 8 for
-        // the interval (at 19 - k)
+        // ---- 6: R and the multiplicand; the floor's shift: 4 + e = j - 4
+        // for the increase, 15 - k = j + 8 for the interval
         if self.st.q.val() == self.st_load.val() {
             self.m.d.next = self.rom.data.val();
             self.p.d.next = bit_cast::<32, RTT_BITS>(self.e_rtt.q.val());
-            self.shend.d.next = self.shend_ival.val() + bit_cast::<ST_BITS, 5>(self.j.q.val());
+            self.rem.d.next = bit_cast::<4, 5>(self.j.q.val() + self.sh_ival.val());
             if self.inc.q.val() {
                 self.p.d.next = self.nab.q.val();
-                self.shend.d.next = self.shend_inc.val() + bit_cast::<ST_BITS, 5>(self.j.q.val());
+                self.rem.d.next = bit_cast::<4, 5>(self.j.q.val() - self.sh_inc.val());
             }
         }
 
-        // ---- 7..=37: multiply (7..=22: add M when the low bit is set),
-        // shifting right one bit per step until the shift's end
-        self.s17.next = bit_cast::<17, 16>(self.p.q.val().get_bits::<16>(16));
-        if self.p.q.val().get_bit(0) & (self.st.q.val() < self.st_add_end.val()) {
-            self.s17.next = bit_cast::<17, 16>(self.p.q.val().get_bits::<16>(16))
-                + bit_cast::<17, 16>(self.m.q.val());
+        // ---- 7: 3 R (kept while M is)
+        self.m3.d.next =
+            bit_cast::<18, 16>(self.m.q.val()) + (bit_cast::<18, 16>(self.m.q.val()) << 1);
+
+        // ---- 8..=15: the multiply, two bits of the multiplier per step:
+        // P = A 2^16 + Q; A += Q[1:0] M, then P >> 2 (A < 2^16 after each
+        // step, so A + 3 M < 2^18)
+        self.addend.next = bits::<18>(0);
+        if self.p.q.val().get_bit(0) {
+            self.addend.next = bit_cast::<18, 16>(self.m.q.val());
         }
-        if (self.st.q.val() > self.st_load.val()) & (self.st.q.val() < self.shend.q.val()) {
-            self.p.d.next = (bit_cast::<32, 17>(self.s17.val()) << 15)
-                | bit_cast::<32, 15>(self.p.q.val().get_bits::<15>(1));
+        if self.p.q.val().get_bit(1) {
+            self.addend.next = bit_cast::<18, 16>(self.m.q.val()) << 1;
+            if self.p.q.val().get_bit(0) {
+                self.addend.next = self.m3.q.val();
+            }
+        }
+        self.s18.next = bit_cast::<18, 16>(self.p.q.val().get_bits::<16>(16)) + self.addend.val();
+        if (self.st.q.val() >= self.st_mul_first.val())
+            & (self.st.q.val() < self.st_shift_first.val())
+        {
+            self.p.d.next = (bit_cast::<32, 18>(self.s18.val()) << 14)
+                | bit_cast::<32, 14>(self.p.q.val().get_bits::<14>(2));
         }
 
-        // ---- 38: cw + the increase, and whether it passes cw_max (by the
+        // ---- 16..=23: the floor's shift, two bits per step, then the odd one
+        if (self.st.q.val() >= self.st_shift_first.val()) & (self.st.q.val() < self.st_sum.val()) {
+            if self.rem.q.val().get_bits::<3>(1).any() {
+                self.p.d.next = self.p.q.val() >> 2;
+                self.rem.d.next = self.rem.q.val() - bits::<4>(2);
+            } else if self.rem.q.val().get_bit(0) {
+                self.p.d.next = self.p.q.val() >> 1;
+                self.rem.d.next = bits::<4>(0);
+            }
+        }
+
+        // ---- 24: cw + the increase, and whether it passes cw_max (by the
         // room below the cap, kept from step 4 on: the compare beside the
         // add, not after it)
         self.room.d.next = bit_cast::<33, CW_BITS>(self.e_cwmax.q.val())
@@ -441,7 +492,7 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
         self.over.d.next = self.room.q.val().get_bit(32)
             | (self.p.q.val() > self.room.q.val().get_bits::<CW_BITS>(0));
 
-        // ---- 39: the new cw, to the table and the outputs
+        // ---- 25: the new cw, to the table and the outputs
         self.fin.next = self.c1.q.val();
         if self.inc.q.val() {
             self.fin.next = self.sum.q.val().get_bits::<CW_BITS>(0);

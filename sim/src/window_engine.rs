@@ -462,6 +462,7 @@ pub use rtl_model::{
 };
 pub use seq_model::{
     seq_stimulus, SeqEngineModel, SeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES,
+    SEQ_SHORT_LATENCY_CYCLES,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the

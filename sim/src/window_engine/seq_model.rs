@@ -3,21 +3,29 @@
 //! fit. One event at a time, applied alone: each update is [`update`] of
 //! one event (and [`pace_interval`] of its result), so it equals
 //! [`FlowTable`] event for event. What the model mirrors of the RTL is the
-//! handshake and the timing: the take, the 41 cycles to the outputs, the
-//! reset; the RTL's datapath (a shift-and-add multiply, a shared
+//! handshake and the timing: the take, the 27 or 7 cycles to the
+//! outputs, the reset; the RTL's datapath (a radix-4 shift-and-add multiply, a shared
 //! reciprocal ROM) is checked against [`update`] itself by cosimulation.
 
 use super::*;
 use crate::ports::FLOW_WIDTH;
 
 /// Cycles from a taken event (cycle t) to its update on the outputs
-/// (t + 41), and so the engine's period: `in_ready` is high again in the
-/// cycle its update shows. A design constant of the RTL's schedule (its
-/// module doc lists the steps).
-pub const SEQ_LATENCY_CYCLES: usize = 41;
+/// (t + 27) when the update needs the multiply (an increase of cw >= 1, or
+/// a new cw below one packet and its pacing interval), and so the
+/// engine's longest period: `in_ready` is high again in the cycle the
+/// update shows. A design constant of the RTL's schedule (its module doc
+/// lists the steps).
+pub const SEQ_LATENCY_CYCLES: usize = 27;
+/// The same for an update without the multiply (t + 7: the RTL goes from
+/// its step 4 to its last step).
+pub const SEQ_SHORT_LATENCY_CYCLES: usize = 7;
 /// The RTL's last step (step 0 is the cycle after the take): the table
 /// write and the outputs' registers load at its edge.
 const LAST_STEP: u32 = SEQ_LATENCY_CYCLES as u32 - 2;
+/// The edges an update without the multiply spends before its last step's
+/// (steps 0..=4, then the last).
+const SHORT_LAST: u32 = SEQ_SHORT_LATENCY_CYCLES as u32 - 2;
 
 crate::ports! {
     callback window_engine_seq_ports;
@@ -114,6 +122,8 @@ pub struct SeqStats {
     pub updates: u64,
     /// Of those, updates that needed the increase's multiply.
     pub increases: u64,
+    /// Of those, updates without the multiply (the short latency).
+    pub short: u64,
     /// Of those, updates that ended below one packet (a pacing interval).
     pub paced: u64,
     /// Events dropped by a reset while in flight.
@@ -128,6 +138,7 @@ impl std::ops::AddAssign for SeqStats {
             refused,
             updates,
             increases,
+            short,
             paced,
             dropped,
         } = o;
@@ -135,6 +146,7 @@ impl std::ops::AddAssign for SeqStats {
         self.refused += refused;
         self.updates += updates;
         self.increases += increases;
+        self.short += short;
         self.paced += paced;
         self.dropped += dropped;
     }
@@ -149,6 +161,8 @@ struct Pending {
     nu: u32,
     nm: u32,
     increase: bool,
+    /// The model's step count at which the update is output.
+    last: u32,
 }
 
 /// See the module doc.
@@ -212,7 +226,7 @@ impl SeqEngineModel {
         if self.busy && inp.reset {
             self.stats.dropped += 1;
         }
-        if self.busy && self.st == LAST_STEP && !inp.reset {
+        if self.busy && self.st == self.pending.last && !inp.reset {
             let p = self.pending;
             self.mem[p.flow as usize] = p.cw;
             out = WsOutputs {
@@ -226,6 +240,7 @@ impl SeqEngineModel {
             };
             self.stats.updates += 1;
             self.stats.increases += p.increase as u64;
+            self.stats.short += (p.last == SHORT_LAST) as u64;
             self.stats.paced += (p.cw < CW_ONE) as u64;
             self.busy = false;
         } else if self.busy {
@@ -247,13 +262,21 @@ impl SeqEngineModel {
             } else {
                 update(cw, nu, nm, &p)
             };
+            let increase = nu > 0 && cw >= CW_ONE;
+            // the interval's multiply: below one packet, within its range
+            let paced = (1 << (CW_FRAC_BITS - GAMMA_SHIFT_MAX as u32)..CW_ONE).contains(&c);
             self.pending = Pending {
                 flow,
                 cw: c,
                 interval: pace_interval(c, p.rtt_ticks),
                 nu,
                 nm,
-                increase: nu > 0 && cw >= CW_ONE,
+                increase,
+                last: if increase || paced {
+                    LAST_STEP
+                } else {
+                    SHORT_LAST
+                },
             };
             self.stats.events += 1;
             self.busy = true;
