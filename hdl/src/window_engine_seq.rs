@@ -31,7 +31,7 @@
 //!   clamped (alpha and beta to [1, 256], gamma_shift to [1, 8], cw_max to
 //!   at least 1.0).
 //! - 1: n alpha or n beta; gamma, its mask (the bits at and above gamma's),
-//!   n gamma; cw > cw_max; the halving cw >> n.
+//!   n gamma; cw > cw_max; the room below 1.0; the halving cw >> n.
 //! - 2: cw + n gamma and whether it passes 1.0, cw - n beta, and the
 //!   floors' tests (by gamma's mask).
 //! - 3: the value the update reaches without a multiply (`c1`), and
@@ -53,7 +53,7 @@
 //!   outputs registered.
 //!
 //! One multiply serves both uses: an update that increases cw >= 1 ends at
-//! cw >= 1, whose interval is 0, and every other update needs none.
+//! cw >= 1, whose interval is 0, and no other update needs the increase.
 //!
 //! # Reset and power-up
 //! `reset` (synchronous) drops the event in flight, including one in its
@@ -74,8 +74,8 @@ use ldcp_sim::window_engine::{
 use rust_hdl::prelude::*;
 
 // the steps below are literals (RustHDL's HDL takes no named constants):
-// the last step is 25, and its outputs show the cycle after
-// and an update without the multiply leaves step 4 for it
+// the last step is 25, whose outputs show the cycle after (27 cycles from
+// the take), and an update without the multiply goes there from step 4 (7)
 const _: () = assert!(SEQ_LATENCY_CYCLES == 27 && SEQ_SHORT_LATENCY_CYCLES == 7);
 const _: () = assert!(CW_BITS == 32 && CW_FRAC_BITS == 20);
 const _: () = assert!(N_BITS == 4 && AB_BITS == 9 && RTT_BITS == 16 && INTERVAL_BITS == 24);
