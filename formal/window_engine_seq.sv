@@ -13,11 +13,13 @@
 // (SEQ_LATENCY_CYCLES), with age back at 0, or at age 7
 // (SEQ_SHORT_LATENCY_CYCLES) when the block goes from its step 4 to its
 // last step, 25 (no increase, and a new cw, c1, of one packet or more or
-// below 2^12: no multiply): the harness's age then goes from 5 to 26. The
-// block's decision is carried out to the harness (`hx_skip`, by a
-// connection); what c1 and inc mean the datapath properties pin down, but
-// which updates take the short path (the rule itself) is checked by
-// cosimulation against the model, not here. A
+// below 2^12: no multiply): the harness's age then goes from 5 to 26. When
+// to skip, the harness states in a section inside the block on its c1 and
+// inc registers (`h_skip`, carried out to `hx_skip` by a connection): a
+// block that skips otherwise leaves the tie of its step counter to the
+// age. What c1 and inc mean the datapath properties pin down, and
+// short_iff_no_multiply states the rule at the outputs (which updates take
+// 7 cycles, as SeqEngineModel times them). A
 // section inside the block ties its step counter to `age` (connected in:
 // `busy` exactly while an event is in flight, its step `age - 1`), which
 // makes every property inductive at a small depth.
@@ -77,6 +79,7 @@
 // depth unmarked_never_decreases 3: as set_clamped
 // depth marked_never_increases 3: as set_clamped
 // depth cw_in_range 3: as set_clamped
+// depth short_iff_no_multiply 3: as set_clamped (inc's invariant from step 1's regime test, the skip record's from step 3's c1)
 // depth interval_iff_below_one 3: as set_clamped; the multiply's invariants (WS_IVAL) are 1-inductive, their step-7 value from step 6's load
 // (at depth 2 the inductions of set_clamped, unmarked_never_decreases, marked_never_increases, cw_in_range and interval_iff_below_one fail)
 // flatten: one SMT2 state
@@ -84,8 +87,11 @@
 // memory_map: the reciprocal ROM (256 words, never written) then becomes constant logic, which interval_iff_below_one's invariant on R (bit 15 set) needs: as an SMT array its contents are free in the induction's first state and that induction fails; the 4-entry flow table becomes four registers (every check here under 1 s either way)
 // inside window_engine_seq: the step counter and busy flag, tied to the harness's age; the event and datapath registers, tied to the harness's copy of the taken event
   (* keep *) wire [5:0] h_age;
-  // the block's step-4 decision to skip the multiply, carried out (read
-  // by the harness's count)
+  // whether the update in flight skipped the multiply, from the harness
+  // (read by short_iff_no_multiply's invariant only)
+  (* keep *) wire h_short;
+  // when the block must skip the multiply (at step 4: no increase, and c1
+  // of one packet or more or below 2^12), carried out to the harness's count
   (* keep *) wire h_skip = busy$q && st$q == 6'd4 && !inc$q
                            && (c1$q[31:20] != 12'd0 || c1$q[31:12] == 20'd0);
   (* keep *) wire [1:0] h_flow;
@@ -123,11 +129,18 @@
 `define WS_DATA
 `define WS_IVAL
 `endif
+`ifdef P_short_iff_no_multiply
+`define WS_DATA
+`define WS_INC
+`endif
 `ifdef WS_DATA
 `define WS_EVENT
 `endif
 // the properties that read the flow table (WS_TABLE: the section inside
 // the RAM, below in the file, reads it too)
+`ifdef P_short_iff_no_multiply
+`define WS_TABLE
+`endif
 `ifdef P_written_is_shown
 `define WS_TABLE
 `endif
@@ -189,6 +202,21 @@
     if (hv_c1_r) assert (hv_gamma <= c1$q && c1$q <= e_cwmax$q);
   end
 `endif
+`ifdef WS_INC
+  // short_iff_no_multiply: inc, set at step 3, is an unmarked ACK of n >= 1
+  // that read cw >= 1.0 (the regime test of step 1 on the cw held from
+  // step 0); and the harness's record of a skip (connected in) is the
+  // skip's condition on c1 and inc from step 5 on (both held from step 3:
+  // a short update skipped on it at step 4, a long one found it false)
+  wire hv_inc = h_age >= 6'd5;
+  wire hv_skipped = h_age >= 6'd6;
+  wire hv_skip_cond = !inc$q && (c1$q[31:20] != 12'd0 || c1$q[31:12] == 20'd0);
+  always @* begin
+    if (hv_inc)
+      assert (inc$q == (!e_set$q && e_n$q != 4'd0 && !e_ece$q && cw$q[31:20] != 12'd0));
+    if (hv_skipped) assert (h_short == hv_skip_cond);
+  end
+`endif
 `ifdef WS_IVAL
   // the interval's multiply (interval_iff_below_one): with RTT != 0 and
   // no increase (inc low: the multiply computes RTT R >> (8 + j)), p stays
@@ -239,7 +267,8 @@
 `endif
 // end inside
 // connect dut.h_age = age: the harness's count of the cycles since the take, into the block
-// connect hx_skip = dut.h_skip: the block's step-4 decision to skip the multiply, out to the harness's count
+// connect hx_skip = dut.h_skip: when the block must skip the multiply, out to the harness's count
+// connect dut.h_short = h_short: whether the update in flight skipped the multiply, into the block (short_iff_no_multiply's invariant)
 // connect dut.h_flow = t_flow: the taken event's flow, into the block
 // connect dut.h_set = t_set: the taken event's SET flag, into the block
 // connect dut.h_ece = t_ece: the taken event's ECE flag, into the block
@@ -312,6 +341,12 @@ module window_engine_seq_props (
 
   // the count's range (an invariant every property rests on)
   always @* assert (age < L);
+
+  // whether the update in flight skipped the multiply (short_iff_no_multiply)
+  reg h_short = 1'b0;
+  always @(posedge clock)
+    if (take) h_short <= 1'b0;
+    else if (!reset && age == SKIP_AT && hx_skip) h_short <= 1'b1;
 
   // ---- the flow table's entry of f (the RAM's `mem[f]`, carried out of
   // the dut by the connections above; undriven here; 0 in the properties
@@ -437,6 +472,15 @@ module window_engine_seq_props (
       assert (t_g == held_gamma_shift && t_cwm == held_cw_max);
       if (t_mine) assert (h_word == t_rd);
     end
+`endif
+`ifdef P_short_iff_no_multiply
+    // property short_iff_no_multiply: an update of the watched flow shows 7 cycles after its take (the multiply skipped) exactly when it is no increase (an unmarked ACK of n >= 1 whose flow held cw >= 1.0) and its cw is at least 1.0 or below 2^12 (no pacing interval to compute); else 27 (the rule SeqEngineModel times updates by)
+    // (the entry read: the take's t_rd, the entry unchanged while the event is in flight)
+    if (age != 6'd0 && t_mine) assert (h_word == t_rd);
+    if (age >= 6'd1 && age <= SKIP_AT) assert (!h_short);
+    if (out_valid && t_mine)
+      assert (h_short == (!(!t_set && !t_ece && t_n != 4'd0 && t_rd >= ONE)
+                          && (out_cw >= ONE || out_cw < 32'h0000_1000)));
 `endif
 `ifdef P_interval_iff_below_one
     // property interval_iff_below_one: at every update whose take had RTT != 0, out_interval_ticks != 0 exactly when out_cw < 1.0 (with RTT = 0 it is 0 for cw in [2^12, 1.0), the exact RTT / cw; for out_cw < 2^12, below every gamma, it is 2^24-1)

@@ -282,8 +282,8 @@ fn a_window_engine_below_its_gamma_floor_fails_cw_in_range() {
 /// The mutation: the sequential window engine's skip of the multiply lands
 /// one step short of its last step, so an update without the multiply
 /// shows a cycle late. The handshake then fails from reset (at depth 12:
-/// a take, its skip at step 4, the late update); at the harness's depth 2
-/// its induction fails (bounded).
+/// a take, its skip at step 4, the step counter off the harness's count);
+/// at the harness's depth 2 its induction fails (bounded).
 #[test]
 fn a_window_engine_seq_whose_skip_lands_short_fails_handshake() {
     let r = mutant_at(
@@ -294,4 +294,22 @@ fn a_window_engine_seq_whose_skip_lands_short_fails_handshake() {
         Some(12),
     );
     fails_with_trace(&r, "handshake");
+}
+
+/// The mutation: the sequential window engine skips the multiply only from
+/// cw >= 2.0 instead of 1.0 (its step-4 test one bit higher), so an update
+/// ending in [1.0, 2.0) takes 27 cycles instead of 7: short_iff_no_multiply
+/// fails from reset (depth 12: a read of a flow at its power-up 1.0; the
+/// first assertion to fail is the step counter's tie to the harness's
+/// count, which follows the rule).
+#[test]
+fn a_window_engine_seq_that_skips_too_rarely_fails_short_iff_no_multiply() {
+    let r = mutant_at(
+        "window_engine_seq",
+        "(|c1$q[(32'h14)+:(12)] | ~|c1$q[(32'hc)+:(20)])",
+        "(|c1$q[(32'h15)+:(11)] | ~|c1$q[(32'hc)+:(20)])",
+        &["short_iff_no_multiply"],
+        Some(12),
+    );
+    fails_with_trace(&r, "short_iff_no_multiply");
 }
