@@ -160,6 +160,14 @@ pub const BLOCKS: &[Block] = &[
         },
     },
     Block {
+        module: &ldcp_hdl::nic_core::MODULE_SEQ,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: ldcp_hdl::nic_core::verilog_seq,
+        adapter: || Box::new(nic_core_seq()),
+    },
+    Block {
         module: &ldcp_hdl::nic_core::MODULE_4K,
         fpga: false,
         clock: Clock::Reported("a simulation size (4,096 flows): the ULX3S system carries it"),
@@ -710,6 +718,29 @@ fn nic_core<const FB: usize, const EW: usize>() -> Adapter<ldcp_sim::nic_core::N
                 NicCoreModel::sized(FB as u32, 0, true, false),
                 FB as u32,
                 GENERATOR_EVENTS,
+                ldcp_regmap::ENGINE_LATENCY,
+                1,
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 200,
+    }
+}
+
+fn nic_core_seq() -> Adapter<ldcp_sim::nic_core::NicCoreModel> {
+    use ldcp_sim::nic_core::*;
+    Adapter {
+        model: || NicCoreModel::sized_seq(FLOW_BITS, 0, true),
+        stimulus: |seed| Box::new(stimulus_sized(FLOW_BITS, seed).map(NicCoreIn::from)),
+        rusthdl: rusthdl::<ldcp_hdl::nic_core::NicCoreSeqIce40>,
+        throughput: |c| {
+            crate::throughput::generator_run(
+                c,
+                NicCoreModel::sized_seq(FLOW_BITS, 0, true),
+                FLOW_BITS,
+                GENERATOR_EVENTS,
+                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
+                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
             )
         },
         functional: None,
@@ -730,6 +761,8 @@ fn nic_system<const FB: usize, const EW: usize, const QB: usize>(
                 NicSystemModel::sized(FB as u32, 0, true),
                 FB as u32,
                 GENERATOR_EVENTS,
+                ldcp_regmap::ENGINE_LATENCY,
+                1,
             )
         },
         functional: None,

@@ -836,6 +836,8 @@ pub fn generator_run<M>(
     model: M,
     flow_bits: u32,
     events: u32,
+    engine_latency: u32,
+    cycles_per_event: u32,
 ) -> Result<Figures, FlowError>
 where
     M: CosimModel,
@@ -849,7 +851,7 @@ where
         wr("GEN_SEED", seed),
         wr("GEN_CTRL", 1),
     ];
-    let idle = events as usize + 2 * ldcp_sim::window_engine::LATENCY_CYCLES + 8;
+    let idle = (events * cycles_per_event) as usize + 2 * engine_latency as usize + 8;
     bus.extend(std::iter::repeat_n(BusIn::default(), idle));
     bus.extend(GEN_READS.iter().map(|n| rd(n)));
     bus.extend(std::iter::repeat_n(
@@ -892,7 +894,7 @@ where
         .measured("packets_applied", pkts)
         .design("flows", 1u64 << ldcp_regmap::FLOW_BITS)
         .design("fifo_depth", 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2)
-        .design("engine_latency_cycles", ldcp_regmap::ENGINE_LATENCY);
+        .design("engine_latency_cycles", engine_latency);
     Ok(f)
 }
 

@@ -76,6 +76,7 @@
 
 use crate::regfile::RegFile;
 use crate::window_engine::WindowEngine;
+use crate::window_engine_seq::WindowEngineSeq;
 use rust_hdl::prelude::*;
 
 /// Flow-id bits of the iCE40 build (256 flows).
@@ -94,6 +95,11 @@ pub const EW_4K: usize = FB_4K + EV_LOW_BITS;
 pub type NicCoreIce40 = NicCore<FB_ICE40, EW_ICE40>;
 /// The core of the 4,096-flow build.
 pub type NicCore4k = NicCore<FB_4K, EW_4K>;
+/// The core of the iCE40 build with the sequential window engine
+/// ([`crate::window_engine_seq`]): every source of the engine's port
+/// waits for its `in_ready`, and a flow command's result is the first
+/// update of its flow after its event was taken.
+pub type NicCoreSeqIce40 = NicCore<FB_ICE40, EW_ICE40, WindowEngineSeq<FB_ICE40>>;
 /// log2 of the event FIFO's depth.
 const FIFO_LOG2: usize = ldcp_regmap::FIFO_DEPTH_LOG2 as usize;
 /// Bits of the system's push word (`sys_push_event`): EV_PUSH's fields,
@@ -114,6 +120,85 @@ const _: () = {
 /// The first age at which an update of the commanded flow is its result.
 pub const CAPTURE_AGE: u64 = 22;
 const _: () = assert!(CAPTURE_AGE >= 1 && CAPTURE_AGE < 63, "fc_age is 6 bits");
+
+/// The window engine a core of 2^FB flows carries: its latency as
+/// CAPS.LATENCY reports it, the age from which an update of a commanded
+/// flow is the command's result ([`CAPTURE_AGE`] for the pipelined
+/// engine), and the core's logic for it (written once, in `core_logic!`).
+pub trait Engine<const FB: usize>: Block + Default + Sized {
+    /// CAPS.LATENCY: cycles from an event to its update (the longest).
+    const LATENCY_CYCLES: u64;
+    /// The first age (cycles after the command) at which an update of the
+    /// commanded flow is its result.
+    const CAPTURE_AGE: u64;
+    /// The core's `Logic::update` with this engine.
+    fn core_update<const EW: usize>(core: &mut NicCore<FB, EW, Self>);
+    /// Its `Logic::connect`.
+    fn core_connect<const EW: usize>(core: &mut NicCore<FB, EW, Self>);
+    /// Its `Logic::hdl`.
+    fn core_hdl<const EW: usize>(core: &NicCore<FB, EW, Self>) -> ast::Verilog;
+}
+
+/// The core's logic for one engine (what `#[hdl_gen]` makes of
+/// `core_logic!`), which [`Engine`] dispatches to.
+trait CoreLogic {
+    fn update(&mut self);
+    fn connect(&mut self);
+    fn hdl(&self) -> ast::Verilog;
+}
+
+impl<const FB: usize, const EW: usize, E: Engine<FB>> Logic for NicCore<FB, EW, E> {
+    fn update(&mut self) {
+        E::core_update(self)
+    }
+    fn connect(&mut self) {
+        E::core_connect(self)
+    }
+    fn hdl(&self) -> ast::Verilog {
+        E::core_hdl(self)
+    }
+}
+
+impl<const FB: usize> Engine<FB> for WindowEngine<FB> {
+    const LATENCY_CYCLES: u64 = ldcp_regmap::ENGINE_LATENCY as u64;
+    const CAPTURE_AGE: u64 = CAPTURE_AGE;
+    fn core_update<const EW: usize>(core: &mut NicCore<FB, EW, Self>) {
+        CoreLogic::update(core)
+    }
+    fn core_connect<const EW: usize>(core: &mut NicCore<FB, EW, Self>) {
+        CoreLogic::connect(core)
+    }
+    fn core_hdl<const EW: usize>(core: &NicCore<FB, EW, Self>) -> ast::Verilog {
+        CoreLogic::hdl(core)
+    }
+}
+
+/// The sequential engine takes one event at a time and never merges: the
+/// first update of the commanded flow after the command's event is taken is
+/// its result, and nothing of that flow is in flight then (the engine took
+/// the command's event only once its previous update was out). The
+/// command's own update comes at age 6 at the earliest (age k - 1 in the
+/// k-th cycle after the take); from age 2 (an age of 1 would make the
+/// registered compare `fc_age >= 0`, constant) every update of the flow is
+/// that one.
+impl<const FB: usize> Engine<FB> for WindowEngineSeq<FB> {
+    const LATENCY_CYCLES: u64 = ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u64;
+    const CAPTURE_AGE: u64 = ldcp_sim::nic_core::CAPTURE_AGE_SEQ as u64;
+    fn core_update<const EW: usize>(core: &mut NicCore<FB, EW, Self>) {
+        CoreLogic::update(core)
+    }
+    fn core_connect<const EW: usize>(core: &mut NicCore<FB, EW, Self>) {
+        CoreLogic::connect(core)
+    }
+    fn core_hdl<const EW: usize>(core: &NicCore<FB, EW, Self>) -> ast::Verilog {
+        CoreLogic::hdl(core)
+    }
+}
+const _: () = assert!(
+    ldcp_sim::nic_core::CAPTURE_AGE_SEQ >= 2
+        && (ldcp_sim::nic_core::CAPTURE_AGE_SEQ as usize)
+            < ldcp_sim::window_engine::SEQ_SHORT_LATENCY_CYCLES
+);
 // the BLOCKS bits the core drives, in the order it drives them
 const _: () = assert!(
     ldcp_regmap::BLOCK_WINDOW_ENGINE == 0
@@ -177,7 +262,7 @@ impl BuildId {
 /// another: each build names both, [`NicCoreIce40`] and [`NicCore4k`], and
 /// the constructor asserts they agree).
 #[derive(LogicBlock)]
-pub struct NicCore<const FB: usize, const EW: usize> {
+pub struct NicCore<const FB: usize, const EW: usize, E: Engine<FB> = WindowEngine<FB>> {
     /// The core clock.
     pub clock: Signal<In, Clock>,
     /// Byte address of the register bus.
@@ -237,7 +322,7 @@ pub struct NicCore<const FB: usize, const EW: usize> {
     /// CNT_CLEAR.GO is written this cycle.
     pub sys_cnt_clear: Signal<Out, Bit>,
     regs: RegFile,
-    eng: WindowEngine<FB>,
+    eng: E,
     fifo: RAM<Bits<EW>, FIFO_LOG2>,
     c_hash: Constant<Bits<32>>,
     c_dirty: Constant<Bits<1>>,
@@ -326,7 +411,7 @@ pub struct NicCore<const FB: usize, const EW: usize> {
     cnt_packets: DFF<Bits<32>>,
 }
 
-impl<const FB: usize, const EW: usize> NicCore<FB, EW> {
+impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
     /// A core reporting `build` in GIT_HASH and CAPS.DIRTY, CAPS.EXT 0.
     pub fn new(build: BuildId) -> Self {
         Self::with_ext(build, false)
@@ -377,8 +462,8 @@ impl<const FB: usize, const EW: usize> NicCore<FB, EW> {
             } as u64)),
             c_flow_bits: Constant::new(bits::<8>(FB as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
-            c_latency: Constant::new(bits::<8>(ldcp_regmap::ENGINE_LATENCY as u64)),
-            c_age: Constant::new(bits::<6>(CAPTURE_AGE - 1)),
+            c_latency: Constant::new(bits::<8>(E::LATENCY_CYCLES)),
+            c_age: Constant::new(bits::<6>(E::CAPTURE_AGE - 1)),
             c_one9: Constant::new(bits::<9>(1)),
             c_zero_seed: Constant::new(bits::<32>(ldcp_sim::xorshift::ZERO_SEED_SUBSTITUTE as u64)),
             one6: Constant::new(bits::<6>(1)),
@@ -500,19 +585,38 @@ pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE, NicCoreIce40::new(build))
 }
 
+/// The module of the core with the sequential engine ([`NicCoreSeqIce40`]).
+pub const MODULE_SEQ: crate::generate::Module = crate::generate::Module {
+    name: "nic_core_seq",
+    doc: "the LDCP NIC core with the sequential window engine (256 flows, one event per 7 to 27 cycles): event FIFO, on-chip event generator, indirect flow window, counters, behind the register map of docs/regmap.md",
+    open: MODULE.open,
+    subs: &[&crate::window_engine_seq::MODULE],
+};
+
+/// The sequential-engine core's Verilog (module [`MODULE_SEQ`]), unstamped.
+pub fn verilog_seq() -> Result<String, crate::verilog::VerilogError> {
+    crate::generate::finalized(&MODULE_SEQ, NicCoreSeqIce40::new(BuildId::UNSTAMPED))
+}
+
 /// The 4,096-flow core's Verilog (module [`MODULE_4K`]), unstamped.
 pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_4K, NicCore4k::new(BuildId::UNSTAMPED))
 }
 
-impl<const FB: usize, const EW: usize> Default for NicCore<FB, EW> {
+impl<const FB: usize, const EW: usize, E: Engine<FB>> Default for NicCore<FB, EW, E> {
     /// A core reporting GIT_HASH 0 with CAPS.DIRTY set (tests, benches).
     fn default() -> Self {
         NicCore::new(BuildId::UNSTAMPED)
     }
 }
 
-impl<const FB: usize, const EW: usize> Logic for NicCore<FB, EW> {
+/// The core's logic, written once for both engines: `core_logic!()` for
+/// the pipelined engine (it takes an event every cycle), and
+/// `core_logic!(in_ready)` for one with a ready, which every source of
+/// its port then waits for (the reset sweep, the hand-off, a flow command,
+/// the generator, the FIFO's pop).
+macro_rules! core_logic {
+    ($($rdy:ident)?) => {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -605,18 +709,20 @@ impl<const FB: usize, const EW: usize> Logic for NicCore<FB, EW> {
 
         // ---- the engine's port, by priority
         self.fc_start.next = self.fc_busy.q.val() & !self.fc_issued.q.val();
-        self.take_sweep.next = self.sweeping.q.val() & !self.sys_sweep_hold.val();
+        self.take_sweep.next =
+            self.sweeping.q.val() & !self.sys_sweep_hold.val() $(& self.eng.$rdy.val())?;
         // a window handed over in hardware, then (it waits for the FIFO to
         // empty) a flow command, the generator, the FIFO
-        self.take_set.next = !self.sweeping.q.val() & self.sys_set_valid.val();
+        self.take_set.next =
+            !self.sweeping.q.val() & self.sys_set_valid.val() $(& self.eng.$rdy.val())?;
         self.take_fc.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & self.fc_start.val()
-            & !self.nonempty.q.val();
+            & !self.nonempty.q.val() $(& self.eng.$rdy.val())?;
         self.take_gen.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & !self.take_fc.val()
-            & self.gen_busy.q.val();
+            & self.gen_busy.q.val() $(& self.eng.$rdy.val())?;
         // (not gated by take_fc: a poppable entry means a FIFO level above
         // 0, and a command waits for level 0. The gate put the level's
         // compare and the command's arbitration in front of the FIFO's
@@ -624,7 +730,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCore<FB, EW> {
         self.take_fifo.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & !self.gen_busy.q.val()
-            & self.fifo_avail.val();
+            & self.fifo_avail.val() $(& self.eng.$rdy.val())?;
         // the generator's n and ECE sit above its flow (a shift by a
         // constant: FB's own width would need a generic index)
         self.gen_n.next = bit_cast::<4, 32>(self.gen_x.q.val() >> self.c_fb.val());
@@ -945,10 +1051,25 @@ impl<const FB: usize, const EW: usize> Logic for NicCore<FB, EW> {
             self.fifo.write_enable.next = false;
         }
     }
+    };
+}
+
+impl<const FB: usize, const EW: usize> CoreLogic for NicCore<FB, EW, WindowEngine<FB>> {
+    core_logic!();
+}
+
+impl<const FB: usize, const EW: usize> CoreLogic for NicCore<FB, EW, WindowEngineSeq<FB>> {
+    core_logic!(in_ready);
 }
 
 ldcp_sim::nic_core_ports!(crate::hand_stepped {
-    NicCore<FB, EW> [const FB: usize, const EW: usize],
+    NicCore<FB, EW, WindowEngine<FB>> [const FB: usize, const EW: usize],
+    ldcp_sim::nic_core::NicCoreIn,
+    ldcp_sim::nic_core::NicCoreOut
+});
+
+ldcp_sim::nic_core_ports!(crate::hand_stepped {
+    NicCore<FB, EW, WindowEngineSeq<FB>> [const FB: usize, const EW: usize],
     ldcp_sim::nic_core::NicCoreIn,
     ldcp_sim::nic_core::NicCoreOut
 });
@@ -971,5 +1092,19 @@ mod tests {
             CosimModel::tick(&mut m, &b);
             assert_eq!(o, CosimModel::outputs(&m), "cycle {c}, inputs {b:?}");
         }
+    }
+
+    /// The core with the sequential engine, against its model: the reset
+    /// sweep, bus commands and events waiting for the engine.
+    #[test]
+    fn nic_core_seq_rusthdl_simulation_matches_model() {
+        let mut sim = crate::stepper::RustHdlSim::<NicCoreSeqIce40>::new();
+        let mut m = NicCoreModel::sized_seq(8, 0, true);
+        for (c, b) in stimulus(12).take(3_000).map(NicCoreIn::from).enumerate() {
+            let o = sim.step(&b).expect("RustHDL settles");
+            CosimModel::tick(&mut m, &b);
+            assert_eq!(o, CosimModel::outputs(&m), "cycle {c}, inputs {b:?}");
+        }
+        assert!(m.stats().updates > 20, "{:?}", m.stats());
     }
 }

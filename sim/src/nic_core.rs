@@ -4,7 +4,7 @@
 //! the counters, register for register. The RTL's module doc describes the
 //! behaviour; this file mirrors it statement for statement.
 
-use crate::window_engine::{WeInputs, WindowEngineModel};
+use crate::window_engine::{SeqEngineModel, WeInputs, WeOutputs, WindowEngineModel, WsInputs};
 use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
 use ldcp_regmap::REGISTERS;
 
@@ -16,8 +16,90 @@ pub const FLOWS: usize = 1 << FLOW_BITS;
 pub const FLOW_BITS_4K: u32 = ldcp_regmap::FLOW_FIELD_BITS;
 /// The event FIFO's depth.
 pub const FIFO_DEPTH: u32 = 1 << ldcp_regmap::FIFO_DEPTH_LOG2;
-/// The first age at which an update of the commanded flow is its result.
+/// The first age at which an update of the commanded flow is its result
+/// (the pipelined engine's merge window: see the RTL's module doc).
 pub const CAPTURE_AGE: u32 = 22;
+/// The same with the sequential engine: its result is the first update of
+/// the commanded flow after the command's event was taken (nothing of the
+/// flow is in flight then), which comes at age 6 at the earliest; every
+/// age from 2 on picks it (the RTL registers `age >= CAPTURE_AGE - 1`).
+pub const CAPTURE_AGE_SEQ: u32 = 2;
+
+/// The window engine a core carries, and its cycle model: the pipelined
+/// engine (one event per cycle, never refused) or the sequential one
+/// (`in_ready`: every source of the core's port waits for it).
+#[derive(Clone, Debug)]
+pub enum EngineModel {
+    /// `ldcp_hdl::window_engine::WindowEngine`.
+    Pipelined(WindowEngineModel),
+    /// `ldcp_hdl::window_engine_seq::WindowEngineSeq`.
+    Sequential(SeqEngineModel),
+}
+
+impl EngineModel {
+    /// The engine takes an event this cycle (always, for the pipelined one).
+    pub fn ready(&self) -> bool {
+        match self {
+            EngineModel::Pipelined(_) => true,
+            EngineModel::Sequential(m) => m.outputs().in_ready,
+        }
+    }
+
+    /// Its update outputs.
+    pub fn outputs(&self) -> WeOutputs {
+        match self {
+            EngineModel::Pipelined(m) => m.outputs(),
+            EngineModel::Sequential(m) => {
+                let o = m.outputs();
+                WeOutputs {
+                    out_valid: o.out_valid,
+                    out_flow: o.out_flow,
+                    out_cw: o.out_cw,
+                    out_interval_ticks: o.out_interval_ticks,
+                    out_n_u_pkts: o.out_n_u_pkts,
+                    out_n_m_pkts: o.out_n_m_pkts,
+                }
+            }
+        }
+    }
+
+    fn tick(&mut self, i: &WeInputs) {
+        match self {
+            EngineModel::Pipelined(m) => m.tick(i),
+            EngineModel::Sequential(m) => m.tick(&WsInputs::from(*i)),
+        }
+    }
+
+    fn table(&self, flow: usize) -> Option<u32> {
+        match self {
+            EngineModel::Pipelined(m) => m.table(flow),
+            EngineModel::Sequential(m) => m.table(flow),
+        }
+    }
+
+    fn in_flight(&self) -> Vec<(&'static str, u64)> {
+        match self {
+            EngineModel::Pipelined(m) => m.in_flight(),
+            EngineModel::Sequential(m) => m.in_flight(),
+        }
+    }
+
+    /// CAPS.LATENCY: its longest latency, cycles.
+    pub fn latency_cycles(&self) -> u32 {
+        match self {
+            EngineModel::Pipelined(_) => crate::window_engine::LATENCY_CYCLES as u32,
+            EngineModel::Sequential(_) => crate::window_engine::SEQ_LATENCY_CYCLES as u32,
+        }
+    }
+
+    /// The first age at which an update of a commanded flow is its result.
+    pub fn capture_age(&self) -> u32 {
+        match self {
+            EngineModel::Pipelined(_) => CAPTURE_AGE,
+            EngineModel::Sequential(_) => CAPTURE_AGE_SEQ,
+        }
+    }
+}
 
 pub use crate::xorshift::{seed_state, step as xorshift32};
 
@@ -273,7 +355,7 @@ pub struct NicCoreModel {
     dirty: bool,
     ext: bool,
     regs: RegFileModel,
-    eng: WindowEngineModel,
+    eng: EngineModel,
     fifo: Vec<u32>,
     s: State,
     stats: Stats,
@@ -289,6 +371,28 @@ impl NicCoreModel {
     /// The core of a build with 2^`flow_bits` flows (8: the iCE40's, 12:
     /// the ECP5's), reporting `ext` in CAPS.EXT.
     pub fn sized(flow_bits: u32, hash: u32, dirty: bool, ext: bool) -> Self {
+        Self::with_engine(
+            EngineModel::Pipelined(WindowEngineModel::new(flow_bits)),
+            flow_bits,
+            hash,
+            dirty,
+            ext,
+        )
+    }
+
+    /// The core of 2^`flow_bits` flows with the sequential window engine
+    /// (`ldcp_hdl::nic_core::NicCoreSeqIce40` at 8), CAPS.EXT 0.
+    pub fn sized_seq(flow_bits: u32, hash: u32, dirty: bool) -> Self {
+        Self::with_engine(
+            EngineModel::Sequential(SeqEngineModel::new(flow_bits)),
+            flow_bits,
+            hash,
+            dirty,
+            false,
+        )
+    }
+
+    fn with_engine(eng: EngineModel, flow_bits: u32, hash: u32, dirty: bool, ext: bool) -> Self {
         assert!(
             (1..=FLOW_BITS_4K).contains(&flow_bits),
             "flow bits {flow_bits} out of [1, {FLOW_BITS_4K}]"
@@ -300,7 +404,7 @@ impl NicCoreModel {
             dirty,
             ext,
             regs: RegFileModel::new(),
-            eng: WindowEngineModel::new(flow_bits),
+            eng,
             fifo: vec![0; FIFO_DEPTH as usize],
             s: State::default(),
             stats: Stats::default(),
@@ -337,8 +441,10 @@ impl NicCoreModel {
     pub fn taps(&self) -> Taps {
         let o = &self.s;
         let eo = self.eng.outputs();
-        let capture =
-            o.fc_issued && eo.out_valid && eo.out_flow == o.fc_flow && o.fc_age >= CAPTURE_AGE;
+        let capture = o.fc_issued
+            && eo.out_valid
+            && eo.out_flow == o.fc_flow
+            && o.fc_age >= self.eng.capture_age();
         let flow_cmd = self.regs.command(self.ix.flow_cmd);
         Taps {
             core_rst: o.reset_q,
@@ -397,13 +503,16 @@ impl NicCoreModel {
         let fifo_level = o.level;
         let fifo_avail = o.wr_ptr_d != o.rd_ptr;
         let fc_start = o.fc_busy && !o.fc_issued;
-        let take_sweep = o.sweeping && !sweep_hold;
+        // every source waits for the engine (the pipelined one is always
+        // ready)
+        let ready = self.eng.ready();
+        let take_sweep = o.sweeping && !sweep_hold && ready;
         let set_valid = set.is_some();
-        let take_set = !o.sweeping && set_valid;
-        let take_fc = !o.sweeping && !set_valid && fc_start && o.level == 0;
-        let take_gen = !o.sweeping && !set_valid && !take_fc && o.gen_busy;
+        let take_set = !o.sweeping && set_valid && ready;
+        let take_fc = !o.sweeping && !set_valid && fc_start && o.level == 0 && ready;
+        let take_gen = !o.sweeping && !set_valid && !take_fc && o.gen_busy && ready;
         // no `!take_fc`, as the RTL: a poppable entry means level > 0
-        let take_fifo = !o.sweeping && !set_valid && !o.gen_busy && fifo_avail;
+        let take_fifo = !o.sweeping && !set_valid && !o.gen_busy && fifo_avail && ready;
         debug_assert!(!(take_fifo && take_fc), "a command waits for an empty FIFO");
         let mask = self.flow_mask();
         let (gflow, gn, gece) = gen_event(o.gen_x, self.fb);
@@ -465,7 +574,7 @@ impl NicCoreModel {
         ro[ix.git_hash] = self.hash;
         ro[ix.caps] = self.fb
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
-            | (ldcp_regmap::ENGINE_LATENCY << 16)
+            | (self.eng.latency_cycles() << 16)
             | ((self.dirty as u32) << 24)
             | ((self.ext as u32) << 25)
             | map().caps_kind.put(ldcp_regmap::KIND_NIC);
@@ -569,8 +678,10 @@ impl NicCoreModel {
         if o.fc_issued && o.fc_age != 63 {
             n.fc_age = o.fc_age + 1;
         }
-        let capture =
-            o.fc_issued && eo.out_valid && eo.out_flow == o.fc_flow && o.fc_age >= CAPTURE_AGE;
+        let capture = o.fc_issued
+            && eo.out_valid
+            && eo.out_flow == o.fc_flow
+            && o.fc_age >= self.eng.capture_age();
         if capture {
             n.fc_busy = false;
             n.fc_issued = false;
@@ -784,10 +895,14 @@ impl NicCoreModel {
     /// engine's latency, each in turn.
     pub fn drain_bus(&self) -> Vec<BusIn> {
         let stop = BusIn::write(ldcp_regmap::model::offset("GEN_CTRL"), 2);
-        let idle = 2 * (1usize << self.fb)
-            + FIFO_DEPTH as usize
+        // the sequential engine takes an event per latency at the worst
+        let per_event = match self.eng {
+            EngineModel::Pipelined(_) => 1,
+            EngineModel::Sequential(_) => crate::window_engine::SEQ_LATENCY_CYCLES,
+        };
+        let idle = (2 * (1usize << self.fb) + FIFO_DEPTH as usize) * per_event
             + 64
-            + 2 * crate::window_engine::LATENCY_CYCLES;
+            + 2 * self.eng.latency_cycles() as usize;
         std::iter::once(stop)
             .chain(std::iter::repeat_n(BusIn::default(), idle))
             .collect()
