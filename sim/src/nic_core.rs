@@ -28,6 +28,9 @@ pub const CAPTURE_AGE_SEQ: u32 = 2;
 /// The window engine a core carries, and its cycle model: the pipelined
 /// engine (one event per cycle, never refused) or the sequential one
 /// (`in_ready`: every source of the core's port waits for it).
+// one core holds one engine for its life: boxing the pipelined model (the
+// large variant) would add an indirection to every cycle of the common one
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum EngineModel {
     /// `ldcp_hdl::window_engine::WindowEngine`.
