@@ -20,6 +20,21 @@
 //! A lower source waits while a higher one holds the port; nothing is
 //! dropped but a push into a full FIFO (counted, flagged).
 //!
+//! # The engine
+//! The core is generic over its window engine ([`Engine`]): the pipelined
+//! [`WindowEngine`] (every build but one: one event per clock, never
+//! refused, merging within 16 cycles) or the sequential
+//! [`WindowEngineSeq`] ([`NicCoreSeqIce40`], for the Alchitry Cu's
+//! complete NIC: one event per 7 to 27 cycles, with `in_ready`). Its logic
+//! is written once (`core_logic!`); with the pipelined engine the generated
+//! Verilog is the same, byte for byte, as before the sequential one existed.
+//! With the sequential engine every source above waits for the engine's
+//! `in_ready` besides its turn (the sweep takes 7 cycles a flow at INIT_CW
+//! 1.0, the generator runs at the engine's pace, the FIFO absorbs bursts
+//! and drops what overflows it), CAPS.LATENCY reads 27, and a system must
+//! hold a handed-over window (`sys_set_*`) until the core takes it (no such
+//! system exists yet: the core alone ties it low).
+//!
 //! A system around the core (`crate::nic_system`) may hold the sweep
 //! (`sweep_hold`) until its own blocks have finished their reset sweeps;
 //! the core alone ties it low. The other taps (`core_rst`, `upd_*`,
@@ -34,7 +49,11 @@
 //! (the cycle after its write: the decoder registers commands); an update
 //! of the flow from an earlier slot leaves at most 22 cycles after.
 //! The core captures the first update of the flow whose age is at least
-//! [`CAPTURE_AGE`] (age counted from 0 in the cycle after the command):
+//! [`CAPTURE_AGE`] (age counted from 0 in the cycle after the command;
+//! with the sequential engine, which merges nothing, from 0 in the cycle
+//! after the command's event was taken, and the first update of the flow
+//! from age `CAPTURE_AGE_SEQ` = 2 on, its own, which comes at age 6 at the
+//! earliest):
 //! FLOW_CW and FLOW_INTERVAL then hold the flow's cw after every event that
 //! came before the command (and any that merged with it), and
 //! FLOW_STATUS.DONE is set.
