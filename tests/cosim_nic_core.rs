@@ -34,6 +34,23 @@ struct Reached {
     gen_borrows: u64,
 }
 
+/// Counts a compared cycle's reads.
+fn observe(_: &NicCoreIn, o: &NicCoreOut, c: &mut Reached) {
+    c.reads += o.bus_rvalid as u64;
+    c.reads_nonzero += (o.bus_rvalid && o.bus_rdata != 0) as u64;
+}
+
+/// Adds what the model counted over a compared case.
+fn finish(m: &NicCoreModel, c: &mut Reached) {
+    let s = m.stats();
+    c.events += s.events;
+    c.flow_results += s.flow_results;
+    c.dropped += s.dropped;
+    c.resets += s.resets;
+    c.gen_cycles += s.gen_cycles;
+    c.gen_borrows += s.gen_borrows;
+}
+
 #[test]
 fn nic_core_matches_model() {
     let (t, c) = ldcp_tests::cosim_cases(
@@ -43,19 +60,8 @@ fn nic_core_matches_model() {
         100,
         stream(),
         || NicCoreModel::new(0, true),
-        |_, o: &NicCoreOut, c: &mut Reached| {
-            c.reads += o.bus_rvalid as u64;
-            c.reads_nonzero += (o.bus_rvalid && o.bus_rdata != 0) as u64;
-        },
-        |m: &NicCoreModel, c: &mut Reached| {
-            let s = m.stats();
-            c.events += s.events;
-            c.flow_results += s.flow_results;
-            c.dropped += s.dropped;
-            c.resets += s.resets;
-            c.gen_cycles += s.gen_cycles;
-            c.gen_borrows += s.gen_borrows;
-        },
+        observe,
+        finish,
     );
     eprintln!(
         "nic_core cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
@@ -113,19 +119,8 @@ fn nic_core_seq_matches_model() {
         60,
         stream(),
         || NicCoreModel::sized_seq(FLOW_BITS, 0, true),
-        |_, o: &NicCoreOut, c: &mut Reached| {
-            c.reads += o.bus_rvalid as u64;
-            c.reads_nonzero += (o.bus_rvalid && o.bus_rdata != 0) as u64;
-        },
-        |m: &NicCoreModel, c: &mut Reached| {
-            let s = m.stats();
-            c.events += s.events;
-            c.flow_results += s.flow_results;
-            c.dropped += s.dropped;
-            c.resets += s.resets;
-            c.gen_cycles += s.gen_cycles;
-            c.gen_borrows += s.gen_borrows;
-        },
+        observe,
+        finish,
     );
     eprintln!(
         "nic_core_seq cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
