@@ -24,8 +24,8 @@ struct Reached {
 
 #[test]
 fn window_engine_seq_matches_model() {
-    let strategy = proptest::collection::vec(ldcp_tests::window_segment(), 1..5)
-        .prop_map(|s| s.concat().into_iter().map(WsInputs::from).collect());
+    let strategy =
+        proptest::collection::vec(ldcp_tests::window_segment(), 1..5).prop_map(|s| s.concat());
     let (t, c) = ldcp_tests::cosim_cases(
         "window_engine_seq",
         "cosim_window_engine_seq",
@@ -108,7 +108,7 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
             in_ece: ece,
             in_n_pkts: 1 + ((r >> 24) % 15) as u32,
             in_cw: ((r >> 32) as u32) % (300 * CW_ONE),
-            ..WsInputs::from(WeInputs::idle(&p))
+            ..WeInputs::idle(&p)
         });
     }
     // the stimulus: each event offered until taken (the outputs after the

@@ -590,7 +590,7 @@ fn window_engine_seq<const FB: usize>() -> Adapter<ldcp_sim::window_engine::SeqE
     use ldcp_sim::window_engine::*;
     Adapter {
         model: || SeqEngineModel::new(FB as u32),
-        stimulus: |seed| Box::new(seq_stimulus(seed, FB as u32, WindowParams::default())),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32, WindowParams::default())),
         rusthdl: rusthdl::<ldcp_hdl::window_engine_seq::WindowEngineSeq<FB>>,
         throughput: |c| crate::throughput::window_engine_seq(c, FB as u32, THROUGHPUT_CYCLES),
         functional: None,

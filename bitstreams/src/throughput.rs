@@ -443,7 +443,7 @@ pub fn window_engine_seq(
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::window_engine::*;
     let p = WindowParams::default();
-    let stim: Vec<WsInputs> = seq_stimulus(1, flow_bits, p)
+    let stim: Vec<WsInputs> = stimulus(1, flow_bits, p)
         .map(|i| WsInputs {
             reset: false,
             in_valid: true,

@@ -5,6 +5,15 @@
 //! implements, latency, reset, fixed point); its golden model lives in the
 //! file of the same stem in `ldcp-sim`. [`blocks`] lists them for the flow.
 
+/// `Self { <the fields given>, <every field listed>: Default::default() }`:
+/// a block's constructor that gives its constants, ROMs and tables and
+/// starts every register, signal and sub-block at its default.
+macro_rules! with_defaults {
+    ($($f:ident: $v:expr,)* ; $($d:ident),* $(,)?) => {
+        Self { $($f: $v,)* $($d: Default::default(),)* }
+    };
+}
+
 pub mod ack_generator;
 pub mod board;
 pub mod board_shell;

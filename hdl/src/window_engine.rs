@@ -311,15 +311,6 @@ pub struct WindowEngine<const FLOW_BITS: usize> {
     cw_table: RAM<Bits<CW_BITS>, FLOW_BITS>,
 }
 
-/// `Self { <the fields given>, <every field listed>: Default::default() }`:
-/// the registers, signals and sub-blocks start at their defaults; only the
-/// constants, the ROMs and the flow table are given.
-macro_rules! with_defaults {
-    ($($f:ident: $v:expr,)* ; $($d:ident),* $(,)?) => {
-        Self { $($f: $v,)* $($d: Default::default(),)* }
-    };
-}
-
 impl<const FLOW_BITS: usize> Default for WindowEngine<FLOW_BITS> {
     fn default() -> Self {
         with_defaults!(

@@ -63,7 +63,7 @@
 //!
 //! # Ports
 //! Those of the pipelined engine, plus `in_ready`; one flat port per field
-//! of `WsInputs` / `WsOutputs`.
+//! of `WsInputs` (the pipelined engine's `WeInputs`) / `WsOutputs`.
 
 use crate::window_engine::recip_rom;
 use ldcp_sim::window_engine::{
@@ -238,13 +238,6 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     j_code: [Constant<Bits<5>>; 20],
     rom: SyncROM<Bits<16>, 8>,
     cw_table: RAM<Bits<CW_BITS>, FLOW_BITS>,
-}
-
-/// `Self { <the fields given>, <every field listed>: Default::default() }`.
-macro_rules! with_defaults {
-    ($($f:ident: $v:expr,)* ; $($d:ident),* $(,)?) => {
-        Self { $($f: $v,)* $($d: Default::default(),)* }
-    };
 }
 
 impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
@@ -553,7 +546,7 @@ ldcp_sim::window_engine_seq_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::window_engine::{seq_stimulus, SeqEngineModel, WindowParams};
+    use ldcp_sim::window_engine::{stimulus, SeqEngineModel, WindowParams};
 
     /// RustHDL's own simulation of the engine agrees with its cycle model
     /// (the Verilog is checked by cosimulation).
@@ -562,7 +555,7 @@ mod tests {
         let mut sim = WindowEngineSeqRustHdl::<8>::new();
         let mut model = SeqEngineModel::new(8);
         let mut updates = 0;
-        for (c, i) in seq_stimulus(5, 8, WindowParams::default())
+        for (c, i) in stimulus(5, 8, WindowParams::default())
             .take(20_000)
             .enumerate()
         {

@@ -4,7 +4,7 @@
 //! the counters, register for register. The RTL's module doc describes the
 //! behaviour; this file mirrors it statement for statement.
 
-use crate::window_engine::{SeqEngineModel, WeInputs, WeOutputs, WindowEngineModel, WsInputs};
+use crate::window_engine::{SeqEngineModel, WeInputs, WeOutputs, WindowEngineModel};
 use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
 use ldcp_regmap::REGISTERS;
 
@@ -69,7 +69,7 @@ impl EngineModel {
     fn tick(&mut self, i: &WeInputs) {
         match self {
             EngineModel::Pipelined(m) => m.tick(i),
-            EngineModel::Sequential(m) => m.tick(&WsInputs::from(*i)),
+            EngineModel::Sequential(m) => m.tick(i),
         }
     }
 

@@ -188,6 +188,30 @@ macro_rules! ports {
             }
         }
     };
+    // a block whose inputs are another's (declared there, with its
+    // callback `$icb`): only its outputs are declared here, and its
+    // callback takes the inputs' names from `$icb`
+    (
+        callback $cb:ident;
+        inputs of $icb:ident;
+        $(#[$ometa:meta])*
+        $ovis:vis struct $oname:ident {
+            $( $(#[doc = $odoc:literal])* $ofield:ident : $oty:ty = $owidth:expr ),* $(,)?
+        }
+    ) => {
+        $crate::ports!(@one $(#[$ometa])* $ovis struct $oname { $( $(#[doc = $odoc])* $ofield : $oty = $owidth ),* });
+        $crate::ports!(@callback_of ($) $cb $icb [$($ofield)*]);
+    };
+    (@callback_of ($d:tt) $cb:ident $icb:ident [$($ofield:ident)*]) => {
+        /// Calls `m! { args ; inputs [..] outputs [..] }` with this
+        /// block's port names (its inputs are another block's).
+        #[macro_export]
+        macro_rules! $cb {
+            ($d m:path { $d ($d args:tt)* }) => {
+                $crate::$icb! { $crate::ports_outputs_replaced { $d m [$($ofield)*] { $d ($d args)* } } }
+            };
+        }
+    };
     (@callback ($d:tt) $cb:ident [$($ifield:ident)*] [$($ofield:ident)*]) => {
         /// Calls `m! { args ; inputs [..] outputs [..] }` with this
         /// block's port names (see `ldcp_sim::ports`).
@@ -197,6 +221,15 @@ macro_rules! ports {
                 $d m! { $d ($d args)* ; inputs [$($ifield)*] outputs [$($ofield)*] }
             };
         }
+    };
+}
+
+/// What a callback of `ports!`'s `inputs of` form expands to: the names
+/// another block's callback gave, its outputs replaced by `[$o]`.
+#[macro_export]
+macro_rules! ports_outputs_replaced {
+    ($m:path [$($o:ident)*] { $($args:tt)* } ; inputs [$($i:ident)*] outputs [$($x:ident)*]) => {
+        $m! { $($args)* ; inputs [$($i)*] outputs [$($o)*] }
     };
 }
 

@@ -260,13 +260,18 @@ pub fn update(cw: u32, n_u: u32, n_m: u32, p: &WindowParams) -> u32 {
     c
 }
 
+/// The smallest cw whose pacing interval is computed (the smallest gamma,
+/// 2^-8); below it (unreachable: every write is clamped to [gamma,
+/// cw_max]) the interval is the longest.
+pub const INTERVAL_MIN_CW: u32 = 1 << (CW_FRAC_BITS - GAMMA_SHIFT_MAX as u32);
+
 /// The pacing interval `RTT / cw` in ticks for `cw < 1`, 0 for `cw >= 1`.
 #[inline]
 pub fn pace_interval(cw: u32, rtt_ticks: u32) -> u32 {
     if cw >= CW_ONE {
         return 0;
     }
-    if cw < 1 << (CW_FRAC_BITS - GAMMA_SHIFT_MAX as u32) {
+    if cw < INTERVAL_MIN_CW {
         // below the smallest gamma: unreachable (every write is clamped to
         // [gamma, cw_max]); the longest interval, as the RTL does
         return (1 << INTERVAL_BITS) - 1;
@@ -461,8 +466,7 @@ pub use rtl_model::{
     stage, WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
 };
 pub use seq_model::{
-    seq_stimulus, SeqEngineModel, SeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES,
-    SEQ_SHORT_LATENCY_CYCLES,
+    SeqEngineModel, SeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES, SEQ_SHORT_LATENCY_CYCLES,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the

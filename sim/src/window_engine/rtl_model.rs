@@ -21,9 +21,9 @@ crate::ports! {
     /// One cycle of inputs, port for port.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct WeInputs {
-        /// Synchronous reset: the update at the table write (stage O) is written at its edge; every other event in flight is dropped, and none shows an output; the flow table keeps its values.
+        /// Synchronous reset: drops the events in flight (the pipelined engine still writes the update at its table write, stage O; the sequential engine drops even one in its last step); the flow table keeps its values.
         reset: bool = 1,
-        /// An event arrives (never refused).
+        /// An event arrives (the pipelined engine takes every one; the sequential engine only with `in_ready` and no reset, the source holding it until then).
         in_valid: bool = 1,
         /// Its flow (the build's flow bits).
         in_flow: u32 = FLOW_WIDTH,

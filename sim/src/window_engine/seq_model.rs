@@ -29,34 +29,7 @@ const SHORT_LAST: u32 = SEQ_SHORT_LATENCY_CYCLES as u32 - 2;
 
 crate::ports! {
     callback window_engine_seq_ports;
-    /// One cycle of inputs, port for port.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct WsInputs {
-        /// Synchronous reset: drops the event in flight (none reaches the table or the outputs); the flow table keeps its values.
-        reset: bool = 1,
-        /// An event is offered; taken in a cycle with `in_ready` and no reset.
-        in_valid: bool = 1,
-        /// Its flow (the build's flow bits).
-        in_flow: u32 = FLOW_WIDTH,
-        /// SET (1): cw := `in_cw` clamped to [gamma, cw_max]; ACK (0).
-        in_set: bool = 1,
-        /// ACK: ECN-Echo.
-        in_ece: bool = 1,
-        /// ACK: packets acknowledged, 0..=15 (0: no change, the update still reports the flow's cw: a read).
-        in_n_pkts: u32 = N_BITS as u32,
-        /// SET: the new cw, packets, UQ12.20.
-        in_cw: u32 = CW_BITS as u32,
-        /// alpha, UQ1.8 raw (1..=256; 0 acts as 1, above 256 as 256), taken with the event.
-        cfg_alpha: u16 = AB_BITS as u32,
-        /// beta, UQ1.8 raw (1..=256; clamped like alpha), taken with the event.
-        cfg_beta: u16 = AB_BITS as u32,
-        /// gamma = 2^-cfg_gamma_shift (1..=8; clamped), taken with the event.
-        cfg_gamma_shift: u8 = GAMMA_SHIFT_BITS as u32,
-        /// cw cap, packets, UQ12.20 (below 1.0 acts as 1.0), taken with the event.
-        cfg_cw_max: u32 = CW_BITS as u32,
-        /// RTT in pacing-timer ticks, taken with the event.
-        cfg_rtt_ticks: u32 = RTT_BITS as u32,
-    }
+    inputs of window_engine_ports;
     /// The outputs.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct WsOutputs {
@@ -77,25 +50,9 @@ crate::ports! {
     }
 }
 
-impl From<WeInputs> for WsInputs {
-    /// The same cycle of inputs, for the sequential engine's ports.
-    fn from(i: WeInputs) -> Self {
-        WsInputs {
-            reset: i.reset,
-            in_valid: i.in_valid,
-            in_flow: i.in_flow,
-            in_set: i.in_set,
-            in_ece: i.in_ece,
-            in_n_pkts: i.in_n_pkts,
-            in_cw: i.in_cw,
-            cfg_alpha: i.cfg_alpha,
-            cfg_beta: i.cfg_beta,
-            cfg_gamma_shift: i.cfg_gamma_shift,
-            cfg_cw_max: i.cfg_cw_max,
-            cfg_rtt_ticks: i.cfg_rtt_ticks,
-        }
-    }
-}
+/// The sequential engine's inputs are the pipelined engine's, port for
+/// port (it takes the configuration with each event).
+pub type WsInputs = WeInputs;
 
 impl WsInputs {
     /// The parameters as the engine takes them with an event: each port's
@@ -264,7 +221,7 @@ impl SeqEngineModel {
             };
             let increase = nu > 0 && cw >= CW_ONE;
             // the interval's multiply: below one packet, within its range
-            let paced = (1 << (CW_FRAC_BITS - GAMMA_SHIFT_MAX as u32)..CW_ONE).contains(&c);
+            let paced = (INTERVAL_MIN_CW..CW_ONE).contains(&c);
             self.pending = Pending {
                 flow,
                 cw: c,
@@ -326,14 +283,4 @@ impl crate::cosim::CosimModel for SeqEngineModel {
     fn in_flight(&self) -> Vec<(&'static str, u64)> {
         SeqEngineModel::in_flight(self)
     }
-}
-
-/// The seeded stream of [`stimulus`] for the sequential engine's ports:
-/// most events are offered while it is busy and not taken.
-pub fn seq_stimulus(
-    seed: u64,
-    flow_bits: u32,
-    params: WindowParams,
-) -> impl Iterator<Item = WsInputs> + Clone {
-    stimulus(seed, flow_bits, params).map(WsInputs::from)
 }
