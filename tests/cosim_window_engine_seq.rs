@@ -187,7 +187,7 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
         below > 200 && above > 200,
         "{below} below 1, {above} above 4"
     );
-    // each event but the last occupies the engine for its latency: 41
+    // each event but the last occupies the engine for its latency: 27
     // cycles with the multiply, 7 without
     let short = m.stats().short as usize;
     let full = (events.len() - short) * SEQ_LATENCY_CYCLES + short * SEQ_SHORT_LATENCY_CYCLES + 1;

@@ -149,6 +149,17 @@ pub const BLOCKS: &[Block] = &[
         },
     },
     Block {
+        module: &ldcp_hdl::ack_generator_seq::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: || {
+            use ldcp_hdl::ack_generator_seq::{verilog, FB_ICE40, MODULE};
+            verilog::<FB_ICE40>(&MODULE)
+        },
+        adapter: || Box::new(ack_generator_seq::<{ ldcp_hdl::ack_generator_seq::FB_ICE40 }>()),
+    },
+    Block {
         module: &ldcp_hdl::nic_core::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -700,6 +711,18 @@ fn ack_generator<const FB: usize, const QB: usize>(
             },
         }),
         rusthdl_divisor: 200,
+    }
+}
+
+fn ack_generator_seq<const FB: usize>() -> Adapter<ldcp_sim::ack_generator::SeqAckModel> {
+    use ldcp_sim::ack_generator::*;
+    Adapter {
+        model: || SeqAckModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::ack_generator_seq::AckGeneratorSeq<FB>>,
+        throughput: |c| crate::throughput::ack_generator_seq(c, FB as u32, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
     }
 }
 

@@ -15,6 +15,7 @@ macro_rules! with_defaults {
 }
 
 pub mod ack_generator;
+pub mod ack_generator_seq;
 pub mod board;
 pub mod board_shell;
 pub mod coord_decision;

@@ -232,9 +232,11 @@ impl AckFlow {
 }
 
 mod rtl_model;
+mod seq_model;
 pub use rtl_model::{
     stimulus, AckGeneratorModel, AgInputs, AgOutputs, AgStimulus, ACK_QUEUE, READY_MAX_QUEUED,
 };
+pub use seq_model::{SeqAckModel, SeqAckStats, SEQ_OP_CYCLES};
 
 #[cfg(test)]
 mod tests;
