@@ -160,6 +160,21 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(ack_generator_seq::<{ ldcp_hdl::ack_generator_seq::FB_ICE40 }>()),
     },
     Block {
+        module: &ldcp_hdl::fast_start_marker_seq::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: || {
+            use ldcp_hdl::fast_start_marker_seq::{verilog, FB_ICE40, MODULE};
+            verilog::<FB_ICE40>(&MODULE)
+        },
+        adapter: || {
+            Box::new(fast_start_marker_seq::<
+                { ldcp_hdl::fast_start_marker_seq::FB_ICE40 },
+            >())
+        },
+    },
+    Block {
         module: &ldcp_hdl::nic_core::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -711,6 +726,18 @@ fn ack_generator<const FB: usize, const QB: usize>(
             },
         }),
         rusthdl_divisor: 200,
+    }
+}
+
+fn fast_start_marker_seq<const FB: usize>() -> Adapter<ldcp_sim::fast_start_marker::SeqFsModel> {
+    use ldcp_sim::fast_start_marker::*;
+    Adapter {
+        model: || SeqFsModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::fast_start_marker_seq::FastStartMarkerSeq<FB>>,
+        throughput: |c| crate::throughput::fast_start_marker_seq(c, FB as u32, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
     }
 }
 

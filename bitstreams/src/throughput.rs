@@ -611,6 +611,59 @@ pub fn fast_start_marker(
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::fast_start_marker::*;
+    fast_start_marker_run(
+        cosim,
+        FastStartModel::new(fb),
+        fb,
+        cycles,
+        [
+            LATENCY_CYCLES.to_string(),
+            "low only during a reset sweep, one cycle per flow".into(),
+        ],
+    )
+}
+
+/// The sequential fast-start marker ([`fast_start_marker`]'s run): one
+/// event per 7 cycles, so the events offered while it is busy are not taken
+/// (the stream does not hold them: this run measures the rate).
+pub fn fast_start_marker_seq(
+    cosim: &Cosim<ldcp_sim::fast_start_marker::SeqFsModel>,
+    fb: u32,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::fast_start_marker::*;
+    fast_start_marker_run(
+        cosim,
+        SeqFsModel::new(fb),
+        fb,
+        cycles,
+        [
+            SEQ_LATENCY_CYCLES.to_string(),
+            format!(
+                "low for the {} cycles after a take (one event per {SEQ_LATENCY_CYCLES} \
+                 cycles) and during a reset sweep",
+                SEQ_LATENCY_CYCLES - 1
+            ),
+        ],
+    )
+}
+
+/// [`fast_start_marker`]'s run on either block's model; `design`: the
+/// latency and the ready rule, as the block's doc states them.
+fn fast_start_marker_run<M>(
+    cosim: &Cosim<M>,
+    model: M,
+    fb: u32,
+    cycles: u64,
+    design: [String; 2],
+) -> Result<Figures, FlowError>
+where
+    M: CosimModel<
+        Input = ldcp_sim::fast_start_marker::FsInputs,
+        Output = ldcp_sim::fast_start_marker::FsOutputs,
+    >,
+{
+    use ldcp_sim::fast_start_marker::*;
     let stim: Vec<FsInputs> = stimulus(1, fb)
         .map(|i| FsInputs {
             reset: false,
@@ -619,7 +672,6 @@ pub fn fast_start_marker(
         })
         .take(cycles as usize)
         .collect();
-    let model = FastStartModel::new(fb);
     let mut port = ReadyValid::new(model.outputs().in_ready);
     let (mut results, mut ect, mut not_ect, mut errors) = (0u64, 0u64, 0u64, 0u64);
     let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
@@ -641,11 +693,8 @@ pub fn fast_start_marker(
         .measured("transmits_ect", ect)
         .measured("transmits_not_ect", not_ect)
         .measured("results_with_error", errors)
-        .design("latency_cycles", LATENCY_CYCLES)
-        .design(
-            "in_ready",
-            "low only during a reset sweep, one cycle per flow",
-        )
+        .design("latency_cycles", design[0].clone())
+        .design("in_ready", design[1].clone())
         .design("flows", 1u64 << fb);
     Ok(f)
 }

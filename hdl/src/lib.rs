@@ -22,6 +22,7 @@ pub mod coord_decision;
 pub mod end_con;
 pub mod fast_cnp;
 pub mod fast_start_marker;
+pub mod fast_start_marker_seq;
 pub mod generate;
 pub mod mul;
 pub mod nic_core;

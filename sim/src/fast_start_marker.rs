@@ -343,7 +343,9 @@ impl FastStartTable {
 }
 
 mod rtl_model;
+mod seq_model;
 pub use rtl_model::{stimulus, FastStartModel, FsInputs, FsOutputs, FsStimulus};
+pub use seq_model::{SeqFsModel, SeqFsStats, SEQ_LATENCY_CYCLES};
 
 #[cfg(test)]
 mod tests;

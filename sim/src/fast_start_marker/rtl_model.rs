@@ -110,45 +110,7 @@ impl FastStartModel {
     }
 
     fn result(&mut self, i: &FsInputs, iw: u32) -> FsOutputs {
-        let mut o = FsOutputs {
-            out_valid: true,
-            out_kind: i.in_kind & 3,
-            out_flow: i.in_flow & 0xffff,
-            ..Default::default()
-        };
-        let Some(f) = self.flows.get_mut(i.in_flow as usize & 0xffff) else {
-            o.out_err = err::FLOW;
-            if o.out_kind == kind::TX {
-                o.out_ecn = (i.in_word0 & 3) as u8;
-                o.out_word0 = i.in_word0;
-                o.out_csum = i.in_csum;
-                o.out_psn = i.in_psn & PSN_MASK;
-            } else if o.out_kind != kind::RESET_FLOW {
-                o.out_psn = i.in_psn & PSN_MASK;
-            }
-            return o;
-        };
-        match o.out_kind {
-            kind::TX => {
-                let r = f.tx(i.in_psn, i.in_last, i.in_word0, i.in_csum, iw);
-                o.out_err = r.err;
-                o.out_ecn = r.ecn;
-                o.out_word0 = r.word0;
-                o.out_csum = r.csum;
-                o.out_psn = i.in_psn & PSN_MASK;
-            }
-            kind::ACK | kind::NAK => {
-                let r = f.ack(i.in_psn, o.out_kind == kind::NAK, iw);
-                o.out_err = r.err;
-                o.out_set = r.set_cw_pkts.is_some();
-                o.out_cw_pkts = r.set_cw_pkts.unwrap_or(0);
-                o.out_gbn = r.go_back_n.is_some();
-                o.out_psn = i.in_psn & PSN_MASK;
-            }
-            _ => *f = FsFlow::default(),
-        }
-        o.out_stage = f.stage as u8;
-        o
+        result(&mut self.flows, i, iw)
     }
 
     /// One rising edge.
@@ -179,6 +141,51 @@ impl FastStartModel {
         out.in_ready = !self.sweep.active();
         self.out = out;
     }
+}
+
+/// An event's result, applied to `flows` (the functional rules of
+/// [`FsFlow`] and the RTL's output conventions: what a refused id, a flow
+/// reset and a non-transmit show), with IW `iw`; both marker models use it.
+pub(super) fn result(flows: &mut [FsFlow], i: &FsInputs, iw: u32) -> FsOutputs {
+    let mut o = FsOutputs {
+        out_valid: true,
+        out_kind: i.in_kind & 3,
+        out_flow: i.in_flow & 0xffff,
+        ..Default::default()
+    };
+    let Some(f) = flows.get_mut(i.in_flow as usize & 0xffff) else {
+        o.out_err = err::FLOW;
+        if o.out_kind == kind::TX {
+            o.out_ecn = (i.in_word0 & 3) as u8;
+            o.out_word0 = i.in_word0;
+            o.out_csum = i.in_csum;
+            o.out_psn = i.in_psn & PSN_MASK;
+        } else if o.out_kind != kind::RESET_FLOW {
+            o.out_psn = i.in_psn & PSN_MASK;
+        }
+        return o;
+    };
+    match o.out_kind {
+        kind::TX => {
+            let r = f.tx(i.in_psn, i.in_last, i.in_word0, i.in_csum, iw);
+            o.out_err = r.err;
+            o.out_ecn = r.ecn;
+            o.out_word0 = r.word0;
+            o.out_csum = r.csum;
+            o.out_psn = i.in_psn & PSN_MASK;
+        }
+        kind::ACK | kind::NAK => {
+            let r = f.ack(i.in_psn, o.out_kind == kind::NAK, iw);
+            o.out_err = r.err;
+            o.out_set = r.set_cw_pkts.is_some();
+            o.out_cw_pkts = r.set_cw_pkts.unwrap_or(0);
+            o.out_gbn = r.go_back_n.is_some();
+            o.out_psn = i.in_psn & PSN_MASK;
+        }
+        _ => *f = FsFlow::default(),
+    }
+    o.out_stage = f.stage as u8;
+    o
 }
 
 impl crate::cosim::CosimModel for FastStartModel {
