@@ -192,6 +192,16 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "ack_generator_seq",
+        top: "ack_generator_seq_props",
+        file: "formal/ack_generator_seq.sv",
+        source: include_str!("../../formal/ack_generator_seq.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::ack_generator_seq::verilog_formal,
+        }),
+    },
+    Harness {
         block: "end_con",
         top: "end_con_props",
         file: "formal/end_con.sv",

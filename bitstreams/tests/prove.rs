@@ -38,6 +38,7 @@ const PROVED: &[&str] = &[
     "window_engine_seq",
     "pacing_timer",
     "ack_generator",
+    "ack_generator_seq",
     "end_con",
     "fast_cnp",
     "nic_core",
@@ -64,6 +65,11 @@ fn coord_decision_is_proved() {
 #[test]
 fn window_engine_seq_is_proved() {
     proves("window_engine_seq");
+}
+
+#[test]
+fn ack_generator_seq_is_proved() {
+    proves("ack_generator_seq");
 }
 
 #[test]
@@ -312,4 +318,35 @@ fn a_window_engine_seq_that_skips_too_rarely_fails_short_iff_no_multiply() {
         Some(12),
     );
     fails_with_trace(&r, "short_iff_no_multiply");
+}
+
+/// The mutation: the sequential ACK generator applies its rules a step
+/// early (its decide at step 1, before the compares are registered), so
+/// an op's ACK and error show a cycle early: the handshake fails from
+/// reset (depth 12).
+#[test]
+fn an_ack_generator_seq_that_decides_early_fails_handshake() {
+    let r = mutant_at(
+        "ack_generator_seq",
+        "decide = busy$q & (st$q == 2'(32'h2));",
+        "decide = busy$q & (st$q == 2'(32'h1));",
+        &["handshake"],
+        Some(12),
+    );
+    fails_with_trace(&r, "handshake");
+}
+
+/// The mutation: the sequential ACK generator writes the entry of an event
+/// whose flow id is beyond the table (its low bits' entry): `refused`
+/// (no word of either table changes) fails from reset (depth 12).
+#[test]
+fn an_ack_generator_seq_that_writes_a_refused_id_fails_refused() {
+    let r = mutant_at(
+        "ack_generator_seq",
+        "w_en = decide & ~o_oor$q & ~reset;",
+        "w_en = decide & ~reset;",
+        &["refused"],
+        Some(12),
+    );
+    fails_with_trace(&r, "refused");
 }
