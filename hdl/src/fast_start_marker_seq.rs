@@ -64,11 +64,25 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     subs: &[],
 };
 
+/// The module of the formal-size build ([`crate::generate::FB_FORMAL`]
+/// flow bits), for its property harness in `formal/`.
+pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
+    name: MODULE.name,
+    doc: "the sequential fast-start marker at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
+    open: &[],
+    subs: &[],
+};
+
 /// The Verilog of the block with 2^`FB` flows, as module `m`.
 pub fn verilog<const FB: usize>(
     m: &crate::generate::Module,
 ) -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(m, FastStartMarkerSeq::<FB>::default())
+}
+
+/// The formal-size block's Verilog, for its property harness.
+pub fn verilog_formal() -> Result<String, crate::verilog::VerilogError> {
+    verilog::<{ crate::generate::FB_FORMAL }>(&MODULE_FORMAL)
 }
 
 /// See the module doc. `FB` sizes the table: 2^`FB` flows, 8 (256) on the
