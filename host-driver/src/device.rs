@@ -475,9 +475,11 @@ impl<A: RegAccess> Device<A> {
             self.check_overrun(regs::xerrors::FS_OVERRUN, "flow reset (fast-start marker)")?;
             self.check_overrun(regs::xerrors::AG_OVERRUN, "flow reset (ACK generator)")?;
         }
-        // the result leaves the engine 24..39 cycles after the write (the
-        // command reaches the core a cycle after it; more during a reset sweep)
-        self.io.idle(ldcp_regmap::ENGINE_LATENCY as u64)?;
+        // the result leaves the engine about its latency after the write
+        // (CAPS.LATENCY: the device's own engine, 38 pipelined, 27 at most
+        // for the sequential one; more during a reset sweep or behind
+        // queued events): wait that long, then poll
+        self.io.idle(self.info.engine_latency as u64)?;
         for _ in 0..POLLS {
             let st = self.io.read32(regs::flow_status::OFFSET)?;
             if regs::flow_status::DONE.get(st) != 0 && regs::flow_status::FLOW.get(st) == flow {
@@ -537,8 +539,9 @@ impl<A: RegAccess> Device<A> {
         }
         for _ in 0..POLLS {
             if regs::status::RESETTING.get(self.io.read32(regs::status::OFFSET)?) == 0 {
-                // let the sweep's last SETs leave the engine
-                return self.io.idle(ldcp_regmap::ENGINE_LATENCY as u64 + 2);
+                // let the sweep's last SETs leave the engine (its latency
+                // as the device reports it)
+                return self.io.idle(self.info.engine_latency as u64 + 2);
             }
             self.io.idle(64)?;
         }
