@@ -617,6 +617,27 @@ pub fn verilog_seq() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_SEQ, NicCoreSeqIce40::new(BuildId::UNSTAMPED))
 }
 
+/// The module of the formal-size core with the sequential engine, 4 flows
+/// ([`crate::generate::FB_FORMAL`]), for its property harness.
+pub const MODULE_FORMAL_SEQ: crate::generate::Module = crate::generate::Module {
+    name: MODULE_SEQ.name,
+    doc: "the NIC core with the sequential window engine at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
+    open: MODULE.open,
+    subs: &[&crate::window_engine_seq::MODULE_FORMAL],
+};
+
+/// The formal-size sequential-engine core's Verilog (module
+/// [`MODULE_FORMAL_SEQ`]), unstamped.
+pub fn verilog_formal_seq() -> Result<String, crate::verilog::VerilogError> {
+    use crate::generate::FB_FORMAL;
+    crate::generate::finalized(
+        &MODULE_FORMAL_SEQ,
+        NicCore::<FB_FORMAL, { FB_FORMAL + EV_LOW_BITS }, WindowEngineSeq<FB_FORMAL>>::new(
+            BuildId::UNSTAMPED,
+        ),
+    )
+}
+
 /// The 4,096-flow core's Verilog (module [`MODULE_4K`]), unstamped.
 pub fn verilog_4k() -> Result<String, crate::verilog::VerilogError> {
     crate::generate::finalized(&MODULE_4K, NicCore4k::new(BuildId::UNSTAMPED))
