@@ -152,6 +152,16 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "fast_start_marker_seq",
+        top: "fast_start_marker_seq_props",
+        file: "formal/fast_start_marker_seq.sv",
+        source: include_str!("../../formal/fast_start_marker_seq.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::fast_start_marker_seq::verilog_formal,
+        }),
+    },
+    Harness {
         block: "window_engine",
         top: "window_engine_props",
         file: "formal/window_engine.sv",
@@ -230,6 +240,16 @@ pub const HARNESSES: &[Harness] = &[
         build: Build::Smaller(FormalBuild {
             flow_bits: ldcp_hdl::generate::FB_FORMAL,
             verilog: ldcp_hdl::nic_core::verilog_formal,
+        }),
+    },
+    Harness {
+        block: "nic_core_seq",
+        top: "nic_core_seq_props",
+        file: "formal/nic_core_seq.sv",
+        source: include_str!("../../formal/nic_core_seq.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::nic_core::verilog_formal_seq,
         }),
     },
     Harness {

@@ -34,6 +34,7 @@ const PROVED: &[&str] = &[
     "tunnel_egress",
     "wred_ecn",
     "fast_start_marker",
+    "fast_start_marker_seq",
     "window_engine",
     "window_engine_seq",
     "pacing_timer",
@@ -42,6 +43,7 @@ const PROVED: &[&str] = &[
     "end_con",
     "fast_cnp",
     "nic_core",
+    "nic_core_seq",
     "uart_bridge",
 ];
 
@@ -65,6 +67,16 @@ fn coord_decision_is_proved() {
 #[test]
 fn window_engine_seq_is_proved() {
     proves("window_engine_seq");
+}
+
+#[test]
+fn fast_start_marker_seq_is_proved() {
+    proves("fast_start_marker_seq");
+}
+
+#[test]
+fn nic_core_seq_is_proved() {
+    proves("nic_core_seq");
 }
 
 #[test]
@@ -152,7 +164,8 @@ fn mutant_at(
     );
     let bad = good.replace(from, to);
     let only: Vec<String> = only.iter().map(|n| n.to_string()).collect();
-    let dir = dir(&format!("{block}-mutant"));
+    // one folder per mutant test: two tests of one block run side by side
+    let dir = dir(&format!("{block}-mutant-{}", only.join("-")));
     let r = prove::prove_verilog(&bad, h, depth, &only, &dir, &mut |_| {}).unwrap();
     for p in &r.properties {
         println!(
@@ -345,6 +358,66 @@ fn an_ack_generator_seq_that_writes_a_refused_id_fails_refused() {
         "ack_generator_seq",
         "w_en = decide & ~o_oor$q & ~reset;",
         "w_en = decide & ~reset;",
+        &["refused"],
+        Some(12),
+    );
+    fails_with_trace(&r, "refused");
+}
+
+/// The mutation: the sequential-engine core pops its FIFO without waiting
+/// for the engine's `in_ready`, so a popped event is lost while the engine
+/// is busy: port_handshake fails from reset (the harness's depth, 3).
+#[test]
+fn a_nic_core_seq_whose_fifo_ignores_the_engine_fails_port_handshake() {
+    let r = mutant_at(
+        "nic_core_seq",
+        "take_fifo = ~sweeping$q & ~sys_set_valid & ~gen_busy$q & fifo_avail & eng$in_ready;",
+        "take_fifo = ~sweeping$q & ~sys_set_valid & ~gen_busy$q & fifo_avail;",
+        &["port_handshake"],
+        None,
+    );
+    fails_with_trace(&r, "port_handshake");
+}
+
+/// The mutation: the sequential-engine core's reset sweep does not wait
+/// for the engine, so a flow's SET is lost while the engine is busy with
+/// the one before: sweep_complete fails from reset (depth 8).
+#[test]
+fn a_nic_core_seq_whose_sweep_ignores_the_engine_fails_sweep_complete() {
+    let r = mutant_at(
+        "nic_core_seq",
+        "take_sweep = sweeping$q & ~sys_sweep_hold & eng$in_ready;",
+        "take_sweep = sweeping$q & ~sys_sweep_hold;",
+        &["sweep_complete"],
+        Some(8),
+    );
+    fails_with_trace(&r, "sweep_complete");
+}
+
+/// The mutation: the sequential fast-start marker's `in_ready` ignores its
+/// busy flag, so an event offered while one is in flight is taken over it:
+/// the handshake fails from reset (depth 12).
+#[test]
+fn a_fast_start_marker_seq_ready_while_busy_fails_handshake() {
+    let r = mutant_at(
+        "fast_start_marker_seq",
+        "in_ready = ~sw_active$q & ~busy$q;",
+        "in_ready = ~sw_active$q;",
+        &["handshake"],
+        Some(12),
+    );
+    fails_with_trace(&r, "handshake");
+}
+
+/// The mutation: the sequential fast-start marker writes the entry of an
+/// event whose flow id is beyond the table (its low bits' entry): `refused`
+/// fails from reset (depth 12).
+#[test]
+fn a_fast_start_marker_seq_that_writes_a_refused_id_fails_refused() {
+    let r = mutant_at(
+        "fast_start_marker_seq",
+        "w_en = at3 & ~e_oor$q & ~reset;",
+        "w_en = at3 & ~reset;",
         &["refused"],
         Some(12),
     );

@@ -67,7 +67,9 @@ const _: () = assert!(SEQ_OP_CYCLES == 4);
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "ack_generator_seq",
     doc: "receiver ACK generator in the fewest cells: per-packet or delayed ACKs with exact ECE counts, NAK once per gap, timeout flush, 256 flows, one op per 4 cycles (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1)",
-    open: &[],
+    // PSN - expected: only its upper 12 bits are read (the gap test; the
+    // difference's zero is the equality compare beside it)
+    open: &["dsub"],
     subs: &[],
 };
 
@@ -76,7 +78,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 pub const MODULE_FORMAL: crate::generate::Module = crate::generate::Module {
     name: MODULE.name,
     doc: "the sequential ACK generator at the formal size its property harness proves (generate::FB_FORMAL flow bits)",
-    open: &[],
+    open: MODULE.open,
     subs: &[],
 };
 
