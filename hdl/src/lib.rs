@@ -3,7 +3,7 @@
 //!
 //! Each block lives in its own file with its doc header (what it
 //! implements, latency, reset, fixed point); its golden model lives in the
-//! file of the same stem in `ldcp-sim`. [`blocks`] lists them for the flow.
+//! file of the same stem in `ldcp-sim`. The flow (`ldcp-flow`'s registry) lists them.
 
 /// `Self { <the fields given>, <every field listed>: Default::default() }`:
 /// a block's constructor that gives its constants, ROMs and tables and

@@ -76,9 +76,9 @@
 //! # Generator
 //! xorshift32 (13, 17, 5) from GEN_SEED (0 acts as 2,463,534,242, as in
 //! `ldcp_sim::xorshift`); each state x gives
-//! one ACK: flow = x[FB-1:0], n = x[FB+3:FB], ECE when x[FB+7:FB+5] = 0
-//! (1 in 8), where FB is the build's flow bits (flow = x[7:0], n = x[11:8],
-//! ECE on x[15:13] at 256 flows).
+//! one ACK: flow = `x[FB-1:0]`, n = `x[FB+3:FB]`, ECE when `x[FB+7:FB+5]` = 0
+//! (1 in 8), where FB is the build's flow bits (flow = `x[7:0]`, n = `x[11:8]`,
+//! ECE on `x[15:13]` at 256 flows).
 //! GEN_CYCLES counts the cycles it runs; alone on the port it produces one
 //! event per cycle.
 //!

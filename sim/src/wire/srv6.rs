@@ -6,7 +6,7 @@
 //! Layouts (COMPANION.md 1.2): outer IPv6 40 bytes, its ECN field byte 1
 //! mask `0x30`; the SRH at byte 40, Next Header 4 or 41, Hdr Ext Len in
 //! 8-octet units excluding the first 8, Routing Type 4, Segments Left,
-//! Last Entry = n - 1, Flags, Tag, Segment List[0..n-1] (List[0] the final
+//! Last Entry = n - 1, Flags, Tag, Segment `List[0..n-1]` (`List[0]` the final
 //! segment), then TLVs (kept as bytes, not interpreted); the inner packet
 //! at byte 40 + 8 (Hdr Ext Len + 1).
 
@@ -108,7 +108,7 @@ pub struct Srh {
     pub flags: u8,
     /// Tag.
     pub tag: u16,
-    /// Segment List[0..n-1], List[0] the final segment.
+    /// Segment `List[0..n-1]`, `List[0]` the final segment.
     pub segments: Vec<Addr6>,
     /// TLVs after the list, uninterpreted (a multiple of 8 bytes).
     pub tlvs: Vec<u8>,
@@ -298,7 +298,7 @@ impl Srv6Packet {
             .map_or(self.outer.next_header, |s| s.next_header)
     }
 
-    /// The tunnel's far end for a flow key (G5): Segment List[0], or the
+    /// The tunnel's far end for a flow key (G5): Segment `List[0]`, or the
     /// destination when there is no SRH.
     pub fn final_segment(&self) -> Addr6 {
         self.srh
@@ -308,7 +308,7 @@ impl Srv6Packet {
     }
 
     /// The ingress PE's encapsulation (F1, F2-F4, F8): outer source = its
-    /// END.CON SID, the SRH's list `segments` (List[0] the final segment;
+    /// END.CON SID, the SRH's list `segments` (`List[0]` the final segment;
     /// the first one visited, List[n-1], is the outer destination, and
     /// Segments Left = n - 1), the outer ECN field by RFC 6040 `mode`, the
     /// outer traffic class's DSCP copied from the inner one. The inner
