@@ -139,13 +139,6 @@ fn nic_core_seq_matches_model() {
     assert!(c.resets > 3 && c.gen_cycles > 10_000, "{c:?}");
 }
 
-/// A field of the register map, by name.
-fn map_field(reg: &str, name: &str) -> &'static ldcp_regmap::Field {
-    ldcp_regmap::REGISTERS[ldcp_regmap::model::index(reg)]
-        .field(name)
-        .unwrap_or_else(|| panic!("no field {reg}.{name}"))
-}
-
 /// The stimulus of a bus program on the sequential-engine core, built by
 /// running the core's model ahead (the cosimulation then checks that the
 /// RTL's every output equals the model's, so what the model reads here is
@@ -191,8 +184,8 @@ impl BusProgram {
     /// FLOW_STATUS shows it done for its flow: (FLOW_CW, FLOW_INTERVAL,
     /// polls).
     fn flow_cmd(&mut self, flow: u32, op: u32, cw: u32) -> (u32, u32, u32) {
-        let st_flow = map_field("FLOW_STATUS", "FLOW");
-        let st_done = map_field("FLOW_STATUS", "DONE");
+        let st_flow = ldcp_regmap::model::field("FLOW_STATUS", "FLOW");
+        let st_done = ldcp_regmap::model::field("FLOW_STATUS", "DONE");
         self.write("FLOW_ID", flow);
         self.write("FLOW_WDATA", cw);
         self.write("FLOW_CMD", op);
@@ -224,7 +217,10 @@ fn nic_core_seq_flow_commands_equal_the_functional_model() {
     };
     // the power-up sweep (every flow SET to INIT_CW, 7 cycles each)
     prog.idle(8 << FLOW_BITS);
-    assert_eq!(map_field("STATUS", "RESETTING").get(prog.read("STATUS")), 0);
+    assert_eq!(
+        ldcp_regmap::model::field("STATUS", "RESETTING").get(prog.read("STATUS")),
+        0
+    );
     let mut rng = ldcp_sim::SplitMix64::new(0x5EED_0027);
     let (mut cmds, mut acks, mut max_polls) = (0u32, 0u32, 0u32);
     for _ in 0..1_500 {

@@ -103,6 +103,14 @@ pub fn offset(name: &str) -> u32 {
     REGISTERS[index(name)].offset
 }
 
+/// Field `name` of register `reg` (panics as [`index`], or on a field not
+/// in it: names in code).
+pub fn field(reg: &str, name: &str) -> &'static crate::Field {
+    REGISTERS[index(reg)]
+        .field(name)
+        .unwrap_or_else(|| panic!("no field {reg}.{name}"))
+}
+
 /// The index of `name` in [`crate::ext_registers`] (panics as [`index`]).
 pub fn ext_index(name: &str) -> usize {
     crate::ext_registers()

@@ -149,6 +149,16 @@ impl Sweep {
         self.ptr
     }
 
+    /// Entries of a table of `entries` the sweep has still to write (0
+    /// when it is not running): what a model reports in flight.
+    pub fn left(&self, entries: usize) -> u64 {
+        if self.active {
+            (entries - self.ptr) as u64
+        } else {
+            0
+        }
+    }
+
     /// One edge of a table of `entries`: a reset (re)starts the sweep at
     /// entry 0; otherwise an active sweep moves on and ends after the last.
     pub fn tick(&mut self, reset: bool, entries: usize) {

@@ -5,7 +5,7 @@
 //! behaviour; this file mirrors it statement for statement.
 
 use crate::window_engine::{SeqEngineModel, WeInputs, WeOutputs, WindowEngineModel};
-use ldcp_regmap::model::{index, BusIn, BusOut, RegFileModel};
+use ldcp_regmap::model::{field, index, BusIn, BusOut, RegFileModel};
 use ldcp_regmap::REGISTERS;
 
 /// Flow-id bits of the core's iCE40 build.
@@ -125,13 +125,6 @@ pub fn gen_event(x: u32, flow_bits: u32) -> (u32, u32, bool) {
 pub fn gen_events(seed: u32, flow_bits: u32) -> impl Iterator<Item = (u32, u32, bool)> {
     std::iter::successors(Some(seed_state(seed)), |&x| Some(xorshift32(x)))
         .map(move |x| gen_event(x, flow_bits))
-}
-
-/// A field of the map (panics on a name not in it: names in code).
-fn field(reg: &str, name: &str) -> &'static ldcp_regmap::Field {
-    ldcp_regmap::REGISTERS[index(reg)]
-        .field(name)
-        .unwrap_or_else(|| panic!("no field {reg}.{name}"))
 }
 
 /// The fields of the map the NIC models pack and unpack every cycle,

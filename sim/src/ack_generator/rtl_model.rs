@@ -271,6 +271,18 @@ impl AckGeneratorModel {
         self.out.in_ready = self.ready();
     }
 }
+impl AgInputs {
+    /// An idle cycle that keeps `last`'s m and timeout (power-up values
+    /// without one): what both ACK generator models drain with.
+    pub fn idle_after(last: Option<&AgInputs>) -> AgInputs {
+        AgInputs {
+            cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
+            cfg_timeout_cycles: last.map_or(0, |i| i.cfg_timeout_cycles),
+            ..Default::default()
+        }
+    }
+}
+
 impl crate::cosim::CosimModel for AckGeneratorModel {
     type Input = AgInputs;
     type Output = AgOutputs;
@@ -289,11 +301,7 @@ impl crate::cosim::CosimModel for AckGeneratorModel {
     /// for a flow whose stamp was taken just after its visit), plus the
     /// pipeline and the ACK queue.
     fn drain(&self, last: Option<&AgInputs>) -> Vec<AgInputs> {
-        let cfg = AgInputs {
-            cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
-            cfg_timeout_cycles: last.map_or(0, |i| i.cfg_timeout_cycles),
-            ..Default::default()
-        };
+        let cfg = AgInputs::idle_after(last);
         let timeout = (cfg.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1)) as usize;
         vec![cfg; timeout + 3 * self.flows.len() + 8 + ACK_QUEUE]
     }
@@ -315,11 +323,7 @@ impl crate::cosim::CosimModel for AckGeneratorModel {
             ("a flush found by the scanner", self.hit.is_some() as u64),
             (
                 "reset sweep entries left",
-                if self.sweep.active() {
-                    (self.flows.len() - self.sweep.ptr()) as u64
-                } else {
-                    0
-                },
+                self.sweep.left(self.flows.len()),
             ),
             ("flows holding a delayed ACK", held),
         ]

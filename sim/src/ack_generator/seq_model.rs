@@ -264,11 +264,7 @@ impl crate::cosim::CosimModel for SeqAckModel {
     /// just after its visit), each lap N cycles plus SEQ_OP_CYCLES per
     /// flush it waits for, plus the op and the scanner's stages.
     fn drain(&self, last: Option<&AgInputs>) -> Vec<AgInputs> {
-        let cfg = AgInputs {
-            cfg_m_pkts: last.map_or(1, |i| i.cfg_m_pkts),
-            cfg_timeout_cycles: last.map_or(0, |i| i.cfg_timeout_cycles),
-            ..Default::default()
-        };
+        let cfg = AgInputs::idle_after(last);
         let timeout = (cfg.cfg_timeout_cycles & ((1 << TIMEOUT_BITS) - 1)) as usize;
         let n = self.flows.len();
         vec![cfg; n + timeout + 2 * n * (1 + SEQ_OP_CYCLES) + 16]
@@ -287,11 +283,7 @@ impl crate::cosim::CosimModel for SeqAckModel {
             ("a flush found by the scanner", self.hit.is_some() as u64),
             (
                 "reset sweep entries left",
-                if self.sweep.active() {
-                    (self.flows.len() - self.sweep.ptr()) as u64
-                } else {
-                    0
-                },
+                self.sweep.left(self.flows.len()),
             ),
             ("flows holding a delayed ACK", held),
         ]

@@ -188,6 +188,17 @@ pub(super) fn result(flows: &mut [FsFlow], i: &FsInputs, iw: u32) -> FsOutputs {
     o
 }
 
+impl FsInputs {
+    /// An idle cycle that keeps `last`'s IW (1 without one): what both
+    /// marker models drain with.
+    pub fn idle_after(last: Option<&FsInputs>) -> FsInputs {
+        FsInputs {
+            cfg_iw_pkts: last.map_or(1, |i| i.cfg_iw_pkts),
+            ..Default::default()
+        }
+    }
+}
+
 impl crate::cosim::CosimModel for FastStartModel {
     type Input = FsInputs;
     type Output = FsOutputs;
@@ -203,10 +214,7 @@ impl crate::cosim::CosimModel for FastStartModel {
     /// A reset sweep (one cycle per flow) plus [`LATENCY_CYCLES`] idle
     /// cycles, the last IW kept.
     fn drain(&self, last: Option<&FsInputs>) -> Vec<FsInputs> {
-        let idle = FsInputs {
-            cfg_iw_pkts: last.map_or(1, |i| i.cfg_iw_pkts),
-            ..Default::default()
-        };
+        let idle = FsInputs::idle_after(last);
         vec![idle; self.flows.len() + LATENCY_CYCLES]
     }
 
@@ -220,7 +228,7 @@ impl crate::cosim::CosimModel for FastStartModel {
         if self.sweep.active() {
             v.push((
                 "reset sweep entries left",
-                (self.flows.len() - self.sweep.ptr()) as u64,
+                self.sweep.left(self.flows.len()),
             ));
         }
         v

@@ -123,10 +123,7 @@ impl crate::cosim::CosimModel for SeqFsModel {
     /// A reset sweep (one cycle per flow) plus the event in flight, the
     /// last IW kept.
     fn drain(&self, last: Option<&FsInputs>) -> Vec<FsInputs> {
-        let idle = FsInputs {
-            cfg_iw_pkts: last.map_or(1, |i| i.cfg_iw_pkts),
-            ..Default::default()
-        };
+        let idle = FsInputs::idle_after(last);
         vec![idle; self.flows.len() + SEQ_LATENCY_CYCLES]
     }
 
@@ -138,7 +135,7 @@ impl crate::cosim::CosimModel for SeqFsModel {
         if self.sweep.active() {
             v.push((
                 "reset sweep entries left",
-                (self.flows.len() - self.sweep.ptr()) as u64,
+                self.sweep.left(self.flows.len()),
             ));
         }
         v

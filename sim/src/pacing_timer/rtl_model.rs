@@ -318,10 +318,7 @@ impl crate::cosim::CosimModel for PacingTimerModel {
             v.push(("update in the input register", 1));
         }
         if self.sweep.active() {
-            v.push((
-                "reset sweep entries left",
-                (self.a.len() - self.sweep.ptr()) as u64,
-            ));
+            v.push(("reset sweep entries left", self.sweep.left(self.a.len())));
         }
         v
     }
