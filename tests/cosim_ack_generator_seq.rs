@@ -167,20 +167,13 @@ fn ack_generator_seq_equals_the_functional_model_event_for_event() {
         want.push(o);
         events.push(e);
     }
-    // the stimulus: each event offered until taken (the outputs after the
-    // edge before show in_ready), found by running the model ahead
-    let mut model = SeqAckModel::new(FB);
-    let mut stim = Vec::new();
-    for e in &events {
-        loop {
-            let ready = model.outputs().in_ready;
-            stim.push(*e);
-            model.tick(e);
-            if ready {
-                break;
-            }
-        }
-    }
+    // the stimulus: each event offered until taken
+    let stim = ldcp_tests::held(
+        SeqAckModel::new(FB),
+        &events,
+        |o: &AgOutputs| o.in_ready,
+        |_| true,
+    );
     let offered = stim.len();
     let mut ready = true;
     let mut taken = Vec::new();

@@ -16,23 +16,16 @@ const FB: u32 = FPGA_FLOW_BITS as u32;
 /// Results CI needs the proptest cases to reach.
 const MIN_RESULTS: u64 = 100_000;
 
-/// A source behind the handshake: each event of `events` offered until the
-/// block takes it (found by running the model ahead: the outputs after the
-/// edge before show `in_ready`); idle cycles and resets pass as they are.
+/// A source behind the handshake ([`ldcp_tests::held`]): each event of
+/// `events` offered until the block takes it; idle cycles and resets pass
+/// as they are.
 fn held(events: &[FsInputs]) -> Vec<FsInputs> {
-    let mut m = SeqFsModel::new(FB);
-    let mut v = Vec::with_capacity(events.len() * SEQ_LATENCY_CYCLES);
-    for e in events {
-        loop {
-            let ready = m.outputs().in_ready;
-            v.push(*e);
-            m.tick(e);
-            if ready || !e.in_valid || e.reset {
-                break;
-            }
-        }
-    }
-    v
+    ldcp_tests::held(
+        SeqFsModel::new(FB),
+        events,
+        |o: &FsOutputs| o.in_ready,
+        |e| e.in_valid && !e.reset,
+    )
 }
 
 fn stream() -> impl Strategy<Value = Vec<FsInputs>> {

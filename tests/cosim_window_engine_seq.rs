@@ -111,20 +111,13 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
             ..WeInputs::idle(&p)
         });
     }
-    // the stimulus: each event offered until taken (the outputs after the
-    // edge before show in_ready), found by running the model ahead
-    let mut model = SeqEngineModel::new(FLOW_BITS);
-    let mut stim = Vec::new();
-    for e in &events {
-        loop {
-            let ready = model.outputs().in_ready;
-            stim.push(*e);
-            model.tick(e);
-            if ready {
-                break;
-            }
-        }
-    }
+    // the stimulus: each event offered until taken
+    let stim = ldcp_tests::held(
+        SeqEngineModel::new(FLOW_BITS),
+        &events,
+        |o: &WsOutputs| o.in_ready,
+        |_| true,
+    );
     let mut table = FlowTable::new(1 << FLOW_BITS, p, CW_ONE).expect("legal parameters");
     let mut ready = true;
     let mut taken = Vec::new();

@@ -30,6 +30,31 @@ fn proptest_config(test: &'static str, default_seed: u64, default_cases: u32) ->
     )
 }
 
+/// A source behind a ready/valid handshake: each event of `events` is
+/// offered until the block takes it, found by running `model` ahead (the
+/// outputs after the edge before show the block's ready, which `ready`
+/// reads); an input that `offers` says offers nothing (an idle cycle, a
+/// reset) passes once. The sequential blocks' held-source tests use it.
+pub fn held<M: CosimModel>(
+    mut model: M,
+    events: &[M::Input],
+    ready: impl Fn(&M::Output) -> bool,
+    offers: impl Fn(&M::Input) -> bool,
+) -> Vec<M::Input> {
+    let mut v = Vec::with_capacity(events.len() * 8);
+    for e in events {
+        loop {
+            let r = ready(&model.outputs());
+            v.push(e.clone());
+            model.tick(e);
+            if r || !offers(e) {
+                break;
+            }
+        }
+    }
+    v
+}
+
 /// Streams of `len` per-cycle choices for a [`ldcp_sim::Stimulus`]
 /// generator: each cycle has its own drawn words, so a failure shrinks to
 /// a shorter stream (cycles removed, choices toward zero), not to another
