@@ -850,6 +850,14 @@
 #define LDCP_LOOP_TIMEOUTS_COUNT_MIN 0x0u
 #define LDCP_LOOP_TIMEOUTS_COUNT_MAX 0xffffffffu
 
+/* LOOP_LOST (RO, block loop): returned ACKs that reached the engine and the sender but not the fast-start marker: its queue (4 entries, the Alchitry Cu build's, whose marker takes an event per 7 cycles) was full; the pipelined build loses none, and a build before this register reads 0 (cleared by CNT_CLEAR) */
+#define LDCP_LOOP_LOST_OFFSET 0x1e0u
+#define LDCP_LOOP_LOST_RESET 0x00000000u
+#define LDCP_LOOP_LOST_COUNT_SHIFT 0u
+#define LDCP_LOOP_LOST_COUNT_MASK 0xffffffffu
+#define LDCP_LOOP_LOST_COUNT_MIN 0x0u
+#define LDCP_LOOP_LOST_COUNT_MAX 0xffffffffu
+
 /* SW_BLOCKS (RO, block switch): the draft-001 blocks this switch port holds, one bit each (0 in a build without them) */
 #define LDCP_SW_BLOCKS_OFFSET 0x200u
 #define LDCP_SW_BLOCKS_RESET 0x00000000u

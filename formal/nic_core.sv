@@ -45,7 +45,8 @@ module nic_core_props (
       .sys_set_flow(sys_set_flow), .sys_set_cw(sys_set_cw), .sys_push_valid(sys_push_valid),
       .sys_push_event(sys_push_event), .sys_sweeping(), .sys_core_rst(), .sys_upd_valid(),
       .sys_upd_flow(), .sys_upd_interval_ticks(), .sys_upd_cw_pkts(), .sys_upd_restart(),
-      .sys_flow_reset(), .sys_flow_reset_id(), .sys_cnt_clear()
+      .sys_flow_reset(), .sys_flow_reset_id(), .sys_cnt_clear(), .sys_set_ready(),
+      .sys_fifo_level()
   );
 endmodule
 

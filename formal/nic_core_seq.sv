@@ -58,8 +58,8 @@
 // Not claimed: a handed-over window (sys_set_*) taken in a core reset's
 // cycle is consumed but not taken by the (resetting) engine, like every
 // event in flight at a reset; port_handshake states its equivalence
-// outside a core reset. The core has no output telling a system when it
-// took a hand-over (see the report).
+// outside a core reset. A system learns of the take from `sys_set_ready`,
+// which port_handshake ties to it.
 //
 // flatten: one SMT2 state for the core and its sub-modules (the connections need it)
 // solver yices: as formal/nic_core.sv (z3 4.8.12 stalls on the core)
@@ -83,7 +83,8 @@ module nic_core_seq_props (
       .sys_set_flow(sys_set_flow), .sys_set_cw(sys_set_cw), .sys_push_valid(sys_push_valid),
       .sys_push_event(sys_push_event), .sys_sweeping(), .sys_core_rst(), .sys_upd_valid(),
       .sys_upd_flow(), .sys_upd_interval_ticks(), .sys_upd_cw_pkts(), .sys_upd_restart(),
-      .sys_flow_reset(), .sys_flow_reset_id(), .sys_cnt_clear()
+      .sys_flow_reset(), .sys_flow_reset_id(), .sys_cnt_clear(), .sys_set_ready(),
+      .sys_fifo_level()
   );
 endmodule
 
@@ -215,7 +216,7 @@ endmodule
   wire h_c_set = take_set;
   wire [2:0] h_nc = {2'd0, h_c_fifo} + {2'd0, h_c_gen} + {2'd0, h_c_sweep} + {2'd0, h_c_fc} + {2'd0, h_c_set};
 
-  // property port_handshake: outside a core reset, the engine takes an event (in_valid, in_ready, no reset) exactly when one source is consumed (a FIFO pop, a generator event, a flow command's event, a sweep step, a handed-over window), never two in a cycle, none while the engine is busy; the taken event carries its source's fields (FIFO word; generator state; the command's flow and op, FLOW_WDATA for WRITE, INIT_CW for RESET; the sweep's flow and INIT_CW; the hand-over's flow and cw)
+  // property port_handshake: outside a core reset, the engine takes an event (in_valid, in_ready, no reset) exactly when one source is consumed (a FIFO pop, a generator event, a flow command's event, a sweep step, a handed-over window), never two in a cycle, none while the engine is busy; the taken event carries its source's fields (FIFO word; generator state; the command's flow and op, FLOW_WDATA for WRITE, INIT_CW for RESET; the sweep's flow and INIT_CW; the hand-over's flow and cw); a handed-over window is consumed exactly in a cycle of sys_set_valid and sys_set_ready
 `ifdef P_port_handshake
   always @(*) assert (h_pointers);  // strengthening: a poppable entry means a nonempty FIFO (the FIFO and a command are exclusive)
   // the engine's ready is its own idle state (so h_take is its take)
@@ -236,6 +237,11 @@ endmodule
   always @(*) if (take_sweep) assert (eng$in_flow == sweep_ptr$q && eng$in_set
       && eng$in_cw == regs$init_cw_cw);
   always @(*) if (take_set) assert (eng$in_flow == sys_set_flow && eng$in_set && eng$in_cw == sys_set_cw);
+  // the hand-over's ready: offered in a cycle of sys_set_ready, it is
+  // consumed (and, outside a core reset, taken by the engine); offered in
+  // any other, it is not
+  always @(*) assert (h_c_set == (sys_set_valid && sys_set_ready));
+  always @(*) if (sys_set_ready && !core_reset) assert (eng$in_ready);
   // a command in the core has an op (READ, WRITE or RESET)
   always @(*) if (fc_busy$q) assert (fc_op$q != 2'd0);
 `endif

@@ -216,6 +216,16 @@ pub const BLOCKS: &[Block] = &[
         },
     },
     Block {
+        module: &ldcp_hdl::nic_cu::MODULE,
+        fpga: false,
+        clock: Clock::Reported(
+            "the Alchitry Cu NIC: not yet within the HX8K's logic cells once packed (README, `nic_cu`)",
+        ),
+        board: None,
+        verilog: || ldcp_hdl::nic_cu::verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(nic_cu()),
+    },
+    Block {
         module: &ldcp_hdl::nic_system::MODULE_4K,
         fpga: false,
         clock: Clock::Reported(
@@ -235,6 +245,16 @@ pub const BLOCKS: &[Block] = &[
         board: Some("alchitry-cu"),
         verilog: || ldcp_hdl::board::core_verilog(BuildId::UNSTAMPED),
         adapter: || Box::new(board_core()),
+    },
+    Block {
+        module: &ldcp_hdl::cu_board::MODULE,
+        fpga: false,
+        clock: Clock::Reported(
+            "the Alchitry Cu NIC board core: not yet within the HX8K's logic cells once packed, so not yet a board (README, `nic_cu`)",
+        ),
+        board: None,
+        verilog: || ldcp_hdl::cu_board::core_verilog(BuildId::UNSTAMPED),
+        adapter: || Box::new(cu_board_core()),
     },
     Block {
         module: &ldcp_hdl::wred_ecn::MODULE,
@@ -820,6 +840,29 @@ fn nic_system<const FB: usize, const EW: usize, const QB: usize>(
     }
 }
 
+fn nic_cu() -> Adapter<ldcp_sim::nic_cu::NicCuModel> {
+    use ldcp_sim::nic_core::FLOW_BITS;
+    use ldcp_sim::nic_cu::NicCuModel;
+    use ldcp_sim::nic_system::{stimulus_sized, SysIn};
+    Adapter {
+        model: || NicCuModel::new(0, true),
+        stimulus: |seed| Box::new(stimulus_sized(FLOW_BITS, seed).map(SysIn::from)),
+        rusthdl: rusthdl::<ldcp_hdl::nic_cu::NicCuIce40>,
+        throughput: |c| {
+            crate::throughput::generator_run(
+                c,
+                NicCuModel::new(0, true),
+                FLOW_BITS,
+                GENERATOR_EVENTS,
+                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
+                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 400,
+    }
+}
+
 /// Clocks per UART bit of the board core's cosimulation and bench streams
 /// (the board itself uses 60; the divider is a port, so the Verilog is the
 /// same).
@@ -906,6 +949,36 @@ fn switch_role_core<const R: u8>() -> Adapter<ldcp_sim::switch_board::SwitchBoar
         },
         functional: None,
         rusthdl_divisor: 200,
+    }
+}
+
+fn cu_board_core() -> Adapter<ldcp_sim::cu_board::CuBoardModel> {
+    use ldcp_sim::cu_board::*;
+    use ldcp_sim::nic_cu::NicCuModel;
+    use ldcp_sim::nic_system::SysStimulus;
+    Adapter {
+        model: || CuBoardModel::new(NicCuModel::new(0, true)),
+        stimulus: |seed| {
+            Box::new(ldcp_sim::board_shell::stimulus(
+                seed,
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                SysStimulus::default(),
+            ))
+        },
+        rusthdl: rusthdl::<ldcp_hdl::cu_board::CuBoardCore>,
+        throughput: |c| {
+            crate::throughput::shell_board(
+                c,
+                CuBoardModel::new(NicCuModel::new(0, true)),
+                BOARD_SIM_DIV,
+                BOARD_SIM_LED_HOLD,
+                400,
+                &["ALPHA", "BETA", "RTT", "FS_IW", "AG_M"],
+            )
+        },
+        functional: None,
+        rusthdl_divisor: 400,
     }
 }
 

@@ -251,7 +251,12 @@ impl Logic for BoardCore {
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "board_core",
     doc: "the Alchitry Cu board core: power-on sequencer, UART-to-register bridge (framed, CRC-8), three LEDs, and the NIC core; the board top runs it on the 100 MHz oscillator (no PLL)",
-    open: &["core$sys_sweeping", "core$sys_upd_cw_pkts"],
+    open: &[
+        "core$sys_sweeping",
+        "core$sys_upd_cw_pkts",
+        "core$sys_set_ready",
+        "core$sys_fifo_level",
+    ],
     subs: &[&crate::nic_core::MODULE],
 };
 

@@ -177,6 +177,8 @@ pub struct ExtRegFile {
     pub loop_rewinds_count: Signal<In, Bits<32>>,
     /// LOOP_TIMEOUTS.COUNT: wraps at 2^32
     pub loop_timeouts_count: Signal<In, Bits<32>>,
+    /// LOOP_LOST.COUNT: wraps at 2^32
+    pub loop_lost_count: Signal<In, Bits<32>>,
     word: Signal<Local, Bits<10>>,
     we: Signal<Local, Bit>,
     re: Signal<Local, Bit>,
@@ -382,6 +384,9 @@ pub struct ExtRegFile {
     a_loop_timeouts: Constant<Bits<10>>,
     rd_loop_timeouts: Signal<Local, Bits<32>>,
     s_loop_timeouts: DFF<Bit>,
+    a_loop_lost: Constant<Bits<10>>,
+    rd_loop_lost: Signal<Local, Bits<32>>,
+    s_loop_lost: DFF<Bit>,
     wdata_q: DFF<Bits<32>>,
 }
 
@@ -675,6 +680,10 @@ impl Default for ExtRegFile {
             loop_timeouts_count: Default::default(),
             rd_loop_timeouts: Default::default(),
             s_loop_timeouts: Default::default(),
+            a_loop_lost: Constant::new(bits::<10>(120)),
+            loop_lost_count: Default::default(),
+            rd_loop_lost: Default::default(),
+            s_loop_lost: Default::default(),
             wdata_q: Default::default(),
         }
     }
@@ -683,7 +692,7 @@ impl Default for ExtRegFile {
 impl Logic for ExtRegFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rdata, rvalid, re_q, s_xstatus, w_xerrors, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_xerrors_wred_overrun, s_xerrors, s_pt_grants, s_pt_last, s_pt_max_late, w_fs_iw, r_fs_iw_pkts, s_fs_iw, w_fs_psn, r_fs_psn_psn, s_fs_psn, w_fs_hdr, r_fs_hdr_word0, r_fs_hdr_csum, s_fs_hdr, w_fs_ev, s_fs_result, s_fs_result_hdr, s_fs_result_psn, s_fs_result_cw, s_fs_events, s_fs_errors, w_ag_m, r_ag_m_pkts, s_ag_m, w_ag_timeout, r_ag_timeout_cycles, s_ag_timeout, w_ag_psn, r_ag_psn_psn, s_ag_psn, w_ag_ev, s_ag_ack, s_ag_ack_flow, s_ag_acks, s_ag_naks, s_ag_errors, s_ag_err, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, w_loop_ctrl, r_loop_ctrl_loopback, r_loop_ctrl_send, r_loop_ctrl_flows, s_loop_ctrl, w_loop_rto, r_loop_rto_cycles, s_loop_rto, w_loop_len, r_loop_len_bytes, s_loop_len, s_loop_status, s_loop_sent, s_loop_delivered, s_loop_rewinds, s_loop_timeouts, wdata_q);
+        dff_setup!(self, clock, rdata, rvalid, re_q, s_xstatus, w_xerrors, r_xerrors_fs_overrun, r_xerrors_ag_overrun, r_xerrors_wred_overrun, s_xerrors, s_pt_grants, s_pt_last, s_pt_max_late, w_fs_iw, r_fs_iw_pkts, s_fs_iw, w_fs_psn, r_fs_psn_psn, s_fs_psn, w_fs_hdr, r_fs_hdr_word0, r_fs_hdr_csum, s_fs_hdr, w_fs_ev, s_fs_result, s_fs_result_hdr, s_fs_result_psn, s_fs_result_cw, s_fs_events, s_fs_errors, w_ag_m, r_ag_m_pkts, s_ag_m, w_ag_timeout, r_ag_timeout_cycles, s_ag_timeout, w_ag_psn, r_ag_psn_psn, s_ag_psn, w_ag_ev, s_ag_ack, s_ag_ack_flow, s_ag_acks, s_ag_naks, s_ag_errors, s_ag_err, w_wred_k_min, r_wred_k_min_bytes, s_wred_k_min, w_wred_k_max, r_wred_k_max_bytes, s_wred_k_max, w_wred_k, r_wred_k_bytes, s_wred_k, w_wred_buf_max, r_wred_buf_max_bytes, s_wred_buf_max, w_wred_p_max, r_wred_p_max_p, s_wred_p_max, w_wred_seed, r_wred_seed_seed, s_wred_seed, w_wred_drain, r_wred_drain_bytes, s_wred_drain, w_wred_pkt, s_wred_last, s_wred_occ, s_wred_forwarded, s_wred_marked, s_wred_dropped_wred, s_wred_dropped_full, w_loop_ctrl, r_loop_ctrl_loopback, r_loop_ctrl_send, r_loop_ctrl_flows, s_loop_ctrl, w_loop_rto, r_loop_rto_cycles, s_loop_rto, w_loop_len, r_loop_len_bytes, s_loop_len, s_loop_status, s_loop_sent, s_loop_delivered, s_loop_rewinds, s_loop_timeouts, s_loop_lost, wdata_q);
         self.word.next = self.bus_addr.val().get_bits::<10>(2);
         // an unaligned access (address bits 1..0 not 0) is ignored and reads 0
         self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();
@@ -1148,6 +1157,12 @@ impl Logic for ExtRegFile {
         if self.s_loop_timeouts.q.val() {
             self.rd_loop_timeouts.next = bit_cast::<32, 32>(self.loop_timeouts_count.val());
         }
+        // LOOP_LOST (0x1e0, RO)
+        self.s_loop_lost.d.next = self.re.val() & (self.word.val() == self.a_loop_lost.val());
+        self.rd_loop_lost.next = bits::<32>(0);
+        if self.s_loop_lost.q.val() {
+            self.rd_loop_lost.next = bit_cast::<32, 32>(self.loop_lost_count.val());
+        }
         self.wdata_q.d.next = self.bus_wdata.val();
         self.rdata.d.next = self.rd_xstatus.val()
             | self.rd_xerrors.val()
@@ -1192,6 +1207,7 @@ impl Logic for ExtRegFile {
             | self.rd_loop_sent.val()
             | self.rd_loop_delivered.val()
             | self.rd_loop_rewinds.val()
-            | self.rd_loop_timeouts.val();
+            | self.rd_loop_timeouts.val()
+            | self.rd_loop_lost.val();
     }
 }

@@ -19,6 +19,7 @@ pub mod ack_generator_seq;
 pub mod board;
 pub mod board_shell;
 pub mod coord_decision;
+pub mod cu_board;
 pub mod end_con;
 pub mod fast_cnp;
 pub mod fast_start_marker;
@@ -26,6 +27,7 @@ pub mod fast_start_marker_seq;
 pub mod generate;
 pub mod mul;
 pub mod nic_core;
+pub mod nic_cu;
 pub mod nic_system;
 pub mod pacing_timer;
 #[rustfmt::skip]

@@ -303,9 +303,9 @@ pub struct NicCore<const FB: usize, const EW: usize, E: Engine<FB> = WindowEngin
     /// A window handed over in hardware (the fast-start marker's, at its
     /// transition): SET flow `sys_set_flow` to `sys_set_cw`, clamped as any
     /// SET. It takes the engine's port ahead of a flow command, the
-    /// generator and the FIFO (which wait that cycle); during the reset
-    /// sweep it is ignored: the system holds its source then
-    /// (`sys_sweeping`). A core alone ties it low.
+    /// generator and the FIFO (which wait that cycle), in a cycle of
+    /// `sys_set_ready`; in any other cycle it is not taken, and the system
+    /// holds it. A core alone ties it low.
     pub sys_set_valid: Signal<In, Bit>,
     /// The flow of `sys_set_valid`.
     pub sys_set_flow: Signal<In, Bits<FB>>,
@@ -320,8 +320,16 @@ pub struct NicCore<const FB: usize, const EW: usize, E: Engine<FB> = WindowEngin
     /// Its event, as EV_PUSH packs it: flow (11..0; the bits above the
     /// build's flows are ignored), n (15..12), ECE (16).
     pub sys_push_event: Signal<In, Bits<PUSH_BITS>>,
+    /// A `sys_set_valid` is taken this cycle: the reset sweep is not
+    /// running and the engine is ready (from registers; the pipelined
+    /// engine is always ready).
+    pub sys_set_ready: Signal<Out, Bit>,
     /// The reset sweep is running (STATUS.RESETTING).
     pub sys_sweeping: Signal<Out, Bit>,
+    /// The event FIFO's level (entries pushed and not yet popped, 0 to
+    /// 256; a register): a system whose events outrun a sequential engine
+    /// holds its source by it.
+    pub sys_fifo_level: Signal<Out, Bits<9>>,
     /// The core resets at this edge (CORE_RESET, registered).
     pub sys_core_rst: Signal<Out, Bit>,
     /// The window engine's update this cycle.
@@ -437,8 +445,23 @@ impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
     }
 
     /// A core reporting `build`, and `ext` in CAPS.EXT (set by a system
-    /// that decodes the extension registers around it).
+    /// that decodes the extension registers around it: then BLOCKS is the
+    /// NIC system's, else the core's).
     pub fn with_ext(build: BuildId, ext: bool) -> Self {
+        Self::with_blocks(
+            build,
+            if ext {
+                ldcp_regmap::BLOCKS_NIC_SYSTEM
+            } else {
+                ldcp_regmap::BLOCKS_NIC_CORE
+            },
+        )
+    }
+
+    /// A core reporting `build`, and `blocks` in BLOCKS (CAPS.EXT set when
+    /// any block is beyond the core's).
+    pub fn with_blocks(build: BuildId, blocks: u32) -> Self {
+        let ext = blocks != ldcp_regmap::BLOCKS_NIC_CORE;
         assert!(
             (1..=FB_4K).contains(&FB) && EW == FB + EV_LOW_BITS,
             "flow bits {FB} out of [1, {FB_4K}], or a FIFO word of {EW} bits, not {FB} + {EV_LOW_BITS}"
@@ -450,7 +473,9 @@ impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
             sys_set_cw: Default::default(),
             sys_push_valid: Default::default(),
             sys_push_event: Default::default(),
+            sys_set_ready: Default::default(),
             sys_sweeping: Default::default(),
+            sys_fifo_level: Default::default(),
             sys_core_rst: Default::default(),
             sys_upd_valid: Default::default(),
             sys_upd_flow: Default::default(),
@@ -474,11 +499,7 @@ impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
             c_ext: Constant::new(bits::<1>(ext as u64)),
             c_kind: Constant::new(bits::<2>(ldcp_regmap::KIND_NIC as u64)),
-            c_blocks: Constant::new(bits::<6>(if ext {
-                ldcp_regmap::BLOCKS_NIC_SYSTEM
-            } else {
-                ldcp_regmap::BLOCKS_NIC_CORE
-            } as u64)),
+            c_blocks: Constant::new(bits::<6>(blocks as u64)),
             c_flow_bits: Constant::new(bits::<8>(FB as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(E::LATENCY_CYCLES)),
@@ -753,8 +774,8 @@ macro_rules! core_logic {
             self.sweeping.q.val() & !self.sys_sweep_hold.val() $(& self.eng.$rdy.val())?;
         // a window handed over in hardware, then (it waits for the FIFO to
         // empty) a flow command, the generator, the FIFO
-        self.take_set.next =
-            !self.sweeping.q.val() & self.sys_set_valid.val() $(& self.eng.$rdy.val())?;
+        self.sys_set_ready.next = !self.sweeping.q.val() $(& self.eng.$rdy.val())?;
+        self.take_set.next = self.sys_set_ready.val() & self.sys_set_valid.val();
         self.take_fc.next = !self.sweeping.q.val()
             & !self.sys_set_valid.val()
             & self.fc_start.val()
@@ -965,6 +986,7 @@ macro_rules! core_logic {
             self.capture.val() & (self.fc_op.q.val() == self.op_reset.val());
         self.sys_core_rst.next = self.reset_q.q.val();
         self.sys_sweeping.next = self.sweeping.q.val();
+        self.sys_fifo_level.next = self.level.q.val();
         self.sys_cnt_clear.next = self.regs.cnt_clear_wr.val() & self.regs.cnt_clear_go.val().any();
         self.regs.flow_cw_cw.next = self.res_cw.q.val();
         self.regs.flow_interval_ticks.next = self.res_interval.q.val();

@@ -559,10 +559,13 @@ impl<const FB: usize, const EW: usize, const QB: usize> Default for NicSystem<FB
     }
 }
 
-/// The loop sender's table (TableSweep's deep form) needs only its
-/// `state`: the forwarding terms, the refusal and the sweep pointer stay
-/// open (in every build).
-const LTS_OPEN: [&str; 7] = [
+/// Open in every build: the loop sender's table (TableSweep's deep form)
+/// needs only its `state` (the forwarding terms, the refusal and the sweep
+/// pointer stay open), and the pipelined core takes every handed-over
+/// window outside its sweep, when the system holds the marker anyway, so
+/// its `sys_set_ready` is not read, nor its FIFO's level (the engine
+/// takes an event every cycle).
+const SYSTEM_OPEN: [&str; 9] = [
     "lts$s1_oor",
     "lts$upd_oor",
     "lts$p_state",
@@ -570,18 +573,20 @@ const LTS_OPEN: [&str; 7] = [
     "lts$z_state",
     "lts$fwd",
     "lts$sweep_ptr",
+    "core$sys_set_ready",
+    "core$sys_fifo_level",
 ];
 /// The 256-flow build also ignores the flow fields' bits 11..8 (and the
 /// receive queue's word holds the widest build's flow).
-const ICE40_OPEN: [&str; 10] = {
+const ICE40_OPEN: [&str; 12] = {
     let narrow = ["xregs$fs_ev_flow", "xregs$ag_ev_flow", "rx_ram$read_data"];
-    let mut all = [""; 10];
+    let mut all = [""; 12];
     let mut i = 0;
     while i < all.len() {
         all[i] = if i < narrow.len() {
             narrow[i]
         } else {
-            LTS_OPEN[i - narrow.len()]
+            SYSTEM_OPEN[i - narrow.len()]
         };
         i += 1;
     }
@@ -606,7 +611,7 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 pub const MODULE_4K: crate::generate::Module = crate::generate::Module {
     name: "nic_system_4k",
     doc: "the LDCP NIC system with 4,096 flows (the ECP5 build's): the NIC core plus the pacing timer, fast-start marker, ACK generator, WRED/ECN port and the on-chip loopback behind the extension registers of docs/regmap.md",
-    open: &LTS_OPEN,
+    open: &SYSTEM_OPEN,
     subs: &[
         &crate::nic_core::MODULE_4K,
         &crate::fast_start_marker::MODULE_4K,
@@ -1283,6 +1288,8 @@ impl<const FB: usize, const EW: usize, const QB: usize> Logic for NicSystem<FB, 
         self.xregs.loop_delivered_count.next = self.lp_deliv.q.val();
         self.xregs.loop_rewinds_count.next = self.lp_rew.q.val();
         self.xregs.loop_timeouts_count.next = self.lp_tmo.q.val();
+        // every returned ACK reaches the marker at its fixed stage (LAS)
+        self.xregs.loop_lost_count.next = bits::<32>(0);
         self.wred.egress_drain_bytes.next = self.xregs.wred_drain_bytes.val();
         self.wred.cfg_k_min_bytes.next = self.xregs.wred_k_min_bytes.val();
         self.wred.cfg_k_max_bytes.next = self.xregs.wred_k_max_bytes.val();

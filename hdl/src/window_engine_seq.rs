@@ -84,6 +84,16 @@ const _: () = assert!(15 * (AB_ONE as usize) < 1 << 16);
 
 /// Bits of the step counter (steps 0..=25, and 26 after the last).
 const ST_BITS: usize = 6;
+/// The multiply's first step, the shift's first, and the sum's: each
+/// phase is the 8 steps of one value of the step's bits 5..3.
+const ST_MUL_FIRST: usize = 8;
+const ST_SHIFT_FIRST: usize = 16;
+const ST_SUM: usize = 24;
+const _: () = assert!(
+    ST_MUL_FIRST.is_multiple_of(8)
+        && ST_SHIFT_FIRST == ST_MUL_FIRST + 8
+        && ST_SUM == ST_SHIFT_FIRST + 8
+);
 
 /// The module of the iCE40 build, 256 flows.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
@@ -224,9 +234,11 @@ pub struct WindowEngineSeq<const FLOW_BITS: usize> {
     st_select: Constant<Bits<ST_BITS>>,
     st_skip: Constant<Bits<ST_BITS>>,
     st_load: Constant<Bits<ST_BITS>>,
-    st_mul_first: Constant<Bits<ST_BITS>>,
-    st_shift_first: Constant<Bits<ST_BITS>>,
-    st_sum: Constant<Bits<ST_BITS>>,
+    /// The multiply's steps (8..=15) and the shift's (16..=23) are each
+    /// one value of the step's bits above 3 (a 3-bit compare, not a
+    /// magnitude compare's carry chain in front of P's select)
+    ph_mul: Constant<Bits<3>>,
+    ph_shift: Constant<Bits<3>>,
     st_last: Constant<Bits<ST_BITS>>,
     /// The floor's shift is j minus this for the increase (4 + e, cw's
     /// leading one at 20 + e = 12 + j)...
@@ -255,9 +267,8 @@ impl<const FLOW_BITS: usize> Default for WindowEngineSeq<FLOW_BITS> {
             st_select: Constant::new(3.into()),
             st_skip: Constant::new(4.into()),
             st_load: Constant::new(6.into()),
-            st_mul_first: Constant::new(8.into()),
-            st_shift_first: Constant::new(16.into()),
-            st_sum: Constant::new(24.into()),
+            ph_mul: Constant::new(((ST_MUL_FIRST >> 3) as u64).into()),
+            ph_shift: Constant::new(((ST_SHIFT_FIRST >> 3) as u64).into()),
             st_last: Constant::new(25.into()),
             sh_inc: Constant::new(4.into()),
             sh_ival: Constant::new(8.into()),
@@ -293,8 +304,13 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
         self.in_ready.next = !self.busy.q.val();
         self.take.next = self.in_valid.val() & !self.busy.q.val() & !self.reset.val();
         self.cw_table.read_address.next = self.in_flow.val();
+        // an idle engine loads its step and the event's registers every
+        // cycle (the take only sets busy): the port's valid, late in the
+        // cycle from the core's arbitration, then drives busy alone
         if self.take.val() {
             self.busy.d.next = true;
+        }
+        if !self.busy.q.val() {
             self.st.d.next = bits::<ST_BITS>(0);
             self.e_flow.d.next = self.in_flow.val();
             self.e_set.d.next = self.in_set.val();
@@ -457,15 +473,13 @@ impl<const FLOW_BITS: usize> Logic for WindowEngineSeq<FLOW_BITS> {
             }
         }
         self.s18.next = bit_cast::<18, 16>(self.p.q.val().get_bits::<16>(16)) + self.addend.val();
-        if (self.st.q.val() >= self.st_mul_first.val())
-            & (self.st.q.val() < self.st_shift_first.val())
-        {
+        if self.st.q.val().get_bits::<3>(3) == self.ph_mul.val() {
             self.p.d.next = (bit_cast::<32, 18>(self.s18.val()) << 14)
                 | bit_cast::<32, 14>(self.p.q.val().get_bits::<14>(2));
         }
 
         // ---- 16..=23: the floor's shift, two bits per step, then the odd one
-        if (self.st.q.val() >= self.st_shift_first.val()) & (self.st.q.val() < self.st_sum.val()) {
+        if self.st.q.val().get_bits::<3>(3) == self.ph_shift.val() {
             if self.rem.q.val().get_bits::<3>(1).any() {
                 self.p.d.next = self.p.q.val() >> 2;
                 self.rem.d.next = self.rem.q.val() - bits::<4>(2);

@@ -919,6 +919,16 @@ pub mod loop_timeouts {
     pub const COUNT: Field = REGISTERS[81].fields[0];
 }
 
+/// LOOP_LOST (RO): returned ACKs that reached the engine and the sender but not the fast-start marker: its queue (4 entries, the Alchitry Cu build's, whose marker takes an event per 7 cycles) was full; the pipelined build loses none, and a build before this register reads 0 (cleared by CNT_CLEAR)
+pub mod loop_lost {
+    use super::{Field, REGISTERS};
+    pub const NAME: &str = "LOOP_LOST";
+    pub const OFFSET: u32 = 0x1e0;
+    pub const RESET: u32 = 0x00000000;
+    /// wraps at 2^32
+    pub const COUNT: Field = REGISTERS[82].fields[0];
+}
+
 /// SW_BLOCKS (RO): the draft-001 blocks this switch port holds, one bit each (0 in a build without them)
 pub mod sw_blocks {
     use super::{Field, REGISTERS};
@@ -926,17 +936,17 @@ pub mod sw_blocks {
     pub const OFFSET: u32 = 0x200;
     pub const RESET: u32 = 0x00000000;
     /// the tunnel ECN ingress (TI_* registers)
-    pub const TUNNEL_INGRESS: Field = REGISTERS[82].fields[0];
+    pub const TUNNEL_INGRESS: Field = REGISTERS[83].fields[0];
     /// the tunnel ECN egress (TE_* registers)
-    pub const TUNNEL_EGRESS: Field = REGISTERS[82].fields[1];
+    pub const TUNNEL_EGRESS: Field = REGISTERS[83].fields[1];
     /// the END.CON match (EC_* registers)
-    pub const END_CON: Field = REGISTERS[82].fields[2];
+    pub const END_CON: Field = REGISTERS[83].fields[2];
     /// the Fast CNP trigger behind the WRED/ECN port, and its descriptor queue (FC_* registers)
-    pub const FAST_CNP: Field = REGISTERS[82].fields[3];
+    pub const FAST_CNP: Field = REGISTERS[83].fields[3];
     /// the packet staging registers (PKT_*) the blocks' packets take their header fields from
-    pub const PKT: Field = REGISTERS[82].fields[4];
+    pub const PKT: Field = REGISTERS[83].fields[4];
     /// draft 002's per-packet decision (CD_* registers)
-    pub const COORD: Field = REGISTERS[82].fields[5];
+    pub const COORD: Field = REGISTERS[83].fields[5];
 }
 
 /// PKT_OUTER_SRC0 (WO): outer IPv6 source (the ingress PE's END.CON SID: a Fast CNP's destination), bits 127..96
@@ -946,7 +956,7 @@ pub mod pkt_outer_src0 {
     pub const OFFSET: u32 = 0x210;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[83].fields[0];
+    pub const WORD: Field = REGISTERS[84].fields[0];
 }
 
 /// PKT_OUTER_SRC1 (WO): outer IPv6 source, bits 95..64
@@ -956,7 +966,7 @@ pub mod pkt_outer_src1 {
     pub const OFFSET: u32 = 0x214;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[84].fields[0];
+    pub const WORD: Field = REGISTERS[85].fields[0];
 }
 
 /// PKT_OUTER_SRC2 (WO): outer IPv6 source, bits 63..32
@@ -966,7 +976,7 @@ pub mod pkt_outer_src2 {
     pub const OFFSET: u32 = 0x218;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[85].fields[0];
+    pub const WORD: Field = REGISTERS[86].fields[0];
 }
 
 /// PKT_OUTER_SRC3 (WO): outer IPv6 source, bits 31..0
@@ -976,7 +986,7 @@ pub mod pkt_outer_src3 {
     pub const OFFSET: u32 = 0x21c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[86].fields[0];
+    pub const WORD: Field = REGISTERS[87].fields[0];
 }
 
 /// PKT_OUTER_DST0 (WO): outer IPv6 destination (END.CON compares it with its SID), bits 127..96
@@ -986,7 +996,7 @@ pub mod pkt_outer_dst0 {
     pub const OFFSET: u32 = 0x220;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[87].fields[0];
+    pub const WORD: Field = REGISTERS[88].fields[0];
 }
 
 /// PKT_OUTER_DST1 (WO): outer IPv6 destination, bits 95..64
@@ -996,7 +1006,7 @@ pub mod pkt_outer_dst1 {
     pub const OFFSET: u32 = 0x224;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[88].fields[0];
+    pub const WORD: Field = REGISTERS[89].fields[0];
 }
 
 /// PKT_OUTER_DST2 (WO): outer IPv6 destination, bits 63..32
@@ -1006,7 +1016,7 @@ pub mod pkt_outer_dst2 {
     pub const OFFSET: u32 = 0x228;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[89].fields[0];
+    pub const WORD: Field = REGISTERS[90].fields[0];
 }
 
 /// PKT_OUTER_DST3 (WO): outer IPv6 destination, bits 31..0
@@ -1016,7 +1026,7 @@ pub mod pkt_outer_dst3 {
     pub const OFFSET: u32 = 0x22c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[90].fields[0];
+    pub const WORD: Field = REGISTERS[91].fields[0];
 }
 
 /// PKT_INNER_SRC0 (WO): inner source address (IPv4: in word 3, words 0-2 zero), bits 127..96
@@ -1026,7 +1036,7 @@ pub mod pkt_inner_src0 {
     pub const OFFSET: u32 = 0x230;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[91].fields[0];
+    pub const WORD: Field = REGISTERS[92].fields[0];
 }
 
 /// PKT_INNER_SRC1 (WO): inner source address, bits 95..64
@@ -1036,7 +1046,7 @@ pub mod pkt_inner_src1 {
     pub const OFFSET: u32 = 0x234;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[92].fields[0];
+    pub const WORD: Field = REGISTERS[93].fields[0];
 }
 
 /// PKT_INNER_SRC2 (WO): inner source address, bits 63..32
@@ -1046,7 +1056,7 @@ pub mod pkt_inner_src2 {
     pub const OFFSET: u32 = 0x238;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[93].fields[0];
+    pub const WORD: Field = REGISTERS[94].fields[0];
 }
 
 /// PKT_INNER_SRC3 (WO): inner source address, bits 31..0
@@ -1056,7 +1066,7 @@ pub mod pkt_inner_src3 {
     pub const OFFSET: u32 = 0x23c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[94].fields[0];
+    pub const WORD: Field = REGISTERS[95].fields[0];
 }
 
 /// PKT_INNER_DST0 (WO): inner destination address (IPv4: in word 3, words 0-2 zero), bits 127..96
@@ -1066,7 +1076,7 @@ pub mod pkt_inner_dst0 {
     pub const OFFSET: u32 = 0x240;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[95].fields[0];
+    pub const WORD: Field = REGISTERS[96].fields[0];
 }
 
 /// PKT_INNER_DST1 (WO): inner destination address, bits 95..64
@@ -1076,7 +1086,7 @@ pub mod pkt_inner_dst1 {
     pub const OFFSET: u32 = 0x244;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[96].fields[0];
+    pub const WORD: Field = REGISTERS[97].fields[0];
 }
 
 /// PKT_INNER_DST2 (WO): inner destination address, bits 63..32
@@ -1086,7 +1096,7 @@ pub mod pkt_inner_dst2 {
     pub const OFFSET: u32 = 0x248;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[97].fields[0];
+    pub const WORD: Field = REGISTERS[98].fields[0];
 }
 
 /// PKT_INNER_DST3 (WO): inner destination address, bits 31..0
@@ -1096,7 +1106,7 @@ pub mod pkt_inner_dst3 {
     pub const OFFSET: u32 = 0x24c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[98].fields[0];
+    pub const WORD: Field = REGISTERS[99].fields[0];
 }
 
 /// PKT_BTH (WO): the next packet's inner transport fields
@@ -1106,11 +1116,11 @@ pub mod pkt_bth {
     pub const OFFSET: u32 = 0x250;
     pub const RESET: u32 = 0x00000000;
     /// the BTH's DestQP
-    pub const DEST_QP: Field = REGISTERS[99].fields[0];
+    pub const DEST_QP: Field = REGISTERS[100].fields[0];
     /// the parser found the inner RoCEv2 data packet (else Fast CNP counts it unparsed)
-    pub const PARSED: Field = REGISTERS[99].fields[1];
+    pub const PARSED: Field = REGISTERS[100].fields[1];
     /// the inner header is IPv6 (ECN in word 0 bits 5..4, no checksum); 0: IPv4
-    pub const IPV6: Field = REGISTERS[99].fields[2];
+    pub const IPV6: Field = REGISTERS[100].fields[2];
 }
 
 /// PKT_UDP (WO): the next packet's P_Key and UDP source port
@@ -1120,9 +1130,9 @@ pub mod pkt_udp {
     pub const OFFSET: u32 = 0x254;
     pub const RESET: u32 = 0x00000000;
     /// the BTH's P_Key
-    pub const PKEY: Field = REGISTERS[100].fields[0];
+    pub const PKEY: Field = REGISTERS[101].fields[0];
     /// the inner UDP source port
-    pub const UDP_SRC: Field = REGISTERS[100].fields[1];
+    pub const UDP_SRC: Field = REGISTERS[101].fields[1];
 }
 
 /// PKT_SRH (WO): the next packet's outer next-header chain
@@ -1132,13 +1142,13 @@ pub mod pkt_srh {
     pub const OFFSET: u32 = 0x258;
     pub const RESET: u32 = 0x00000000;
     /// the outer Next Header (43: an SRH follows)
-    pub const NEXT_HEADER: Field = REGISTERS[101].fields[0];
+    pub const NEXT_HEADER: Field = REGISTERS[102].fields[0];
     /// the SRH's Next Header
-    pub const SRH_NEXT_HEADER: Field = REGISTERS[101].fields[1];
+    pub const SRH_NEXT_HEADER: Field = REGISTERS[102].fields[1];
     /// the SRH's Segments Left
-    pub const SEGMENTS_LEFT: Field = REGISTERS[101].fields[2];
+    pub const SEGMENTS_LEFT: Field = REGISTERS[102].fields[2];
     /// the SRH's Hdr Ext Len
-    pub const EXT_LEN: Field = REGISTERS[101].fields[3];
+    pub const EXT_LEN: Field = REGISTERS[102].fields[3];
 }
 
 /// PKT_INNER (WO): the next packet's inner header word 0 and checksum
@@ -1148,9 +1158,9 @@ pub mod pkt_inner {
     pub const OFFSET: u32 = 0x25c;
     pub const RESET: u32 = 0x00000000;
     /// the inner header's first 16-bit word (its ECN field: IPv4 bits 1..0, IPv6 bits 5..4)
-    pub const WORD0: Field = REGISTERS[102].fields[0];
+    pub const WORD0: Field = REGISTERS[103].fields[0];
     /// the inner IPv4 header checksum
-    pub const CSUM: Field = REGISTERS[102].fields[1];
+    pub const CSUM: Field = REGISTERS[103].fields[1];
 }
 
 /// TI_MODE (WO): sets a tunnel's mode (CORE_RESET returns every tunnel to normal; read one back with a TI_PKT: TI_LAST.COMPAT)
@@ -1160,9 +1170,9 @@ pub mod ti_mode {
     pub const OFFSET: u32 = 0x260;
     pub const RESET: u32 = 0x00000000;
     /// the tunnel, 0..63
-    pub const TUNNEL: Field = REGISTERS[103].fields[0];
+    pub const TUNNEL: Field = REGISTERS[104].fields[0];
     /// 1 compatibility mode (outer Not-ECT), 0 normal (outer = inner): applies to packets from the next cycle
-    pub const COMPAT: Field = REGISTERS[103].fields[1];
+    pub const COMPAT: Field = REGISTERS[104].fields[1];
 }
 
 /// TI_PKT (WO): one packet is encapsulated (inner word 0 and IPV6 from PKT_INNER and PKT_BTH)
@@ -1172,7 +1182,7 @@ pub mod ti_pkt {
     pub const OFFSET: u32 = 0x264;
     pub const RESET: u32 = 0x00000000;
     /// its tunnel, 0..63
-    pub const TUNNEL: Field = REGISTERS[104].fields[0];
+    pub const TUNNEL: Field = REGISTERS[105].fields[0];
 }
 
 /// TI_LAST (RO): the last encapsulation
@@ -1182,11 +1192,11 @@ pub mod ti_last {
     pub const OFFSET: u32 = 0x268;
     pub const RESET: u32 = 0x00000000;
     /// the outer header's ECN field
-    pub const OUTER_ECN: Field = REGISTERS[105].fields[0];
+    pub const OUTER_ECN: Field = REGISTERS[106].fields[0];
     /// its tunnel's mode (1 compatibility)
-    pub const COMPAT: Field = REGISTERS[105].fields[1];
+    pub const COMPAT: Field = REGISTERS[106].fields[1];
     /// its tunnel
-    pub const TUNNEL: Field = REGISTERS[105].fields[2];
+    pub const TUNNEL: Field = REGISTERS[106].fields[2];
 }
 
 /// TE_PKT (WO): one packet is decapsulated (inner word 0, checksum and IPV6 from PKT_INNER and PKT_BTH)
@@ -1196,7 +1206,7 @@ pub mod te_pkt {
     pub const OFFSET: u32 = 0x270;
     pub const RESET: u32 = 0x00000000;
     /// the outer ECN field as it arrived
-    pub const OUTER_ECN: Field = REGISTERS[106].fields[0];
+    pub const OUTER_ECN: Field = REGISTERS[107].fields[0];
 }
 
 /// TE_LAST (RO): the last decapsulation
@@ -1206,11 +1216,11 @@ pub mod te_last {
     pub const OFFSET: u32 = 0x274;
     pub const RESET: u32 = 0x00000000;
     /// dropped: a Not-ECT inner under a CE outer
-    pub const DROP: Field = REGISTERS[107].fields[0];
+    pub const DROP: Field = REGISTERS[108].fields[0];
     /// 0 in use, 1 (!) currently unused, 2 (!!!) potentially dangerous
-    pub const FLAG: Field = REGISTERS[107].fields[1];
+    pub const FLAG: Field = REGISTERS[108].fields[1];
     /// the inner ECN field leaving
-    pub const ECN: Field = REGISTERS[107].fields[2];
+    pub const ECN: Field = REGISTERS[108].fields[2];
 }
 
 /// TE_WORDS (RO): the last decapsulation's inner header word 0 and checksum
@@ -1220,9 +1230,9 @@ pub mod te_words {
     pub const OFFSET: u32 = 0x278;
     pub const RESET: u32 = 0x00000000;
     /// inner word 0 leaving
-    pub const WORD0: Field = REGISTERS[108].fields[0];
+    pub const WORD0: Field = REGISTERS[109].fields[0];
     /// the inner checksum leaving (RFC 1624 for IPv4)
-    pub const CSUM: Field = REGISTERS[108].fields[1];
+    pub const CSUM: Field = REGISTERS[109].fields[1];
 }
 
 /// TE_FORWARDED (RO): packets decapsulated and forwarded (saturating; cleared by CORE_RESET)
@@ -1232,7 +1242,7 @@ pub mod te_forwarded {
     pub const OFFSET: u32 = 0x27c;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[109].fields[0];
+    pub const COUNT: Field = REGISTERS[110].fields[0];
 }
 
 /// TE_DROPPED (RO): packets dropped: Not-ECT inner, CE outer (saturating; cleared by CORE_RESET)
@@ -1242,7 +1252,7 @@ pub mod te_dropped {
     pub const OFFSET: u32 = 0x280;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[110].fields[0];
+    pub const COUNT: Field = REGISTERS[111].fields[0];
 }
 
 /// TE_DANGEROUS (RO): packets of a (!!!) cell, the drops included (saturating; cleared by CORE_RESET)
@@ -1252,7 +1262,7 @@ pub mod te_dangerous {
     pub const OFFSET: u32 = 0x284;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[111].fields[0];
+    pub const COUNT: Field = REGISTERS[112].fields[0];
 }
 
 /// TE_UNUSED (RO): packets of the (!) cell (saturating; cleared by CORE_RESET)
@@ -1262,7 +1272,7 @@ pub mod te_unused {
     pub const OFFSET: u32 = 0x288;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[112].fields[0];
+    pub const COUNT: Field = REGISTERS[113].fields[0];
 }
 
 /// EC_SID0 (WO): END.CON SID, bits 127..96: applies to packets from the next cycle
@@ -1272,7 +1282,7 @@ pub mod ec_sid0 {
     pub const OFFSET: u32 = 0x290;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[113].fields[0];
+    pub const WORD: Field = REGISTERS[114].fields[0];
 }
 
 /// EC_SID1 (WO): END.CON SID, bits 95..64
@@ -1282,7 +1292,7 @@ pub mod ec_sid1 {
     pub const OFFSET: u32 = 0x294;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[114].fields[0];
+    pub const WORD: Field = REGISTERS[115].fields[0];
 }
 
 /// EC_SID2 (WO): END.CON SID, bits 63..32
@@ -1292,7 +1302,7 @@ pub mod ec_sid2 {
     pub const OFFSET: u32 = 0x298;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[115].fields[0];
+    pub const WORD: Field = REGISTERS[116].fields[0];
 }
 
 /// EC_SID3 (WO): END.CON SID, bits 31..0
@@ -1302,7 +1312,7 @@ pub mod ec_sid3 {
     pub const OFFSET: u32 = 0x29c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[116].fields[0];
+    pub const WORD: Field = REGISTERS[117].fields[0];
 }
 
 /// EC_PKT (WO): one packet at the PE's END.CON match
@@ -1312,7 +1322,7 @@ pub mod ec_pkt {
     pub const OFFSET: u32 = 0x2a0;
     pub const RESET: u32 = 0x00000000;
     /// 1: one packet is matched (outer destination and next headers from PKT_OUTER_DST and PKT_SRH)
-    pub const GO: Field = REGISTERS[117].fields[0];
+    pub const GO: Field = REGISTERS[118].fields[0];
 }
 
 /// EC_LAST (RO): the last END.CON decision
@@ -1322,9 +1332,9 @@ pub mod ec_last {
     pub const OFFSET: u32 = 0x2a4;
     pub const RESET: u32 = 0x00000000;
     /// 0 forward, 1 decapsulate, 2 punt, 3 drop
-    pub const ACTION: Field = REGISTERS[118].fields[0];
+    pub const ACTION: Field = REGISTERS[119].fields[0];
     /// bytes a decapsulation strips (0 otherwise)
-    pub const STRIP_BYTES: Field = REGISTERS[118].fields[1];
+    pub const STRIP_BYTES: Field = REGISTERS[119].fields[1];
 }
 
 /// EC_FORWARDED (RO): packets not for END.CON, forwarded (saturating; cleared by CORE_RESET)
@@ -1334,7 +1344,7 @@ pub mod ec_forwarded {
     pub const OFFSET: u32 = 0x2a8;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[119].fields[0];
+    pub const COUNT: Field = REGISTERS[120].fields[0];
 }
 
 /// EC_DECAP (RO): packets decapsulated (saturating; cleared by CORE_RESET)
@@ -1344,7 +1354,7 @@ pub mod ec_decap {
     pub const OFFSET: u32 = 0x2ac;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[120].fields[0];
+    pub const COUNT: Field = REGISTERS[121].fields[0];
 }
 
 /// EC_PUNTED (RO): ICMPv6 packets to END.CON punted (saturating; cleared by CORE_RESET)
@@ -1354,7 +1364,7 @@ pub mod ec_punted {
     pub const OFFSET: u32 = 0x2b0;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[121].fields[0];
+    pub const COUNT: Field = REGISTERS[122].fields[0];
 }
 
 /// EC_DROPPED (RO): packets to END.CON dropped (saturating; cleared by CORE_RESET)
@@ -1364,7 +1374,7 @@ pub mod ec_dropped {
     pub const OFFSET: u32 = 0x2b4;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[122].fields[0];
+    pub const COUNT: Field = REGISTERS[123].fields[0];
 }
 
 /// FC_INTERVAL (RW): Fast CNP rate limit (COMPANION.md G9)
@@ -1374,7 +1384,7 @@ pub mod fc_interval {
     pub const OFFSET: u32 = 0x2c0;
     pub const RESET: u32 = 0x00001388;
     /// the per-flow minimum interval between Fast CNPs, cycles; 0: every candidate is sent
-    pub const CYCLES: Field = REGISTERS[123].fields[0];
+    pub const CYCLES: Field = REGISTERS[124].fields[0];
 }
 
 /// FC_STATUS (RO): the trigger's table and descriptor queue
@@ -1384,9 +1394,9 @@ pub mod fc_status {
     pub const OFFSET: u32 = 0x2c4;
     pub const RESET: u32 = 0x00000000;
     /// the last-sent table's reset sweep is over (256 cycles after CORE_RESET)
-    pub const TABLE_READY: Field = REGISTERS[124].fields[0];
+    pub const TABLE_READY: Field = REGISTERS[125].fields[0];
     /// descriptors waiting in the queue, 0..=256, as of the cycle before (a descriptor it counts can be read at once)
-    pub const LEVEL: Field = REGISTERS[124].fields[1];
+    pub const LEVEL: Field = REGISTERS[125].fields[1];
 }
 
 /// FC_LAST (RO): the trigger's decision on the last packet through the WRED/ECN port (all 0: not a candidate)
@@ -1396,11 +1406,11 @@ pub mod fc_last {
     pub const OFFSET: u32 = 0x2c8;
     pub const RESET: u32 = 0x00000000;
     /// a Fast CNP was emitted (its descriptor queued)
-    pub const EMIT: Field = REGISTERS[125].fields[0];
+    pub const EMIT: Field = REGISTERS[126].fields[0];
     /// a candidate was rate-limited
-    pub const SUPPRESSED: Field = REGISTERS[125].fields[1];
+    pub const SUPPRESSED: Field = REGISTERS[126].fields[1];
     /// a candidate had no parsable RoCEv2 inner packet
-    pub const UNPARSED: Field = REGISTERS[125].fields[2];
+    pub const UNPARSED: Field = REGISTERS[126].fields[2];
 }
 
 /// FC_POP (WO): removes the head of the descriptor queue
@@ -1410,7 +1420,7 @@ pub mod fc_pop {
     pub const OFFSET: u32 = 0x2cc;
     pub const RESET: u32 = 0x00000000;
     /// 1: drop the oldest descriptor (none waiting: ignored); the next one reads from the following cycle
-    pub const GO: Field = REGISTERS[126].fields[0];
+    pub const GO: Field = REGISTERS[127].fields[0];
 }
 
 /// FC_DSC_QP (RO): the oldest queued descriptor (meaningful when FC_STATUS.LEVEL > 0): DestQP
@@ -1420,9 +1430,9 @@ pub mod fc_dsc_qp {
     pub const OFFSET: u32 = 0x2d0;
     pub const RESET: u32 = 0x00000000;
     /// the CNP's DestQP (the data packet's)
-    pub const DEST_QP: Field = REGISTERS[127].fields[0];
+    pub const DEST_QP: Field = REGISTERS[128].fields[0];
     /// the CNP is IPv6
-    pub const IPV6: Field = REGISTERS[127].fields[1];
+    pub const IPV6: Field = REGISTERS[128].fields[1];
 }
 
 /// FC_DSC_UDP (RO): the oldest queued descriptor: P_Key and UDP source port
@@ -1432,9 +1442,9 @@ pub mod fc_dsc_udp {
     pub const OFFSET: u32 = 0x2d4;
     pub const RESET: u32 = 0x00000000;
     /// P_Key
-    pub const PKEY: Field = REGISTERS[128].fields[0];
+    pub const PKEY: Field = REGISTERS[129].fields[0];
     /// UDP source port
-    pub const UDP_SRC: Field = REGISTERS[128].fields[1];
+    pub const UDP_SRC: Field = REGISTERS[129].fields[1];
 }
 
 /// FC_DSC_SRC0 (RO): the oldest queued descriptor: the CNP's source (the data packet's inner destination), bits 127..96
@@ -1444,7 +1454,7 @@ pub mod fc_dsc_src0 {
     pub const OFFSET: u32 = 0x2e0;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[129].fields[0];
+    pub const WORD: Field = REGISTERS[130].fields[0];
 }
 
 /// FC_DSC_SRC1 (RO): the CNP's source, bits 95..64
@@ -1454,7 +1464,7 @@ pub mod fc_dsc_src1 {
     pub const OFFSET: u32 = 0x2e4;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[130].fields[0];
+    pub const WORD: Field = REGISTERS[131].fields[0];
 }
 
 /// FC_DSC_SRC2 (RO): the CNP's source, bits 63..32
@@ -1464,7 +1474,7 @@ pub mod fc_dsc_src2 {
     pub const OFFSET: u32 = 0x2e8;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[131].fields[0];
+    pub const WORD: Field = REGISTERS[132].fields[0];
 }
 
 /// FC_DSC_SRC3 (RO): the CNP's source, bits 31..0
@@ -1474,7 +1484,7 @@ pub mod fc_dsc_src3 {
     pub const OFFSET: u32 = 0x2ec;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[132].fields[0];
+    pub const WORD: Field = REGISTERS[133].fields[0];
 }
 
 /// FC_DSC_DST0 (RO): the oldest queued descriptor: the CNP's destination (the data packet's inner source), bits 127..96
@@ -1484,7 +1494,7 @@ pub mod fc_dsc_dst0 {
     pub const OFFSET: u32 = 0x2f0;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[133].fields[0];
+    pub const WORD: Field = REGISTERS[134].fields[0];
 }
 
 /// FC_DSC_DST1 (RO): the CNP's destination, bits 95..64
@@ -1494,7 +1504,7 @@ pub mod fc_dsc_dst1 {
     pub const OFFSET: u32 = 0x2f4;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[134].fields[0];
+    pub const WORD: Field = REGISTERS[135].fields[0];
 }
 
 /// FC_DSC_DST2 (RO): the CNP's destination, bits 63..32
@@ -1504,7 +1514,7 @@ pub mod fc_dsc_dst2 {
     pub const OFFSET: u32 = 0x2f8;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[135].fields[0];
+    pub const WORD: Field = REGISTERS[136].fields[0];
 }
 
 /// FC_DSC_DST3 (RO): the CNP's destination, bits 31..0
@@ -1514,7 +1524,7 @@ pub mod fc_dsc_dst3 {
     pub const OFFSET: u32 = 0x2fc;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[136].fields[0];
+    pub const WORD: Field = REGISTERS[137].fields[0];
 }
 
 /// FC_DSC_END_CON0 (RO): the oldest queued descriptor: the END.CON SID it returns through, bits 127..96
@@ -1524,7 +1534,7 @@ pub mod fc_dsc_end_con0 {
     pub const OFFSET: u32 = 0x300;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[137].fields[0];
+    pub const WORD: Field = REGISTERS[138].fields[0];
 }
 
 /// FC_DSC_END_CON1 (RO): the END.CON SID, bits 95..64
@@ -1534,7 +1544,7 @@ pub mod fc_dsc_end_con1 {
     pub const OFFSET: u32 = 0x304;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[138].fields[0];
+    pub const WORD: Field = REGISTERS[139].fields[0];
 }
 
 /// FC_DSC_END_CON2 (RO): the END.CON SID, bits 63..32
@@ -1544,7 +1554,7 @@ pub mod fc_dsc_end_con2 {
     pub const OFFSET: u32 = 0x308;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[139].fields[0];
+    pub const WORD: Field = REGISTERS[140].fields[0];
 }
 
 /// FC_DSC_END_CON3 (RO): the END.CON SID, bits 31..0
@@ -1554,7 +1564,7 @@ pub mod fc_dsc_end_con3 {
     pub const OFFSET: u32 = 0x30c;
     pub const RESET: u32 = 0x00000000;
     /// the 32 bits
-    pub const WORD: Field = REGISTERS[140].fields[0];
+    pub const WORD: Field = REGISTERS[141].fields[0];
 }
 
 /// FC_MARKED (RO): candidates: packets the WRED/ECN port forwarded marked CE (saturating; cleared by CORE_RESET)
@@ -1564,7 +1574,7 @@ pub mod fc_marked {
     pub const OFFSET: u32 = 0x310;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[141].fields[0];
+    pub const COUNT: Field = REGISTERS[142].fields[0];
 }
 
 /// FC_SENT (RO): Fast CNPs emitted (saturating; cleared by CORE_RESET)
@@ -1574,7 +1584,7 @@ pub mod fc_sent {
     pub const OFFSET: u32 = 0x314;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[142].fields[0];
+    pub const COUNT: Field = REGISTERS[143].fields[0];
 }
 
 /// FC_SUPPRESSED (RO): candidates rate-limited (saturating; cleared by CORE_RESET)
@@ -1584,7 +1594,7 @@ pub mod fc_suppressed {
     pub const OFFSET: u32 = 0x318;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[143].fields[0];
+    pub const COUNT: Field = REGISTERS[144].fields[0];
 }
 
 /// FC_UNPARSED (RO): candidates without a parsable RoCEv2 inner packet (saturating; cleared by CORE_RESET)
@@ -1594,7 +1604,7 @@ pub mod fc_unparsed {
     pub const OFFSET: u32 = 0x31c;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[144].fields[0];
+    pub const COUNT: Field = REGISTERS[145].fields[0];
 }
 
 /// FC_LOST (RO): descriptors emitted while the queue was full, lost (saturating; cleared by CORE_RESET)
@@ -1604,7 +1614,7 @@ pub mod fc_lost {
     pub const OFFSET: u32 = 0x320;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[145].fields[0];
+    pub const COUNT: Field = REGISTERS[146].fields[0];
 }
 
 /// CD_PKT (WO): one packet's inputs to the decision (every write is a packet)
@@ -1614,15 +1624,15 @@ pub mod cd_pkt {
     pub const OFFSET: u32 = 0x340;
     pub const RESET: u32 = 0x00000000;
     /// its egress queue is at K_min or more (H2)
-    pub const CONGESTED: Field = REGISTERS[146].fields[0];
+    pub const CONGESTED: Field = REGISTERS[147].fields[0];
     /// its tag's CC indicator
-    pub const CC: Field = REGISTERS[146].fields[1];
+    pub const CC: Field = REGISTERS[147].fields[1];
     /// light-loaded candidate paths, 0-3 (3: three or more)
-    pub const LIGHT: Field = REGISTERS[146].fields[2];
+    pub const LIGHT: Field = REGISTERS[147].fields[2];
     /// its tag's AR indicator is valid
-    pub const ARV: Field = REGISTERS[146].fields[3];
+    pub const ARV: Field = REGISTERS[147].fields[3];
     /// its egress faces the destination host
-    pub const LAST_HOP: Field = REGISTERS[146].fields[4];
+    pub const LAST_HOP: Field = REGISTERS[147].fields[4];
 }
 
 /// CD_LAST (RO): the last decision
@@ -1632,15 +1642,15 @@ pub mod cd_last {
     pub const OFFSET: u32 = 0x344;
     pub const RESET: u32 = 0x00000000;
     /// re-route onto a light candidate
-    pub const REROUTE: Field = REGISTERS[147].fields[0];
+    pub const REROUTE: Field = REGISTERS[148].fields[0];
     /// write this switch into the AR indicator
-    pub const WRITE_INDICATOR: Field = REGISTERS[147].fields[1];
+    pub const WRITE_INDICATOR: Field = REGISTERS[148].fields[1];
     /// send a type 3 to the AR point (the packet unmarked)
-    pub const TYPE3: Field = REGISTERS[147].fields[2];
+    pub const TYPE3: Field = REGISTERS[148].fields[2];
     /// WRED/ECN may mark it
-    pub const MARK_ALLOWED: Field = REGISTERS[147].fields[3];
+    pub const MARK_ALLOWED: Field = REGISTERS[148].fields[3];
     /// an incast flow's packet (a type 1 candidate)
-    pub const INCAST: Field = REGISTERS[147].fields[4];
+    pub const INCAST: Field = REGISTERS[148].fields[4];
 }
 
 /// CD_REROUTES (RO): packets re-routed (saturating; cleared by CORE_RESET)
@@ -1650,7 +1660,7 @@ pub mod cd_reroutes {
     pub const OFFSET: u32 = 0x348;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[148].fields[0];
+    pub const COUNT: Field = REGISTERS[149].fields[0];
 }
 
 /// CD_TYPE3 (RO): type 3 notifications decided (saturating; cleared by CORE_RESET)
@@ -1660,7 +1670,7 @@ pub mod cd_type3 {
     pub const OFFSET: u32 = 0x34c;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[149].fields[0];
+    pub const COUNT: Field = REGISTERS[150].fields[0];
 }
 
 /// CD_MARKS (RO): congested packets left to congestion control (saturating; cleared by CORE_RESET)
@@ -1670,7 +1680,7 @@ pub mod cd_marks {
     pub const OFFSET: u32 = 0x350;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[150].fields[0];
+    pub const COUNT: Field = REGISTERS[151].fields[0];
 }
 
 /// CD_INCAST (RO): incast packets (saturating; cleared by CORE_RESET)
@@ -1680,7 +1690,7 @@ pub mod cd_incast {
     pub const OFFSET: u32 = 0x354;
     pub const RESET: u32 = 0x00000000;
     /// saturates at 2^32 - 1
-    pub const COUNT: Field = REGISTERS[151].fields[0];
+    pub const COUNT: Field = REGISTERS[152].fields[0];
 }
 
 /// The parameters a host sets by name: one per parameter register of the map.
@@ -1809,7 +1819,7 @@ impl Param {
             Param::WredDrain => &REGISTERS[66],
             Param::LoopRto => &REGISTERS[75],
             Param::LoopLen => &REGISTERS[76],
-            Param::FcnpInterval => &REGISTERS[123],
+            Param::FcnpInterval => &REGISTERS[124],
         }
     }
 
@@ -1927,6 +1937,8 @@ pub struct ExtCounters {
     pub loop_rewinds: u32,
     /// of them, by the retransmission timeout (cleared by CNT_CLEAR) (wraps at 2^32)
     pub loop_timeouts: u32,
+    /// returned ACKs that reached the engine and the sender but not the fast-start marker: its queue (4 entries, the Alchitry Cu build's, whose marker takes an event per 7 cycles) was full; the pipelined build loses none, and a build before this register reads 0 (cleared by CNT_CLEAR) (wraps at 2^32)
+    pub loop_lost: u32,
 }
 
 impl ExtCounters {
@@ -1947,6 +1959,7 @@ impl ExtCounters {
             loop_delivered: read32(loop_delivered::OFFSET)?,
             loop_rewinds: read32(loop_rewinds::OFFSET)?,
             loop_timeouts: read32(loop_timeouts::OFFSET)?,
+            loop_lost: read32(loop_lost::OFFSET)?,
         })
     }
 
@@ -1967,6 +1980,7 @@ impl ExtCounters {
             (loop_delivered::NAME, self.loop_delivered as u64),
             (loop_rewinds::NAME, self.loop_rewinds as u64),
             (loop_timeouts::NAME, self.loop_timeouts as u64),
+            (loop_lost::NAME, self.loop_lost as u64),
         ]
     }
 }

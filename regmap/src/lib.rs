@@ -86,6 +86,9 @@ pub const BLOCKS_NIC_SYSTEM: u32 = 1 << BLOCK_WINDOW_ENGINE
     | 1 << BLOCK_ACK_GEN
     | 1 << BLOCK_WRED_ECN
     | 1 << BLOCK_LOOP;
+/// The BLOCKS of the Alchitry Cu NIC (`nic_cu`): the NIC system without
+/// the WRED/ECN port, which belongs to a switch.
+pub const BLOCKS_NIC_CU: u32 = BLOCKS_NIC_SYSTEM & !(1 << BLOCK_WRED_ECN);
 /// The first byte offset of the switch port's own blocks (draft 001:
 /// tunnel ECN, END.CON, Fast CNP, and the packet staging they share):
 /// registers from here on are decoded by a switch port only
@@ -1325,6 +1328,7 @@ pub const REGISTERS: &[Register] = &[
     ro("loop", "LOOP_DELIVERED", 0x1D4, Source::Hw, &COUNT32, "loop packets the receiver took (cleared by CNT_CLEAR)"),
     ro("loop", "LOOP_REWINDS", 0x1D8, Source::Hw, &COUNT32, "go-back-N rewinds of a flow: a NAK or a timeout (cleared by CNT_CLEAR)"),
     ro("loop", "LOOP_TIMEOUTS", 0x1DC, Source::Hw, &COUNT32, "of them, by the retransmission timeout (cleared by CNT_CLEAR)"),
+    ro("loop", "LOOP_LOST", 0x1E0, Source::Hw, &COUNT32, "returned ACKs that reached the engine and the sender but not the fast-start marker: its queue (4 entries, the Alchitry Cu build's, whose marker takes an event per 7 cycles) was full; the pipelined build loses none, and a build before this register reads 0 (cleared by CNT_CLEAR)"),
 
     // ---- the switch port's own blocks (draft 001), from SWITCH_BASE: only
     // a switch port decodes them

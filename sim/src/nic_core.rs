@@ -339,6 +339,11 @@ pub struct Taps {
     pub cnt_clear: bool,
     /// The reset sweep is running.
     pub sweeping: bool,
+    /// A window handed over (`set` of [`NicCoreModel::tick_sys`]) is
+    /// taken this cycle: no sweep, and the engine ready.
+    pub set_ready: bool,
+    /// The event FIFO's level.
+    pub fifo_level: u32,
 }
 
 /// The NIC core's registers, mirrored.
@@ -349,7 +354,8 @@ pub struct NicCoreModel {
     fb: u32,
     hash: u32,
     dirty: bool,
-    ext: bool,
+    /// BLOCKS (CAPS.EXT: any block beyond the core's).
+    blocks: u32,
     regs: RegFileModel,
     eng: EngineModel,
     fifo: Vec<u32>,
@@ -372,7 +378,11 @@ impl NicCoreModel {
             flow_bits,
             hash,
             dirty,
-            ext,
+            if ext {
+                ldcp_regmap::BLOCKS_NIC_SYSTEM
+            } else {
+                ldcp_regmap::BLOCKS_NIC_CORE
+            },
         )
     }
 
@@ -384,11 +394,24 @@ impl NicCoreModel {
             flow_bits,
             hash,
             dirty,
-            false,
+            ldcp_regmap::BLOCKS_NIC_CORE,
         )
     }
 
-    fn with_engine(eng: EngineModel, flow_bits: u32, hash: u32, dirty: bool, ext: bool) -> Self {
+    /// The core of 2^`flow_bits` flows with the sequential window engine
+    /// inside a system whose blocks are `blocks` (BLOCKS; CAPS.EXT when any
+    /// is beyond the core's): `ldcp_hdl::nic_cu`'s, at 8.
+    pub fn sized_seq_in(flow_bits: u32, hash: u32, dirty: bool, blocks: u32) -> Self {
+        Self::with_engine(
+            EngineModel::Sequential(SeqEngineModel::new(flow_bits)),
+            flow_bits,
+            hash,
+            dirty,
+            blocks,
+        )
+    }
+
+    fn with_engine(eng: EngineModel, flow_bits: u32, hash: u32, dirty: bool, blocks: u32) -> Self {
         assert!(
             (1..=FLOW_BITS_4K).contains(&flow_bits),
             "flow bits {flow_bits} out of [1, {FLOW_BITS_4K}]"
@@ -398,7 +421,7 @@ impl NicCoreModel {
             fb: flow_bits,
             hash,
             dirty,
-            ext,
+            blocks,
             regs: RegFileModel::new(),
             eng,
             fifo: vec![0; FIFO_DEPTH as usize],
@@ -456,6 +479,8 @@ impl NicCoreModel {
                 .command(self.ix.cnt_clear)
                 .is_some_and(|v| v & 1 != 0),
             sweeping: o.sweeping,
+            set_ready: !o.sweeping && self.eng.ready(),
+            fifo_level: o.level,
         }
     }
 
@@ -476,7 +501,8 @@ impl NicCoreModel {
     /// One rising edge with `bus`, `sweep_hold` and a window handed over
     /// in hardware (`set`: flow, cw UQ12.20; the RTL's `sys_set_*`) on the
     /// inputs. The SET takes the engine's port ahead of a flow command,
-    /// the generator and the FIFO; during the reset sweep it is ignored.
+    /// the generator and the FIFO, in a cycle of [`Taps::set_ready`]; in
+    /// any other it is not taken (the system holds it).
     /// `push`: a FIFO word the system pushes (`sys_push_*`), ahead of an
     /// EV_PUSH command in the same cycle (written in the cycle before).
     pub fn tick_sys(
@@ -504,7 +530,7 @@ impl NicCoreModel {
         let ready = self.eng.ready();
         let take_sweep = o.sweeping && !sweep_hold && ready;
         let set_valid = set.is_some();
-        let take_set = !o.sweeping && set_valid && ready;
+        let take_set = set_valid && !o.sweeping && ready; // Taps::set_ready
         let take_fc = !o.sweeping && !set_valid && fc_start && o.level == 0 && ready;
         let take_gen = !o.sweeping && !set_valid && !take_fc && o.gen_busy && ready;
         // no `!take_fc`, as the RTL: a poppable entry means level > 0
@@ -572,13 +598,9 @@ impl NicCoreModel {
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (self.eng.latency_cycles() << 16)
             | ((self.dirty as u32) << 24)
-            | ((self.ext as u32) << 25)
+            | (((self.blocks != ldcp_regmap::BLOCKS_NIC_CORE) as u32) << 25)
             | map().caps_kind.put(ldcp_regmap::KIND_NIC);
-        ro[ix.blocks] = if self.ext {
-            ldcp_regmap::BLOCKS_NIC_SYSTEM
-        } else {
-            ldcp_regmap::BLOCKS_NIC_CORE
-        };
+        ro[ix.blocks] = self.blocks;
         ro[ix.status] = o.sweeping as u32
             | (o.fc_busy as u32) << 1
             | (o.gen_busy as u32) << 2
@@ -835,6 +857,10 @@ crate::ports! {
         sys_cnt_clear: bool = 1,
         /// The reset sweep is running.
         sys_sweeping: bool = 1,
+        /// A `sys_set_valid` is taken this cycle.
+        sys_set_ready: bool = 1,
+        /// The event FIFO's level.
+        sys_fifo_level: u32 = 9,
     }
 }
 
@@ -935,6 +961,8 @@ impl crate::cosim::CosimModel for NicCoreModel {
             sys_flow_reset_id: t.flow_reset_id,
             sys_cnt_clear: t.cnt_clear,
             sys_sweeping: t.sweeping,
+            sys_set_ready: t.set_ready,
+            sys_fifo_level: t.fifo_level,
         }
     }
 

@@ -4,10 +4,10 @@
 //! models and the glue (slots, result registers, counters), register for
 //! register. The RTL's module doc describes the behaviour.
 
-use crate::ack_generator::{AckGeneratorModel, AgInputs};
-use crate::fast_start_marker::{FastStartModel, FsInputs};
+use crate::ack_generator::{AckGeneratorModel, AgInputs, AgOutputs};
+use crate::fast_start_marker::{FastStartModel, FsInputs, FsOutputs};
 use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS, FLOW_BITS_4K};
-use crate::pacing_timer::{PacingTimerModel, PtInputs};
+use crate::pacing_timer::{PacingTimerModel, PtInputs, PtOutputs};
 use crate::wred_ecn::{WredEcnModel, WredInputs};
 use ldcp_regmap::model::{ext_index, BusIn, RegFileModel};
 
@@ -93,15 +93,15 @@ impl SysIn {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    pend: bool,
-    kind: u32,
-    flow: u32,
-    last: bool,
-    ce: bool,
-    psn: u32,
-    word0: u32,
-    csum: u32,
+pub(crate) struct Slot {
+    pub(crate) pend: bool,
+    pub(crate) kind: u32,
+    pub(crate) flow: u32,
+    pub(crate) last: bool,
+    pub(crate) ce: bool,
+    pub(crate) psn: u32,
+    pub(crate) word0: u32,
+    pub(crate) csum: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -136,7 +136,7 @@ const LOOP_WRED_STAGES: usize = crate::wred_ecn::LATENCY_CYCLES;
 /// sender's credit: packets sent and not yet taken or dropped).
 pub const LOOP_RX_DEPTH: u32 = 32;
 const _: () = assert!(LOOP_FS_STAGES == 5 && LOOP_WRED_STAGES == 12 && LOOP_RX_DEPTH == 32);
-const M24: u32 = 0xff_ffff;
+pub(crate) const M24: u32 = 0xff_ffff;
 
 /// The sender's per-flow table (next PSN | acknowledged PSN | stamp |
 /// send credit), as the RTL's deep `TableSweep` keeps it: every op sees
@@ -144,13 +144,13 @@ const M24: u32 = 0xff_ffff;
 /// A reset zeroes it (the sweep, which no op can watch: none is taken
 /// until it ends).
 #[derive(Clone, Debug)]
-struct LoopTable {
-    ram: Vec<u128>,
-    sweep: crate::Sweep,
+pub(crate) struct LoopTable {
+    pub(crate) ram: Vec<u128>,
+    pub(crate) sweep: crate::Sweep,
 }
 
 impl LoopTable {
-    fn new(flow_bits: u32) -> Self {
+    pub(crate) fn new(flow_bits: u32) -> Self {
         LoopTable {
             ram: vec![0; 1 << flow_bits],
             sweep: crate::Sweep::default(),
@@ -158,7 +158,7 @@ impl LoopTable {
     }
 
     /// One edge: the s3 op's write (`write`: entry, state); none in a reset.
-    fn tick(&mut self, reset: bool, write: Option<(u32, u128)>) {
+    pub(crate) fn tick(&mut self, reset: bool, write: Option<(u32, u128)>) {
         if reset {
             self.ram.fill(0);
         } else if let Some((idx, w)) = write {
@@ -170,14 +170,83 @@ impl LoopTable {
 
 /// An op of the sender's table in one of its stages.
 #[derive(Clone, Copy, Debug, Default)]
-struct LoopOp {
-    v: bool,
+pub(crate) struct LoopOp {
+    pub(crate) v: bool,
     /// 0 a visit, 1 an ACK, 2 a NAK, 3 a flow reset, 4 a pacing grant.
-    kind: u32,
-    psn: u32,
-    idx: u32,
+    pub(crate) kind: u32,
+    pub(crate) psn: u32,
+    pub(crate) idx: u32,
     /// The flow's window, whole packets (read with the table, from s2 on).
-    lw: u32,
+    pub(crate) lw: u32,
+}
+
+/// The s3 op's decision: the state written back (every op writes it,
+/// changed or not), and whether the op sends, rewinds, by timeout.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decision {
+    pub(crate) w: u128,
+    pub(crate) tx: bool,
+    pub(crate) rewind: bool,
+    pub(crate) timeout: bool,
+    /// The flow's next PSN before the op (a send's PSN).
+    pub(crate) nx: u32,
+}
+
+/// The s3 op `d`'s decision on its flow's state `st` (next PSN |
+/// acknowledged | stamp | send credit) at the sender's time `t`, with
+/// LOOP_RTO `rto` and `pipe` loop packets on chip.
+pub(crate) fn decide(d: LoopOp, st: u128, t: u32, rto: u32, pipe: u32) -> Decision {
+    let (nx, ak) = (st as u32 & M24, (st >> 24) as u32 & M24);
+    let (stamp, credit) = ((st >> 48) as u32 & 0xffff, (st >> 64) & 1 != 0);
+    let infl = nx.wrapping_sub(ak) & M24;
+    let age = t.wrapping_sub(stamp) & 0xffff;
+    let e = d.psn;
+    let pack = |nx: u32, ak: u32, stamp: u32, credit: bool| {
+        nx as u128 | (ak as u128) << 24 | (stamp as u128) << 48 | (credit as u128) << 64
+    };
+    let (mut w, mut tx, mut rewind, mut timeout) = (st, false, false, false);
+    match d.kind {
+        0 => {
+            // below one packet (cw's whole part 0) a send needs a credit
+            // and nothing in flight
+            let may = if d.lw == 0 {
+                credit && infl == 0
+            } else {
+                infl < d.lw
+            };
+            if infl != 0 && rto != 0 && age >= rto {
+                w = pack(ak, ak, t, credit);
+                rewind = true;
+                timeout = true;
+            } else if may && pipe < LOOP_RX_DEPTH {
+                let stamp = if infl == 0 { t } else { stamp };
+                w = pack((nx + 1) & M24, ak, stamp, false);
+                tx = true;
+            }
+        }
+        1 => {
+            let adv = e.wrapping_sub(ak) & M24;
+            if adv != 0 && adv < 1 << 23 {
+                let past = e.wrapping_sub(nx) & M24;
+                let nnx = if past != 0 && past < 1 << 23 { e } else { nx };
+                w = pack(nnx, e, t, credit);
+            }
+        }
+        2 if e.wrapping_sub(ak) & M24 < 1 << 23 => {
+            w = pack(e, e, t, credit);
+            rewind = nx != e;
+        }
+        3 => w = 0,
+        4 => w = st | 1 << 64,
+        _ => {}
+    }
+    Decision {
+        w,
+        tx: d.v && tx,
+        rewind: d.v && rewind,
+        timeout: d.v && timeout,
+        nx,
+    }
 }
 
 /// A returned ACK on its way to the marker.
@@ -227,10 +296,19 @@ struct Loop {
 struct State {
     lp: Loop,
     por_done: bool,
-    fs: Slot,
-    ag: Slot,
-    fs_ovr: bool,
-    ag_ovr: bool,
+    g: Glue,
+    wred_decision: u32,
+    wred_ecn: u32,
+}
+
+/// The registers both NIC systems (this and `crate::nic_cu`'s) keep alike
+/// around their blocks: the two slots, the result registers, the counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Glue {
+    pub(crate) fs: Slot,
+    pub(crate) ag: Slot,
+    pub(crate) fs_ovr: bool,
+    pub(crate) ag_ovr: bool,
     pt_grants: u32,
     pt_last_flow: u32,
     pt_last_late: u32,
@@ -243,64 +321,249 @@ struct State {
     ag_naks: u32,
     ag_errors: u32,
     ag_err: u32,
-    wred_decision: u32,
-    wred_ecn: u32,
+}
+
+/// What the glue sees in a cycle.
+pub(crate) struct GlueIn {
+    pub(crate) rst: bool,
+    pub(crate) cnt_clear: bool,
+    /// A FLOW_CMD RESET accepted: its flow.
+    pub(crate) flow_reset: Option<u32>,
+    pub(crate) pto: PtOutputs,
+    pub(crate) fso: FsOutputs,
+    pub(crate) ago: AgOutputs,
+    /// The marker takes its slot's event; the ACK generator its slot's.
+    pub(crate) fs_take: bool,
+    pub(crate) ag_take: bool,
+    /// FS_EV, AG_EV written (their commands this cycle).
+    pub(crate) fs_ev: bool,
+    pub(crate) ag_ev: bool,
+    /// The word a command carries this cycle.
+    pub(crate) wdata: u32,
+    pub(crate) fs_psn: u32,
+    pub(crate) fs_hdr: u32,
+    pub(crate) ag_psn: u32,
+    pub(crate) mask: u32,
+}
+
+impl Glue {
+    /// The registers after this edge.
+    pub(crate) fn next(&self, i: &GlueIn) -> Glue {
+        let (o, mask) = (self, i.mask);
+        let mut n = *o;
+        let (pto, fso, ago) = (&i.pto, &i.fso, &i.ago);
+        if pto.out_valid {
+            n.pt_grants = o.pt_grants.wrapping_add(1);
+            n.pt_last_flow = pto.out_flow & mask;
+            n.pt_last_late = pto.out_late_cycles;
+            if pto.out_late_cycles > o.pt_max_late {
+                n.pt_max_late = pto.out_late_cycles;
+            }
+        }
+        // the fast-start slot
+        if i.fs_take {
+            n.fs.pend = false;
+        }
+        n.fs_ovr = false;
+        if i.fs_ev || i.flow_reset.is_some() {
+            if o.fs.pend && !i.fs_take {
+                n.fs_ovr = true;
+            } else {
+                let v = i.wdata;
+                n.fs = Slot {
+                    pend: true,
+                    kind: v & 3,
+                    flow: (v >> 8) & mask,
+                    last: v & 4 != 0,
+                    ce: false,
+                    psn: i.fs_psn,
+                    word0: i.fs_hdr & 0xffff,
+                    csum: i.fs_hdr >> 16,
+                };
+                if let Some(id) = i.flow_reset {
+                    n.fs.kind = 3;
+                    n.fs.flow = id;
+                    n.fs.last = false;
+                    n.fs.psn = 0;
+                }
+            }
+        }
+        if fso.out_valid {
+            n.fs_r = FsResult {
+                kind: fso.out_kind as u32,
+                err: fso.out_err as u32,
+                ecn: fso.out_ecn as u32,
+                stage: fso.out_stage as u32,
+                set: fso.out_set,
+                gbn: fso.out_gbn,
+                flow: fso.out_flow & mask,
+                word0: fso.out_word0 as u32,
+                csum: fso.out_csum as u32,
+                psn: fso.out_psn,
+                cw: fso.out_cw_pkts,
+            };
+            n.fs_events = o.fs_events.wrapping_add(1);
+            if fso.out_err != 0 {
+                n.fs_errors = o.fs_errors.wrapping_add(1);
+            }
+        }
+        // the ACK generator's slot
+        if i.ag_take {
+            n.ag.pend = false;
+        }
+        n.ag_ovr = false;
+        if i.ag_ev || i.flow_reset.is_some() {
+            if o.ag.pend && !i.ag_take {
+                n.ag_ovr = true;
+            } else {
+                let v = i.wdata;
+                n.ag = Slot {
+                    pend: true,
+                    kind: v & 1,
+                    flow: (v >> 8) & mask,
+                    last: v & 4 != 0,
+                    ce: v & 2 != 0,
+                    psn: i.ag_psn,
+                    word0: 0,
+                    csum: 0,
+                };
+                if let Some(id) = i.flow_reset {
+                    n.ag.kind = 1;
+                    n.ag.flow = id;
+                    n.ag.ce = false;
+                    n.ag.last = false;
+                    n.ag.psn = 0;
+                }
+            }
+        }
+        if ago.out_valid {
+            n.ag_a = AgAck {
+                psn: ago.out_psn,
+                n: ago.out_n_pkts,
+                ece: ago.out_ece,
+                nak: ago.out_nak,
+                flow: ago.out_flow & mask,
+            };
+            n.ag_acks = o.ag_acks.wrapping_add(1);
+            if ago.out_nak {
+                n.ag_naks = o.ag_naks.wrapping_add(1);
+            }
+        }
+        if ago.stat_err != 0 {
+            n.ag_errors = o.ag_errors.wrapping_add(1);
+            n.ag_err = ago.stat_err as u32;
+        }
+        if i.cnt_clear || i.rst {
+            n.pt_grants = 0;
+            n.pt_max_late = 0;
+            n.fs_events = 0;
+            n.fs_errors = 0;
+            n.ag_acks = 0;
+            n.ag_naks = 0;
+            n.ag_errors = 0;
+        }
+        if i.rst {
+            n.fs.pend = false;
+            n.ag.pend = false;
+            n.fs_ovr = false;
+            n.ag_ovr = false;
+            n.pt_last_flow = 0;
+            n.pt_last_late = 0;
+            n.fs_r = FsResult::default();
+            n.ag_a = AgAck::default();
+            n.ag_err = 0;
+        }
+        n
+    }
+
+    /// What the extension decoder reads of them (pre-edge), and the W1C
+    /// sets of the slots' overruns (XERRORS bits 0 and 1).
+    pub(crate) fn ro(&self, xi: &XIx, ro: &mut [u32], set: &mut [u32]) {
+        let o = self;
+        ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
+        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
+        ro[xi.pt_grants] = o.pt_grants;
+        ro[xi.pt_last] =
+            map().pt_last_flow.put(o.pt_last_flow) | map().pt_last_late.put(o.pt_last_late);
+        ro[xi.pt_max_late] = o.pt_max_late;
+        let r = o.fs_r;
+        ro[xi.fs_result] = r.kind
+            | r.err << 2
+            | r.ecn << 4
+            | r.stage << 6
+            | (r.set as u32) << 8
+            | (r.gbn as u32) << 9
+            | map().fs_result_flow.put(r.flow);
+        ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
+        ro[xi.fs_result_psn] = r.psn;
+        ro[xi.fs_result_cw] = r.cw;
+        ro[xi.fs_events] = o.fs_events;
+        ro[xi.fs_errors] = o.fs_errors;
+        let a = o.ag_a;
+        ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
+        ro[xi.ag_ack_flow] = a.flow;
+        ro[xi.ag_acks] = o.ag_acks;
+        ro[xi.ag_naks] = o.ag_naks;
+        ro[xi.ag_errors] = o.ag_errors;
+        ro[xi.ag_err] = o.ag_err;
+    }
 }
 
 /// Extension register indices, resolved once.
 #[derive(Clone, Copy, Debug)]
-struct XIx {
-    xstatus: usize,
-    xerrors: usize,
-    pt_grants: usize,
-    pt_last: usize,
-    pt_max_late: usize,
-    fs_iw: usize,
-    fs_psn: usize,
-    fs_hdr: usize,
-    fs_ev: usize,
-    fs_result: usize,
-    fs_result_hdr: usize,
-    fs_result_psn: usize,
-    fs_result_cw: usize,
-    fs_events: usize,
-    fs_errors: usize,
-    ag_m: usize,
-    ag_timeout: usize,
-    ag_psn: usize,
-    ag_ev: usize,
-    ag_ack: usize,
-    ag_ack_flow: usize,
-    ag_acks: usize,
-    ag_naks: usize,
-    ag_errors: usize,
-    ag_err: usize,
-    k_min: usize,
-    k_max: usize,
-    k: usize,
-    buf_max: usize,
-    p_max: usize,
-    seed: usize,
-    drain: usize,
-    pkt: usize,
-    last: usize,
-    occ: usize,
-    forwarded: usize,
-    marked: usize,
-    dropped_wred: usize,
-    dropped_full: usize,
-    loop_ctrl: usize,
-    loop_rto: usize,
-    loop_len: usize,
-    loop_status: usize,
-    loop_sent: usize,
-    loop_delivered: usize,
-    loop_rewinds: usize,
-    loop_timeouts: usize,
+pub(crate) struct XIx {
+    pub(crate) xstatus: usize,
+    pub(crate) xerrors: usize,
+    pub(crate) pt_grants: usize,
+    pub(crate) pt_last: usize,
+    pub(crate) pt_max_late: usize,
+    pub(crate) fs_iw: usize,
+    pub(crate) fs_psn: usize,
+    pub(crate) fs_hdr: usize,
+    pub(crate) fs_ev: usize,
+    pub(crate) fs_result: usize,
+    pub(crate) fs_result_hdr: usize,
+    pub(crate) fs_result_psn: usize,
+    pub(crate) fs_result_cw: usize,
+    pub(crate) fs_events: usize,
+    pub(crate) fs_errors: usize,
+    pub(crate) ag_m: usize,
+    pub(crate) ag_timeout: usize,
+    pub(crate) ag_psn: usize,
+    pub(crate) ag_ev: usize,
+    pub(crate) ag_ack: usize,
+    pub(crate) ag_ack_flow: usize,
+    pub(crate) ag_acks: usize,
+    pub(crate) ag_naks: usize,
+    pub(crate) ag_errors: usize,
+    pub(crate) ag_err: usize,
+    pub(crate) k_min: usize,
+    pub(crate) k_max: usize,
+    pub(crate) k: usize,
+    pub(crate) buf_max: usize,
+    pub(crate) p_max: usize,
+    pub(crate) seed: usize,
+    pub(crate) drain: usize,
+    pub(crate) pkt: usize,
+    pub(crate) last: usize,
+    pub(crate) occ: usize,
+    pub(crate) forwarded: usize,
+    pub(crate) marked: usize,
+    pub(crate) dropped_wred: usize,
+    pub(crate) dropped_full: usize,
+    pub(crate) loop_ctrl: usize,
+    pub(crate) loop_rto: usize,
+    pub(crate) loop_len: usize,
+    pub(crate) loop_status: usize,
+    pub(crate) loop_sent: usize,
+    pub(crate) loop_delivered: usize,
+    pub(crate) loop_rewinds: usize,
+    pub(crate) loop_timeouts: usize,
+    pub(crate) loop_lost: usize,
 }
 
 impl XIx {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         XIx {
             xstatus: ext_index("XSTATUS"),
             xerrors: ext_index("XERRORS"),
@@ -349,6 +612,7 @@ impl XIx {
             loop_delivered: ext_index("LOOP_DELIVERED"),
             loop_rewinds: ext_index("LOOP_REWINDS"),
             loop_timeouts: ext_index("LOOP_TIMEOUTS"),
+            loop_lost: ext_index("LOOP_LOST"),
         }
     }
 }
@@ -588,14 +852,6 @@ impl NicSystemModel {
             in_interval_cycles: t.upd_interval,
         };
         let hold = !pto.in_ready;
-        if pto.out_valid {
-            n.pt_grants = o.pt_grants.wrapping_add(1);
-            n.pt_last_flow = pto.out_flow & mask;
-            n.pt_last_late = pto.out_late_cycles;
-            if pto.out_late_cycles > o.pt_max_late {
-                n.pt_max_late = pto.out_late_cycles;
-            }
-        }
 
         // ---- the loopback: the sender's op (a flow reset, a returned ACK,
         // or a visit of the next flow), and the decision on the s1 op
@@ -620,7 +876,7 @@ impl NicSystemModel {
             && !t.flow_reset
             && !sel_ack
             && !sel_grant
-            && !o.fs.pend
+            && !o.g.fs.pend
             && !t.sweeping;
         let op_v = (t.flow_reset || sel_ack || sel_grant || visit) && !lsweep && !rst;
         let (op_flow, op_kind, op_psn) = if t.flow_reset {
@@ -639,54 +895,15 @@ impl NicSystemModel {
         // the s3 op: the decision on its flow's state; every op writes the
         // state back, changed or not
         let d = ol.s3;
-        let st = self.lt.ram[d.idx as usize];
-        let (nx, ak) = (st as u32 & M24, (st >> 24) as u32 & M24);
-        let (stamp, credit) = ((st >> 48) as u32 & 0xffff, (st >> 64) & 1 != 0);
-        let infl = nx.wrapping_sub(ak) & M24;
-        let age = ol.t.wrapping_sub(stamp) & 0xffff;
-        let rto = held(xi.loop_rto);
-        let e = d.psn;
-        let pack = |nx: u32, ak: u32, stamp: u32, credit: bool| {
-            nx as u128 | (ak as u128) << 24 | (stamp as u128) << 48 | (credit as u128) << 64
-        };
-        let (mut w, mut tx, mut rewind, mut timeout) = (st, false, false, false);
-        match d.kind {
-            0 => {
-                // below one packet (cw's whole part 0) a send needs a credit
-                // and nothing in flight
-                let may = if d.lw == 0 {
-                    credit && infl == 0
-                } else {
-                    infl < d.lw
-                };
-                if infl != 0 && rto != 0 && age >= rto {
-                    w = pack(ak, ak, ol.t, credit);
-                    rewind = true;
-                    timeout = true;
-                } else if may && ol.pipe < LOOP_RX_DEPTH {
-                    let stamp = if infl == 0 { ol.t } else { stamp };
-                    w = pack((nx + 1) & M24, ak, stamp, false);
-                    tx = true;
-                }
-            }
-            1 => {
-                let adv = e.wrapping_sub(ak) & M24;
-                if adv != 0 && adv < 1 << 23 {
-                    let past = e.wrapping_sub(nx) & M24;
-                    let nnx = if past != 0 && past < 1 << 23 { e } else { nx };
-                    w = pack(nnx, e, ol.t, credit);
-                }
-            }
-            2 if e.wrapping_sub(ak) & M24 < 1 << 23 => {
-                w = pack(e, e, ol.t, credit);
-                rewind = nx != e;
-            }
-            3 => w = 0,
-            4 => w = st | 1 << 64,
-            _ => {}
-        }
-        let w = d.v.then_some((d.idx, w));
-        let (tx, rewind, timeout) = (d.v && tx, d.v && rewind, d.v && timeout);
+        let dec = decide(
+            d,
+            self.lt.ram[d.idx as usize],
+            ol.t,
+            held(xi.loop_rto),
+            ol.pipe,
+        );
+        let w = d.v.then_some((d.idx, dec.w));
+        let (tx, rewind, timeout) = (dec.tx, dec.rewind, dec.timeout);
         let mut nl = ol;
         nl.s1 = LoopOp {
             v: op_v,
@@ -724,7 +941,7 @@ impl NicSystemModel {
         nl.t = (ol.t + 1) & 0xffff;
         nl.tx_v = tx;
         nl.tx_flow = d.idx;
-        nl.tx_psn = nx;
+        nl.tx_psn = dec.nx;
         nl.sent = ol.sent.wrapping_add(tx as u32);
         nl.rewinds = ol.rewinds.wrapping_add(rewind as u32);
         nl.timeouts = ol.timeouts.wrapping_add(timeout as u32);
@@ -752,13 +969,13 @@ impl NicSystemModel {
         let lp_fs = ack_fs.v || ol.tx_v;
         let mut fs_in = FsInputs {
             reset: rst,
-            in_valid: lp_fs || (o.fs.pend && !t.sweeping),
-            in_kind: o.fs.kind as u8,
-            in_flow: o.fs.flow,
-            in_psn: o.fs.psn,
-            in_last: o.fs.last,
-            in_word0: o.fs.word0 as u16,
-            in_csum: o.fs.csum as u16,
+            in_valid: lp_fs || (o.g.fs.pend && !t.sweeping),
+            in_kind: o.g.fs.kind as u8,
+            in_flow: o.g.fs.flow,
+            in_psn: o.g.fs.psn,
+            in_last: o.g.fs.last,
+            in_word0: o.g.fs.word0 as u16,
+            in_csum: o.g.fs.csum as u16,
             cfg_iw_pkts: held(xi.fs_iw),
         };
         if lp_fs {
@@ -771,7 +988,7 @@ impl NicSystemModel {
             fs_in.in_word0 = (hdr & 0xffff) as u16;
             fs_in.in_csum = (hdr >> 16) as u16;
         }
-        let fs_take = o.fs.pend && fso.in_ready && !t.sweeping && !lp_fs;
+        let fs_take = o.g.fs.pend && fso.in_ready && !t.sweeping && !lp_fs;
         nl.fst[0] = ol.tx_v && fso.in_ready;
         for i in 1..LOOP_FS_STAGES {
             nl.fst[i] = ol.fst[i - 1];
@@ -782,123 +999,30 @@ impl NicSystemModel {
             fso.out_flow & mask,
             fso.out_cw_pkts << crate::window_engine::CW_FRAC_BITS,
         ));
-        let fs_ev = command(xi.fs_ev);
-        if fs_take {
-            n.fs.pend = false;
-        }
-        n.fs_ovr = false;
-        if fs_ev.is_some() || t.flow_reset {
-            if o.fs.pend && !fs_take {
-                n.fs_ovr = true;
-            } else {
-                let v = self.x.wdata_q();
-                n.fs = Slot {
-                    pend: true,
-                    kind: v & 3,
-                    flow: (v >> 8) & mask,
-                    last: v & 4 != 0,
-                    ce: false,
-                    psn: held(xi.fs_psn),
-                    word0: hdr & 0xffff,
-                    csum: hdr >> 16,
-                };
-                if t.flow_reset {
-                    n.fs.kind = 3;
-                    n.fs.flow = t.flow_reset_id;
-                    n.fs.last = false;
-                    n.fs.psn = 0;
-                }
-            }
-        }
-        if fso.out_valid {
-            n.fs_r = FsResult {
-                kind: fso.out_kind as u32,
-                err: fso.out_err as u32,
-                ecn: fso.out_ecn as u32,
-                stage: fso.out_stage as u32,
-                set: fso.out_set,
-                gbn: fso.out_gbn,
-                flow: fso.out_flow & mask,
-                word0: fso.out_word0 as u32,
-                csum: fso.out_csum as u32,
-                psn: fso.out_psn,
-                cw: fso.out_cw_pkts,
-            };
-            n.fs_events = o.fs_events.wrapping_add(1);
-            if fso.out_err != 0 {
-                n.fs_errors = o.fs_errors.wrapping_add(1);
-            }
-        }
 
         // ---- ACK generator
         // the slot first, then the head of the loop's receive queue
         let rx_avail = ol.rx_wr_d != ol.rx_rd;
         let mut ag_in = AgInputs {
             reset: rst,
-            in_valid: o.ag.pend || rx_avail,
-            in_open: o.ag.kind & 1 != 0,
-            in_flow: o.ag.flow,
-            in_psn: o.ag.psn,
-            in_ce: o.ag.ce,
-            in_last: o.ag.last,
+            in_valid: o.g.ag.pend || rx_avail,
+            in_open: o.g.ag.kind & 1 != 0,
+            in_flow: o.g.ag.flow,
+            in_psn: o.g.ag.psn,
+            in_ce: o.g.ag.ce,
+            in_last: o.g.ag.last,
             cfg_m_pkts: held(xi.ag_m),
             cfg_timeout_cycles: held(xi.ag_timeout),
         };
-        if !o.ag.pend {
+        if !o.g.ag.pend {
             ag_in.in_open = false;
             ag_in.in_flow = (ol.rx_q >> 25) as u32 & mask;
             ag_in.in_psn = ol.rx_q as u32 & M24;
             ag_in.in_ce = (ol.rx_q >> 24) & 1 != 0;
             ag_in.in_last = false;
         }
-        let ag_take = o.ag.pend && ago.in_ready;
-        let rx_take = !o.ag.pend && rx_avail && ago.in_ready;
-        let ag_ev = command(xi.ag_ev);
-        if ag_take {
-            n.ag.pend = false;
-        }
-        n.ag_ovr = false;
-        if ag_ev.is_some() || t.flow_reset {
-            if o.ag.pend && !ag_take {
-                n.ag_ovr = true;
-            } else {
-                let v = self.x.wdata_q();
-                n.ag = Slot {
-                    pend: true,
-                    kind: v & 1,
-                    flow: (v >> 8) & mask,
-                    last: v & 4 != 0,
-                    ce: v & 2 != 0,
-                    psn: held(xi.ag_psn),
-                    word0: 0,
-                    csum: 0,
-                };
-                if t.flow_reset {
-                    n.ag.kind = 1;
-                    n.ag.flow = t.flow_reset_id;
-                    n.ag.ce = false;
-                    n.ag.last = false;
-                    n.ag.psn = 0;
-                }
-            }
-        }
-        if ago.out_valid {
-            n.ag_a = AgAck {
-                psn: ago.out_psn,
-                n: ago.out_n_pkts,
-                ece: ago.out_ece,
-                nak: ago.out_nak,
-                flow: ago.out_flow & mask,
-            };
-            n.ag_acks = o.ag_acks.wrapping_add(1);
-            if ago.out_nak {
-                n.ag_naks = o.ag_naks.wrapping_add(1);
-            }
-        }
-        if ago.stat_err != 0 {
-            n.ag_errors = o.ag_errors.wrapping_add(1);
-            n.ag_err = ago.stat_err as u32;
-        }
+        let ag_take = o.g.ag.pend && ago.in_ready;
+        let rx_take = !o.g.ag.pend && rx_avail && ago.in_ready;
 
         // ---- WRED/ECN port (the packet fields come straight off the bus)
         n.por_done = true;
@@ -961,15 +1085,27 @@ impl NicSystemModel {
         nl.delivered = ol.delivered.wrapping_add(rx_take as u32);
         nl.pipe = (ol.pipe + tx as u32).wrapping_sub(rx_take as u32 + w_drop as u32) & 0x3f;
 
+        // ---- the slots, results and counters
+        n.g = o.g.next(&GlueIn {
+            rst,
+            cnt_clear: t.cnt_clear,
+            flow_reset: t.flow_reset.then_some(t.flow_reset_id),
+            pto,
+            fso,
+            ago,
+            fs_take,
+            ag_take,
+            fs_ev: command(xi.fs_ev).is_some(),
+            ag_ev: command(xi.ag_ev).is_some(),
+            wdata: self.x.wdata_q(),
+            fs_psn: held(xi.fs_psn),
+            fs_hdr: hdr,
+            ag_psn: held(xi.ag_psn),
+            mask,
+        });
+
         // ---- counter clear and core reset
         if t.cnt_clear || rst {
-            n.pt_grants = 0;
-            n.pt_max_late = 0;
-            n.fs_events = 0;
-            n.fs_errors = 0;
-            n.ag_acks = 0;
-            n.ag_naks = 0;
-            n.ag_errors = 0;
             nl.sent = 0;
             nl.delivered = 0;
             nl.rewinds = 0;
@@ -987,15 +1123,6 @@ impl NicSystemModel {
                 ad: nl.ad.map(|a| LoopAck { v: false, ..a }),
                 ..Loop::default()
             };
-            n.fs.pend = false;
-            n.ag.pend = false;
-            n.fs_ovr = false;
-            n.ag_ovr = false;
-            n.pt_last_flow = 0;
-            n.pt_last_late = 0;
-            n.fs_r = FsResult::default();
-            n.ag_a = AgAck::default();
-            n.ag_err = 0;
             n.wred_decision = 0;
             n.wred_ecn = 0;
         }
@@ -1005,37 +1132,13 @@ impl NicSystemModel {
         let mut set = std::mem::take(&mut self.set);
         ro.fill(0);
         set.fill(0);
-        ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
-        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1 | (ol.wred_ovr as u32) << 2;
+        o.g.ro(&xi, &mut ro, &mut set);
+        set[xi.xerrors] |= (ol.wred_ovr as u32) << 2;
         ro[xi.loop_status] = ol.pipe;
         ro[xi.loop_sent] = ol.sent;
         ro[xi.loop_delivered] = ol.delivered;
         ro[xi.loop_rewinds] = ol.rewinds;
         ro[xi.loop_timeouts] = ol.timeouts;
-        ro[xi.pt_grants] = o.pt_grants;
-        ro[xi.pt_last] =
-            map().pt_last_flow.put(o.pt_last_flow) | map().pt_last_late.put(o.pt_last_late);
-        ro[xi.pt_max_late] = o.pt_max_late;
-        let r = o.fs_r;
-        ro[xi.fs_result] = r.kind
-            | r.err << 2
-            | r.ecn << 4
-            | r.stage << 6
-            | (r.set as u32) << 8
-            | (r.gbn as u32) << 9
-            | map().fs_result_flow.put(r.flow);
-        ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
-        ro[xi.fs_result_psn] = r.psn;
-        ro[xi.fs_result_cw] = r.cw;
-        ro[xi.fs_events] = o.fs_events;
-        ro[xi.fs_errors] = o.fs_errors;
-        let a = o.ag_a;
-        ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
-        ro[xi.ag_ack_flow] = a.flow;
-        ro[xi.ag_acks] = o.ag_acks;
-        ro[xi.ag_naks] = o.ag_naks;
-        ro[xi.ag_errors] = o.ag_errors;
-        ro[xi.ag_err] = o.ag_err;
         ro[xi.last] = o.wred_decision | o.wred_ecn << 2;
         ro[xi.occ] = wo.stat_occupancy_bytes;
         ro[xi.forwarded] = wo.stat_forwarded_pkts;
@@ -1058,7 +1161,7 @@ impl NicSystemModel {
                 _ => 2,
             }] += 1;
         }
-        st.overruns += (n.fs_ovr as u64) + (n.ag_ovr as u64);
+        st.overruns += (n.g.fs_ovr as u64) + (n.g.ag_ovr as u64);
         st.flow_resets += t.flow_reset as u64;
         st.held += (hold && !rst) as u64;
         st.handoffs += handoff.is_some() as u64;
@@ -1105,10 +1208,10 @@ impl NicSystemModel {
     pub fn in_flight(&self) -> Vec<(&'static str, u64)> {
         use crate::cosim::CosimModel;
         let mut v = self.core.in_flight();
-        if self.s.fs.pend {
+        if self.s.g.fs.pend {
             v.push(("fast-start slot", 1));
         }
-        if self.s.ag.pend {
+        if self.s.g.ag.pend {
             v.push(("ACK generator slot", 1));
         }
         let l = &self.s.lp;

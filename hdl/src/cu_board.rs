@@ -1,0 +1,222 @@
+//! The complete NIC on the Alchitry Cu (iCE40-HX8K, cb132): `CuBoardCore`
+//! (the board shell [`crate::board_shell::BoardShell`] around
+//! [`crate::nic_cu::NicCuIce40`]: the NIC core with the sequential window
+//! engine, the pacing timer, the sequential fast-start marker and ACK
+//! generator and the on-chip loopback, 256 flows), and the top module and
+//! pin constraints of its bitstream. `ldcp_sim::cu_board::CuBoardModel` is
+//! its model.
+//!
+//! It does not fit the HX8K yet: synthesized with its top (yosys
+//! `synth_ice40`: 7,052 LUT4, 5,347 flip-flops, 1,760 carries, 31 of 32
+//! block RAMs), nextpnr needs 9,797 of the 7,680 logic cells to pack it,
+//! so it is not a board of the flow (`ldcp synth --board`) until it does;
+//! it is cosimulated as a block (`ldcp cosim --block cu_board_core`).
+//!
+//! Clock: the 100 MHz oscillator, no PLL; the UART at 1 Mbaud (100 clocks
+//! per bit). Pins: the Alchitry Cu's ([`crate::board::pcf_of`]). LED 0:
+//! power-on done; LED 1: bridge traffic; LED 2: a refused frame since the
+//! last CORE_RESET.
+
+use crate::board_shell::BoardShell;
+use crate::nic_core::BuildId;
+use crate::nic_cu::NicCuIce40;
+use ldcp_sim::board_shell::LED_HOLD_BITS;
+use rust_hdl::prelude::*;
+
+const HB: usize = LED_HOLD_BITS as usize;
+
+pub use crate::board::{BAUD, BAUD_DIV, CLOCK_MHZ, OSC_MHZ};
+
+/// The Cu NIC board core (see the module doc).
+#[derive(LogicBlock)]
+pub struct CuBoardCore {
+    /// The core clock (the oscillator's).
+    pub clock: Signal<In, Clock>,
+    /// The UART line from the host, asynchronous.
+    pub uart_rx: Signal<In, Bit>,
+    /// Clocks per UART bit (the board ties it to 100).
+    pub cfg_bit_cycles: Signal<In, Bits<10>>,
+    /// Cycles the activity LED stays lit after bridge traffic (the board ties it).
+    pub cfg_led_hold_cycles: Signal<In, Bits<HB>>,
+    /// Power-on hold: the reset button pressed; asynchronous.
+    pub reset_hold: Signal<In, Bit>,
+    /// The UART line to the host.
+    pub uart_tx: Signal<Out, Bit>,
+    /// LED: the power-on sequence is over.
+    pub led_ready: Signal<Out, Bit>,
+    /// LED: bridge traffic within the hold.
+    pub led_activity: Signal<Out, Bit>,
+    /// LED: a frame was refused since the last CORE_RESET.
+    pub led_error: Signal<Out, Bit>,
+    /// Observation: the bus address.
+    pub obs_bus_addr: Signal<Out, Bits<12>>,
+    /// Observation: the bus write data.
+    pub obs_bus_wdata: Signal<Out, Bits<32>>,
+    /// Observation: the bus write strobe.
+    pub obs_bus_we: Signal<Out, Bit>,
+    /// Observation: the bus read strobe.
+    pub obs_bus_re: Signal<Out, Bit>,
+    /// Observation: the NIC's read data.
+    pub obs_bus_rdata: Signal<Out, Bits<32>>,
+    /// Observation: the NIC's read-valid.
+    pub obs_bus_rvalid: Signal<Out, Bit>,
+    shell: BoardShell,
+    sys: NicCuIce40,
+}
+
+impl CuBoardCore {
+    /// The board core with its NIC stamped with `build`.
+    pub fn new(build: BuildId) -> Self {
+        CuBoardCore {
+            clock: Default::default(),
+            uart_rx: Default::default(),
+            cfg_bit_cycles: Default::default(),
+            cfg_led_hold_cycles: Default::default(),
+            reset_hold: Default::default(),
+            uart_tx: Default::default(),
+            led_ready: Default::default(),
+            led_activity: Default::default(),
+            led_error: Default::default(),
+            obs_bus_addr: Default::default(),
+            obs_bus_wdata: Default::default(),
+            obs_bus_we: Default::default(),
+            obs_bus_re: Default::default(),
+            obs_bus_rdata: Default::default(),
+            obs_bus_rvalid: Default::default(),
+            shell: Default::default(),
+            sys: NicCuIce40::new(build),
+        }
+    }
+}
+
+impl Default for CuBoardCore {
+    /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
+    fn default() -> Self {
+        CuBoardCore::new(BuildId::UNSTAMPED)
+    }
+}
+
+impl Logic for CuBoardCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.shell.clock.next = self.clock.val();
+        self.sys.clock.next = self.clock.val();
+        self.shell.uart_rx.next = self.uart_rx.val();
+        self.shell.cfg_bit_cycles.next = self.cfg_bit_cycles.val();
+        self.shell.cfg_led_hold_cycles.next = self.cfg_led_hold_cycles.val();
+        self.shell.reset_hold.next = self.reset_hold.val();
+        self.shell.bus_rdata.next = self.sys.bus_rdata.val();
+        self.shell.bus_rvalid.next = self.sys.bus_rvalid.val();
+        self.sys.bus_addr.next = self.shell.bus_addr.val();
+        self.sys.bus_wdata.next = self.shell.bus_wdata.val();
+        self.sys.bus_we.next = self.shell.bus_we.val();
+        self.sys.bus_re.next = self.shell.bus_re.val();
+        self.uart_tx.next = self.shell.uart_tx.val();
+        self.led_ready.next = self.shell.led_ready.val();
+        self.led_activity.next = self.shell.led_activity.val();
+        self.led_error.next = self.shell.led_error.val();
+        self.obs_bus_addr.next = self.shell.bus_addr.val();
+        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
+        self.obs_bus_we.next = self.shell.bus_we.val();
+        self.obs_bus_re.next = self.shell.bus_re.val();
+        self.obs_bus_rdata.next = self.sys.bus_rdata.val();
+        self.obs_bus_rvalid.next = self.sys.bus_rvalid.val();
+    }
+}
+
+/// The board core's module. The NIC's observation outputs stay open on
+/// the board (the bus reaches every block's results).
+pub const MODULE: crate::generate::Module = crate::generate::Module {
+    name: "cu_board_core",
+    doc: "the complete LDCP NIC on the Alchitry Cu: power-on sequencer, UART-to-register bridge (framed, CRC-8), LEDs, and the Cu NIC (NIC core with the sequential window engine, pacing timer, sequential fast-start marker and ACK generator, on-chip loopback; 256 flows)",
+    open: &[
+        "sys$obs_pt_out_valid",
+        "sys$obs_pt_out_flow",
+        "sys$obs_pt_stat_err_flow_strobe",
+        "sys$obs_ag_out_valid",
+        "sys$obs_ag_out_flow",
+        "sys$obs_ag_out_psn",
+        "sys$obs_ag_out_n_pkts",
+        "sys$obs_ag_out_ece",
+        "sys$obs_ag_out_nak",
+        "sys$obs_fs_out_valid",
+        "sys$obs_fs_out_flow",
+        "sys$obs_fs_out_err",
+        "sys$obs_fs_out_ecn",
+        "sys$obs_fs_out_csum",
+        "sys$obs_wred_out_valid",
+        "sys$obs_wred_out_decision",
+    ],
+    subs: &[&crate::nic_cu::MODULE],
+};
+
+/// The board core's finalized Verilog (module [`MODULE`]), stamped.
+pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
+    // the marks `nic_cu` has as a top, inside it here too (as the ULX3S
+    // board core's)
+    let raw = crate::generate::raw_verilog(CuBoardCore::new(build))
+        .map(|v| {
+            crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs_in(
+                &crate::verilog::isolate_sub_inputs(&v),
+                "top$sys",
+            ))
+        })
+        .map_err(crate::verilog::VerilogError::RustHdl)?;
+    crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
+}
+
+/// The board's top module name.
+pub const TOP: &str = "ldcp_nic_alchitry_cu";
+
+/// The board's top module: the hold, the LEDs, and `cu_board_core` on the
+/// oscillator's clock with its divider and LED hold tied (as the switch
+/// port's Cu boards: [`crate::switch_board::cu_top_of`]).
+pub fn top_verilog() -> String {
+    crate::switch_board::cu_top_of(
+        TOP,
+        MODULE.name,
+        "the complete LDCP NIC (window engine, pacing timer, fast-start marker, ACK generator, loopback)",
+        "hdl/src/cu_board.rs",
+    )
+}
+
+/// The board's pin constraints: the Alchitry Cu's ([`crate::board::pcf_of`]).
+pub fn pcf() -> String {
+    crate::board::pcf_of(TOP)
+}
+
+ldcp_sim::shell_board_ports!(crate::hand_stepped {
+    CuBoardCore [],
+    ldcp_sim::board_shell::ShellIn,
+    ldcp_sim::board_shell::ShellOut
+});
+
+/// The board core in RustHDL's simulator, stepped by hand.
+pub type CuBoardRustHdl = crate::stepper::RustHdlSim<CuBoardCore>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cu_board_rusthdl_simulation_matches_model() {
+        use ldcp_sim::board_shell::ShellStimulus;
+        use ldcp_sim::cu_board::CuBoardModel;
+        let mut sim = CuBoardRustHdl::new();
+        let mut m = CuBoardModel::new(ldcp_sim::nic_cu::NicCuModel::new(0, true));
+        let line = ShellStimulus::new(4, 40, ldcp_sim::nic_system::SysStimulus::default());
+        for (c, i) in ldcp_sim::seeded(line, 7).take(1_500).enumerate() {
+            let o = sim.step(&i).expect("RustHDL settles");
+            m.tick(&i);
+            assert_eq!(o, m.outputs(), "cycle {c}, inputs {i:?}");
+        }
+    }
+
+    #[test]
+    fn cu_board_runs_on_the_oscillator() {
+        let top = top_verilog();
+        assert!(top.contains("cu_board_core core") && top.contains(".clock(clk_100mhz)"));
+        assert!(top.contains(&format!("10'd{BAUD_DIV}")) && !top.contains("SB_PLL40"));
+        assert!(pcf().contains("set_io clk_100mhz P7"));
+    }
+}
