@@ -27,102 +27,11 @@ const HB: usize = LED_HOLD_BITS as usize;
 
 pub use crate::board::{BAUD, BAUD_DIV, CLOCK_MHZ, OSC_MHZ};
 
-/// The Cu NIC board core (see the module doc).
-#[derive(LogicBlock)]
-pub struct CuBoardCore {
-    /// The core clock (the oscillator's).
-    pub clock: Signal<In, Clock>,
-    /// The UART line from the host, asynchronous.
-    pub uart_rx: Signal<In, Bit>,
-    /// Clocks per UART bit (the board ties it to 100).
-    pub cfg_bit_cycles: Signal<In, Bits<10>>,
-    /// Cycles the activity LED stays lit after bridge traffic (the board ties it).
-    pub cfg_led_hold_cycles: Signal<In, Bits<HB>>,
-    /// Power-on hold: the reset button pressed; asynchronous.
-    pub reset_hold: Signal<In, Bit>,
-    /// The UART line to the host.
-    pub uart_tx: Signal<Out, Bit>,
-    /// LED: the power-on sequence is over.
-    pub led_ready: Signal<Out, Bit>,
-    /// LED: bridge traffic within the hold.
-    pub led_activity: Signal<Out, Bit>,
-    /// LED: a frame was refused since the last CORE_RESET.
-    pub led_error: Signal<Out, Bit>,
-    /// Observation: the bus address.
-    pub obs_bus_addr: Signal<Out, Bits<12>>,
-    /// Observation: the bus write data.
-    pub obs_bus_wdata: Signal<Out, Bits<32>>,
-    /// Observation: the bus write strobe.
-    pub obs_bus_we: Signal<Out, Bit>,
-    /// Observation: the bus read strobe.
-    pub obs_bus_re: Signal<Out, Bit>,
-    /// Observation: the NIC's read data.
-    pub obs_bus_rdata: Signal<Out, Bits<32>>,
-    /// Observation: the NIC's read-valid.
-    pub obs_bus_rvalid: Signal<Out, Bit>,
-    shell: BoardShell,
-    sys: NicCuIce40,
-}
-
-impl CuBoardCore {
-    /// The board core with its NIC stamped with `build`.
-    pub fn new(build: BuildId) -> Self {
-        CuBoardCore {
-            clock: Default::default(),
-            uart_rx: Default::default(),
-            cfg_bit_cycles: Default::default(),
-            cfg_led_hold_cycles: Default::default(),
-            reset_hold: Default::default(),
-            uart_tx: Default::default(),
-            led_ready: Default::default(),
-            led_activity: Default::default(),
-            led_error: Default::default(),
-            obs_bus_addr: Default::default(),
-            obs_bus_wdata: Default::default(),
-            obs_bus_we: Default::default(),
-            obs_bus_re: Default::default(),
-            obs_bus_rdata: Default::default(),
-            obs_bus_rvalid: Default::default(),
-            shell: Default::default(),
-            sys: NicCuIce40::new(build),
-        }
-    }
-}
-
-impl Default for CuBoardCore {
-    /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
-    fn default() -> Self {
-        CuBoardCore::new(BuildId::UNSTAMPED)
-    }
-}
-
-impl Logic for CuBoardCore {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.shell.clock.next = self.clock.val();
-        self.sys.clock.next = self.clock.val();
-        self.shell.uart_rx.next = self.uart_rx.val();
-        self.shell.cfg_bit_cycles.next = self.cfg_bit_cycles.val();
-        self.shell.cfg_led_hold_cycles.next = self.cfg_led_hold_cycles.val();
-        self.shell.reset_hold.next = self.reset_hold.val();
-        self.shell.bus_rdata.next = self.sys.bus_rdata.val();
-        self.shell.bus_rvalid.next = self.sys.bus_rvalid.val();
-        self.sys.bus_addr.next = self.shell.bus_addr.val();
-        self.sys.bus_wdata.next = self.shell.bus_wdata.val();
-        self.sys.bus_we.next = self.shell.bus_we.val();
-        self.sys.bus_re.next = self.shell.bus_re.val();
-        self.uart_tx.next = self.shell.uart_tx.val();
-        self.led_ready.next = self.shell.led_ready.val();
-        self.led_activity.next = self.shell.led_activity.val();
-        self.led_error.next = self.shell.led_error.val();
-        self.obs_bus_addr.next = self.shell.bus_addr.val();
-        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
-        self.obs_bus_we.next = self.shell.bus_we.val();
-        self.obs_bus_re.next = self.shell.bus_re.val();
-        self.obs_bus_rdata.next = self.sys.bus_rdata.val();
-        self.obs_bus_rvalid.next = self.sys.bus_rvalid.val();
-    }
-}
+shell_board_core!(
+    /// The Cu NIC board core (see the module doc).
+    CuBoardCore,
+    NicCuIce40
+);
 
 /// The board core's module. The NIC's observation outputs stay open on
 /// the board (the bus reaches every block's results).

@@ -64,102 +64,11 @@ pub fn pll_out_mhz(osc_mhz: f64, pll: (u32, u32, u32, u32)) -> f64 {
     osc_mhz / pll.0 as f64 * pll.1 as f64
 }
 
-/// The whole-system board core (see the module doc).
-#[derive(LogicBlock)]
-pub struct SystemBoardCore {
-    /// The system clock (the PLL's).
-    pub clock: Signal<In, Clock>,
-    /// The UART line from the host (FT231X), asynchronous.
-    pub uart_rx: Signal<In, Bit>,
-    /// Clocks per UART bit (the board ties it to 35).
-    pub cfg_bit_cycles: Signal<In, Bits<10>>,
-    /// Cycles the activity LED stays lit after bridge traffic (the board ties it).
-    pub cfg_led_hold_cycles: Signal<In, Bits<HB>>,
-    /// Power-on hold: PLL not locked, or the reset button pressed; asynchronous.
-    pub reset_hold: Signal<In, Bit>,
-    /// The UART line to the host.
-    pub uart_tx: Signal<Out, Bit>,
-    /// LED: the power-on sequence is over.
-    pub led_ready: Signal<Out, Bit>,
-    /// LED: bridge traffic within the hold.
-    pub led_activity: Signal<Out, Bit>,
-    /// LED: a frame was refused since the last CORE_RESET.
-    pub led_error: Signal<Out, Bit>,
-    /// Observation: the bus address.
-    pub obs_bus_addr: Signal<Out, Bits<12>>,
-    /// Observation: the bus write data.
-    pub obs_bus_wdata: Signal<Out, Bits<32>>,
-    /// Observation: the bus write strobe.
-    pub obs_bus_we: Signal<Out, Bit>,
-    /// Observation: the bus read strobe.
-    pub obs_bus_re: Signal<Out, Bit>,
-    /// Observation: the system's read data.
-    pub obs_bus_rdata: Signal<Out, Bits<32>>,
-    /// Observation: the system's read-valid.
-    pub obs_bus_rvalid: Signal<Out, Bit>,
-    shell: BoardShell,
-    sys: System,
-}
-
-impl SystemBoardCore {
-    /// The board core with its system stamped with `build`.
-    pub fn new(build: BuildId) -> Self {
-        SystemBoardCore {
-            clock: Default::default(),
-            uart_rx: Default::default(),
-            cfg_bit_cycles: Default::default(),
-            cfg_led_hold_cycles: Default::default(),
-            reset_hold: Default::default(),
-            uart_tx: Default::default(),
-            led_ready: Default::default(),
-            led_activity: Default::default(),
-            led_error: Default::default(),
-            obs_bus_addr: Default::default(),
-            obs_bus_wdata: Default::default(),
-            obs_bus_we: Default::default(),
-            obs_bus_re: Default::default(),
-            obs_bus_rdata: Default::default(),
-            obs_bus_rvalid: Default::default(),
-            shell: Default::default(),
-            sys: System::new(build),
-        }
-    }
-}
-
-impl Default for SystemBoardCore {
-    /// GIT_HASH 0, CAPS.DIRTY set (tests, the flow's block).
-    fn default() -> Self {
-        SystemBoardCore::new(BuildId::UNSTAMPED)
-    }
-}
-
-impl Logic for SystemBoardCore {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.shell.clock.next = self.clock.val();
-        self.sys.clock.next = self.clock.val();
-        self.shell.uart_rx.next = self.uart_rx.val();
-        self.shell.cfg_bit_cycles.next = self.cfg_bit_cycles.val();
-        self.shell.cfg_led_hold_cycles.next = self.cfg_led_hold_cycles.val();
-        self.shell.reset_hold.next = self.reset_hold.val();
-        self.shell.bus_rdata.next = self.sys.bus_rdata.val();
-        self.shell.bus_rvalid.next = self.sys.bus_rvalid.val();
-        self.sys.bus_addr.next = self.shell.bus_addr.val();
-        self.sys.bus_wdata.next = self.shell.bus_wdata.val();
-        self.sys.bus_we.next = self.shell.bus_we.val();
-        self.sys.bus_re.next = self.shell.bus_re.val();
-        self.uart_tx.next = self.shell.uart_tx.val();
-        self.led_ready.next = self.shell.led_ready.val();
-        self.led_activity.next = self.shell.led_activity.val();
-        self.led_error.next = self.shell.led_error.val();
-        self.obs_bus_addr.next = self.shell.bus_addr.val();
-        self.obs_bus_wdata.next = self.shell.bus_wdata.val();
-        self.obs_bus_we.next = self.shell.bus_we.val();
-        self.obs_bus_re.next = self.shell.bus_re.val();
-        self.obs_bus_rdata.next = self.sys.bus_rdata.val();
-        self.obs_bus_rvalid.next = self.sys.bus_rvalid.val();
-    }
-}
+shell_board_core!(
+    /// The whole-system board core (see the module doc).
+    SystemBoardCore,
+    System
+);
 
 /// The board core's module. The system's observation outputs stay open
 /// on the board (the bus reaches every block's results).

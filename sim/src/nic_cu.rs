@@ -10,7 +10,9 @@
 use crate::ack_generator::{AgInputs, SeqAckModel};
 use crate::fast_start_marker::{FsInputs, SeqFsModel};
 use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS};
-use crate::nic_system::{decide, Glue, GlueIn, LoopOp, LoopTable, SysIn, SysOut, SysStats, XIx};
+use crate::nic_system::{
+    decide, Glue, GlueIn, LoopOp, LoopTable, Sender, SenderIn, SysIn, SysOut, SysStats, XIx,
+};
 use crate::pacing_timer::{PacingTimerModel, PtInputs};
 use ldcp_regmap::model::{BusIn, RegFileModel};
 
@@ -70,13 +72,7 @@ struct QueuedAck {
 /// The loopback's registers, and the hand-off register.
 #[derive(Clone, Copy, Debug, Default)]
 struct Loop {
-    ptr: u32,
-    t: u32,
-    s1: LoopOp,
-    s2: LoopOp,
-    s3: LoopOp,
-    g_pend: bool,
-    g_flow: u32,
+    snd: Sender,
     tx_v: bool,
     tx_flow: u32,
     tx_psn: u32,
@@ -240,80 +236,39 @@ impl NicCuModel {
         let loopback = lctl & 1 != 0;
         let send = lctl & 2 != 0;
         let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
-        let lsweep = self.lt.sweep.active();
-        let sel_ack = loopback && ago.out_valid;
-        let g_cand = ol.g_pend || pto.out_valid;
-        let g_flow = if ol.g_pend {
-            ol.g_flow
-        } else {
-            pto.out_flow & mask
-        };
-        let sel_grant = loopback && g_cand && !t.flow_reset && !sel_ack && !lsweep;
         let is_visit = |op: &LoopOp| op.v && op.kind == 0;
-        let vis_busy = is_visit(&ol.s1) || is_visit(&ol.s2) || is_visit(&ol.s3) || ol.tx_v;
-        let visit = loopback
-            && send
-            && !t.flow_reset
-            && !sel_ack
-            && !sel_grant
-            && !o.fs.pend
-            && !t.sweeping
-            && !vis_busy
-            && t.fifo_level < LOOP_FIFO_LIMIT;
-        let op_v = (t.flow_reset || sel_ack || sel_grant || visit) && !lsweep && !rst;
-        let (op_flow, op_kind, op_psn) = if t.flow_reset {
-            (t.flow_reset_id, 3, 0)
-        } else if sel_ack {
-            (
-                ago.out_flow & mask,
-                if ago.out_nak { 2 } else { 1 },
-                ago.out_psn,
-            )
-        } else if sel_grant {
-            (g_flow, 4, 0)
-        } else {
-            (ol.ptr, 0, 0)
-        };
-        let d = ol.s3;
+        let snd = &ol.snd;
+        let vis_busy = is_visit(&snd.s1) || is_visit(&snd.s2) || is_visit(&snd.s3) || ol.tx_v;
+        let step = snd.step(&SenderIn {
+            loopback,
+            visit_gate: send
+                && !o.fs.pend
+                && !t.sweeping
+                && !vis_busy
+                && t.fifo_level < LOOP_FIFO_LIMIT,
+            flow_reset: t.flow_reset.then_some(t.flow_reset_id),
+            ack: ago
+                .out_valid
+                .then_some((ago.out_flow, ago.out_nak, ago.out_psn)),
+            grant: pto.out_valid,
+            grant_flow: pto.out_flow,
+            sweeping: self.lt.sweep.active(),
+            rst,
+            last: lp_last,
+            lw_q: self.lw_q,
+            mask,
+        });
+        let (op_flow, sel_ack, g_lost) = (step.op_flow, step.sel_ack, step.g_lost);
+        let d = snd.s3;
         let dec = decide(
             d,
             self.lt.ram[d.idx as usize],
-            ol.t,
+            snd.t,
             held(xi.loop_rto),
             ol.pipe,
         );
         let w = d.v.then_some((d.idx, dec.w));
-        nl.s1 = LoopOp {
-            v: op_v,
-            kind: op_kind,
-            psn: op_psn,
-            idx: op_flow & mask,
-            lw: 0,
-        };
-        nl.s2 = LoopOp {
-            v: ol.s1.v && !rst,
-            lw: self.lw_q,
-            ..ol.s1
-        };
-        nl.s3 = LoopOp {
-            v: ol.s2.v && !rst,
-            ..ol.s2
-        };
-        if visit && op_v {
-            nl.ptr = if ol.ptr >= lp_last { 0 } else { ol.ptr + 1 };
-        }
-        let grant_taken = sel_grant && op_v;
-        let mut g_lost = false;
-        if grant_taken {
-            nl.g_pend = ol.g_pend && pto.out_valid;
-            nl.g_flow = pto.out_flow & mask;
-        } else if ol.g_pend {
-            g_lost = pto.out_valid;
-        } else {
-            nl.g_pend = loopback && pto.out_valid;
-            nl.g_flow = pto.out_flow & mask;
-        }
-        nl.t = (ol.t + 1) & 0xffff;
+        nl.snd = step.next;
         if dec.tx {
             nl.tx_v = true;
             nl.tx_flow = d.idx;
@@ -547,7 +502,7 @@ impl NicCuModel {
             ("loop packets in flight (sender to receiver)", l.pipe as u64),
             (
                 "loop sender's ops",
-                [l.s1.v, l.s2.v, l.s3.v, l.tx_v]
+                [l.snd.s1.v, l.snd.s2.v, l.snd.s3.v, l.tx_v]
                     .iter()
                     .filter(|&&v| v)
                     .count() as u64,

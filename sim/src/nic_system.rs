@@ -180,6 +180,125 @@ pub(crate) struct LoopOp {
     pub(crate) lw: u32,
 }
 
+/// The sender's op stages and its round robin, which both NIC systems'
+/// loops keep alike: the visit pointer, the time stamp counter, the op in
+/// s1, s2, s3, and the pacing grant held.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sender {
+    pub(crate) ptr: u32,
+    pub(crate) t: u32,
+    pub(crate) s1: LoopOp,
+    pub(crate) s2: LoopOp,
+    pub(crate) s3: LoopOp,
+    pub(crate) g_pend: bool,
+    pub(crate) g_flow: u32,
+}
+
+/// What the sender's op stage sees in a cycle.
+pub(crate) struct SenderIn {
+    /// LOOP_CTRL.LOOPBACK.
+    pub(crate) loopback: bool,
+    /// A visit may be issued, as far as the system is concerned (SEND, and
+    /// each system's own holds).
+    pub(crate) visit_gate: bool,
+    /// A flow reset accepted: its flow.
+    pub(crate) flow_reset: Option<u32>,
+    /// The ACK generator's output (with LOOPBACK): flow, NAK, PSN.
+    pub(crate) ack: Option<(u32, bool, u32)>,
+    /// The pacing timer grants this cycle, and its flow output (read as
+    /// the RTL reads it, valid or not).
+    pub(crate) grant: bool,
+    pub(crate) grant_flow: u32,
+    /// The table sweeps (no op is taken).
+    pub(crate) sweeping: bool,
+    pub(crate) rst: bool,
+    /// The last flow the sender visits.
+    pub(crate) last: u32,
+    /// The window RAM's read of the s1 op's flow.
+    pub(crate) lw_q: u32,
+    pub(crate) mask: u32,
+}
+
+/// The sender's op of a cycle.
+pub(crate) struct SenderStep {
+    /// The registers after the edge.
+    pub(crate) next: Sender,
+    /// The op's flow (the tables' read address).
+    pub(crate) op_flow: u32,
+    /// A returned ACK is the op (it also goes to the engine's FIFO).
+    pub(crate) sel_ack: bool,
+    /// A grant was lost: one came while one was held and the port taken.
+    pub(crate) g_lost: bool,
+}
+
+impl Sender {
+    /// The op of this cycle: a flow reset, a returned ACK, a pacing grant
+    /// (the one held, else the timer's), or a visit of the next flow.
+    pub(crate) fn step(&self, i: &SenderIn) -> SenderStep {
+        let o = self;
+        let mask = i.mask;
+        let sel_ack = i.loopback && i.ack.is_some();
+        let g_cand = o.g_pend || i.grant;
+        let g_flow = if o.g_pend {
+            o.g_flow
+        } else {
+            i.grant_flow & mask
+        };
+        let reset = i.flow_reset.is_some();
+        let sel_grant = i.loopback && g_cand && !reset && !sel_ack && !i.sweeping;
+        let visit = i.loopback && i.visit_gate && !reset && !sel_ack && !sel_grant;
+        let op_v = (reset || sel_ack || sel_grant || visit) && !i.sweeping && !i.rst;
+        let (op_flow, op_kind, op_psn) = match (i.flow_reset, i.ack) {
+            (Some(id), _) => (id, 3, 0),
+            (None, Some((flow, nak, psn))) if sel_ack => {
+                (flow & mask, if nak { 2 } else { 1 }, psn)
+            }
+            _ if sel_grant => (g_flow, 4, 0),
+            _ => (o.ptr, 0, 0),
+        };
+        let mut n = *o;
+        n.s1 = LoopOp {
+            v: op_v,
+            kind: op_kind,
+            psn: op_psn,
+            idx: op_flow & mask,
+            lw: 0,
+        };
+        n.s2 = LoopOp {
+            v: o.s1.v && !i.rst,
+            lw: i.lw_q,
+            ..o.s1
+        };
+        n.s3 = LoopOp {
+            v: o.s2.v && !i.rst,
+            ..o.s2
+        };
+        if visit && op_v {
+            n.ptr = if o.ptr >= i.last { 0 } else { o.ptr + 1 };
+        }
+        // the grant held: the timer's new one while the held one went in,
+        // or the timer's that found the port taken (a held one is kept, and
+        // a new one then is lost: the timer grants again an interval later)
+        let mut g_lost = false;
+        if sel_grant && op_v {
+            n.g_pend = o.g_pend && i.grant;
+            n.g_flow = i.grant_flow & mask;
+        } else if o.g_pend {
+            g_lost = i.grant;
+        } else {
+            n.g_pend = i.loopback && i.grant;
+            n.g_flow = i.grant_flow & mask;
+        }
+        n.t = (o.t + 1) & 0xffff;
+        SenderStep {
+            next: n,
+            op_flow,
+            sel_ack,
+            g_lost,
+        }
+    }
+}
+
 /// The s3 op's decision: the state written back (every op writes it,
 /// changed or not), and whether the op sends, rewinds, by timeout.
 #[derive(Clone, Copy, Debug)]
@@ -265,13 +384,7 @@ pub const LOOP_ACK_STAGES: usize = 4;
 /// The loopback's registers (see the RTL's module doc, Loopback).
 #[derive(Clone, Copy, Debug, Default)]
 struct Loop {
-    ptr: u32,
-    t: u32,
-    s1: LoopOp,
-    s2: LoopOp,
-    s3: LoopOp,
-    g_pend: bool,
-    g_flow: u32,
+    snd: Sender,
     tx_v: bool,
     tx_flow: u32,
     tx_psn: u32,
@@ -860,85 +973,36 @@ impl NicSystemModel {
         let loopback = lctl & 1 != 0;
         let send = lctl & 2 != 0;
         let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
-        let lsweep = self.lt.sweep.active();
-        let sel_ack = loopback && ago.out_valid;
-        // a pacing grant (a send credit for a flow below one packet): the
-        // one held, else the timer's of this cycle
-        let g_cand = ol.g_pend || pto.out_valid;
-        let g_flow = if ol.g_pend {
-            ol.g_flow
-        } else {
-            pto.out_flow & mask
-        };
-        let sel_grant = loopback && g_cand && !t.flow_reset && !sel_ack && !lsweep;
-        let visit = loopback
-            && send
-            && !t.flow_reset
-            && !sel_ack
-            && !sel_grant
-            && !o.g.fs.pend
-            && !t.sweeping;
-        let op_v = (t.flow_reset || sel_ack || sel_grant || visit) && !lsweep && !rst;
-        let (op_flow, op_kind, op_psn) = if t.flow_reset {
-            (t.flow_reset_id, 3, 0)
-        } else if sel_ack {
-            (
-                ago.out_flow & mask,
-                if ago.out_nak { 2 } else { 1 },
-                ago.out_psn,
-            )
-        } else if sel_grant {
-            (g_flow, 4, 0)
-        } else {
-            (ol.ptr, 0, 0)
-        };
+        let step = ol.snd.step(&SenderIn {
+            loopback,
+            visit_gate: send && !o.g.fs.pend && !t.sweeping,
+            flow_reset: t.flow_reset.then_some(t.flow_reset_id),
+            ack: ago
+                .out_valid
+                .then_some((ago.out_flow, ago.out_nak, ago.out_psn)),
+            grant: pto.out_valid,
+            grant_flow: pto.out_flow,
+            sweeping: self.lt.sweep.active(),
+            rst,
+            last: lp_last,
+            lw_q: self.lw_q,
+            mask,
+        });
+        let (op_flow, sel_ack, g_lost) = (step.op_flow, step.sel_ack, step.g_lost);
         // the s3 op: the decision on its flow's state; every op writes the
         // state back, changed or not
-        let d = ol.s3;
+        let d = ol.snd.s3;
         let dec = decide(
             d,
             self.lt.ram[d.idx as usize],
-            ol.t,
+            ol.snd.t,
             held(xi.loop_rto),
             ol.pipe,
         );
         let w = d.v.then_some((d.idx, dec.w));
         let (tx, rewind, timeout) = (dec.tx, dec.rewind, dec.timeout);
         let mut nl = ol;
-        nl.s1 = LoopOp {
-            v: op_v,
-            kind: op_kind,
-            psn: op_psn,
-            idx: op_flow & mask,
-            lw: 0,
-        };
-        nl.s2 = LoopOp {
-            v: ol.s1.v && !rst,
-            lw: self.lw_q,
-            ..ol.s1
-        };
-        nl.s3 = LoopOp {
-            v: ol.s2.v && !rst,
-            ..ol.s2
-        };
-        if visit && op_v {
-            nl.ptr = if ol.ptr >= lp_last { 0 } else { ol.ptr + 1 };
-        }
-        // the grant held: the timer's new one while the held one went in,
-        // or the timer's that found the port taken (a held one is kept, and
-        // a new one then is lost: the timer grants again an interval later)
-        let grant_taken = sel_grant && op_v;
-        let mut g_lost = false;
-        if grant_taken {
-            nl.g_pend = ol.g_pend && pto.out_valid;
-            nl.g_flow = pto.out_flow & mask;
-        } else if ol.g_pend {
-            g_lost = pto.out_valid;
-        } else {
-            nl.g_pend = loopback && pto.out_valid;
-            nl.g_flow = pto.out_flow & mask;
-        }
-        nl.t = (ol.t + 1) & 0xffff;
+        nl.snd = step.next;
         nl.tx_v = tx;
         nl.tx_flow = d.idx;
         nl.tx_psn = dec.nx;
@@ -1219,7 +1283,7 @@ impl NicSystemModel {
             ("loop packets in flight (sender to receiver)", l.pipe as u64),
             (
                 "loop sender's ops",
-                [l.s1.v, l.s2.v, l.s3.v, l.tx_v]
+                [l.snd.s1.v, l.snd.s2.v, l.snd.s3.v, l.tx_v]
                     .iter()
                     .filter(|&&v| v)
                     .count() as u64,
