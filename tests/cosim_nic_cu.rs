@@ -87,6 +87,7 @@ fn nic_cu_matches_model() {
         cu.handoff_waits > 0 && cu.queued_acks > 100 && cu.send_waits > 0 && cu.marker_held > 0,
         "{cu:?}"
     );
+    assert_eq!(cu.pt_refused, 0, "the pacing timer takes every update");
 }
 
 /// The bus program of a loop run: CORE_RESET and its sweep, IW 4, the ACK

@@ -160,6 +160,17 @@ pub const BLOCKS: &[Block] = &[
         adapter: || Box::new(ack_generator_seq::<{ ldcp_hdl::ack_generator_seq::FB_ICE40 }>()),
     },
     Block {
+        module: &ldcp_hdl::pacing_timer_seq::MODULE,
+        fpga: true,
+        clock: Clock::Held,
+        board: None,
+        verilog: || {
+            use ldcp_hdl::pacing_timer_seq::{verilog, FB_ICE40, MODULE};
+            verilog::<FB_ICE40>(&MODULE)
+        },
+        adapter: || Box::new(pacing_timer_seq::<{ ldcp_hdl::pacing_timer_seq::FB_ICE40 }>()),
+    },
+    Block {
         module: &ldcp_hdl::fast_start_marker_seq::MODULE,
         fpga: true,
         clock: Clock::Held,
@@ -756,6 +767,18 @@ fn fast_start_marker_seq<const FB: usize>() -> Adapter<ldcp_sim::fast_start_mark
         stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
         rusthdl: rusthdl::<ldcp_hdl::fast_start_marker_seq::FastStartMarkerSeq<FB>>,
         throughput: |c| crate::throughput::fast_start_marker_seq(c, FB as u32, THROUGHPUT_CYCLES),
+        functional: None,
+        rusthdl_divisor: 50,
+    }
+}
+
+fn pacing_timer_seq<const FB: usize>() -> Adapter<ldcp_sim::pacing_timer::SeqPtModel> {
+    use ldcp_sim::pacing_timer::*;
+    Adapter {
+        model: || SeqPtModel::new(FB as u32),
+        stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
+        rusthdl: rusthdl::<ldcp_hdl::pacing_timer_seq::PacingTimerSeq<FB>>,
+        throughput: |c| crate::throughput::pacing_timer_seq(c, FB as u32, THROUGHPUT_CYCLES),
         functional: None,
         rusthdl_divisor: 50,
     }

@@ -749,6 +749,58 @@ pub fn pacing_timer(
     Ok(f)
 }
 
+/// The sequential pacing timer: the pipelined timer's stream, an update
+/// offered every cycle (so `in_ready` is low while one waits); every grant
+/// within the lateness bound of its intervals.
+pub fn pacing_timer_seq(
+    cosim: &Cosim<ldcp_sim::pacing_timer::SeqPtModel>,
+    fb: u32,
+    cycles: u64,
+) -> Result<Figures, FlowError> {
+    use ldcp_sim::pacing_timer::*;
+    let n = 1u32 << fb;
+    let stim: Vec<PtInputs> = stimulus(1, fb)
+        .map(|i| PtInputs {
+            reset: false,
+            in_valid: true,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let model = SeqPtModel::new(fb);
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut grants, mut late_max, mut refused) = (0u64, 0u32, 0u64);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        port.cycle(i.in_valid, o.in_ready);
+        if o.out_valid {
+            grants += 1;
+            late_max = late_max.max(o.out_late_cycles);
+        }
+        refused += o.stat_err_flow_strobe as u64;
+    })?;
+    let bound = seq_lateness_bound_cycles(n, 1);
+    if late_max > bound {
+        return Err(FlowError::Mismatch(format!(
+            "a grant {late_max} cycles late, beyond the bound of {bound}"
+        )));
+    }
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "updates", cycles);
+    f.measured("updates_refused_flow_id", refused)
+        .measured("grants_out", grants)
+        .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
+        .measured("grant_late_max_cycles", late_max)
+        .design(
+            "grants_per_cycle_max",
+            "1/2: one visit per 2 cycles, or per 5 behind an update",
+        )
+        .design("lap_max_cycles", seq_lap_max_cycles(n))
+        .design("lateness_bound_cycles", seq_lateness_bound_cycles(n, 2))
+        .design("lateness_bound_cycles_interval_1", bound)
+        .design("flows", n);
+    Ok(f)
+}
+
 /// The ACK generator: a data packet every cycle, in order on every flow
 /// (each flow opened at PSN 0 first), 10% CE, delayed ACKs of m = 4 and a
 /// 400-cycle timeout, so splits and timeout flushes stall the input: every

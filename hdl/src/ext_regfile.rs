@@ -689,6 +689,7 @@ impl Default for ExtRegFile {
     }
 }
 
+#[rustfmt::skip]
 impl Logic for ExtRegFile {
     #[hdl_gen]
     fn update(&mut self) {

@@ -136,8 +136,10 @@ pub mod nic_core;
 pub mod nic_cu;
 pub mod nic_system;
 pub mod pacing_timer;
+pub mod pacing_timer_seq;
 #[rustfmt::skip]
 pub mod ext_regfile;
+pub mod ext_regfile_cu;
 #[rustfmt::skip]
 pub mod regfile;
 pub mod stepper;

@@ -1,18 +1,25 @@
 //! `NicCu`: the whole LDCP NIC for the Alchitry Cu (iCE40-HX8K): the NIC
 //! core with the sequential window engine ([`crate::nic_core::NicCoreSeqIce40`]'s
-//! core), the pacing timer, the sequential fast-start marker
-//! ([`crate::fast_start_marker_seq`]) and ACK generator
+//! core), the sequential pacing timer ([`crate::pacing_timer_seq`]), fast-start
+//! marker ([`crate::fast_start_marker_seq`]) and ACK generator
 //! ([`crate::ack_generator_seq`]) and the on-chip loopback, behind the
 //! same register map as [`crate::nic_system::NicSystem`] (CAPS.EXT = 1,
 //! BLOCKS = `ldcp_regmap::BLOCKS_NIC_CU`: no WRED/ECN port, which belongs to
-//! a switch; its registers are decoded but drive nothing, and the port's
-//! observation outputs are 0).
+//! a switch; its decoder, [`crate::ext_regfile_cu::ExtRegFileCu`], holds
+//! only the registers `ldcp_regmap::decoded_by` gives this build, so the
+//! port's offsets read as 0 and ignore writes, and the port's observation
+//! outputs are 0).
 //!
 //! Registers, slots, result registers, counters, the pacing timer's glue,
 //! resets and the sender's table behave as in `NicSystem` (its module doc).
 //! What differs follows from blocks that take one event at a time (the
 //! engine one per 7 to 27 cycles, the marker one per 7, the generator one
-//! op per 4), where `NicSystem`'s take one per cycle:
+//! op per 4, the pacing timer an update within 5 cycles and a visit per 2
+//! to 6), where `NicSystem`'s take one per cycle. The engine's updates
+//! reach the timer at least 7 cycles apart, so it takes every one (its
+//! `in_ready` is low only in its sweep, when the core's sweep waits for
+//! it, or while an update waits).
+//!
 //!
 //! # The fast-start hand-off
 //! A marker result with SET loads the hand-off register (flow, window),
@@ -60,10 +67,10 @@
 //! register).
 
 use crate::ack_generator_seq::AckGeneratorSeq;
-use crate::ext_regfile::ExtRegFile;
+use crate::ext_regfile_cu::ExtRegFileCu;
 use crate::fast_start_marker_seq::FastStartMarkerSeq;
 use crate::nic_core::{BuildId, NicCore, EW_ICE40, FB_ICE40, PUSH_BITS};
-use crate::pacing_timer::PacingTimer;
+use crate::pacing_timer_seq::PacingTimerSeq;
 use crate::table_sweep::TableSweep;
 use crate::window_engine_seq::WindowEngineSeq;
 use rust_hdl::prelude::*;
@@ -138,8 +145,8 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     /// No WRED/ECN port on this NIC: 0.
     pub obs_wred_out_decision: Signal<Out, Bits<2>>,
     core: NicCore<FB, EW, WindowEngineSeq<FB>>,
-    xregs: ExtRegFile,
-    pt: PacingTimer<FB>,
+    xregs: ExtRegFileCu,
+    pt: PacingTimerSeq<FB>,
     fs: FastStartMarkerSeq<FB>,
     ag: AckGeneratorSeq<FB>,
     one32: Constant<Bits<32>>,
@@ -341,9 +348,9 @@ impl<const FB: usize, const EW: usize> Default for NicCu<FB, EW> {
 
 /// Open in the Cu build: the sender's table (TableSweep's deep form)
 /// needs only its `state`; the 256-flow build ignores the flow fields'
-/// bits 11..8; and with no WRED/ECN port its registers, and LOOP_LEN (the
-/// loop packets' length, which only the port reads), drive nothing.
-const CU_OPEN: [&str; 20] = [
+/// bits 11..8; and LOOP_LEN (the loop packets' length, which only a
+/// WRED/ECN port reads) drives nothing.
+const CU_OPEN: [&str; 10] = [
     "xregs$fs_ev_flow",
     "xregs$ag_ev_flow",
     "lts$s1_oor",
@@ -354,27 +361,17 @@ const CU_OPEN: [&str; 20] = [
     "lts$fwd",
     "lts$sweep_ptr",
     "xregs$loop_len_bytes",
-    "xregs$wred_k_min_bytes",
-    "xregs$wred_k_max_bytes",
-    "xregs$wred_k_bytes",
-    "xregs$wred_buf_max_bytes",
-    "xregs$wred_p_max_p",
-    "xregs$wred_seed_seed",
-    "xregs$wred_drain_bytes",
-    "xregs$wred_pkt_wr",
-    "xregs$wred_pkt_len",
-    "xregs$wred_pkt_ecn",
 ];
 
 /// The module.
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "nic_cu",
-    doc: "the LDCP NIC for the Alchitry Cu: the NIC core with the sequential window engine, the pacing timer, the sequential fast-start marker and ACK generator and the on-chip loopback behind the extension registers of docs/regmap.md (256 flows; no WRED/ECN port)",
+    doc: "the LDCP NIC for the Alchitry Cu: the NIC core with the sequential window engine, the sequential pacing timer, fast-start marker and ACK generator and the on-chip loopback behind the extension registers of docs/regmap.md (256 flows; no WRED/ECN port)",
     open: &CU_OPEN,
     subs: &[
         &crate::nic_core::MODULE_SEQ,
         &crate::fast_start_marker_seq::MODULE,
-        &crate::pacing_timer::MODULE,
+        &crate::pacing_timer_seq::MODULE,
         &crate::ack_generator_seq::MODULE,
     ],
 };
@@ -1023,13 +1020,6 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.xregs.loop_lost_count.next = self.lp_lost.q.val();
         // no WRED/ECN port: its registers drive nothing, its reads are 0
         self.xregs.xerrors_wred_overrun_set.next = bits::<1>(0);
-        self.xregs.wred_last_decision.next = bits::<2>(0);
-        self.xregs.wred_last_ecn.next = bits::<2>(0);
-        self.xregs.wred_occ_bytes.next = bits::<24>(0);
-        self.xregs.wred_forwarded_count.next = bits::<32>(0);
-        self.xregs.wred_marked_count.next = bits::<32>(0);
-        self.xregs.wred_dropped_wred_count.next = bits::<32>(0);
-        self.xregs.wred_dropped_full_count.next = bits::<32>(0);
 
         // ---- observation
         self.obs_pt_out_valid.next = self.pt.out_valid.val();

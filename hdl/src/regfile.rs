@@ -510,6 +510,7 @@ impl Default for RegFile {
     }
 }
 
+#[rustfmt::skip]
 impl Logic for RegFile {
     #[hdl_gen]
     fn update(&mut self) {

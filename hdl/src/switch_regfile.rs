@@ -1082,6 +1082,7 @@ impl Default for SwitchRegFile {
     }
 }
 
+#[rustfmt::skip]
 impl Logic for SwitchRegFile {
     #[hdl_gen]
     fn update(&mut self) {

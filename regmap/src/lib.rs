@@ -1637,6 +1637,20 @@ pub fn ext_registers() -> &'static [Register] {
     &REGISTERS[core_registers().len()..n]
 }
 
+/// The registers of the extension decoder of the Alchitry Cu NIC
+/// (`nic_cu`, BLOCKS = [`BLOCKS_NIC_CU`]): those of [`ext_registers`] that
+/// [`decoded_by`] selects for it (no WRED/ECN port's).
+pub fn cu_ext_registers() -> &'static [Register] {
+    static REGS: std::sync::OnceLock<Vec<Register>> = std::sync::OnceLock::new();
+    REGS.get_or_init(|| {
+        ext_registers()
+            .iter()
+            .copied()
+            .filter(|r| decoded_by(r, KIND_NIC, true, BLOCKS_NIC_CU))
+            .collect()
+    })
+}
+
 /// Whether a switch port (CAPS.KIND = SWITCH_PORT) decodes `r`: the id
 /// registers, CORE_RESET and the WRED/ECN port's registers, at the same
 /// offsets as in the NIC system, so one driver drives both; and its own

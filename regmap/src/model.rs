@@ -72,6 +72,9 @@ pub struct RegFileModel {
     /// The last cycle's write data, registered every cycle: the WO fields
     /// are slices of it (what they show without a strobe is this word).
     wdata_q: u32,
+    /// Per register: whether this build decodes it (others read as 0 and
+    /// ignore writes; [`RegFileModel::ext_of`]).
+    decoded: Vec<bool>,
     /// Per register: its fields' bits and its reset value, computed once
     /// (the models tick this every cycle of a cosimulation).
     masks: Vec<u32>,
@@ -149,6 +152,21 @@ impl RegFileModel {
         Self::of(crate::switch_registers())
     }
 
+    /// The extension decoder of a NIC holding `blocks` (BLOCKS) at
+    /// power-up: the registers of [`crate::ext_registers`], indexed as
+    /// there, of which it decodes those [`crate::decoded_by`] selects
+    /// (the generated decoder of such a build holds only these, e.g.
+    /// [`crate::cu_ext_registers`]); the others read as 0 and ignore writes.
+    pub fn ext_of(blocks: u32) -> Self {
+        let mut m = Self::of(crate::ext_registers());
+        m.decoded = m
+            .regs
+            .iter()
+            .map(|r| crate::decoded_by(r, crate::KIND_NIC, true, blocks))
+            .collect();
+        m
+    }
+
     fn of(regs: &'static [Register]) -> Self {
         RegFileModel {
             regs,
@@ -161,6 +179,7 @@ impl RegFileModel {
             re_q: false,
             cmd: None,
             wdata_q: 0,
+            decoded: vec![true; regs.len()],
             masks: regs.iter().map(Register::mask).collect(),
             resets: regs.iter().map(Register::reset).collect(),
             w1c: (0..regs.len())
@@ -230,6 +249,7 @@ impl RegFileModel {
             self.regs
                 .iter()
                 .position(|r| r.access != Access::Ro && hit(bus.addr, r))
+                .filter(|&i| self.decoded[i])
                 .map(|i| (i, bus.wdata & self.masks[i]))
         } else {
             None
@@ -237,7 +257,10 @@ impl RegFileModel {
         // the first stage of a read: decode this cycle's strobe
         self.re_q = bus.re;
         self.sel = if bus.re {
-            self.regs.iter().position(|r| hit(bus.addr, r))
+            self.regs
+                .iter()
+                .position(|r| hit(bus.addr, r))
+                .filter(|&i| self.decoded[i])
         } else {
             None
         };

@@ -1,7 +1,7 @@
 //! The cycle-accurate golden model of the Alchitry Cu NIC
 //! (`hdl/src/nic_cu.rs`): the NIC core's model with the sequential window
-//! engine, the extension decoder's model, the pacing timer's model, the
-//! sequential fast-start marker's and ACK generator's models, and the glue
+//! engine, the extension decoder's model, the sequential pacing timer's,
+//! fast-start marker's and ACK generator's models, and the glue
 //! register for register (the slots, results and counters shared with
 //! [`crate::nic_system`]'s model, and the sender's decision). The RTL's
 //! module doc describes the behaviour. Its ports are the NIC system's
@@ -13,7 +13,7 @@ use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS};
 use crate::nic_system::{
     decide, Glue, GlueIn, LoopOp, LoopTable, Sender, SenderIn, SysIn, SysOut, SysStats, XIx,
 };
-use crate::pacing_timer::{PacingTimerModel, PtInputs};
+use crate::pacing_timer::{PtInputs, SeqPtModel};
 use ldcp_regmap::model::{BusIn, RegFileModel};
 
 /// Entries of the queue of returned ACKs in front of the fast-start marker
@@ -34,6 +34,10 @@ pub struct CuStats {
     pub send_waits: u64,
     /// Cycles the marker was ready but held for the hand-off register.
     pub marker_held: u64,
+    /// Engine updates the pacing timer did not take (`in_ready` low for a
+    /// waiting update; the engine's results come at least 7 cycles apart
+    /// and the timer writes an update within 5, so 0 by design).
+    pub pt_refused: u64,
 }
 
 impl std::ops::AddAssign for CuStats {
@@ -45,12 +49,14 @@ impl std::ops::AddAssign for CuStats {
             queue_full,
             send_waits,
             marker_held,
+            pt_refused,
         } = o;
         self.handoff_waits += handoff_waits;
         self.queued_acks += queued_acks;
         self.queue_full += queue_full;
         self.send_waits += send_waits;
         self.marker_held += marker_held;
+        self.pt_refused += pt_refused;
     }
 }
 
@@ -101,7 +107,7 @@ pub struct NicCuModel {
     core: NicCoreModel,
     x: RegFileModel,
     xi: XIx,
-    pt: PacingTimerModel,
+    pt: SeqPtModel,
     fs: SeqFsModel,
     ag: SeqAckModel,
     lt: LoopTable,
@@ -122,9 +128,9 @@ impl NicCuModel {
         NicCuModel {
             fb,
             core: NicCoreModel::sized_seq_in(fb, hash, dirty, ldcp_regmap::BLOCKS_NIC_CU),
-            x: RegFileModel::ext(),
+            x: RegFileModel::ext_of(ldcp_regmap::BLOCKS_NIC_CU),
             xi: XIx::new(),
-            pt: PacingTimerModel::new(fb),
+            pt: SeqPtModel::new(fb),
             fs: SeqFsModel::new(fb),
             ag: SeqAckModel::new(fb),
             lt: LoopTable::new(fb),
@@ -467,6 +473,7 @@ impl NicCuModel {
         cu.queued_acks += push as u64;
         cu.queue_full += ol.aq[LOOP_ACK_QUEUE - 1].v as u64;
         cu.send_waits += (ol.tx_v && !tx_take) as u64;
+        cu.pt_refused += (t.upd_valid && !pto.in_ready && !rst) as u64;
         cu.marker_held +=
             (fso.in_ready && (ol.set_pend || (fso.out_valid && fso.out_set)) && !rst) as u64;
 
@@ -582,6 +589,30 @@ mod tests {
         m.outputs().bus_rdata
     }
 
+    /// The Cu decodes the registers its BLOCKS give it: the WRED/ECN
+    /// port's read as 0 and ignore writes (the decoder holds none of
+    /// them), the others hold what is written.
+    #[test]
+    fn nic_cu_decodes_no_wred_registers() {
+        let mut m = NicCuModel::new(0, true);
+        for r in ldcp_regmap::ext_registers() {
+            if r.access != ldcp_regmap::Access::Rw {
+                continue;
+            }
+            let v = r.mask() & 0x5a5a_5a5a;
+            write(&mut m, r.name, v);
+            let got = read(&mut m, r.name);
+            if r.block == "wred" {
+                assert_eq!(got, 0, "{} reads 0 on the Cu", r.name);
+            } else {
+                assert_eq!(got, v, "{} holds what is written", r.name);
+            }
+        }
+        let bl = read(&mut m, "BLOCKS");
+        assert_eq!(bl, ldcp_regmap::BLOCKS_NIC_CU);
+        assert_eq!(bl >> ldcp_regmap::BLOCK_WRED_ECN & 1, 0);
+    }
+
     /// The loop closes on the Cu: 8 flows sent, received, acknowledged
     /// back into the engine, the sender and the marker; one fast-start
     /// hand-off per flow, taken by the core; with no port between sender
@@ -617,6 +648,7 @@ mod tests {
         );
         assert_eq!(st.loop_acks, st.acks, "every ACK returned: {st:?}");
         assert_eq!(st.loop_lost, 0, "{st:?} {cu:?}");
+        assert_eq!(cu.pt_refused, 0, "the pacing timer takes every update");
         assert_eq!(read(&mut m, "LOOP_STATUS"), 0);
         assert_eq!(read(&mut m, "LOOP_SENT") as u64, st.loop_sent);
         assert_eq!(read(&mut m, "LOOP_DELIVERED") as u64, st.loop_delivered);
