@@ -53,7 +53,8 @@
 //   pending + 1 < m <= 15); and the outputs: an ACK only at h_t4 or h_t5,
 //   an error only at h_t4, a split's second ACK pending (a2_v) only at
 //   h_t4 after a first ACK of the same flow (not ECE, not NAK, n >= 1,
-//   PSN = o_psn1 - 1); with no ACK every ACK field is 0; at h_t4 the op
+//   PSN = o_psn1 - 1); with no ACK every ACK field holds what it showed
+//   a cycle back (0 after a reset, and at power-up); at h_t4 the op
 //   fields t_* are still the shown op's s_*;
 // - WS_MODEL (the watched flow): M's word of watch is the model's word
 //   (but for the entries the sweep has not reached yet; the model is 0
@@ -479,6 +480,11 @@ module ack_generator_seq_props (
   reg [15:0] p_flow = 16'd0;
   reg [23:0] p_psn = 24'd0;
   always @(posedge clock) {p_ov, p_ece, p_nak, p_flow, p_psn} <= {out_valid, out_ece, out_nak, out_flow, out_psn};
+  // the ACK's n and a reset, a cycle back (with the fields above: what an
+  // ACK-less cycle holds)
+  reg [3:0] p_n = 4'd0;
+  reg p_rst = 1'b0;
+  always @(posedge clock) {p_n, p_rst} <= {out_n, reset};
 
 `ifdef P_matches_rules
 `define WS_MODEL
@@ -553,11 +559,11 @@ module ack_generator_seq_props (
     if (out_valid) assert (out_flow == {{(16 - FB) {1'b0}}, s_idx});
     assert (!`X_a2 || (h_t4 && out_valid && !out_ece && !out_nak && out_n != 4'd0
               && out_psn + 24'd1 == `X_opsn1 && !s_flush && !s_oor));
-    if (!out_valid) assert (out_flow == 16'd0 && out_psn == 24'd0 && !out_ece && out_n == 4'd0 && !out_nak);
+    if (!out_valid) assert ({out_flow, out_psn, out_ece, out_n, out_nak} == (p_rst ? 46'd0 : {p_flow, p_psn, p_ece, p_n, p_nak}));
     if (h_t4 && s_oor) assert (!out_valid && err == 2'd1);
     if (out_valid && out_ece) assert (out_n == 4'd1 && !out_nak);
     if (out_valid && !out_nak) assert (out_n != 4'd0);
-    if (h_t4 && s_flush) assert (err == 2'd0 && !out_ece && !out_nak);
+    if (h_t4 && s_flush) assert (err == 2'd0 && (!out_valid || !out_ece && !out_nak));
 `ifdef WS_MODEL
     // ---- the watched flow: M's word of it is the model's (but for the
     // entries the sweep has not reached: the model is 0 from the reset on)

@@ -47,7 +47,9 @@
 //   the sweep (sw_active) exactly while swc != 0, at entry N - swc, never
 //   with an event in flight; the event registers e_* == t_* (e_oor: the
 //   flow id >= N); the registered IW and IW - 1 are the previous cycle's
-//   port, clamped; out_valid exactly at h_t7; no result, every output 0;
+//   port, clamped; out_valid exactly at h_t7; with no result, every
+//   output holds what it showed a cycle back (0 after a reset, and at
+//   power-up);
 // - WS_DP (the rules; with it WS_MODEL and WS_CSUM): the table's words hold a stage
 //   0..2 and fs_len - 1 <= 4094; the read registers at age 1 are the
 //   event's entry; from age 2 to the rules step s_* are the rules' entry
@@ -275,8 +277,15 @@ module fast_start_marker_seq_props (
   reg [11:0] p_cfg = 12'd0, c_cfg = 12'd0;
   // cycles since the last reset (1: the cycle after it; saturating at 15; 0: none yet)
   reg [3:0] ra = 4'd0;
+  // every result field a cycle back, and a reset a cycle back
+  reg [93:0] p_res = 94'd0;
+  reg p_rst = 1'b0;
+  wire [93:0] res = {out_kind, out_flow, out_err, out_ecn, out_word0, out_csum, out_set,
+                      out_cw_pkts, out_gbn, out_psn, out_stage};
   always @(posedge clock) begin
     past <= 1'b1;
+    p_res <= res;
+    p_rst <= reset;
     p_cfg <= cfg_iw_pkts;
     h_t7 <= age == 3'd6 && !reset;
     if (swc != 3'd0) swc <= swc - 3'd1;
@@ -495,12 +504,10 @@ module fast_start_marker_seq_props (
     // the registered IW (clamped) and IW - 1
     if (past) assert (`X_cfiw == p_iw && `X_cfiwm1 == p_iw - 12'd1);
     if (age == 3'd4) assert (p_cfg == c_cfg);
-    // the outputs: a result exactly at h_t7; none, every field 0
+    // the outputs: a result exactly at h_t7; with none, every field held
+    // (0 after a reset)
     assert (out_valid == h_t7);
-    if (!out_valid)
-      assert (out_kind == 2'd0 && out_flow == 16'd0 && out_err == 2'd0 && out_ecn == 2'd0
-              && out_word0 == 16'd0 && out_csum == 16'd0 && !out_set && out_cw_pkts == 12'd0
-              && !out_gbn && out_psn == 24'd0 && out_stage == 2'd0);
+    if (!out_valid) assert (res == (p_rst ? 94'd0 : p_res));
 `ifdef WS_CSUM
     // ---- IPv4? (from step 0 on), the rewrite flag, and at age 6 the checksum's sum: RFC 1624
     // Eq. 3's ~HC + ~m + m' for the codepoint decided (r_ect)
@@ -582,13 +589,11 @@ module fast_start_marker_seq_props (
     assert (out_valid == h_t7);
 `endif
 `ifdef P_taken_fields
-    // property taken_fields: a result carries its event's kind, flow id (all 16 bits) and PSN (0 for a flow reset); with no result every output is 0
+    // property taken_fields: a result carries its event's kind, flow id (all 16 bits) and PSN (0 for a flow reset); with no result every output holds what it showed a cycle back (the last result), and is 0 in the cycle after a reset
     if (out_valid)
       assert (out_kind == t_kind && out_flow == t_flow && out_psn == (t_kind == RESET_FLOW ? 24'd0 : t_psn));
     else
-      assert (out_kind == 2'd0 && out_flow == 16'd0 && out_err == 2'd0 && out_ecn == 2'd0
-              && out_word0 == 16'd0 && out_csum == 16'd0 && !out_set && out_cw_pkts == 12'd0
-              && !out_gbn && out_psn == 24'd0 && out_stage == 2'd0);
+      assert (res == (p_rst ? 94'd0 : p_res));
 `endif
 `ifdef P_matches_rules
     // property matches_rules: every result of the watched flow (any flow of the table, held) is the golden rules' (FsFlow::tx / ack / flow reset, in order on the flow's state since power-up or the last reset, with IW as registered in the rules' step, the cycle-before value of cfg_iw_pkts clamped): ecn, word0, csum, err, set, cw_pkts, gbn, stage and PSN, every field
@@ -622,14 +627,14 @@ module fast_start_marker_seq_props (
               && x_mb == snap_b && x_mn == snap_n && x_mm == snap_m);
 `endif
 `ifdef P_set_only_on_transition
-    // property set_only_on_transition: out_set only for an ACK or NAK, without error, of a flow of the table that was in fast start (its entry at the take), and the stage after is stable; go-back-N only with a NAK's set (from its PSN); an ACK's set hands IW as registered in the rules' step (clamped, 1..4095), a NAK's min(a, fs_len) (a = PSN - base, fs_len <= 4095); no set, window 0
-    if (out_set)
-      assert (out_valid && (out_kind == ACK || out_kind == NAK) && !t_oor && `W_S(g) == FAST_START
+    // property set_only_on_transition: a result with set only for an ACK or NAK, without error, of a flow of the table that was in fast start (its entry at the take), and the stage after is stable; go-back-N only with a NAK's set (from its PSN); an ACK's set hands IW as registered in the rules' step (clamped, 1..4095), a NAK's min(a, fs_len) (a = PSN - base, fs_len <= 4095); no set, window 0 (between results the fields hold the last: taken_fields)
+    if (out_valid && out_set)
+      assert ((out_kind == ACK || out_kind == NAK) && !t_oor && `W_S(g) == FAST_START
               && out_stage == STABLE && out_err == 2'd0 && out_cw_pkts <= 12'd4095);
-    else assert (out_cw_pkts == 12'd0);
-    if (out_gbn) assert (out_set && out_kind == NAK && out_psn == t_psn);
-    if (out_set && out_kind == ACK) assert (out_cw_pkts == c_iw && out_cw_pkts != 12'd0);
-    if (out_set && out_kind == NAK)
+    if (out_valid && !out_set) assert (out_cw_pkts == 12'd0);
+    if (out_valid && out_gbn) assert (out_set && out_kind == NAK && out_psn == t_psn);
+    if (out_valid && out_set && out_kind == ACK) assert (out_cw_pkts == c_iw && out_cw_pkts != 12'd0);
+    if (out_valid && out_set && out_kind == NAK)
       assert ({1'b0, out_cw_pkts} <= `W_F(g) + 13'd1 && {12'd0, out_cw_pkts} <= t_psn - `W_B(g)
               && ({1'b0, out_cw_pkts} == `W_F(g) + 13'd1 || {12'd0, out_cw_pkts} == t_psn - `W_B(g)));
 `endif

@@ -192,6 +192,16 @@ pub const HARNESSES: &[Harness] = &[
         }),
     },
     Harness {
+        block: "pacing_timer_seq",
+        top: "pacing_timer_seq_props",
+        file: "formal/pacing_timer_seq.sv",
+        source: include_str!("../../formal/pacing_timer_seq.sv"),
+        build: Build::Smaller(FormalBuild {
+            flow_bits: ldcp_hdl::generate::FB_FORMAL,
+            verilog: ldcp_hdl::pacing_timer_seq::verilog_formal,
+        }),
+    },
+    Harness {
         block: "ack_generator",
         top: "ack_generator_props",
         file: "formal/ack_generator.sv",

@@ -792,10 +792,13 @@ pub fn pacing_timer_seq(
         .measured("grant_late_max_cycles", late_max)
         .design(
             "grants_per_cycle_max",
-            "1/2: one visit per 2 cycles, or per 5 behind an update",
+            "1/2: one visit per 2 cycles (per 6 behind an update)",
         )
         .design("lap_max_cycles", seq_lap_max_cycles(n))
-        .design("lateness_bound_cycles", seq_lateness_bound_cycles(n, 2))
+        .design(
+            "lateness_bound_cycles_interval_3_up",
+            seq_lateness_bound_cycles(n, 3),
+        )
         .design("lateness_bound_cycles_interval_1", bound)
         .design("flows", n);
     Ok(f)

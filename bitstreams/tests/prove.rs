@@ -38,6 +38,7 @@ const PROVED: &[&str] = &[
     "window_engine",
     "window_engine_seq",
     "pacing_timer",
+    "pacing_timer_seq",
     "ack_generator",
     "ack_generator_seq",
     "end_con",
@@ -112,6 +113,41 @@ fn window_engine_is_proved() {
 #[test]
 fn pacing_timer_is_proved() {
     proves("pacing_timer");
+}
+
+#[test]
+fn pacing_timer_seq_is_proved() {
+    proves("pacing_timer_seq");
+}
+
+/// The mutation: the sequential pacing timer starts a visit while an
+/// update waits (no turn for the update), so an update can wait longer
+/// than its 5 cycles: the handshake fails from reset (depth 12).
+#[test]
+fn a_pacing_timer_seq_that_starves_updates_fails_handshake() {
+    let r = mutant_at(
+        "pacing_timer_seq",
+        "start_vis = free & ~want_upd;",
+        "start_vis = free;",
+        &["handshake"],
+        Some(12),
+    );
+    fails_with_trace(&r, "handshake");
+}
+
+/// The mutation: the sequential pacing timer writes a leave (interval 0)
+/// with the member bit set, so a flow that only ever left is granted:
+/// joined_only fails from reset (depth 12).
+#[test]
+fn a_pacing_timer_seq_whose_leave_joins_fails_joined_only() {
+    let r = mutant_at(
+        "pacing_timer_seq",
+        "t_iv$write_data = 25'(32'h0);\n        if (iv_nz) begin",
+        "t_iv$write_data = act_bit;\n        if (iv_nz) begin",
+        &["joined_only"],
+        Some(12),
+    );
+    fails_with_trace(&r, "joined_only");
 }
 
 #[test]

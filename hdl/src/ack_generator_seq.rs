@@ -25,6 +25,11 @@
 //! - shows them in t + 4 ([`ldcp_sim::ack_generator::SEQ_OP_CYCLES`]), and a
 //!   split's second ACK (ECE, n 1) in t + 5.
 //!
+//! The ACK's fields (`out_flow`, `out_psn`, `out_ece`, `out_n_pkts`,
+//! `out_nak`) hold until the next ACK, and a reset clears them, so a
+//! system reads the last ACK from them (the Cu NIC's AG_ACK registers);
+//! `out_valid` and `stat_err` are one-cycle strobes.
+//!
 //! `in_ready` is from registers: low from t + 1 to t + 3 (so the next op,
 //! taken in t + 4 at the earliest, reads the entry this op wrote: one op
 //! per 4 cycles), during the reset sweep, and while a flush the scanner
@@ -417,13 +422,9 @@ impl<const FB: usize> Logic for AckGeneratorSeq<FB> {
         }
 
         // ---- the outputs: an op's first ACK and error at t + 4, a split's
-        // second at t + 5 (its flow and PSN + 1 are still the op's at t + 4)
+        // second at t + 5 (its flow and PSN + 1 are still the op's at t + 4);
+        // the ACK's fields hold until the next ACK (a reset clears them)
         self.q_v.d.next = false;
-        self.q_idx.d.next = bits::<FB>(0);
-        self.q_psn.d.next = bits::<PB>(0);
-        self.q_ece.d.next = false;
-        self.q_n.d.next = bits::<N_BITS>(0);
-        self.q_nak.d.next = false;
         self.q_err.d.next = bits::<2>(0);
         self.a2_v.d.next = false;
         if self.decide.val() {
@@ -444,6 +445,7 @@ impl<const FB: usize> Logic for AckGeneratorSeq<FB> {
             self.q_psn.d.next = self.o_psn1.q.val();
             self.q_ece.d.next = true;
             self.q_n.d.next = bits::<N_BITS>(1);
+            self.q_nak.d.next = false;
         }
 
         // ---- the scanner: C read at sc_ptr; r+1: registered; r+2: the age;

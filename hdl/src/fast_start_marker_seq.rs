@@ -29,6 +29,10 @@
 //! - in t + 6 folds the sum and registers the result, shown in t + 7
 //!   ([`ldcp_sim::fast_start_marker::SEQ_LATENCY_CYCLES`]).
 //!
+//! The result's fields (every `out_*` but `out_valid`, a one-cycle strobe)
+//! hold until the next result, and a reset clears them, so a system reads
+//! the last result from them (the Cu NIC's FS_RESULT registers).
+//!
 //! `in_ready` is from registers: low from t + 1 to t + 6 (one event per 7
 //! cycles) and during the reset sweep. Each stage's logic is one carry
 //! chain at most: the rules and the write only select among registered
@@ -475,21 +479,15 @@ impl<const FB: usize> Logic for FastStartMarkerSeq<FB> {
             + bit_cast::<17, 2>(self.k_sum.q.val().get_bits::<2>(16));
         self.f16.next =
             self.f17.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.f17.val().get_bits::<1>(16));
+        // the result's fields hold until the next result (a reset clears them)
         self.q_valid.d.next = false;
-        self.q_kind.d.next = bits::<2>(0);
-        self.q_flow.d.next = bits::<FLOW_ID_BITS>(0);
-        self.q_err.d.next = bits::<2>(0);
-        self.q_stage.d.next = bits::<2>(0);
-        self.q_psn.d.next = bits::<PB>(0);
-        self.q_set.d.next = false;
-        self.q_gbn.d.next = false;
-        self.q_cw.d.next = bits::<CB>(0);
-        self.q_ecn.d.next = bits::<2>(0);
-        self.q_word0.d.next = bits::<16>(0);
-        self.q_csum.d.next = bits::<16>(0);
         if self.at5.val() {
             self.busy.d.next = false;
             self.q_valid.d.next = true;
+            self.q_cw.d.next = bits::<CB>(0);
+            self.q_ecn.d.next = bits::<2>(0);
+            self.q_word0.d.next = bits::<16>(0);
+            self.q_csum.d.next = bits::<16>(0);
             self.q_kind.d.next = self.e_kind.q.val();
             self.q_flow.d.next = self.e_flow.q.val();
             self.q_err.d.next = self.r_err.q.val();

@@ -11,7 +11,9 @@
 //! outputs are 0).
 //!
 //! Registers, slots, result registers, counters, the pacing timer's glue,
-//! resets and the sender's table behave as in `NicSystem` (its module doc).
+//! resets and the sender's table behave as in `NicSystem` (its module doc);
+//! FS_RESULT* and AG_ACK* are the marker's and the generator's own output
+//! registers, which hold their last result (`NicSystem` copies them).
 //! What differs follows from blocks that take one event at a time (the
 //! engine one per 7 to 27 cycles, the marker one per 7, the generator one
 //! op per 4, the pacing timer an update within 5 cycles and a visit per 2
@@ -194,24 +196,8 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     pt_last_flow: DFF<Bits<FB>>,
     pt_last_late: DFF<Bits<16>>,
     pt_max_late: DFF<Bits<16>>,
-    fs_r_kind: DFF<Bits<2>>,
-    fs_r_err: DFF<Bits<2>>,
-    fs_r_ecn: DFF<Bits<2>>,
-    fs_r_stage: DFF<Bits<2>>,
-    fs_r_set: DFF<Bit>,
-    fs_r_gbn: DFF<Bit>,
-    fs_r_flow: DFF<Bits<FB>>,
-    fs_r_word0: DFF<Bits<16>>,
-    fs_r_csum: DFF<Bits<16>>,
-    fs_r_psn: DFF<Bits<24>>,
-    fs_r_cw: DFF<Bits<12>>,
     fs_events: DFF<Bits<32>>,
     fs_errors: DFF<Bits<32>>,
-    ag_a_psn: DFF<Bits<24>>,
-    ag_a_n: DFF<Bits<4>>,
-    ag_a_ece: DFF<Bit>,
-    ag_a_nak: DFF<Bit>,
-    ag_a_flow: DFF<Bits<FB>>,
     ag_acks: DFF<Bits<32>>,
     ag_naks: DFF<Bits<32>>,
     ag_errors: DFF<Bits<32>>,
@@ -275,6 +261,9 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_adv: Signal<Local, Bits<24>>,
     lp_past: Signal<Local, Bits<24>>,
     lp_ws: Signal<Local, Bits<64>>,
+    lp_ws_nx: Signal<Local, Bits<24>>,
+    lp_ws_ak: Signal<Local, Bits<24>>,
+    lp_ws_st: Signal<Local, Bits<16>>,
     lp_wc: Signal<Local, Bit>,
     lp_credit: Signal<Local, Bit>,
     lp_may: Signal<Local, Bit>,
@@ -322,17 +311,14 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             fs_take, aq_take, tx_take, ag_req, ag_take, fs_pend, fs_kind, fs_flow,
             fs_last, fs_psn, fs_word0, fs_csum, ag_pend, ag_kind, ag_flow, ag_ce,
             ag_last, ag_psn, fs_ovr, ag_ovr, set_pend, set_flow, set_cw, pt_grants,
-            pt_last_flow, pt_last_late, pt_max_late, fs_r_kind, fs_r_err, fs_r_ecn,
-            fs_r_stage, fs_r_set, fs_r_gbn, fs_r_flow, fs_r_word0, fs_r_csum,
-            fs_r_psn, fs_r_cw, fs_events, fs_errors, ag_a_psn, ag_a_n, ag_a_ece,
-            ag_a_nak, ag_a_flow, ag_acks, ag_naks, ag_errors, ag_err, lp_ptr, lp_t,
+            pt_last_flow, pt_last_late, pt_max_late, fs_events, fs_errors, ag_acks, ag_naks, ag_errors, ag_err, lp_ptr, lp_t,
             lp_s1_v, lp_s1_kind, lp_g_pend, lp_g_flow, lp_s1_psn, lp_tx_v, lp_tx_flow,
             lp_tx_psn, lp_s2_v, lp_s2_kind, lp_s2_psn, lp_s2_lw, lp_s2_idx, lp_s3_v,
             lp_s3_kind, lp_s3_psn, lp_s3_lw, lp_s3_idx, fs_lp, rx_v, rx_flow, rx_psn,
             rx_ce, lp_pipe, lp_sent, lp_deliv, lp_rew, lp_tmo, lp_lost, aq_v, aq_flow,
             aq_psn, aq_nak, aq_pop, aq_push, aq_full, lp_loopback, lp_send, lp_last,
             lp_sel_ack, lp_vis_busy, lp_visit, lp_op_v, lp_nx, lp_ak, lp_stamp,
-            lp_infl, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_wc, lp_credit, lp_may,
+            lp_infl, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
             lp_sel_grant, lp_g_cand, lp_g_fl, lp_cr65, lp_tx, lp_rewind, lp_timeout,
             lp_pkt, rx_take, lp_inc, lp_nx1, lp_flows,
         )
@@ -414,24 +400,8 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             pt_last_flow,
             pt_last_late,
             pt_max_late,
-            fs_r_kind,
-            fs_r_err,
-            fs_r_ecn,
-            fs_r_stage,
-            fs_r_set,
-            fs_r_gbn,
-            fs_r_flow,
-            fs_r_word0,
-            fs_r_csum,
-            fs_r_psn,
-            fs_r_cw,
             fs_events,
             fs_errors,
-            ag_a_psn,
-            ag_a_n,
-            ag_a_ece,
-            ag_a_nak,
-            ag_a_flow,
             ag_acks,
             ag_naks,
             ag_errors,
@@ -651,11 +621,15 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.lp_past.next = self.lp_s3_psn.q.val() - self.lp_nx.val();
         self.lp_credit.next = self.lts.state.val().get_bit(64);
         self.lp_wc.next = self.lp_credit.val();
-        self.lp_ws.next = self.lts.state.val().get_bits::<64>(0);
         self.lp_may.next = self.lp_infl.val() < self.lp_win.val();
         if !self.lp_s3_lw.q.val().any() {
             self.lp_may.next = self.lp_credit.val() & !self.lp_infl.val().any();
         }
+        // the entry written back, field by field (next | acked | stamp),
+        // each a mux of its own few sources (NicSystem's decision)
+        self.lp_ws_nx.next = self.lp_nx.val();
+        self.lp_ws_ak.next = self.lp_ak.val();
+        self.lp_ws_st.next = self.lp_stamp.val();
         self.lp_tx.next = false;
         self.lp_rewind.next = false;
         self.lp_timeout.next = false;
@@ -666,19 +640,14 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             {
                 self.lp_rewind.next = true;
                 self.lp_timeout.next = true;
-                self.lp_ws.next = bit_cast::<64, 24>(self.lp_ak.val())
-                    | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
-                    | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+                self.lp_ws_nx.next = self.lp_ak.val();
+                self.lp_ws_st.next = self.lp_t.q.val();
             } else if self.lp_may.val() & (self.lp_pipe.q.val() < self.rx_depth.val()) {
                 self.lp_tx.next = true;
                 self.lp_wc.next = false;
-                self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx1.val())
-                    | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
-                    | (bit_cast::<64, 16>(self.lp_stamp.val()) << 48);
+                self.lp_ws_nx.next = self.lp_nx1.val();
                 if !self.lp_infl.val().any() {
-                    self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx1.val())
-                        | (bit_cast::<64, 24>(self.lp_ak.val()) << 24)
-                        | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+                    self.lp_ws_st.next = self.lp_t.q.val();
                 }
             }
         }
@@ -686,28 +655,30 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             & self.lp_adv.val().any()
             & !self.lp_adv.val().get_bit(23)
         {
-            self.lp_ws.next = bit_cast::<64, 24>(self.lp_nx.val())
-                | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
-                | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            self.lp_ws_ak.next = self.lp_s3_psn.q.val();
+            self.lp_ws_st.next = self.lp_t.q.val();
             if self.lp_past.val().any() & !self.lp_past.val().get_bit(23) {
-                self.lp_ws.next = bit_cast::<64, 24>(self.lp_s3_psn.q.val())
-                    | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
-                    | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+                self.lp_ws_nx.next = self.lp_s3_psn.q.val();
             }
         }
         if (self.lp_s3_kind.q.val() == bits::<3>(2)) & !self.lp_adv.val().get_bit(23) {
-            self.lp_ws.next = bit_cast::<64, 24>(self.lp_s3_psn.q.val())
-                | (bit_cast::<64, 24>(self.lp_s3_psn.q.val()) << 24)
-                | (bit_cast::<64, 16>(self.lp_t.q.val()) << 48);
+            self.lp_ws_nx.next = self.lp_s3_psn.q.val();
+            self.lp_ws_ak.next = self.lp_s3_psn.q.val();
+            self.lp_ws_st.next = self.lp_t.q.val();
             self.lp_rewind.next = self.lp_nx.val() != self.lp_s3_psn.q.val();
         }
         if self.lp_s3_kind.q.val() == bits::<3>(3) {
-            self.lp_ws.next = bits::<64>(0);
+            self.lp_ws_nx.next = bits::<24>(0);
+            self.lp_ws_ak.next = bits::<24>(0);
+            self.lp_ws_st.next = bits::<16>(0);
             self.lp_wc.next = false;
         }
         if self.lp_s3_kind.q.val() == bits::<3>(4) {
             self.lp_wc.next = true;
         }
+        self.lp_ws.next = bit_cast::<64, 24>(self.lp_ws_nx.val())
+            | (bit_cast::<64, 24>(self.lp_ws_ak.val()) << 24)
+            | (bit_cast::<64, 16>(self.lp_ws_st.val()) << 48);
         self.lts.wr_valid.next = self.lp_s3_v.q.val();
         self.lp_cr65.next = bits::<65>(0);
         if self.lp_wc.val() {
@@ -874,39 +845,29 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.xregs.xstatus_fs_pending.next = bits::<1>(1);
         }
         if self.fs.out_valid.val() {
-            self.fs_r_kind.d.next = self.fs.out_kind.val();
-            self.fs_r_err.d.next = self.fs.out_err.val();
-            self.fs_r_ecn.d.next = self.fs.out_ecn.val();
-            self.fs_r_stage.d.next = self.fs.out_stage.val();
-            self.fs_r_set.d.next = self.fs.out_set.val();
-            self.fs_r_gbn.d.next = self.fs.out_gbn.val();
-            self.fs_r_flow.d.next = self.fs.out_flow.val().get_bits::<FB>(0);
-            self.fs_r_word0.d.next = self.fs.out_word0.val();
-            self.fs_r_csum.d.next = self.fs.out_csum.val();
-            self.fs_r_psn.d.next = self.fs.out_psn.val();
-            self.fs_r_cw.d.next = self.fs.out_cw_pkts.val();
             self.fs_events.d.next = self.fs_events.q.val() + self.one32.val();
             if self.fs.out_err.val().any() {
                 self.fs_errors.d.next = self.fs_errors.q.val() + self.one32.val();
             }
         }
-        self.xregs.fs_result_kind.next = self.fs_r_kind.q.val();
-        self.xregs.fs_result_err.next = self.fs_r_err.q.val();
-        self.xregs.fs_result_ecn.next = self.fs_r_ecn.q.val();
-        self.xregs.fs_result_stage.next = self.fs_r_stage.q.val();
+        self.xregs.fs_result_kind.next = self.fs.out_kind.val();
+        self.xregs.fs_result_err.next = self.fs.out_err.val();
+        self.xregs.fs_result_ecn.next = self.fs.out_ecn.val();
+        self.xregs.fs_result_stage.next = self.fs.out_stage.val();
         self.xregs.fs_result_set.next = bits::<1>(0);
-        if self.fs_r_set.q.val() {
+        if self.fs.out_set.val() {
             self.xregs.fs_result_set.next = bits::<1>(1);
         }
         self.xregs.fs_result_gbn.next = bits::<1>(0);
-        if self.fs_r_gbn.q.val() {
+        if self.fs.out_gbn.val() {
             self.xregs.fs_result_gbn.next = bits::<1>(1);
         }
-        self.xregs.fs_result_flow.next = bit_cast::<MAP_FB, FB>(self.fs_r_flow.q.val());
-        self.xregs.fs_result_hdr_word0.next = self.fs_r_word0.q.val();
-        self.xregs.fs_result_hdr_csum.next = self.fs_r_csum.q.val();
-        self.xregs.fs_result_psn_psn.next = self.fs_r_psn.q.val();
-        self.xregs.fs_result_cw_pkts.next = self.fs_r_cw.q.val();
+        self.xregs.fs_result_flow.next =
+            bit_cast::<MAP_FB, FB>(self.fs.out_flow.val().get_bits::<FB>(0));
+        self.xregs.fs_result_hdr_word0.next = self.fs.out_word0.val();
+        self.xregs.fs_result_hdr_csum.next = self.fs.out_csum.val();
+        self.xregs.fs_result_psn_psn.next = self.fs.out_psn.val();
+        self.xregs.fs_result_cw_pkts.next = self.fs.out_cw_pkts.val();
         self.xregs.fs_events_count.next = self.fs_events.q.val();
         self.xregs.fs_errors_count.next = self.fs_errors.q.val();
 
@@ -972,11 +933,6 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.xregs.xstatus_ag_pending.next = bits::<1>(1);
         }
         if self.ag.out_valid.val() {
-            self.ag_a_psn.d.next = self.ag.out_psn.val();
-            self.ag_a_n.d.next = self.ag.out_n_pkts.val();
-            self.ag_a_ece.d.next = self.ag.out_ece.val();
-            self.ag_a_nak.d.next = self.ag.out_nak.val();
-            self.ag_a_flow.d.next = self.ag.out_flow.val().get_bits::<FB>(0);
             self.ag_acks.d.next = self.ag_acks.q.val() + self.one32.val();
             if self.ag.out_nak.val() {
                 self.ag_naks.d.next = self.ag_naks.q.val() + self.one32.val();
@@ -986,17 +942,18 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.ag_errors.d.next = self.ag_errors.q.val() + self.one32.val();
             self.ag_err.d.next = self.ag.stat_err.val();
         }
-        self.xregs.ag_ack_psn.next = self.ag_a_psn.q.val();
-        self.xregs.ag_ack_n.next = self.ag_a_n.q.val();
+        self.xregs.ag_ack_psn.next = self.ag.out_psn.val();
+        self.xregs.ag_ack_n.next = self.ag.out_n_pkts.val();
         self.xregs.ag_ack_ece.next = bits::<1>(0);
-        if self.ag_a_ece.q.val() {
+        if self.ag.out_ece.val() {
             self.xregs.ag_ack_ece.next = bits::<1>(1);
         }
         self.xregs.ag_ack_nak.next = bits::<1>(0);
-        if self.ag_a_nak.q.val() {
+        if self.ag.out_nak.val() {
             self.xregs.ag_ack_nak.next = bits::<1>(1);
         }
-        self.xregs.ag_ack_flow_flow.next = bit_cast::<MAP_FB, FB>(self.ag_a_flow.q.val());
+        self.xregs.ag_ack_flow_flow.next =
+            bit_cast::<MAP_FB, FB>(self.ag.out_flow.val().get_bits::<FB>(0));
         self.xregs.ag_acks_count.next = self.ag_acks.q.val();
         self.xregs.ag_naks_count.next = self.ag_naks.q.val();
         self.xregs.ag_errors_count.next = self.ag_errors.q.val();
@@ -1088,22 +1045,6 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.ag_ovr.d.next = bits::<1>(0);
             self.pt_last_flow.d.next = bits::<FB>(0);
             self.pt_last_late.d.next = bits::<16>(0);
-            self.fs_r_kind.d.next = bits::<2>(0);
-            self.fs_r_err.d.next = bits::<2>(0);
-            self.fs_r_ecn.d.next = bits::<2>(0);
-            self.fs_r_stage.d.next = bits::<2>(0);
-            self.fs_r_set.d.next = false;
-            self.fs_r_gbn.d.next = false;
-            self.fs_r_flow.d.next = bits::<FB>(0);
-            self.fs_r_word0.d.next = bits::<16>(0);
-            self.fs_r_csum.d.next = bits::<16>(0);
-            self.fs_r_psn.d.next = bits::<24>(0);
-            self.fs_r_cw.d.next = bits::<12>(0);
-            self.ag_a_psn.d.next = bits::<24>(0);
-            self.ag_a_n.d.next = bits::<4>(0);
-            self.ag_a_ece.d.next = false;
-            self.ag_a_nak.d.next = false;
-            self.ag_a_flow.d.next = bits::<FB>(0);
             self.ag_err.d.next = bits::<2>(0);
         }
     }

@@ -70,7 +70,9 @@ const _: () = assert!(
 pub const MODULE: crate::generate::Module = crate::generate::Module {
     name: "pacing_timer_seq",
     doc: "pacing timer of the gamma floor in the fewest cells: one send credit per grant to flows with cw < 1 every RTT/cw, one table, a flow visited every 2 to 6 cycles x 256 flows (draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2)",
-    open: &[],
+    // T - next: its sign (due?) and low 16 bits (the lateness) are read;
+    // T - (next + interval): only its sign
+    open: &["diff", "r2"],
     subs: &[],
 };
 

@@ -11,7 +11,8 @@ use crate::ack_generator::{AgInputs, SeqAckModel};
 use crate::fast_start_marker::{FsInputs, SeqFsModel};
 use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS};
 use crate::nic_system::{
-    decide, Glue, GlueIn, LoopOp, LoopTable, Sender, SenderIn, SysIn, SysOut, SysStats, XIx,
+    decide, results_ro, AgAck, FsResult, Glue, GlueIn, LoopOp, LoopTable, Sender, SenderIn, SysIn,
+    SysOut, SysStats, XIx,
 };
 use crate::pacing_timer::{PtInputs, SeqPtModel};
 use ldcp_regmap::model::{BusIn, RegFileModel};
@@ -441,6 +442,14 @@ impl NicCuModel {
         ro.fill(0);
         set.fill(0);
         o.ro(&xi, &mut ro, &mut set);
+        // FS_RESULT* and AG_ACK* are the blocks' own output registers, which
+        // hold their last result (the RTL keeps no copy)
+        results_ro(
+            &xi,
+            &mut ro,
+            FsResult::of(&fso, mask),
+            AgAck::of(&ago, mask),
+        );
         ro[xi.loop_status] = ol.pipe;
         ro[xi.loop_sent] = ol.sent;
         ro[xi.loop_delivered] = ol.delivered;

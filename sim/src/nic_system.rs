@@ -105,7 +105,7 @@ pub(crate) struct Slot {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct FsResult {
+pub(crate) struct FsResult {
     kind: u32,
     err: u32,
     ecn: u32,
@@ -120,12 +120,60 @@ struct FsResult {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct AgAck {
+pub(crate) struct AgAck {
     psn: u32,
     n: u32,
     ece: bool,
     nak: bool,
     flow: u32,
+}
+
+impl FsResult {
+    /// The marker's result on its outputs (the flow's low bits, `mask`).
+    pub(crate) fn of(fso: &crate::fast_start_marker::FsOutputs, mask: u32) -> Self {
+        FsResult {
+            kind: fso.out_kind as u32,
+            err: fso.out_err as u32,
+            ecn: fso.out_ecn as u32,
+            stage: fso.out_stage as u32,
+            set: fso.out_set,
+            gbn: fso.out_gbn,
+            flow: fso.out_flow & mask,
+            word0: fso.out_word0 as u32,
+            csum: fso.out_csum as u32,
+            psn: fso.out_psn,
+            cw: fso.out_cw_pkts,
+        }
+    }
+}
+
+impl AgAck {
+    /// The ACK generator's ACK on its outputs (the flow's low bits, `mask`).
+    pub(crate) fn of(ago: &crate::ack_generator::AgOutputs, mask: u32) -> Self {
+        AgAck {
+            psn: ago.out_psn,
+            n: ago.out_n_pkts,
+            ece: ago.out_ece,
+            nak: ago.out_nak,
+            flow: ago.out_flow & mask,
+        }
+    }
+}
+
+/// FS_RESULT* and AG_ACK* as registers show `r` and `a`.
+pub(crate) fn results_ro(xi: &XIx, ro: &mut [u32], r: FsResult, a: AgAck) {
+    ro[xi.fs_result] = r.kind
+        | r.err << 2
+        | r.ecn << 4
+        | r.stage << 6
+        | (r.set as u32) << 8
+        | (r.gbn as u32) << 9
+        | map().fs_result_flow.put(r.flow);
+    ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
+    ro[xi.fs_result_psn] = r.psn;
+    ro[xi.fs_result_cw] = r.cw;
+    ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
+    ro[xi.ag_ack_flow] = a.flow;
 }
 
 /// Stages of the loop's delay line beside the fast-start marker.
@@ -502,19 +550,7 @@ impl Glue {
             }
         }
         if fso.out_valid {
-            n.fs_r = FsResult {
-                kind: fso.out_kind as u32,
-                err: fso.out_err as u32,
-                ecn: fso.out_ecn as u32,
-                stage: fso.out_stage as u32,
-                set: fso.out_set,
-                gbn: fso.out_gbn,
-                flow: fso.out_flow & mask,
-                word0: fso.out_word0 as u32,
-                csum: fso.out_csum as u32,
-                psn: fso.out_psn,
-                cw: fso.out_cw_pkts,
-            };
+            n.fs_r = FsResult::of(fso, mask);
             n.fs_events = o.fs_events.wrapping_add(1);
             if fso.out_err != 0 {
                 n.fs_errors = o.fs_errors.wrapping_add(1);
@@ -550,13 +586,7 @@ impl Glue {
             }
         }
         if ago.out_valid {
-            n.ag_a = AgAck {
-                psn: ago.out_psn,
-                n: ago.out_n_pkts,
-                ece: ago.out_ece,
-                nak: ago.out_nak,
-                flow: ago.out_flow & mask,
-            };
+            n.ag_a = AgAck::of(ago, mask);
             n.ag_acks = o.ag_acks.wrapping_add(1);
             if ago.out_nak {
                 n.ag_naks = o.ag_naks.wrapping_add(1);
@@ -599,22 +629,9 @@ impl Glue {
         ro[xi.pt_last] =
             map().pt_last_flow.put(o.pt_last_flow) | map().pt_last_late.put(o.pt_last_late);
         ro[xi.pt_max_late] = o.pt_max_late;
-        let r = o.fs_r;
-        ro[xi.fs_result] = r.kind
-            | r.err << 2
-            | r.ecn << 4
-            | r.stage << 6
-            | (r.set as u32) << 8
-            | (r.gbn as u32) << 9
-            | map().fs_result_flow.put(r.flow);
-        ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
-        ro[xi.fs_result_psn] = r.psn;
-        ro[xi.fs_result_cw] = r.cw;
+        results_ro(xi, ro, o.fs_r, o.ag_a);
         ro[xi.fs_events] = o.fs_events;
         ro[xi.fs_errors] = o.fs_errors;
-        let a = o.ag_a;
-        ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
-        ro[xi.ag_ack_flow] = a.flow;
         ro[xi.ag_acks] = o.ag_acks;
         ro[xi.ag_naks] = o.ag_naks;
         ro[xi.ag_errors] = o.ag_errors;

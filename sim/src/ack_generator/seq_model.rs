@@ -154,8 +154,13 @@ impl SeqAckModel {
         let rd_at = if stall { self.sc_idx } else { self.sc_ptr };
         let rd = (self.flows[rd_at].pending, self.flows[rd_at].held_since);
 
-        // ---- the op in flight: its rules at step 2 (nothing in a reset cycle)
-        let mut out = AgOutputs::default();
+        // ---- the op in flight: its rules at step 2 (nothing in a reset
+        // cycle); the last ACK's fields hold until the next
+        let mut out = AgOutputs {
+            out_valid: false,
+            stat_err: 0,
+            ..self.out
+        };
         let shown_a2 = self.a2.take();
         match self.op {
             Some((op, 2, cfg)) => {

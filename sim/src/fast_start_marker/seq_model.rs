@@ -77,7 +77,11 @@ impl SeqFsModel {
     /// One rising edge.
     pub fn tick(&mut self, i: &FsInputs) {
         let ready = self.out.in_ready;
-        let mut out = FsOutputs::default();
+        // the last result's fields hold until the next result
+        let mut out = FsOutputs {
+            out_valid: false,
+            ..self.out
+        };
         match self.op.take() {
             Some((e, RULES_STEP, None)) if !i.reset => {
                 let r = result(&mut self.flows, &e, self.cf_iw);
