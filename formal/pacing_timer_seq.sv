@@ -57,7 +57,6 @@
                                    v_idx$q, w_idx$q, q_act$q, d_due$q, q_e1$q, q_e2$q, q_v$q};
   (* keep *) wire [24:0] h_tn = t_now$q;
   (* keep *) wire [1:0] h_qflow = q_flow$q;
-  (* keep *) wire [1:0] h_scptr = sc_ptr$q;
 // end inside
 // inside pacing_timer_seq$t_iv: the four words of the member table (member 24 | interval 23..0) and its read register
   (* keep *) wire [99:0] h_all = {mem[3], mem[2], mem[1], mem[0]};
@@ -66,7 +65,6 @@
 // connect x_ctl = dut.h_ctl: the sweep, the input register, the op stages and the outputs' registers
 // connect x_tn = dut.h_tn: the block's time T
 // connect x_qflow = dut.h_qflow: the grant's flow register
-// connect x_scptr = dut.h_scptr: the visit pointer
 // connect x_m = dut.t_iv.h_all: the four words of the member table
 // connect x_rd = dut.t_iv.h_rd: its read register
 module pacing_timer_seq_props (
@@ -95,7 +93,7 @@ module pacing_timer_seq_props (
   // ---- the block's internals, carried here by the `// connect` lines
   (* keep *) wire [20:0] x_ctl;
   (* keep *) wire [24:0] x_tn;
-  (* keep *) wire [1:0] x_qflow, x_scptr;
+  (* keep *) wire [1:0] x_qflow;
   (* keep *) wire [99:0] x_m;
   (* keep *) wire [24:0] x_rd;
 `define X_sw x_ctl[20]

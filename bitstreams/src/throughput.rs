@@ -699,8 +699,57 @@ where
     Ok(f)
 }
 
-/// The pacing timer with 2^`fb` flows: an update every cycle (joins,
-/// leaves, restarts, all intervals), no block reset.
+/// A pacing timer's run (`model`, 2^`fb` flows): an update offered every
+/// cycle (joins, leaves, restarts, all intervals; `in_ready` may hold it),
+/// no block reset; every grant within `bound` cycles of its due time. The
+/// measured figures; the caller adds its design constants.
+fn pacing_run<M>(
+    cosim: &Cosim<M>,
+    model: M,
+    fb: u32,
+    cycles: u64,
+    bound: u32,
+) -> Result<Figures, FlowError>
+where
+    M: CosimModel<
+        Input = ldcp_sim::pacing_timer::PtInputs,
+        Output = ldcp_sim::pacing_timer::PtOutputs,
+    >,
+{
+    use ldcp_sim::pacing_timer::*;
+    let stim: Vec<PtInputs> = stimulus(1, fb)
+        .map(|i| PtInputs {
+            reset: false,
+            in_valid: true,
+            ..i
+        })
+        .take(cycles as usize)
+        .collect();
+    let mut port = ReadyValid::new(model.outputs().in_ready);
+    let (mut grants, mut late_max, mut refused) = (0u64, 0u32, 0u64);
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
+        port.cycle(i.in_valid, o.in_ready);
+        if o.out_valid {
+            grants += 1;
+            late_max = late_max.max(o.out_late_cycles);
+        }
+        refused += o.stat_err_flow_strobe as u64;
+    })?;
+    if late_max > bound {
+        return Err(FlowError::Mismatch(format!(
+            "a grant {late_max} cycles late, beyond the bound of {bound}"
+        )));
+    }
+    let mut f = Figures::ran(cycles, drain);
+    port.figures(&mut f, "updates", cycles);
+    f.measured("updates_refused_flow_id", refused)
+        .measured("grants_out", grants)
+        .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
+        .measured("grant_late_max_cycles", late_max);
+    Ok(f)
+}
+
+/// The pacing timer with 2^`fb` flows ([`pacing_run`]).
 pub fn pacing_timer(
     cosim: &Cosim<ldcp_sim::pacing_timer::PacingTimerModel>,
     fb: u32,
@@ -708,50 +757,20 @@ pub fn pacing_timer(
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::pacing_timer::*;
     let n = 1u32 << fb;
-    let stim: Vec<PtInputs> = stimulus(1, fb)
-        .map(|i| PtInputs {
-            reset: false,
-            in_valid: true,
-            ..i
-        })
-        .take(cycles as usize)
-        .collect();
-    let model = PacingTimerModel::new(fb);
-    let mut port = ReadyValid::new(model.outputs().in_ready);
-    let (mut grants, mut late_max, mut refused) = (0u64, 0u32, 0u64);
-    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
-        port.cycle(i.in_valid, o.in_ready);
-        if o.out_valid {
-            grants += 1;
-            late_max = late_max.max(o.out_late_cycles);
-        }
-        refused += o.stat_err_flow_strobe as u64;
-    })?;
     let bound = lateness_bound_cycles(n, 1);
-    if late_max > bound {
-        return Err(FlowError::Mismatch(format!(
-            "a grant {late_max} cycles late, beyond the bound of {bound}"
-        )));
-    }
-    let mut f = Figures::ran(cycles, drain);
-    port.figures(&mut f, "updates", cycles);
-    f.measured("updates_refused_flow_id", refused)
-        .measured("grants_out", grants)
-        .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
-        .measured("grant_late_max_cycles", late_max)
-        .design(
-            "grants_per_cycle_max",
-            "1: one grant port, one flow visited per clock",
-        )
-        .design("lateness_bound_cycles", lateness_bound_cycles(n, n))
-        .design("lateness_bound_cycles_short_intervals", bound)
-        .design("flows", n);
+    let mut f = pacing_run(cosim, PacingTimerModel::new(fb), fb, cycles, bound)?;
+    f.design(
+        "grants_per_cycle_max",
+        "1: one grant port, one flow visited per clock",
+    )
+    .design("lateness_bound_cycles", lateness_bound_cycles(n, n))
+    .design("lateness_bound_cycles_short_intervals", bound)
+    .design("flows", n);
     Ok(f)
 }
 
-/// The sequential pacing timer: the pipelined timer's stream, an update
-/// offered every cycle (so `in_ready` is low while one waits); every grant
-/// within the lateness bound of its intervals.
+/// The sequential pacing timer ([`pacing_run`]: `in_ready` is low while
+/// an update waits).
 pub fn pacing_timer_seq(
     cosim: &Cosim<ldcp_sim::pacing_timer::SeqPtModel>,
     fb: u32,
@@ -759,48 +778,19 @@ pub fn pacing_timer_seq(
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::pacing_timer::*;
     let n = 1u32 << fb;
-    let stim: Vec<PtInputs> = stimulus(1, fb)
-        .map(|i| PtInputs {
-            reset: false,
-            in_valid: true,
-            ..i
-        })
-        .take(cycles as usize)
-        .collect();
-    let model = SeqPtModel::new(fb);
-    let mut port = ReadyValid::new(model.outputs().in_ready);
-    let (mut grants, mut late_max, mut refused) = (0u64, 0u32, 0u64);
-    let (_, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
-        port.cycle(i.in_valid, o.in_ready);
-        if o.out_valid {
-            grants += 1;
-            late_max = late_max.max(o.out_late_cycles);
-        }
-        refused += o.stat_err_flow_strobe as u64;
-    })?;
     let bound = seq_lateness_bound_cycles(n, 1);
-    if late_max > bound {
-        return Err(FlowError::Mismatch(format!(
-            "a grant {late_max} cycles late, beyond the bound of {bound}"
-        )));
-    }
-    let mut f = Figures::ran(cycles, drain);
-    port.figures(&mut f, "updates", cycles);
-    f.measured("updates_refused_flow_id", refused)
-        .measured("grants_out", grants)
-        .measured("grants_per_cycle", per_cycle(grants, cycles + drain))
-        .measured("grant_late_max_cycles", late_max)
-        .design(
-            "grants_per_cycle_max",
-            "1/2: one visit per 2 cycles (per 6 behind an update)",
-        )
-        .design("lap_max_cycles", seq_lap_max_cycles(n))
-        .design(
-            "lateness_bound_cycles_interval_3_up",
-            seq_lateness_bound_cycles(n, 3),
-        )
-        .design("lateness_bound_cycles_interval_1", bound)
-        .design("flows", n);
+    let mut f = pacing_run(cosim, SeqPtModel::new(fb), fb, cycles, bound)?;
+    f.design(
+        "grants_per_cycle_max",
+        "1/2: one visit per 2 cycles (per 6 behind an update)",
+    )
+    .design("lap_max_cycles", seq_lap_max_cycles(n))
+    .design(
+        "lateness_bound_cycles_interval_3_up",
+        seq_lateness_bound_cycles(n, 3),
+    )
+    .design("lateness_bound_cycles_interval_1", bound)
+    .design("flows", n);
     Ok(f)
 }
 

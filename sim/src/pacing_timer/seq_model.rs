@@ -30,8 +30,8 @@ pub fn seq_lap_max_cycles(flows: u32) -> u32 {
 /// than the grant's visit; and a join's first due time (the update's take
 /// time plus the interval) is at most `lap + 2 - interval` cycles old at
 /// the first visit that reads the joined entry (the update is written at
-/// most 5 cycles after its take, and that visit decides at most `3 +
-/// lap - 6` cycles after the write).
+/// most 5 cycles after its take, and that visit decides at most
+/// `lap - 3` cycles after the write).
 pub fn seq_lateness_bound_cycles(flows: u32, min_interval: u32) -> u32 {
     let lap = seq_lap_max_cycles(flows);
     (lap - 1).max(lap + 2 - min_interval.clamp(1, 3))
@@ -55,8 +55,6 @@ pub struct SeqPtStats {
     pub refused: u64,
     /// Visits started.
     pub visits: u64,
-    /// Cycles an update waited in the input register (`in_ready` low for it).
-    pub update_wait_cycles: u64,
 }
 
 /// The RTL's registers and table, mirrored.
@@ -118,29 +116,9 @@ impl SeqPtModel {
         }
     }
 
-    /// Flows in the table.
-    pub fn flows(&self) -> usize {
-        self.table.len()
-    }
-
-    /// The time counter T.
-    pub fn time(&self) -> u32 {
-        self.t
-    }
-
-    /// Whether a flow is a member, and its next due time (as written).
-    pub fn entry(&self, flow: usize) -> Option<(bool, u32)> {
-        self.table.get(flow).map(|e| (e.active, e.next))
-    }
-
     /// What the model did so far.
     pub fn stats(&self) -> SeqPtStats {
         self.stats
-    }
-
-    /// An update waits in the input register (`in_ready` is low for it).
-    pub fn update_pending(&self) -> bool {
-        self.upd.is_some()
     }
 
     /// The registered outputs.
@@ -271,7 +249,6 @@ impl SeqPtModel {
         }
         self.sweep.tick(i.reset, n);
         out.in_ready = !self.sweep.active() && self.upd.is_none();
-        self.stats.update_wait_cycles += self.upd.is_some() as u64;
         self.out = out;
     }
 }
