@@ -27,6 +27,11 @@ fn stream() -> impl Strategy<Value = Vec<SysIn>> {
 #[derive(Default, Debug)]
 struct Reached {
     reads: u64,
+    /// reads of the counter bank's registers, and of them nonzero
+    bank_reads: u64,
+    bank_nonzero: u64,
+    /// the address read in the cycle before (its word shows this cycle)
+    read_before: Option<u32>,
     grants: u64,
     acks: u64,
     wred_outputs: u64,
@@ -37,6 +42,11 @@ struct Reached {
 
 #[test]
 fn nic_cu_matches_model() {
+    // the counters the Cu NIC keeps in block RAM
+    let bank: Vec<u32> = ldcp_hdl::nic_cu::BANK_COUNTERS
+        .iter()
+        .map(|n| ldcp_regmap::register(n).expect("a register").offset)
+        .collect();
     let (t, c) = ldcp_tests::cosim_cases(
         "nic_cu",
         "cosim_nic_cu",
@@ -44,8 +54,15 @@ fn nic_cu_matches_model() {
         50,
         stream(),
         || NicCuModel::new(0, true),
-        |_, o: &SysOut, c: &mut Reached| {
+        |i: &SysIn, o: &SysOut, c: &mut Reached| {
             c.reads += o.bus_rvalid as u64;
+            if let (true, Some(a)) = (o.bus_rvalid, c.read_before) {
+                if bank.contains(&a) {
+                    c.bank_reads += 1;
+                    c.bank_nonzero += (o.bus_rdata != 0) as u64;
+                }
+            }
+            c.read_before = i.bus_re.then_some(i.bus_addr);
             c.grants += o.obs_pt_out_valid as u64;
             c.acks += o.obs_ag_out_valid as u64;
             c.wred_outputs += (o.obs_wred_out_valid || o.obs_wred_out_decision != 0) as u64;
@@ -59,9 +76,9 @@ fn nic_cu_matches_model() {
     let (st, cu) = (c.model, c.cu);
     eprintln!(
         "nic_cu cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing left in \
-         flight; {} reads, {} grants, {} ACKs; models over the compared cases: {st:?}, {cu:?}, \
+         flight; {} reads ({} of the counter bank, {} of them nonzero), {} grants, {} ACKs; models over the compared cases: {st:?}, {cu:?}, \
          {} core events",
-        t.cases, t.cycles, t.drain_cycles, c.reads, c.grants, c.acks, c.core_events
+        t.cases, t.cycles, t.drain_cycles, c.reads, c.bank_reads, c.bank_nonzero, c.grants, c.acks, c.core_events
     );
     assert!(
         t.cycles >= MIN_CYCLES,
@@ -70,6 +87,8 @@ fn nic_cu_matches_model() {
     );
     assert_eq!(c.wred_outputs, 0, "no WRED/ECN port on the Cu");
     assert!(c.reads > 10_000 && c.grants > 50 && c.acks > 500, "{c:?}");
+    // the counter bank read exactly (nonzero counts among them)
+    assert!(c.bank_reads > 500 && c.bank_nonzero > 100, "{c:?}");
     assert!(st.fs_results > 1_000 && st.handoffs > 10, "{st:?}");
     // the loop ran (held by the core's FIFO, which the stream's own pushes
     // and generator runs keep full), and its ACK queue overflowed (34 ACKs

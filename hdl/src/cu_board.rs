@@ -7,10 +7,13 @@
 //! its model.
 //!
 //! It does not fit the HX8K yet: synthesized with its top (yosys
-//! `synth_ice40`: 7,052 LUT4, 5,347 flip-flops, 1,760 carries, 31 of 32
-//! block RAMs), nextpnr needs 9,797 of the 7,680 logic cells to pack it,
-//! so it is not a board of the flow (`ldcp synth --board`) until it does;
-//! it is cosimulated as a block (`ldcp cosim --block cu_board_core`).
+//! `synth_ice40`: 6,115 LUT4, 3,779 flip-flops, 1,512 carries, 29 of 32
+//! block RAMs), nextpnr needs 8,008 of the 7,680 logic cells to pack it
+//! (7,850 with `synth_ice40 -abc9 -abc2`), so it is not a board of the flow
+//! (`ldcp synth --board`) until it does; it is cosimulated as a block
+//! (`ldcp cosim --block cu_board_core`). Its Verilog carries the Cu NIC's
+//! `no_rw_check` RAMs ([`crate::nic_cu`], "Block RAM reads during a
+//! write"); the shell has no RAM.
 //!
 //! Clock: the 100 MHz oscillator, no PLL; the UART at 1 Mbaud (100 clocks
 //! per bit). Pins: the Alchitry Cu's ([`crate::board::pcf_of`]). LED 0:
@@ -62,12 +65,14 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
 /// The board core's finalized Verilog (module [`MODULE`]), stamped.
 pub fn core_verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     // the marks `nic_cu` has as a top, inside it here too (as the ULX3S
-    // board core's)
+    // board core's), and its RAMs' `no_rw_check` (the shell has none)
     let raw = crate::generate::raw_verilog(CuBoardCore::new(build))
         .map(|v| {
-            crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs_in(
-                &crate::verilog::isolate_sub_inputs(&v),
-                "top$sys",
+            crate::nic_cu::mark_rams(&crate::verilog::isolate_table_inputs(
+                &crate::verilog::isolate_sub_inputs_in(
+                    &crate::verilog::isolate_sub_inputs(&v),
+                    "top$sys",
+                ),
             ))
         })
         .map_err(crate::verilog::VerilogError::RustHdl)?;

@@ -125,6 +125,7 @@ pub mod ack_generator_seq;
 pub mod board;
 pub mod board_shell;
 pub mod coord_decision;
+pub mod counter_bank;
 pub mod cu_board;
 pub mod end_con;
 pub mod fast_cnp;

@@ -67,8 +67,27 @@
 //! LOOP_STATUS.IN_PIPE counts packets sent and not yet taken by the
 //! receiver (at most 3: the send register, the marker, the receive
 //! register).
+//!
+//! # Block RAM reads during a write
+//! Eleven of the Cu NIC's thirteen RAMs are never used for what a read
+//! returns when the same address is written at that edge (their blocks
+//! forward the newer word themselves, or drop the read; two are the
+//! counter bank's). They are declared `no_rw_check`
+//! ([`crate::verilog::no_rw_check`]): yosys leaves that read undefined
+//! rather than building Verilog's old word around each iCE40 block RAM (a
+//! register and a multiplexer per bit: about 370 logic cells for the nine
+//! tables). The cosimulation returns poison for it
+//! ([`ldcp_sim::cosim::rams`]), so a block that used it would mismatch its
+//! model. The other two ([`OLD_WORD_RAMS`]) use the old word.
+//!
+//! # Counters
+//! The eleven extension counters ([`BANK_COUNTERS`]) are a
+//! [`crate::counter_bank::CounterBank`]: block RAM words read exactly, a
+//! cycle after the bus address as a flip-flop counter's (the decoder's
+//! eleven count inputs all take the bank's one word).
 
 use crate::ack_generator_seq::AckGeneratorSeq;
+use crate::counter_bank::CounterBank;
 use crate::ext_regfile_cu::ExtRegFileCu;
 use crate::fast_start_marker_seq::FastStartMarkerSeq;
 use crate::nic_core::{BuildId, NicCore, EW_ICE40, FB_ICE40, PUSH_BITS};
@@ -94,6 +113,31 @@ use ldcp_sim::nic_system::LOOP_RX_DEPTH;
 const _: () = assert!(
     ldcp_sim::fast_start_marker::COUNT_BITS == 12 && ldcp_sim::window_engine::CW_FRAC_BITS == 20
 );
+
+/// The extension counters the Cu NIC keeps in its counter bank
+/// ([`crate::counter_bank`]), by bank index.
+pub const BANK_COUNTERS: [&str; 11] = [
+    "PT_GRANTS",
+    "FS_EVENTS",
+    "FS_ERRORS",
+    "AG_ACKS",
+    "AG_NAKS",
+    "AG_ERRORS",
+    "LOOP_SENT",
+    "LOOP_DELIVERED",
+    "LOOP_REWINDS",
+    "LOOP_TIMEOUTS",
+    "LOOP_LOST",
+];
+const NCNT: usize = BANK_COUNTERS.len();
+
+/// Bank counter `k`'s register, as a bus word address (byte offset / 4).
+fn bank_word(k: usize) -> u64 {
+    let r = ldcp_regmap::register(BANK_COUNTERS[k])
+        .unwrap_or_else(|| panic!("no register {}", BANK_COUNTERS[k]));
+    assert!(r.is_counter(), "{} is not a counter", r.name);
+    u64::from(r.offset >> 2)
+}
 
 /// The Cu NIC (see the module doc) with 2^`FB` flows; `EW` is its core's
 /// FIFO word (FB + 5, asserted by the core).
@@ -151,7 +195,6 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     pt: PacingTimerSeq<FB>,
     fs: FastStartMarkerSeq<FB>,
     ag: AckGeneratorSeq<FB>,
-    one32: Constant<Bits<32>>,
     one24: Constant<Bits<24>>,
     one16: Constant<Bits<16>>,
     one_fb: Constant<Bits<FB>>,
@@ -192,16 +235,25 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     set_flow: DFF<Bits<FB>>,
     set_cw: DFF<Bits<12>>,
     // results and counters
-    pt_grants: DFF<Bits<32>>,
     pt_last_flow: DFF<Bits<FB>>,
     pt_last_late: DFF<Bits<16>>,
     pt_max_late: DFF<Bits<16>>,
-    fs_events: DFF<Bits<32>>,
-    fs_errors: DFF<Bits<32>>,
-    ag_acks: DFF<Bits<32>>,
-    ag_naks: DFF<Bits<32>>,
-    ag_errors: DFF<Bits<32>>,
     ag_err: DFF<Bits<2>>,
+    /// the eleven extension counters ([`BANK_COUNTERS`])
+    cnt: CounterBank<NCNT>,
+    cnt_word: [Constant<Bits<10>>; NCNT],
+    cnt_idx: [Constant<Bits<4>>; NCNT],
+    i_pt_grants: Signal<Local, Bits<1>>,
+    i_fs_events: Signal<Local, Bits<1>>,
+    i_fs_errors: Signal<Local, Bits<1>>,
+    i_ag_acks: Signal<Local, Bits<1>>,
+    i_ag_naks: Signal<Local, Bits<1>>,
+    i_ag_errors: Signal<Local, Bits<1>>,
+    i_lp_sent: Signal<Local, Bits<1>>,
+    i_lp_deliv: Signal<Local, Bits<1>>,
+    i_lp_rew: Signal<Local, Bits<1>>,
+    i_lp_tmo: Signal<Local, Bits<1>>,
+    i_lp_lost: Signal<Local, Bits<1>>,
     // ---- the loopback (see the module doc)
     lts: TableSweep<FB, 65>,
     lt_ram: RAM<Bits<65>, FB>,
@@ -233,11 +285,6 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     rx_psn: DFF<Bits<24>>,
     rx_ce: DFF<Bit>,
     lp_pipe: DFF<Bits<6>>,
-    lp_sent: DFF<Bits<32>>,
-    lp_deliv: DFF<Bits<32>>,
-    lp_rew: DFF<Bits<32>>,
-    lp_tmo: DFF<Bits<32>>,
-    lp_lost: DFF<Bits<32>>,
     aq_v: [DFF<Bit>; AQ],
     aq_flow: [DFF<Bits<FB>>; AQ],
     aq_psn: [DFF<Bits<24>>; AQ],
@@ -286,7 +333,6 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
     pub fn new(build: BuildId) -> Self {
         with_defaults!(
             core: NicCore::with_blocks(build, ldcp_regmap::BLOCKS_NIC_CU),
-            one32: Constant::new(bits::<32>(1)),
             one24: Constant::new(bits::<24>(1)),
             one16: Constant::new(bits::<16>(1)),
             one_fb: Constant::new(bits::<FB>(1)),
@@ -298,6 +344,9 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             c_all_flows: Constant::new(bits::<FLOWS_FIELD>(1 << FB)),
             kind_reset: Constant::new(bits::<2>(3)),
             lts: TableSweep::deep(),
+            cnt: CounterBank::new(),
+            cnt_word: std::array::from_fn(|k| Constant::new(bits::<10>(bank_word(k)))),
+            cnt_idx: std::array::from_fn(|k| Constant::new(bits::<4>(k as u64))),
             lt_ram: RAM::from((0..1usize << FB).map(|_| Bits::<65>::from(0u64))),
             // every flow's window at configuration is 1.0, as the engine's table
             lw_ram: RAM::from((0..1usize << FB).map(|_| Bits::<12>::from(1u64))),
@@ -310,17 +359,18 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             obs_wred_out_decision, xregs, pt, fs, ag, ag_ece_bits, fs_req, fs_free,
             fs_take, aq_take, tx_take, ag_req, ag_take, fs_pend, fs_kind, fs_flow,
             fs_last, fs_psn, fs_word0, fs_csum, ag_pend, ag_kind, ag_flow, ag_ce,
-            ag_last, ag_psn, fs_ovr, ag_ovr, set_pend, set_flow, set_cw, pt_grants,
-            pt_last_flow, pt_last_late, pt_max_late, fs_events, fs_errors, ag_acks, ag_naks, ag_errors, ag_err, lp_ptr, lp_t,
+            ag_last, ag_psn, fs_ovr, ag_ovr, set_pend, set_flow, set_cw,
+            pt_last_flow, pt_last_late, pt_max_late, ag_err, lp_ptr, lp_t,
             lp_s1_v, lp_s1_kind, lp_g_pend, lp_g_flow, lp_s1_psn, lp_tx_v, lp_tx_flow,
             lp_tx_psn, lp_s2_v, lp_s2_kind, lp_s2_psn, lp_s2_lw, lp_s2_idx, lp_s3_v,
             lp_s3_kind, lp_s3_psn, lp_s3_lw, lp_s3_idx, fs_lp, rx_v, rx_flow, rx_psn,
-            rx_ce, lp_pipe, lp_sent, lp_deliv, lp_rew, lp_tmo, lp_lost, aq_v, aq_flow,
+            rx_ce, lp_pipe, aq_v, aq_flow,
             aq_psn, aq_nak, aq_pop, aq_push, aq_full, lp_loopback, lp_send, lp_last,
             lp_sel_ack, lp_vis_busy, lp_visit, lp_op_v, lp_nx, lp_ak, lp_stamp,
             lp_infl, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
             lp_sel_grant, lp_g_cand, lp_g_fl, lp_cr65, lp_tx, lp_rewind, lp_timeout,
             lp_pkt, rx_take, lp_inc, lp_nx1, lp_flows,
+            i_pt_grants, i_fs_events, i_fs_errors, i_ag_acks, i_ag_naks, i_ag_errors, i_lp_sent, i_lp_deliv, i_lp_rew, i_lp_tmo, i_lp_lost,
         )
     }
 }
@@ -362,12 +412,30 @@ pub const MODULE: crate::generate::Module = crate::generate::Module {
     ],
 };
 
+/// The Cu NIC's RAMs (module names' ends) whose block uses the old word a
+/// read returns when the same address is written at that edge, so yosys
+/// keeps building it: the ACK generator's scanner reads its table C
+/// while an op writes it, and the sender reads a flow's last window
+/// while the core writes it (the models read the old word).
+pub const OLD_WORD_RAMS: [&str; 2] = ["$ag$t_c", "$lw_ram"];
+
+/// `v` (the Cu NIC's Verilog, alone or inside a board core) with every
+/// RAM but [`OLD_WORD_RAMS`] declared `no_rw_check` (the module doc).
+pub(crate) fn mark_rams(v: &str) -> String {
+    crate::verilog::no_rw_check(v, &OLD_WORD_RAMS).0
+}
+
 /// The Cu NIC's finalized Verilog (module [`MODULE`]), stamped with
 /// `build`; every sub-block input the top drives is marked
-/// `isolate_assignments`, as `NicSystem`'s.
+/// `isolate_assignments`, as `NicSystem`'s, and every block RAM
+/// `no_rw_check` (the module doc).
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let raw = crate::generate::raw_verilog(NicCuIce40::new(build))
-        .map(|v| crate::verilog::isolate_table_inputs(&crate::verilog::isolate_sub_inputs(&v)))
+        .map(|v| {
+            mark_rams(&crate::verilog::isolate_table_inputs(
+                &crate::verilog::isolate_sub_inputs(&v),
+            ))
+        })
         .map_err(crate::verilog::VerilogError::RustHdl)?;
     crate::verilog::finalize_open(&raw, MODULE.name, MODULE.doc, &MODULE.open_all())
 }
@@ -396,15 +464,9 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             set_pend,
             set_flow,
             set_cw,
-            pt_grants,
             pt_last_flow,
             pt_last_late,
             pt_max_late,
-            fs_events,
-            fs_errors,
-            ag_acks,
-            ag_naks,
-            ag_errors,
             ag_err,
             lp_ptr,
             lp_t,
@@ -431,12 +493,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             rx_flow,
             rx_psn,
             rx_ce,
-            lp_pipe,
-            lp_sent,
-            lp_deliv,
-            lp_rew,
-            lp_tmo,
-            lp_lost
+            lp_pipe
         );
         self.lts.clock.next = self.clock.val();
         self.lt_ram.read_clock.next = self.clock.val();
@@ -458,6 +515,18 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.pt.clock.next = self.clock.val();
         self.fs.clock.next = self.clock.val();
         self.ag.clock.next = self.clock.val();
+        self.cnt.clock.next = self.clock.val();
+        self.i_pt_grants.next = bits::<1>(0);
+        self.i_fs_events.next = bits::<1>(0);
+        self.i_fs_errors.next = bits::<1>(0);
+        self.i_ag_acks.next = bits::<1>(0);
+        self.i_ag_naks.next = bits::<1>(0);
+        self.i_ag_errors.next = bits::<1>(0);
+        self.i_lp_sent.next = bits::<1>(0);
+        self.i_lp_deliv.next = bits::<1>(0);
+        self.i_lp_rew.next = bits::<1>(0);
+        self.i_lp_tmo.next = bits::<1>(0);
+        self.i_lp_lost.next = bits::<1>(0);
 
         // ---- the bus: both decoders see every cycle; each reads 0 outside its range
         self.core.bus_addr.next = self.bus_addr.val();
@@ -480,14 +549,14 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.pt.in_interval_cycles.next = self.core.sys_upd_interval_ticks.val();
         self.core.sys_sweep_hold.next = !self.pt.in_ready.val();
         if self.pt.out_valid.val() {
-            self.pt_grants.d.next = self.pt_grants.q.val() + self.one32.val();
+            self.i_pt_grants.next = bits::<1>(1);
             self.pt_last_flow.d.next = self.pt.out_flow.val().get_bits::<FB>(0);
             self.pt_last_late.d.next = self.pt.out_late_cycles.val();
             if self.pt.out_late_cycles.val() > self.pt_max_late.q.val() {
                 self.pt_max_late.d.next = self.pt.out_late_cycles.val();
             }
         }
-        self.xregs.pt_grants_count.next = self.pt_grants.q.val();
+        self.xregs.pt_grants_count.next = self.cnt.value.val();
         self.xregs.pt_last_flow.next = bit_cast::<MAP_FB, FB>(self.pt_last_flow.q.val());
         self.xregs.pt_last_late.next = self.pt_last_late.q.val();
         self.xregs.pt_max_late_late.next = self.pt_max_late.q.val();
@@ -690,13 +759,13 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.lp_tx_v.d.next = true;
             self.lp_tx_flow.d.next = self.lp_s3_idx.q.val();
             self.lp_tx_psn.d.next = self.lp_nx.val();
-            self.lp_sent.d.next = self.lp_sent.q.val() + self.one32.val();
+            self.i_lp_sent.next = bits::<1>(1);
         }
         if self.lp_s3_v.q.val() & self.lp_rewind.val() {
-            self.lp_rew.d.next = self.lp_rew.q.val() + self.one32.val();
+            self.i_lp_rew.next = bits::<1>(1);
         }
         if self.lp_s3_v.q.val() & self.lp_timeout.val() {
-            self.lp_tmo.d.next = self.lp_tmo.q.val() + self.one32.val();
+            self.i_lp_tmo.next = bits::<1>(1);
         }
 
         // ---- the returned ACK: to the engine's FIFO and the sender's
@@ -764,7 +833,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         }
         self.aq_push.next = self.lp_sel_ack.val() & !(!self.aq_pop.val() & self.aq_full.val());
         if self.lp_sel_ack.val() & !self.aq_push.val() {
-            self.lp_lost.d.next = self.lp_lost.q.val() + self.one32.val();
+            self.i_lp_lost.next = bits::<1>(1);
         }
         if self.aq_pop.val() {
             for i in 0..(AQ - 1) {
@@ -845,9 +914,9 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.xregs.xstatus_fs_pending.next = bits::<1>(1);
         }
         if self.fs.out_valid.val() {
-            self.fs_events.d.next = self.fs_events.q.val() + self.one32.val();
+            self.i_fs_events.next = bits::<1>(1);
             if self.fs.out_err.val().any() {
-                self.fs_errors.d.next = self.fs_errors.q.val() + self.one32.val();
+                self.i_fs_errors.next = bits::<1>(1);
             }
         }
         self.xregs.fs_result_kind.next = self.fs.out_kind.val();
@@ -868,8 +937,8 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.xregs.fs_result_hdr_csum.next = self.fs.out_csum.val();
         self.xregs.fs_result_psn_psn.next = self.fs.out_psn.val();
         self.xregs.fs_result_cw_pkts.next = self.fs.out_cw_pkts.val();
-        self.xregs.fs_events_count.next = self.fs_events.q.val();
-        self.xregs.fs_errors_count.next = self.fs_errors.q.val();
+        self.xregs.fs_events_count.next = self.cnt.value.val();
+        self.xregs.fs_errors_count.next = self.cnt.value.val();
 
         // ---- a loop packet leaving the marker: into the receive register
         self.lp_pkt.next = self.fs.out_valid.val() & self.fs_lp.q.val();
@@ -901,7 +970,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.rx_take.next = !self.ag_pend.q.val() & self.rx_v.q.val() & self.ag.in_ready.val();
         if self.rx_take.val() {
             self.rx_v.d.next = false;
-            self.lp_deliv.d.next = self.lp_deliv.q.val() + self.one32.val();
+            self.i_lp_deliv.next = bits::<1>(1);
         }
         self.ag_req.next = self.xregs.ag_ev_wr.val() | self.core.sys_flow_reset.val();
         if self.ag_take.val() {
@@ -933,13 +1002,13 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.xregs.xstatus_ag_pending.next = bits::<1>(1);
         }
         if self.ag.out_valid.val() {
-            self.ag_acks.d.next = self.ag_acks.q.val() + self.one32.val();
+            self.i_ag_acks.next = bits::<1>(1);
             if self.ag.out_nak.val() {
-                self.ag_naks.d.next = self.ag_naks.q.val() + self.one32.val();
+                self.i_ag_naks.next = bits::<1>(1);
             }
         }
         if self.ag.stat_err.val().any() {
-            self.ag_errors.d.next = self.ag_errors.q.val() + self.one32.val();
+            self.i_ag_errors.next = bits::<1>(1);
             self.ag_err.d.next = self.ag.stat_err.val();
         }
         self.xregs.ag_ack_psn.next = self.ag.out_psn.val();
@@ -954,9 +1023,9 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         }
         self.xregs.ag_ack_flow_flow.next =
             bit_cast::<MAP_FB, FB>(self.ag.out_flow.val().get_bits::<FB>(0));
-        self.xregs.ag_acks_count.next = self.ag_acks.q.val();
-        self.xregs.ag_naks_count.next = self.ag_naks.q.val();
-        self.xregs.ag_errors_count.next = self.ag_errors.q.val();
+        self.xregs.ag_acks_count.next = self.cnt.value.val();
+        self.xregs.ag_naks_count.next = self.cnt.value.val();
+        self.xregs.ag_errors_count.next = self.cnt.value.val();
         self.xregs.ag_err_code.next = self.ag_err.q.val();
 
         // ---- the loop's packets on chip: + a send, - a packet the receiver took
@@ -970,11 +1039,11 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.lp_pipe.d.next = self.lp_pipe.q.val() + self.lp_inc.val();
         }
         self.xregs.loop_status_in_pipe.next = self.lp_pipe.q.val();
-        self.xregs.loop_sent_count.next = self.lp_sent.q.val();
-        self.xregs.loop_delivered_count.next = self.lp_deliv.q.val();
-        self.xregs.loop_rewinds_count.next = self.lp_rew.q.val();
-        self.xregs.loop_timeouts_count.next = self.lp_tmo.q.val();
-        self.xregs.loop_lost_count.next = self.lp_lost.q.val();
+        self.xregs.loop_sent_count.next = self.cnt.value.val();
+        self.xregs.loop_delivered_count.next = self.cnt.value.val();
+        self.xregs.loop_rewinds_count.next = self.cnt.value.val();
+        self.xregs.loop_timeouts_count.next = self.cnt.value.val();
+        self.xregs.loop_lost_count.next = self.cnt.value.val();
         // no WRED/ECN port: its registers drive nothing, its reads are 0
         self.xregs.xerrors_wred_overrun_set.next = bits::<1>(0);
 
@@ -996,20 +1065,30 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.obs_wred_out_valid.next = false;
         self.obs_wred_out_decision.next = bits::<2>(0);
 
+        // ---- the counter bank: every event above, and the counter the bus
+        // addresses (its word shows to the decoder next cycle)
+        self.cnt.inc.next = bit_cast::<NCNT, 1>(self.i_pt_grants.val())
+            | (bit_cast::<NCNT, 1>(self.i_fs_events.val()) << 1)
+            | (bit_cast::<NCNT, 1>(self.i_fs_errors.val()) << 2)
+            | (bit_cast::<NCNT, 1>(self.i_ag_acks.val()) << 3)
+            | (bit_cast::<NCNT, 1>(self.i_ag_naks.val()) << 4)
+            | (bit_cast::<NCNT, 1>(self.i_ag_errors.val()) << 5)
+            | (bit_cast::<NCNT, 1>(self.i_lp_sent.val()) << 6)
+            | (bit_cast::<NCNT, 1>(self.i_lp_deliv.val()) << 7)
+            | (bit_cast::<NCNT, 1>(self.i_lp_rew.val()) << 8)
+            | (bit_cast::<NCNT, 1>(self.i_lp_tmo.val()) << 9)
+            | (bit_cast::<NCNT, 1>(self.i_lp_lost.val()) << 10);
+        self.cnt.rd_idx.next = bits::<4>(0);
+        for k in 0..NCNT {
+            if self.bus_addr.val().get_bits::<10>(2) == self.cnt_word[k].val() {
+                self.cnt.rd_idx.next = self.cnt_idx[k].val();
+            }
+        }
+        self.cnt.clear.next = self.core.sys_cnt_clear.val() | self.core.sys_core_rst.val();
+
         // ---- counter clear and core reset
         if self.core.sys_cnt_clear.val() | self.core.sys_core_rst.val() {
-            self.pt_grants.d.next = bits::<32>(0);
             self.pt_max_late.d.next = bits::<16>(0);
-            self.fs_events.d.next = bits::<32>(0);
-            self.fs_errors.d.next = bits::<32>(0);
-            self.ag_acks.d.next = bits::<32>(0);
-            self.ag_naks.d.next = bits::<32>(0);
-            self.ag_errors.d.next = bits::<32>(0);
-            self.lp_sent.d.next = bits::<32>(0);
-            self.lp_deliv.d.next = bits::<32>(0);
-            self.lp_rew.d.next = bits::<32>(0);
-            self.lp_tmo.d.next = bits::<32>(0);
-            self.lp_lost.d.next = bits::<32>(0);
         }
         if self.core.sys_core_rst.val() {
             self.lp_ptr.d.next = bits::<FB>(0);
@@ -1074,5 +1153,29 @@ mod tests {
             m.tick(&b.bus());
             assert_eq!(o, m.outputs(), "cycle {c}, inputs {b:?}");
         }
+    }
+
+    #[test]
+    fn nic_cu_leaves_only_the_old_word_rams_checked() {
+        use ldcp_sim::cosim::rams::{is_ram, map_modules, NO_RW_CHECK};
+        let v = verilog(BuildId::UNSTAMPED).expect("Verilog");
+        let (mut marked, mut kept) = (Vec::new(), Vec::new());
+        map_modules(&v, |m| {
+            let name = m["module ".len()..].split('(').next().unwrap().to_string();
+            if is_ram(m) {
+                if m.contains(NO_RW_CHECK) {
+                    marked.push(name);
+                } else {
+                    kept.push(name);
+                }
+            }
+            m.to_string()
+        });
+        assert_eq!(marked.len(), 11, "{marked:?}");
+        assert_eq!(
+            kept,
+            ["nic_cu$ag$t_c", "nic_cu$lw_ram"],
+            "the RAMs left with yosys' old-word emulation"
+        );
     }
 }

@@ -168,6 +168,32 @@ pub fn isolate_sub_inputs_in(raw: &str, name: &str) -> String {
     )
 }
 
+/// `raw` with every RustHDL RAM declared [`ldcp_sim::cosim::rams::NO_RW_CHECK`]
+/// but those whose module name ends with one of `keep`: yosys leaves a read
+/// of the address written at the same edge undefined instead of building
+/// Verilog's old word around the block RAM (see [`ldcp_sim::cosim::rams`]).
+/// For the RAMs of a block that never uses such a read (the cosimulation
+/// poisons it); `keep` names those whose block does. Returns the text and
+/// the number of RAMs marked.
+pub fn no_rw_check(raw: &str, keep: &[&str]) -> (String, usize) {
+    use ldcp_sim::cosim::rams::{is_ram, map_modules, NO_RW_CHECK};
+    static DECL: OnceLock<Regex> = OnceLock::new();
+    let decl =
+        DECL.get_or_init(|| Regex::new(r"(?m)^(    )(reg\[\d+:0\] mem\[\d+:0\];)$").unwrap());
+    let mut n = 0;
+    let v = map_modules(raw, |m| {
+        let name = m["module ".len()..].split('(').next().unwrap_or("");
+        if is_ram(m) && decl.is_match(m) && !keep.iter().any(|k| name.ends_with(k)) {
+            n += 1;
+            decl.replace(m, format!("${{1}}{NO_RW_CHECK}${{2}}").as_str())
+                .into_owned()
+        } else {
+            m.to_string()
+        }
+    });
+    (v, n)
+}
+
 /// The same mark on both sides of every [`crate::table_sweep::TableSweep`]:
 /// the inputs its parent drives (`reg ts$<port>;`) and, inside the table's
 /// own module (`module <parent>$ts`), its outputs. In the deep form the

@@ -43,6 +43,8 @@ impl BuildSpec {
         outputs: &[Port],
         trace: bool,
     ) -> Result<Self, CosimError> {
+        // a RAM whose read during a write is left undefined reads poison then
+        let verilog: &str = &super::rams::poison_unchecked_reads(verilog);
         let ports = parse_ports(verilog, module)?;
         let err = |detail: String| CosimError::Ports {
             module: module.to_string(),

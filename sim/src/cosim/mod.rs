@@ -20,6 +20,7 @@
 
 mod build;
 mod ports;
+pub mod rams;
 
 pub use build::{verilator_version, BuildSpec, Instance, VerilatedLib};
 pub use ports::{parse_ports, PortSpec};
