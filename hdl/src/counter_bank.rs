@@ -1,4 +1,4 @@
-//! `CounterBank`: up to [`SLOTS`] 32-bit event counters kept in block RAM,
+//! `CounterBank<K>`: K (2 to [`SLOTS`]) 32-bit event counters kept in block RAM,
 //! read exactly, for a design whose flip-flops are short (the Alchitry Cu
 //! NIC's eleven extension counters: 32 flip-flops, a carry chain, a clear
 //! and a 32-bit leg of the register decoder's read multiplexer each).
@@ -9,17 +9,19 @@
 //! `value`, in cycle t + 1, is counter `rd_idx`'s (given in cycle t) count
 //! as a flip-flop counter's would be in cycle t + 1: every increment of
 //! cycles up to t. So a register decoder that samples a flip-flop counter
-//! one cycle after the bus address reads the same word from `value`.
+//! one cycle after the bus address reads the same word from `value`,
+//! whatever the bus does (a read every cycle included). An index at or
+//! above K reads 0.
 //!
 //! # How (design constants)
 //! - Each counter is a word in two copies of one RAM (F and R, written
 //!   together) and a pending count P_k of [`PENDING_BITS`] flip-flops.
 //! - The **flush** visits counter `ptr` every cycle, round robin over the
-//!   `k` counters the bank was built with: read F at t, then at t + 1 add
-//!   P_k to the word and write it to F and R, and P_k restarts from that
-//!   cycle's increment. So P_k never exceeds `k` (at most [`SLOTS`]), and
-//!   F is never read at the address written at the same edge (`ptr`
-//!   advances every cycle and `k` >= 2).
+//!   K counters: read F at t, then at t + 1 add P_k to the word and write
+//!   it to F and R, and P_k restarts from that cycle's increment. So P_k
+//!   never exceeds K (at most [`SLOTS`]), and F is never read at the
+//!   address written at the same edge (`ptr` advances every cycle and
+//!   K >= 2). A read never delays a flush: it has R to itself.
 //! - A **read** reads R at `rd_idx` in cycle t; at t + 1 `value` is that
 //!   word plus P. If the flush wrote that counter at the same edge, the
 //!   word is the flush's sum, kept in a register (R is read at an address
@@ -31,7 +33,7 @@
 
 use rust_hdl::prelude::*;
 
-/// Counter slots: the RAMs' depth, `inc`'s width.
+/// The most counters a bank holds: the RAMs' depth.
 pub const SLOTS: usize = 16;
 /// Index bits.
 pub const IB: usize = 4;

@@ -87,7 +87,7 @@
 //! eleven count inputs all take the bank's one word).
 
 use crate::ack_generator_seq::AckGeneratorSeq;
-use crate::counter_bank::CounterBank;
+use crate::counter_bank::{CounterBank, IB};
 use crate::ext_regfile_cu::ExtRegFileCu;
 use crate::fast_start_marker_seq::FastStartMarkerSeq;
 use crate::nic_core::{BuildId, NicCore, EW_ICE40, FB_ICE40, PUSH_BITS};
@@ -242,7 +242,7 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     /// the eleven extension counters ([`BANK_COUNTERS`])
     cnt: CounterBank<NCNT>,
     cnt_word: [Constant<Bits<10>>; NCNT],
-    cnt_idx: [Constant<Bits<4>>; NCNT],
+    cnt_idx: [Constant<Bits<IB>>; NCNT],
     i_pt_grants: Signal<Local, Bits<1>>,
     i_fs_events: Signal<Local, Bits<1>>,
     i_fs_errors: Signal<Local, Bits<1>>,
@@ -346,7 +346,7 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             lts: TableSweep::deep(),
             cnt: CounterBank::new(),
             cnt_word: std::array::from_fn(|k| Constant::new(bits::<10>(bank_word(k)))),
-            cnt_idx: std::array::from_fn(|k| Constant::new(bits::<4>(k as u64))),
+            cnt_idx: std::array::from_fn(|k| Constant::new(bits::<IB>(k as u64))),
             lt_ram: RAM::from((0..1usize << FB).map(|_| Bits::<65>::from(0u64))),
             // every flow's window at configuration is 1.0, as the engine's table
             lw_ram: RAM::from((0..1usize << FB).map(|_| Bits::<12>::from(1u64))),
@@ -427,8 +427,8 @@ pub(crate) fn mark_rams(v: &str) -> String {
 
 /// The Cu NIC's finalized Verilog (module [`MODULE`]), stamped with
 /// `build`; every sub-block input the top drives is marked
-/// `isolate_assignments`, as `NicSystem`'s, and every block RAM
-/// `no_rw_check` (the module doc).
+/// `isolate_assignments`, as `NicSystem`'s, and every block RAM but
+/// [`OLD_WORD_RAMS`] `no_rw_check` (the module doc).
 pub fn verilog(build: BuildId) -> Result<String, crate::verilog::VerilogError> {
     let raw = crate::generate::raw_verilog(NicCuIce40::new(build))
         .map(|v| {
@@ -1078,7 +1078,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             | (bit_cast::<NCNT, 1>(self.i_lp_rew.val()) << 8)
             | (bit_cast::<NCNT, 1>(self.i_lp_tmo.val()) << 9)
             | (bit_cast::<NCNT, 1>(self.i_lp_lost.val()) << 10);
-        self.cnt.rd_idx.next = bits::<4>(0);
+        self.cnt.rd_idx.next = bits::<IB>(0);
         for k in 0..NCNT {
             if self.bus_addr.val().get_bits::<10>(2) == self.cnt_word[k].val() {
                 self.cnt.rd_idx.next = self.cnt_idx[k].val();
