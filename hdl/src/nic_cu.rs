@@ -1157,11 +1157,11 @@ mod tests {
 
     #[test]
     fn nic_cu_leaves_only_the_old_word_rams_checked() {
-        use ldcp_sim::cosim::rams::{is_ram, map_modules, NO_RW_CHECK};
+        use ldcp_sim::cosim::rams::{is_ram, map_modules, module_name, NO_RW_CHECK};
         let v = verilog(BuildId::UNSTAMPED).expect("Verilog");
         let (mut marked, mut kept) = (Vec::new(), Vec::new());
         map_modules(&v, |m| {
-            let name = m["module ".len()..].split('(').next().unwrap().to_string();
+            let name = module_name(m).to_string();
             if is_ram(m) {
                 if m.contains(NO_RW_CHECK) {
                     marked.push(name);

@@ -176,14 +176,13 @@ pub fn isolate_sub_inputs_in(raw: &str, name: &str) -> String {
 /// poisons it); `keep` names those whose block does. Returns the text and
 /// the number of RAMs marked.
 pub fn no_rw_check(raw: &str, keep: &[&str]) -> (String, usize) {
-    use ldcp_sim::cosim::rams::{is_ram, map_modules, NO_RW_CHECK};
+    use ldcp_sim::cosim::rams::{is_ram, map_modules, module_name, NO_RW_CHECK};
     static DECL: OnceLock<Regex> = OnceLock::new();
     let decl =
         DECL.get_or_init(|| Regex::new(r"(?m)^(    )(reg\[\d+:0\] mem\[\d+:0\];)$").unwrap());
     let mut n = 0;
     let v = map_modules(raw, |m| {
-        let name = m["module ".len()..].split('(').next().unwrap_or("");
-        if is_ram(m) && decl.is_match(m) && !keep.iter().any(|k| name.ends_with(k)) {
+        if is_ram(m) && decl.is_match(m) && !keep.iter().any(|k| module_name(m).ends_with(k)) {
             n += 1;
             decl.replace(m, format!("${{1}}{NO_RW_CHECK}${{2}}").as_str())
                 .into_owned()
@@ -210,30 +209,15 @@ pub fn isolate_table_inputs(raw: &str) -> String {
         Regex::new(r"(?m)^(    output reg  (?:\[\d+:0\] )?[A-Za-z0-9_]+);$").unwrap()
     });
     let marked = inputs.replace_all(raw, "$1 /*verilator isolate_assignments*/;");
-    let mut out = String::with_capacity(marked.len() + 4096);
-    let mut rest: &str = &marked;
-    while let Some(start) = rest.find("module ") {
-        let header_end = rest[start..].find('(').map_or(rest.len(), |i| start + i);
-        let end = rest[start..]
-            .find("endmodule")
-            .map_or(rest.len(), |i| start + i);
-        out.push_str(&rest[..start]);
-        let module = &rest[start..end];
-        if rest[start..header_end].ends_with("$ts") {
-            out.push_str(&outputs.replace_all(module, "$1 /*verilator isolate_assignments*/;"));
+    ldcp_sim::cosim::rams::map_modules(&marked, |m| {
+        if ldcp_sim::cosim::rams::module_name(m).ends_with("$ts") {
+            outputs
+                .replace_all(m, "$1 /*verilator isolate_assignments*/;")
+                .into_owned()
         } else {
-            out.push_str(module);
+            m.to_string()
         }
-        rest = &rest[end..];
-        if let Some(nl) = rest.find('\n') {
-            out.push_str(&rest[..=nl]);
-            rest = &rest[nl + 1..];
-        } else {
-            break;
-        }
-    }
-    out.push_str(rest);
-    out
+    })
 }
 
 /// The Verilog a user gets: `raw` (RustHDL's output) with module `name` and

@@ -43,6 +43,12 @@ pub fn map_modules(v: &str, mut f: impl FnMut(&str) -> String) -> String {
     out
 }
 
+/// The name of `module` (text from `module ` on, as [`map_modules`] gives).
+pub fn module_name(module: &str) -> &str {
+    let rest = module.strip_prefix("module ").unwrap_or(module);
+    rest.split(['(', ';', ' ', '\n']).next().unwrap_or("")
+}
+
 /// The start of the next `module ` at the start of a line.
 fn find_module(s: &str) -> Option<usize> {
     let mut from = 0;
@@ -95,5 +101,6 @@ mod tests {
         );
         assert!(p.starts_with("// head\n") && p.ends_with("module t(x);\nendmodule\n"));
         assert!(is_ram(RAM) && !is_ram("module t(x);\nendmodule"));
+        assert_eq!(module_name(RAM), "t$ram");
     }
 }
