@@ -3,7 +3,7 @@
 #define LDCP_REGS_H
 
 #define LDCP_MAGIC 0x4c444350u
-#define LDCP_MAP_VERSION 0x00020000u
+#define LDCP_MAP_VERSION 0x00020001u
 #define LDCP_WINDOW_BYTES 4096u
 
 /* MAGIC (RO, block id): identifies an LDCP NIC core */
@@ -16,7 +16,7 @@
 
 /* VERSION (RO, block id): the register-map version */
 #define LDCP_VERSION_OFFSET 0x004u
-#define LDCP_VERSION_RESET 0x00020000u
+#define LDCP_VERSION_RESET 0x00020001u
 #define LDCP_VERSION_MINOR_SHIFT 0u
 #define LDCP_VERSION_MINOR_MASK 0x0000ffffu
 #define LDCP_VERSION_MINOR_MIN 0x0u
@@ -131,6 +131,10 @@
 #define LDCP_BLOCKS_LOOP_MASK 0x00000020u
 #define LDCP_BLOCKS_LOOP_MIN 0x0u
 #define LDCP_BLOCKS_LOOP_MAX 0x1u
+#define LDCP_BLOCKS_GENERATOR_SHIFT 6u
+#define LDCP_BLOCKS_GENERATOR_MASK 0x00000040u
+#define LDCP_BLOCKS_GENERATOR_MIN 0x0u
+#define LDCP_BLOCKS_GENERATOR_MAX 0x1u
 
 /* ALPHA (RW, block params): alpha (draft Eq. 1) */
 #define LDCP_ALPHA_OFFSET 0x020u

@@ -871,16 +871,9 @@ fn nic_cu() -> Adapter<ldcp_sim::nic_cu::NicCuModel> {
         model: || NicCuModel::new(0, true),
         stimulus: |seed| Box::new(stimulus_sized(FLOW_BITS, seed).map(SysIn::from)),
         rusthdl: rusthdl::<ldcp_hdl::nic_cu::NicCuIce40>,
-        throughput: |c| {
-            crate::throughput::generator_run(
-                c,
-                NicCuModel::new(0, true),
-                FLOW_BITS,
-                GENERATOR_EVENTS,
-                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
-                ldcp_sim::window_engine::SEQ_LATENCY_CYCLES as u32,
-            )
-        },
+        // no generator on the Cu (BLOCKS.GENERATOR 0): the loopback is its
+        // traffic, an ACK per packet, after the reset's two sweeps
+        throughput: |c| crate::throughput::loop_run(c, NicCuModel::new(0, true), 1, 2 << FLOW_BITS),
         functional: None,
         rusthdl_divisor: 400,
     }

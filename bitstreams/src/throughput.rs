@@ -1032,6 +1032,88 @@ where
     Ok(f)
 }
 
+/// Loop flows and send cycles of [`loop_run`].
+pub const LOOP_FLOWS: u32 = 8;
+/// Cycles the sender runs in [`loop_run`].
+pub const LOOP_SEND_CYCLES: u32 = 60_000;
+
+/// A run of the on-chip loopback through the register bus, as `ldcpctl
+/// bench --mode loop` does on hardware (the traffic source of a build
+/// without the generator, the Alchitry Cu NIC): after a CORE_RESET,
+/// [`LOOP_FLOWS`] flows sent for [`LOOP_SEND_CYCLES`] cycles with an ACK per
+/// `ag_m` packets, then the sender stopped and the chip left to empty; the
+/// counters are read back. Fails unless every packet sent was delivered
+/// and acknowledged back into the engine and nothing is left on chip.
+pub fn loop_run<M>(cosim: &Cosim<M>, model: M, ag_m: u32, sweep: u32) -> Result<Figures, FlowError>
+where
+    M: CosimModel,
+    M::Input: From<BusIn>,
+    M::Output: BusOutputs,
+{
+    const READS: [&str; 6] = [
+        "LOOP_SENT",
+        "LOOP_DELIVERED",
+        "AG_ACKS",
+        "CNT_EVENTS",
+        "LOOP_LOST",
+        "LOOP_STATUS",
+    ];
+    let idle = |n: u32| std::iter::repeat_n(BusIn::default(), n as usize);
+    let mut bus = vec![wr("CORE_RESET", 1)];
+    bus.extend(idle(sweep));
+    bus.extend([
+        wr("FS_IW", 4),
+        wr("AG_M", ag_m),
+        wr("LOOP_RTO", 3000),
+        wr("LOOP_CTRL", 3 | LOOP_FLOWS << 8),
+    ]);
+    bus.extend(idle(LOOP_SEND_CYCLES));
+    // SEND off, LOOPBACK on: the last packets and ACKs come home
+    bus.push(wr("LOOP_CTRL", 1));
+    bus.extend(idle(6_000));
+    bus.extend(READS.iter().map(|n| rd(n)));
+    bus.extend(idle(ldcp_regmap::READ_LATENCY_CYCLES));
+    let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
+    let mut reads = Vec::new();
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
+        if let Some(d) = o.read_data() {
+            reads.push(d as u64);
+        }
+    })?;
+    if reads.len() != READS.len() {
+        return Err(FlowError::Mismatch(format!(
+            "{} counter reads answered, {} asked",
+            reads.len(),
+            READS.len()
+        )));
+    }
+    let [sent, delivered, acks, events, lost, status] =
+        [reads[0], reads[1], reads[2], reads[3], reads[4], reads[5]];
+    conserved("packets sent vs delivered", sent, delivered)?;
+    conserved("ACKs sent vs events into the engine", acks, events)?;
+    conserved("packets lost", 0, lost)?;
+    conserved("LOOP_STATUS (packets on chip) at the end", 0, status)?;
+    if sent == 0 {
+        return Err(FlowError::Mismatch("the loop sent nothing".into()));
+    }
+    let mut f = Figures::default();
+    f.run("cycles", stim.len() as u64)
+        .run("drain_cycles", drain)
+        .run("loop_flows", LOOP_FLOWS)
+        .run("ack_every_packets", ag_m)
+        .run("send_cycles", LOOP_SEND_CYCLES)
+        .measured("packets_sent", sent)
+        .measured("packets_delivered", delivered)
+        .measured("acks_into_engine", events)
+        .measured(
+            "packets_per_cycle",
+            per_cycle(sent, LOOP_SEND_CYCLES as u64),
+        )
+        .measured("acks_per_cycle", per_cycle(events, LOOP_SEND_CYCLES as u64))
+        .design("flows", 1u64 << ldcp_regmap::FLOW_BITS);
+    Ok(f)
+}
+
 /// Outputs of a block behind the register bus.
 pub trait BusOutputs {
     /// The data of a read answered this cycle.

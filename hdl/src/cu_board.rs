@@ -6,12 +6,13 @@
 //! pin constraints of its bitstream. `ldcp_sim::cu_board::CuBoardModel` is
 //! its model.
 //!
-//! It does not fit the HX8K yet: synthesized with its top (yosys
-//! `synth_ice40`: 6,115 LUT4, 3,779 flip-flops, 1,512 carries, 29 of 32
-//! block RAMs), nextpnr needs 8,008 of the 7,680 logic cells to pack it
-//! (7,850 with `synth_ice40 -abc9 -abc2`), so it is not a board of the flow
-//! (`ldcp synth --board`) until it does; it is cosimulated as a block
-//! (`ldcp cosim --block cu_board_core`). Its Verilog carries the Cu NIC's
+//! It fits the HX8K but does not meet a clock yet: without the event
+//! generator (map 2.1, BLOCKS.GENERATOR 0) nextpnr packs it with its top
+//! into 7,577 of the 7,680 logic cells after `synth_ice40 -abc9 -abc2`
+//! (7,699 after plain `synth_ice40`), 29 of 32 block RAMs, and places and
+//! routes it at 54.02 MHz (seed 1; the loopback sender's s3 decision), so
+//! it is not a board of the flow (`ldcp synth --board`) until it meets 60
+//! MHz; it is cosimulated as a block (`ldcp cosim --block cu_board_core`). Its Verilog carries the Cu NIC's
 //! `no_rw_check` RAMs ([`crate::nic_cu`], "Block RAM reads during a
 //! write"); the shell has no RAM.
 //!

@@ -198,6 +198,7 @@ pub struct ExtRegFile {
     clr_xerrors_wred_overrun: Signal<Local, Bits<1>>,
     rd_xerrors: Signal<Local, Bits<32>>,
     s_xerrors: DFF<Bit>,
+    has_pacing: Constant<Bit>,
     a_pt_grants: Constant<Bits<10>>,
     rd_pt_grants: Signal<Local, Bits<32>>,
     s_pt_grants: DFF<Bit>,
@@ -207,6 +208,7 @@ pub struct ExtRegFile {
     a_pt_max_late: Constant<Bits<10>>,
     rd_pt_max_late: Signal<Local, Bits<32>>,
     s_pt_max_late: DFF<Bit>,
+    has_fast_start: Constant<Bit>,
     a_fs_iw: Constant<Bits<10>>,
     w_fs_iw: DFF<Bit>,
     r_fs_iw_pkts: DFFWithInit<Bits<12>>,
@@ -247,6 +249,7 @@ pub struct ExtRegFile {
     a_fs_errors: Constant<Bits<10>>,
     rd_fs_errors: Signal<Local, Bits<32>>,
     s_fs_errors: DFF<Bit>,
+    has_ack_gen: Constant<Bit>,
     a_ag_m: Constant<Bits<10>>,
     w_ag_m: DFF<Bit>,
     r_ag_m_pkts: DFFWithInit<Bits<4>>,
@@ -285,6 +288,7 @@ pub struct ExtRegFile {
     a_ag_err: Constant<Bits<10>>,
     rd_ag_err: Signal<Local, Bits<32>>,
     s_ag_err: DFF<Bit>,
+    has_wred: Constant<Bit>,
     a_wred_k_min: Constant<Bits<10>>,
     w_wred_k_min: DFF<Bit>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
@@ -347,6 +351,7 @@ pub struct ExtRegFile {
     a_wred_dropped_full: Constant<Bits<10>>,
     rd_wred_dropped_full: Signal<Local, Bits<32>>,
     s_wred_dropped_full: DFF<Bit>,
+    has_loop: Constant<Bit>,
     a_loop_ctrl: Constant<Bits<10>>,
     w_loop_ctrl: DFF<Bit>,
     r_loop_ctrl_loopback: DFFWithInit<Bits<1>>,
@@ -391,7 +396,16 @@ pub struct ExtRegFile {
 }
 
 impl Default for ExtRegFile {
+    /// The decoder of a build holding every block.
     fn default() -> Self {
+        Self::with_blocks(u32::MAX)
+    }
+}
+
+impl ExtRegFile {
+    /// The decoder of a build holding `blocks` (BLOCKS in bits 15..0, SW_BLOCKS
+    /// from bit 16): a register of a block it lacks reads as 0 and ignores writes.
+    pub fn with_blocks(blocks: u32) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -425,6 +439,7 @@ impl Default for ExtRegFile {
             clr_xerrors_wred_overrun: Default::default(),
             rd_xerrors: Default::default(),
             s_xerrors: Default::default(),
+            has_pacing: Constant::new(blocks >> 1 & 1 != 0),
             a_pt_grants: Constant::new(bits::<10>(68)),
             pt_grants_count: Default::default(),
             rd_pt_grants: Default::default(),
@@ -438,6 +453,7 @@ impl Default for ExtRegFile {
             pt_max_late_late: Default::default(),
             rd_pt_max_late: Default::default(),
             s_pt_max_late: Default::default(),
+            has_fast_start: Constant::new(blocks >> 2 & 1 != 0),
             a_fs_iw: Constant::new(bits::<10>(72)),
             w_fs_iw: Default::default(),
             fs_iw_pkts: Default::default(),
@@ -499,6 +515,7 @@ impl Default for ExtRegFile {
             fs_errors_count: Default::default(),
             rd_fs_errors: Default::default(),
             s_fs_errors: Default::default(),
+            has_ack_gen: Constant::new(blocks >> 3 & 1 != 0),
             a_ag_m: Constant::new(bits::<10>(84)),
             w_ag_m: Default::default(),
             ag_m_pkts: Default::default(),
@@ -554,6 +571,7 @@ impl Default for ExtRegFile {
             ag_err_code: Default::default(),
             rd_ag_err: Default::default(),
             s_ag_err: Default::default(),
+            has_wred: Constant::new(blocks >> 4 & 1 != 0),
             a_wred_k_min: Constant::new(bits::<10>(96)),
             w_wred_k_min: Default::default(),
             wred_k_min_bytes: Default::default(),
@@ -633,6 +651,7 @@ impl Default for ExtRegFile {
             wred_dropped_full_count: Default::default(),
             rd_wred_dropped_full: Default::default(),
             s_wred_dropped_full: Default::default(),
+            has_loop: Constant::new(blocks >> 5 & 1 != 0),
             a_loop_ctrl: Constant::new(bits::<10>(112)),
             w_loop_ctrl: Default::default(),
             loop_ctrl_loopback: Default::default(),
@@ -740,25 +759,25 @@ impl Logic for ExtRegFile {
             self.rd_xerrors.next = bit_cast::<32, 1>(self.r_xerrors_fs_overrun.q.val()) | (bit_cast::<32, 1>(self.r_xerrors_ag_overrun.q.val()) << 1) | (bit_cast::<32, 1>(self.r_xerrors_wred_overrun.q.val()) << 2);
         }
         // PT_GRANTS (0x110, RO)
-        self.s_pt_grants.d.next = self.re.val() & (self.word.val() == self.a_pt_grants.val());
+        self.s_pt_grants.d.next = self.re.val() & (self.word.val() == self.a_pt_grants.val()) & self.has_pacing.val();
         self.rd_pt_grants.next = bits::<32>(0);
         if self.s_pt_grants.q.val() {
             self.rd_pt_grants.next = bit_cast::<32, 32>(self.pt_grants_count.val());
         }
         // PT_LAST (0x114, RO)
-        self.s_pt_last.d.next = self.re.val() & (self.word.val() == self.a_pt_last.val());
+        self.s_pt_last.d.next = self.re.val() & (self.word.val() == self.a_pt_last.val()) & self.has_pacing.val();
         self.rd_pt_last.next = bits::<32>(0);
         if self.s_pt_last.q.val() {
             self.rd_pt_last.next = bit_cast::<32, 12>(self.pt_last_flow.val()) | (bit_cast::<32, 16>(self.pt_last_late.val()) << 16);
         }
         // PT_MAX_LATE (0x118, RO)
-        self.s_pt_max_late.d.next = self.re.val() & (self.word.val() == self.a_pt_max_late.val());
+        self.s_pt_max_late.d.next = self.re.val() & (self.word.val() == self.a_pt_max_late.val()) & self.has_pacing.val();
         self.rd_pt_max_late.next = bits::<32>(0);
         if self.s_pt_max_late.q.val() {
             self.rd_pt_max_late.next = bit_cast::<32, 16>(self.pt_max_late_late.val());
         }
         // FS_IW (0x120, RW)
-        self.w_fs_iw.d.next = self.we.val() & (self.word.val() == self.a_fs_iw.val());
+        self.w_fs_iw.d.next = self.we.val() & (self.word.val() == self.a_fs_iw.val()) & self.has_fast_start.val();
         if self.w_fs_iw.q.val() {
             self.r_fs_iw_pkts.d.next = self.wdata_q.q.val().get_bits::<12>(0);
         }
@@ -766,13 +785,13 @@ impl Logic for ExtRegFile {
             self.r_fs_iw_pkts.d.next = self.k_fs_iw_pkts.val();
         }
         self.fs_iw_pkts.next = self.r_fs_iw_pkts.q.val();
-        self.s_fs_iw.d.next = self.re.val() & (self.word.val() == self.a_fs_iw.val());
+        self.s_fs_iw.d.next = self.re.val() & (self.word.val() == self.a_fs_iw.val()) & self.has_fast_start.val();
         self.rd_fs_iw.next = bits::<32>(0);
         if self.s_fs_iw.q.val() {
             self.rd_fs_iw.next = bit_cast::<32, 12>(self.r_fs_iw_pkts.q.val());
         }
         // FS_PSN (0x124, RW)
-        self.w_fs_psn.d.next = self.we.val() & (self.word.val() == self.a_fs_psn.val());
+        self.w_fs_psn.d.next = self.we.val() & (self.word.val() == self.a_fs_psn.val()) & self.has_fast_start.val();
         if self.w_fs_psn.q.val() {
             self.r_fs_psn_psn.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -780,13 +799,13 @@ impl Logic for ExtRegFile {
             self.r_fs_psn_psn.d.next = self.k_fs_psn_psn.val();
         }
         self.fs_psn_psn.next = self.r_fs_psn_psn.q.val();
-        self.s_fs_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_psn.val());
+        self.s_fs_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_psn.val()) & self.has_fast_start.val();
         self.rd_fs_psn.next = bits::<32>(0);
         if self.s_fs_psn.q.val() {
             self.rd_fs_psn.next = bit_cast::<32, 24>(self.r_fs_psn_psn.q.val());
         }
         // FS_HDR (0x128, RW)
-        self.w_fs_hdr.d.next = self.we.val() & (self.word.val() == self.a_fs_hdr.val());
+        self.w_fs_hdr.d.next = self.we.val() & (self.word.val() == self.a_fs_hdr.val()) & self.has_fast_start.val();
         if self.w_fs_hdr.q.val() {
             self.r_fs_hdr_word0.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
@@ -801,55 +820,55 @@ impl Logic for ExtRegFile {
             self.r_fs_hdr_csum.d.next = self.k_fs_hdr_csum.val();
         }
         self.fs_hdr_csum.next = self.r_fs_hdr_csum.q.val();
-        self.s_fs_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_hdr.val());
+        self.s_fs_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_hdr.val()) & self.has_fast_start.val();
         self.rd_fs_hdr.next = bits::<32>(0);
         if self.s_fs_hdr.q.val() {
             self.rd_fs_hdr.next = bit_cast::<32, 16>(self.r_fs_hdr_word0.q.val()) | (bit_cast::<32, 16>(self.r_fs_hdr_csum.q.val()) << 16);
         }
         // FS_EV (0x12c, WO)
-        self.w_fs_ev.d.next = self.we.val() & (self.word.val() == self.a_fs_ev.val());
+        self.w_fs_ev.d.next = self.we.val() & (self.word.val() == self.a_fs_ev.val()) & self.has_fast_start.val();
         self.fs_ev_wr.next = self.w_fs_ev.q.val();
         self.fs_ev_kind.next = self.wdata_q.q.val().get_bits::<2>(0);
         self.fs_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
         self.fs_ev_flow.next = self.wdata_q.q.val().get_bits::<12>(8);
         // FS_RESULT (0x130, RO)
-        self.s_fs_result.d.next = self.re.val() & (self.word.val() == self.a_fs_result.val());
+        self.s_fs_result.d.next = self.re.val() & (self.word.val() == self.a_fs_result.val()) & self.has_fast_start.val();
         self.rd_fs_result.next = bits::<32>(0);
         if self.s_fs_result.q.val() {
             self.rd_fs_result.next = bit_cast::<32, 2>(self.fs_result_kind.val()) | (bit_cast::<32, 2>(self.fs_result_err.val()) << 2) | (bit_cast::<32, 2>(self.fs_result_ecn.val()) << 4) | (bit_cast::<32, 2>(self.fs_result_stage.val()) << 6) | (bit_cast::<32, 1>(self.fs_result_set.val()) << 8) | (bit_cast::<32, 1>(self.fs_result_gbn.val()) << 9) | (bit_cast::<32, 12>(self.fs_result_flow.val()) << 16);
         }
         // FS_RESULT_HDR (0x134, RO)
-        self.s_fs_result_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_result_hdr.val());
+        self.s_fs_result_hdr.d.next = self.re.val() & (self.word.val() == self.a_fs_result_hdr.val()) & self.has_fast_start.val();
         self.rd_fs_result_hdr.next = bits::<32>(0);
         if self.s_fs_result_hdr.q.val() {
             self.rd_fs_result_hdr.next = bit_cast::<32, 16>(self.fs_result_hdr_word0.val()) | (bit_cast::<32, 16>(self.fs_result_hdr_csum.val()) << 16);
         }
         // FS_RESULT_PSN (0x138, RO)
-        self.s_fs_result_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_result_psn.val());
+        self.s_fs_result_psn.d.next = self.re.val() & (self.word.val() == self.a_fs_result_psn.val()) & self.has_fast_start.val();
         self.rd_fs_result_psn.next = bits::<32>(0);
         if self.s_fs_result_psn.q.val() {
             self.rd_fs_result_psn.next = bit_cast::<32, 24>(self.fs_result_psn_psn.val());
         }
         // FS_RESULT_CW (0x13c, RO)
-        self.s_fs_result_cw.d.next = self.re.val() & (self.word.val() == self.a_fs_result_cw.val());
+        self.s_fs_result_cw.d.next = self.re.val() & (self.word.val() == self.a_fs_result_cw.val()) & self.has_fast_start.val();
         self.rd_fs_result_cw.next = bits::<32>(0);
         if self.s_fs_result_cw.q.val() {
             self.rd_fs_result_cw.next = bit_cast::<32, 12>(self.fs_result_cw_pkts.val());
         }
         // FS_EVENTS (0x140, RO)
-        self.s_fs_events.d.next = self.re.val() & (self.word.val() == self.a_fs_events.val());
+        self.s_fs_events.d.next = self.re.val() & (self.word.val() == self.a_fs_events.val()) & self.has_fast_start.val();
         self.rd_fs_events.next = bits::<32>(0);
         if self.s_fs_events.q.val() {
             self.rd_fs_events.next = bit_cast::<32, 32>(self.fs_events_count.val());
         }
         // FS_ERRORS (0x144, RO)
-        self.s_fs_errors.d.next = self.re.val() & (self.word.val() == self.a_fs_errors.val());
+        self.s_fs_errors.d.next = self.re.val() & (self.word.val() == self.a_fs_errors.val()) & self.has_fast_start.val();
         self.rd_fs_errors.next = bits::<32>(0);
         if self.s_fs_errors.q.val() {
             self.rd_fs_errors.next = bit_cast::<32, 32>(self.fs_errors_count.val());
         }
         // AG_M (0x150, RW)
-        self.w_ag_m.d.next = self.we.val() & (self.word.val() == self.a_ag_m.val());
+        self.w_ag_m.d.next = self.we.val() & (self.word.val() == self.a_ag_m.val()) & self.has_ack_gen.val();
         if self.w_ag_m.q.val() {
             self.r_ag_m_pkts.d.next = self.wdata_q.q.val().get_bits::<4>(0);
         }
@@ -857,13 +876,13 @@ impl Logic for ExtRegFile {
             self.r_ag_m_pkts.d.next = self.k_ag_m_pkts.val();
         }
         self.ag_m_pkts.next = self.r_ag_m_pkts.q.val();
-        self.s_ag_m.d.next = self.re.val() & (self.word.val() == self.a_ag_m.val());
+        self.s_ag_m.d.next = self.re.val() & (self.word.val() == self.a_ag_m.val()) & self.has_ack_gen.val();
         self.rd_ag_m.next = bits::<32>(0);
         if self.s_ag_m.q.val() {
             self.rd_ag_m.next = bit_cast::<32, 4>(self.r_ag_m_pkts.q.val());
         }
         // AG_TIMEOUT (0x154, RW)
-        self.w_ag_timeout.d.next = self.we.val() & (self.word.val() == self.a_ag_timeout.val());
+        self.w_ag_timeout.d.next = self.we.val() & (self.word.val() == self.a_ag_timeout.val()) & self.has_ack_gen.val();
         if self.w_ag_timeout.q.val() {
             self.r_ag_timeout_cycles.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
@@ -871,13 +890,13 @@ impl Logic for ExtRegFile {
             self.r_ag_timeout_cycles.d.next = self.k_ag_timeout_cycles.val();
         }
         self.ag_timeout_cycles.next = self.r_ag_timeout_cycles.q.val();
-        self.s_ag_timeout.d.next = self.re.val() & (self.word.val() == self.a_ag_timeout.val());
+        self.s_ag_timeout.d.next = self.re.val() & (self.word.val() == self.a_ag_timeout.val()) & self.has_ack_gen.val();
         self.rd_ag_timeout.next = bits::<32>(0);
         if self.s_ag_timeout.q.val() {
             self.rd_ag_timeout.next = bit_cast::<32, 16>(self.r_ag_timeout_cycles.q.val());
         }
         // AG_PSN (0x158, RW)
-        self.w_ag_psn.d.next = self.we.val() & (self.word.val() == self.a_ag_psn.val());
+        self.w_ag_psn.d.next = self.we.val() & (self.word.val() == self.a_ag_psn.val()) & self.has_ack_gen.val();
         if self.w_ag_psn.q.val() {
             self.r_ag_psn_psn.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -885,56 +904,56 @@ impl Logic for ExtRegFile {
             self.r_ag_psn_psn.d.next = self.k_ag_psn_psn.val();
         }
         self.ag_psn_psn.next = self.r_ag_psn_psn.q.val();
-        self.s_ag_psn.d.next = self.re.val() & (self.word.val() == self.a_ag_psn.val());
+        self.s_ag_psn.d.next = self.re.val() & (self.word.val() == self.a_ag_psn.val()) & self.has_ack_gen.val();
         self.rd_ag_psn.next = bits::<32>(0);
         if self.s_ag_psn.q.val() {
             self.rd_ag_psn.next = bit_cast::<32, 24>(self.r_ag_psn_psn.q.val());
         }
         // AG_EV (0x15c, WO)
-        self.w_ag_ev.d.next = self.we.val() & (self.word.val() == self.a_ag_ev.val());
+        self.w_ag_ev.d.next = self.we.val() & (self.word.val() == self.a_ag_ev.val()) & self.has_ack_gen.val();
         self.ag_ev_wr.next = self.w_ag_ev.q.val();
         self.ag_ev_kind.next = self.wdata_q.q.val().get_bits::<1>(0);
         self.ag_ev_ce.next = self.wdata_q.q.val().get_bits::<1>(1);
         self.ag_ev_last.next = self.wdata_q.q.val().get_bits::<1>(2);
         self.ag_ev_flow.next = self.wdata_q.q.val().get_bits::<12>(8);
         // AG_ACK (0x160, RO)
-        self.s_ag_ack.d.next = self.re.val() & (self.word.val() == self.a_ag_ack.val());
+        self.s_ag_ack.d.next = self.re.val() & (self.word.val() == self.a_ag_ack.val()) & self.has_ack_gen.val();
         self.rd_ag_ack.next = bits::<32>(0);
         if self.s_ag_ack.q.val() {
             self.rd_ag_ack.next = bit_cast::<32, 24>(self.ag_ack_psn.val()) | (bit_cast::<32, 4>(self.ag_ack_n.val()) << 24) | (bit_cast::<32, 1>(self.ag_ack_ece.val()) << 28) | (bit_cast::<32, 1>(self.ag_ack_nak.val()) << 29);
         }
         // AG_ACK_FLOW (0x164, RO)
-        self.s_ag_ack_flow.d.next = self.re.val() & (self.word.val() == self.a_ag_ack_flow.val());
+        self.s_ag_ack_flow.d.next = self.re.val() & (self.word.val() == self.a_ag_ack_flow.val()) & self.has_ack_gen.val();
         self.rd_ag_ack_flow.next = bits::<32>(0);
         if self.s_ag_ack_flow.q.val() {
             self.rd_ag_ack_flow.next = bit_cast::<32, 12>(self.ag_ack_flow_flow.val());
         }
         // AG_ACKS (0x168, RO)
-        self.s_ag_acks.d.next = self.re.val() & (self.word.val() == self.a_ag_acks.val());
+        self.s_ag_acks.d.next = self.re.val() & (self.word.val() == self.a_ag_acks.val()) & self.has_ack_gen.val();
         self.rd_ag_acks.next = bits::<32>(0);
         if self.s_ag_acks.q.val() {
             self.rd_ag_acks.next = bit_cast::<32, 32>(self.ag_acks_count.val());
         }
         // AG_NAKS (0x16c, RO)
-        self.s_ag_naks.d.next = self.re.val() & (self.word.val() == self.a_ag_naks.val());
+        self.s_ag_naks.d.next = self.re.val() & (self.word.val() == self.a_ag_naks.val()) & self.has_ack_gen.val();
         self.rd_ag_naks.next = bits::<32>(0);
         if self.s_ag_naks.q.val() {
             self.rd_ag_naks.next = bit_cast::<32, 32>(self.ag_naks_count.val());
         }
         // AG_ERRORS (0x170, RO)
-        self.s_ag_errors.d.next = self.re.val() & (self.word.val() == self.a_ag_errors.val());
+        self.s_ag_errors.d.next = self.re.val() & (self.word.val() == self.a_ag_errors.val()) & self.has_ack_gen.val();
         self.rd_ag_errors.next = bits::<32>(0);
         if self.s_ag_errors.q.val() {
             self.rd_ag_errors.next = bit_cast::<32, 32>(self.ag_errors_count.val());
         }
         // AG_ERR (0x174, RO)
-        self.s_ag_err.d.next = self.re.val() & (self.word.val() == self.a_ag_err.val());
+        self.s_ag_err.d.next = self.re.val() & (self.word.val() == self.a_ag_err.val()) & self.has_ack_gen.val();
         self.rd_ag_err.next = bits::<32>(0);
         if self.s_ag_err.q.val() {
             self.rd_ag_err.next = bit_cast::<32, 2>(self.ag_err_code.val());
         }
         // WRED_K_MIN (0x180, RW)
-        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val());
+        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val()) & self.has_wred.val();
         if self.w_wred_k_min.q.val() {
             self.r_wred_k_min_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -942,13 +961,13 @@ impl Logic for ExtRegFile {
             self.r_wred_k_min_bytes.d.next = self.k_wred_k_min_bytes.val();
         }
         self.wred_k_min_bytes.next = self.r_wred_k_min_bytes.q.val();
-        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val());
+        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val()) & self.has_wred.val();
         self.rd_wred_k_min.next = bits::<32>(0);
         if self.s_wred_k_min.q.val() {
             self.rd_wred_k_min.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
         }
         // WRED_K_MAX (0x184, RW)
-        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val());
+        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val()) & self.has_wred.val();
         if self.w_wred_k_max.q.val() {
             self.r_wred_k_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -956,13 +975,13 @@ impl Logic for ExtRegFile {
             self.r_wred_k_max_bytes.d.next = self.k_wred_k_max_bytes.val();
         }
         self.wred_k_max_bytes.next = self.r_wred_k_max_bytes.q.val();
-        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val());
+        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val()) & self.has_wred.val();
         self.rd_wred_k_max.next = bits::<32>(0);
         if self.s_wred_k_max.q.val() {
             self.rd_wred_k_max.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
         }
         // WRED_K (0x188, RW)
-        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val());
+        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val()) & self.has_wred.val();
         if self.w_wred_k.q.val() {
             self.r_wred_k_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -970,13 +989,13 @@ impl Logic for ExtRegFile {
             self.r_wred_k_bytes.d.next = self.k_wred_k_bytes.val();
         }
         self.wred_k_bytes.next = self.r_wred_k_bytes.q.val();
-        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val());
+        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val()) & self.has_wred.val();
         self.rd_wred_k.next = bits::<32>(0);
         if self.s_wred_k.q.val() {
             self.rd_wred_k.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
         }
         // WRED_BUF_MAX (0x18c, RW)
-        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val());
+        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val()) & self.has_wred.val();
         if self.w_wred_buf_max.q.val() {
             self.r_wred_buf_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -984,13 +1003,13 @@ impl Logic for ExtRegFile {
             self.r_wred_buf_max_bytes.d.next = self.k_wred_buf_max_bytes.val();
         }
         self.wred_buf_max_bytes.next = self.r_wred_buf_max_bytes.q.val();
-        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val());
+        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val()) & self.has_wred.val();
         self.rd_wred_buf_max.next = bits::<32>(0);
         if self.s_wred_buf_max.q.val() {
             self.rd_wred_buf_max.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
         }
         // WRED_P_MAX (0x190, RW)
-        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val());
+        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val()) & self.has_wred.val();
         if self.w_wred_p_max.q.val() {
             self.r_wred_p_max_p.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
@@ -998,13 +1017,13 @@ impl Logic for ExtRegFile {
             self.r_wred_p_max_p.d.next = self.k_wred_p_max_p.val();
         }
         self.wred_p_max_p.next = self.r_wred_p_max_p.q.val();
-        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val());
+        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val()) & self.has_wred.val();
         self.rd_wred_p_max.next = bits::<32>(0);
         if self.s_wred_p_max.q.val() {
             self.rd_wred_p_max.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
         }
         // WRED_SEED (0x194, RW)
-        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val());
+        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val()) & self.has_wred.val();
         if self.w_wred_seed.q.val() {
             self.r_wred_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
@@ -1012,13 +1031,13 @@ impl Logic for ExtRegFile {
             self.r_wred_seed_seed.d.next = self.k_wred_seed_seed.val();
         }
         self.wred_seed_seed.next = self.r_wred_seed_seed.q.val();
-        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val());
+        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val()) & self.has_wred.val();
         self.rd_wred_seed.next = bits::<32>(0);
         if self.s_wred_seed.q.val() {
             self.rd_wred_seed.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
         }
         // WRED_DRAIN (0x198, RW)
-        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val());
+        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val()) & self.has_wred.val();
         if self.w_wred_drain.q.val() {
             self.r_wred_drain_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
@@ -1026,54 +1045,54 @@ impl Logic for ExtRegFile {
             self.r_wred_drain_bytes.d.next = self.k_wred_drain_bytes.val();
         }
         self.wred_drain_bytes.next = self.r_wred_drain_bytes.q.val();
-        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val());
+        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val()) & self.has_wred.val();
         self.rd_wred_drain.next = bits::<32>(0);
         if self.s_wred_drain.q.val() {
             self.rd_wred_drain.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
         }
         // WRED_PKT (0x19c, WO)
-        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
+        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val()) & self.has_wred.val();
         self.wred_pkt_wr.next = self.w_wred_pkt.q.val();
         self.wred_pkt_len.next = self.wdata_q.q.val().get_bits::<14>(0);
         self.wred_pkt_ecn.next = self.wdata_q.q.val().get_bits::<2>(16);
         // WRED_LAST (0x1a0, RO)
-        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val());
+        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val()) & self.has_wred.val();
         self.rd_wred_last.next = bits::<32>(0);
         if self.s_wred_last.q.val() {
             self.rd_wred_last.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
         }
         // WRED_OCC (0x1a4, RO)
-        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val());
+        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val()) & self.has_wred.val();
         self.rd_wred_occ.next = bits::<32>(0);
         if self.s_wred_occ.q.val() {
             self.rd_wred_occ.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
         }
         // WRED_FORWARDED (0x1a8, RO)
-        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val());
+        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val()) & self.has_wred.val();
         self.rd_wred_forwarded.next = bits::<32>(0);
         if self.s_wred_forwarded.q.val() {
             self.rd_wred_forwarded.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
         }
         // WRED_MARKED (0x1ac, RO)
-        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val());
+        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val()) & self.has_wred.val();
         self.rd_wred_marked.next = bits::<32>(0);
         if self.s_wred_marked.q.val() {
             self.rd_wred_marked.next = bit_cast::<32, 32>(self.wred_marked_count.val());
         }
         // WRED_DROPPED_WRED (0x1b0, RO)
-        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val());
+        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val()) & self.has_wred.val();
         self.rd_wred_dropped_wred.next = bits::<32>(0);
         if self.s_wred_dropped_wred.q.val() {
             self.rd_wred_dropped_wred.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
         }
         // WRED_DROPPED_FULL (0x1b4, RO)
-        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val());
+        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) & self.has_wred.val();
         self.rd_wred_dropped_full.next = bits::<32>(0);
         if self.s_wred_dropped_full.q.val() {
             self.rd_wred_dropped_full.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
         }
         // LOOP_CTRL (0x1c0, RW)
-        self.w_loop_ctrl.d.next = self.we.val() & (self.word.val() == self.a_loop_ctrl.val());
+        self.w_loop_ctrl.d.next = self.we.val() & (self.word.val() == self.a_loop_ctrl.val()) & self.has_loop.val();
         if self.w_loop_ctrl.q.val() {
             self.r_loop_ctrl_loopback.d.next = self.wdata_q.q.val().get_bits::<1>(0);
         }
@@ -1095,13 +1114,13 @@ impl Logic for ExtRegFile {
             self.r_loop_ctrl_flows.d.next = self.k_loop_ctrl_flows.val();
         }
         self.loop_ctrl_flows.next = self.r_loop_ctrl_flows.q.val();
-        self.s_loop_ctrl.d.next = self.re.val() & (self.word.val() == self.a_loop_ctrl.val());
+        self.s_loop_ctrl.d.next = self.re.val() & (self.word.val() == self.a_loop_ctrl.val()) & self.has_loop.val();
         self.rd_loop_ctrl.next = bits::<32>(0);
         if self.s_loop_ctrl.q.val() {
             self.rd_loop_ctrl.next = bit_cast::<32, 1>(self.r_loop_ctrl_loopback.q.val()) | (bit_cast::<32, 1>(self.r_loop_ctrl_send.q.val()) << 1) | (bit_cast::<32, 13>(self.r_loop_ctrl_flows.q.val()) << 8);
         }
         // LOOP_RTO (0x1c4, RW)
-        self.w_loop_rto.d.next = self.we.val() & (self.word.val() == self.a_loop_rto.val());
+        self.w_loop_rto.d.next = self.we.val() & (self.word.val() == self.a_loop_rto.val()) & self.has_loop.val();
         if self.w_loop_rto.q.val() {
             self.r_loop_rto_cycles.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
@@ -1109,13 +1128,13 @@ impl Logic for ExtRegFile {
             self.r_loop_rto_cycles.d.next = self.k_loop_rto_cycles.val();
         }
         self.loop_rto_cycles.next = self.r_loop_rto_cycles.q.val();
-        self.s_loop_rto.d.next = self.re.val() & (self.word.val() == self.a_loop_rto.val());
+        self.s_loop_rto.d.next = self.re.val() & (self.word.val() == self.a_loop_rto.val()) & self.has_loop.val();
         self.rd_loop_rto.next = bits::<32>(0);
         if self.s_loop_rto.q.val() {
             self.rd_loop_rto.next = bit_cast::<32, 16>(self.r_loop_rto_cycles.q.val());
         }
         // LOOP_LEN (0x1c8, RW)
-        self.w_loop_len.d.next = self.we.val() & (self.word.val() == self.a_loop_len.val());
+        self.w_loop_len.d.next = self.we.val() & (self.word.val() == self.a_loop_len.val()) & self.has_loop.val();
         if self.w_loop_len.q.val() {
             self.r_loop_len_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
@@ -1123,43 +1142,43 @@ impl Logic for ExtRegFile {
             self.r_loop_len_bytes.d.next = self.k_loop_len_bytes.val();
         }
         self.loop_len_bytes.next = self.r_loop_len_bytes.q.val();
-        self.s_loop_len.d.next = self.re.val() & (self.word.val() == self.a_loop_len.val());
+        self.s_loop_len.d.next = self.re.val() & (self.word.val() == self.a_loop_len.val()) & self.has_loop.val();
         self.rd_loop_len.next = bits::<32>(0);
         if self.s_loop_len.q.val() {
             self.rd_loop_len.next = bit_cast::<32, 14>(self.r_loop_len_bytes.q.val());
         }
         // LOOP_STATUS (0x1cc, RO)
-        self.s_loop_status.d.next = self.re.val() & (self.word.val() == self.a_loop_status.val());
+        self.s_loop_status.d.next = self.re.val() & (self.word.val() == self.a_loop_status.val()) & self.has_loop.val();
         self.rd_loop_status.next = bits::<32>(0);
         if self.s_loop_status.q.val() {
             self.rd_loop_status.next = bit_cast::<32, 6>(self.loop_status_in_pipe.val());
         }
         // LOOP_SENT (0x1d0, RO)
-        self.s_loop_sent.d.next = self.re.val() & (self.word.val() == self.a_loop_sent.val());
+        self.s_loop_sent.d.next = self.re.val() & (self.word.val() == self.a_loop_sent.val()) & self.has_loop.val();
         self.rd_loop_sent.next = bits::<32>(0);
         if self.s_loop_sent.q.val() {
             self.rd_loop_sent.next = bit_cast::<32, 32>(self.loop_sent_count.val());
         }
         // LOOP_DELIVERED (0x1d4, RO)
-        self.s_loop_delivered.d.next = self.re.val() & (self.word.val() == self.a_loop_delivered.val());
+        self.s_loop_delivered.d.next = self.re.val() & (self.word.val() == self.a_loop_delivered.val()) & self.has_loop.val();
         self.rd_loop_delivered.next = bits::<32>(0);
         if self.s_loop_delivered.q.val() {
             self.rd_loop_delivered.next = bit_cast::<32, 32>(self.loop_delivered_count.val());
         }
         // LOOP_REWINDS (0x1d8, RO)
-        self.s_loop_rewinds.d.next = self.re.val() & (self.word.val() == self.a_loop_rewinds.val());
+        self.s_loop_rewinds.d.next = self.re.val() & (self.word.val() == self.a_loop_rewinds.val()) & self.has_loop.val();
         self.rd_loop_rewinds.next = bits::<32>(0);
         if self.s_loop_rewinds.q.val() {
             self.rd_loop_rewinds.next = bit_cast::<32, 32>(self.loop_rewinds_count.val());
         }
         // LOOP_TIMEOUTS (0x1dc, RO)
-        self.s_loop_timeouts.d.next = self.re.val() & (self.word.val() == self.a_loop_timeouts.val());
+        self.s_loop_timeouts.d.next = self.re.val() & (self.word.val() == self.a_loop_timeouts.val()) & self.has_loop.val();
         self.rd_loop_timeouts.next = bits::<32>(0);
         if self.s_loop_timeouts.q.val() {
             self.rd_loop_timeouts.next = bit_cast::<32, 32>(self.loop_timeouts_count.val());
         }
         // LOOP_LOST (0x1e0, RO)
-        self.s_loop_lost.d.next = self.re.val() & (self.word.val() == self.a_loop_lost.val());
+        self.s_loop_lost.d.next = self.re.val() & (self.word.val() == self.a_loop_lost.val()) & self.has_loop.val();
         self.rd_loop_lost.next = bits::<32>(0);
         if self.s_loop_lost.q.val() {
             self.rd_loop_lost.next = bit_cast::<32, 32>(self.loop_lost_count.val());

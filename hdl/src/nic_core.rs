@@ -226,6 +226,7 @@ const _: () = assert!(
         && ldcp_regmap::BLOCK_ACK_GEN == 3
         && ldcp_regmap::BLOCK_WRED_ECN == 4
         && ldcp_regmap::BLOCK_LOOP == 5
+        && ldcp_regmap::BLOCK_GENERATOR == 6
 );
 
 /// The build an instance reports in GIT_HASH and CAPS.DIRTY.
@@ -355,7 +356,7 @@ pub struct NicCore<const FB: usize, const EW: usize, E: Engine<FB> = WindowEngin
     c_dirty: Constant<Bits<1>>,
     c_ext: Constant<Bits<1>>,
     c_kind: Constant<Bits<2>>,
-    c_blocks: Constant<Bits<6>>,
+    c_blocks: Constant<Bits<7>>,
     c_flow_bits: Constant<Bits<8>>,
     c_fifo_log2: Constant<Bits<8>>,
     c_latency: Constant<Bits<8>>,
@@ -461,7 +462,7 @@ impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
     /// A core reporting `build`, and `blocks` in BLOCKS (CAPS.EXT set when
     /// any block is beyond the core's).
     pub fn with_blocks(build: BuildId, blocks: u32) -> Self {
-        let ext = blocks != ldcp_regmap::BLOCKS_NIC_CORE;
+        let ext = blocks & !ldcp_regmap::BLOCKS_NIC_CORE != 0;
         assert!(
             (1..=FB_4K).contains(&FB) && EW == FB + EV_LOW_BITS,
             "flow bits {FB} out of [1, {FB_4K}], or a FIFO word of {EW} bits, not {FB} + {EV_LOW_BITS}"
@@ -492,14 +493,14 @@ impl<const FB: usize, const EW: usize, E: Engine<FB>> NicCore<FB, EW, E> {
             bus_re: Default::default(),
             bus_rdata: Default::default(),
             bus_rvalid: Default::default(),
-            regs: Default::default(),
+            regs: RegFile::with_blocks(blocks),
             eng: Default::default(),
             fifo: Default::default(),
             c_hash: Constant::new(bits::<32>(build.hash as u64)),
             c_dirty: Constant::new(bits::<1>(build.dirty as u64)),
             c_ext: Constant::new(bits::<1>(ext as u64)),
             c_kind: Constant::new(bits::<2>(ldcp_regmap::KIND_NIC as u64)),
-            c_blocks: Constant::new(bits::<6>(blocks as u64)),
+            c_blocks: Constant::new(bits::<7>(blocks as u64)),
             c_flow_bits: Constant::new(bits::<8>(FB as u64)),
             c_fifo_log2: Constant::new(bits::<8>(ldcp_regmap::FIFO_DEPTH_LOG2 as u64)),
             c_latency: Constant::new(bits::<8>(E::LATENCY_CYCLES)),
@@ -753,6 +754,7 @@ macro_rules! core_logic {
         self.regs.blocks_ack_gen.next = self.c_blocks.val().get_bits::<1>(3);
         self.regs.blocks_wred_ecn.next = self.c_blocks.val().get_bits::<1>(4);
         self.regs.blocks_loop.next = self.c_blocks.val().get_bits::<1>(5);
+        self.regs.blocks_generator.next = self.c_blocks.val().get_bits::<1>(6);
 
         // ---- cycle counter: reading CYCLES_LO latches the high word
         self.cycles.d.next = self.cycles.q.val() + self.one48.val();

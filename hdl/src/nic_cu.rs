@@ -8,7 +8,9 @@
 //! a switch; its decoder, [`crate::ext_regfile_cu::ExtRegFileCu`], holds
 //! only the registers `ldcp_regmap::decoded_by` gives this build, so the
 //! port's offsets read as 0 and ignore writes, and the port's observation
-//! outputs are 0).
+//! outputs are 0; nor the core's event generator, whose GEN_* registers
+//! the core's decoder leaves undecoded for this BLOCKS, so yosys drops the
+//! generator: the loopback is this NIC's traffic source).
 //!
 //! Registers, slots, result registers, counters, the pacing timer's glue,
 //! resets and the sender's table behave as in `NicSystem` (its module doc);
@@ -303,6 +305,8 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_ak: Signal<Local, Bits<24>>,
     lp_stamp: Signal<Local, Bits<16>>,
     lp_infl: Signal<Local, Bits<24>>,
+    /// packets in flight (next != acked): an equality, no carry chain
+    lp_busy: Signal<Local, Bit>,
     lp_win: Signal<Local, Bits<24>>,
     lp_age: Signal<Local, Bits<16>>,
     lp_adv: Signal<Local, Bits<24>>,
@@ -323,7 +327,8 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_timeout: Signal<Local, Bit>,
     lp_pkt: Signal<Local, Bit>,
     rx_take: Signal<Local, Bit>,
-    lp_inc: Signal<Local, Bits<6>>,
+    lp_pipe_p0: Signal<Local, Bits<6>>,
+    lp_pipe_p1: Signal<Local, Bits<6>>,
     lp_nx1: Signal<Local, Bits<24>>,
     lp_flows: Signal<Local, Bits<FLOWS_FIELD>>,
 }
@@ -367,9 +372,9 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             rx_ce, lp_pipe, aq_v, aq_flow,
             aq_psn, aq_nak, aq_pop, aq_push, aq_full, lp_loopback, lp_send, lp_last,
             lp_sel_ack, lp_vis_busy, lp_visit, lp_op_v, lp_nx, lp_ak, lp_stamp,
-            lp_infl, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
+            lp_infl, lp_busy, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
             lp_sel_grant, lp_g_cand, lp_g_fl, lp_cr65, lp_tx, lp_rewind, lp_timeout,
-            lp_pkt, rx_take, lp_inc, lp_nx1, lp_flows,
+            lp_pkt, rx_take, lp_pipe_p0, lp_pipe_p1, lp_nx1, lp_flows,
             i_pt_grants, i_fs_events, i_fs_errors, i_ag_acks, i_ag_naks, i_ag_errors, i_lp_sent, i_lp_deliv, i_lp_rew, i_lp_tmo, i_lp_lost,
         )
     }
@@ -683,6 +688,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.lp_ak.next = self.lts.state.val().get_bits::<24>(24);
         self.lp_stamp.next = self.lts.state.val().get_bits::<16>(48);
         self.lp_infl.next = self.lp_nx.val() - self.lp_ak.val();
+        self.lp_busy.next = self.lp_nx.val() != self.lp_ak.val();
         self.lp_nx1.next = self.lp_nx.val() + self.one24.val();
         self.lp_win.next = bit_cast::<24, 12>(self.lp_s3_lw.q.val());
         self.lp_age.next = self.lp_t.q.val() - self.lp_stamp.val();
@@ -692,7 +698,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.lp_wc.next = self.lp_credit.val();
         self.lp_may.next = self.lp_infl.val() < self.lp_win.val();
         if !self.lp_s3_lw.q.val().any() {
-            self.lp_may.next = self.lp_credit.val() & !self.lp_infl.val().any();
+            self.lp_may.next = self.lp_credit.val() & !self.lp_busy.val();
         }
         // the entry written back, field by field (next | acked | stamp),
         // each a mux of its own few sources (NicSystem's decision)
@@ -703,7 +709,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.lp_rewind.next = false;
         self.lp_timeout.next = false;
         if self.lp_s3_kind.q.val() == bits::<3>(0) {
-            if self.lp_infl.val().any()
+            if self.lp_busy.val()
                 & self.xregs.loop_rto_cycles.val().any()
                 & (self.lp_age.val() >= self.xregs.loop_rto_cycles.val())
             {
@@ -715,7 +721,7 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
                 self.lp_tx.next = true;
                 self.lp_wc.next = false;
                 self.lp_ws_nx.next = self.lp_nx1.val();
-                if !self.lp_infl.val().any() {
+                if !self.lp_busy.val() {
                     self.lp_ws_st.next = self.lp_t.q.val();
                 }
             }
@@ -1029,14 +1035,17 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.xregs.ag_err_code.next = self.ag_err.q.val();
 
         // ---- the loop's packets on chip: + a send, - a packet the receiver took
-        self.lp_inc.next = bits::<6>(0);
-        if self.lp_s3_v.q.val() & self.lp_tx.val() {
-            self.lp_inc.next = bits::<6>(1);
-        }
+        // both sums from the registers, the send only selecting (it is the
+        // end of the s3 decision's path)
+        self.lp_pipe_p0.next = self.lp_pipe.q.val();
+        self.lp_pipe_p1.next = self.lp_pipe.q.val() + self.one6.val();
         if self.rx_take.val() {
-            self.lp_pipe.d.next = self.lp_pipe.q.val() + self.lp_inc.val() - self.one6.val();
-        } else {
-            self.lp_pipe.d.next = self.lp_pipe.q.val() + self.lp_inc.val();
+            self.lp_pipe_p0.next = self.lp_pipe.q.val() - self.one6.val();
+            self.lp_pipe_p1.next = self.lp_pipe.q.val();
+        }
+        self.lp_pipe.d.next = self.lp_pipe_p0.val();
+        if self.lp_s3_v.q.val() & self.lp_tx.val() {
+            self.lp_pipe.d.next = self.lp_pipe_p1.val();
         }
         self.xregs.loop_status_in_pipe.next = self.lp_pipe.q.val();
         self.xregs.loop_sent_count.next = self.cnt.value.val();

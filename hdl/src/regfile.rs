@@ -59,7 +59,7 @@ pub struct RegFile {
     pub errors_fifo_overflow_set: Signal<In, Bits<1>>,
     /// Sets ERRORS.FLOW_CMD_BUSY: a FLOW_CMD arrived while one was in progress: it was ignored
     pub errors_flow_cmd_busy_set: Signal<In, Bits<1>>,
-    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, flow window and counters: every NIC
     pub blocks_window_engine: Signal<In, Bits<1>>,
     /// BLOCKS.PACING_TIMER: the pacing timer (PT_* registers)
     pub blocks_pacing_timer: Signal<In, Bits<1>>,
@@ -71,6 +71,8 @@ pub struct RegFile {
     pub blocks_wred_ecn: Signal<In, Bits<1>>,
     /// BLOCKS.LOOP: the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
     pub blocks_loop: Signal<In, Bits<1>>,
+    /// BLOCKS.GENERATOR: the on-chip event generator (GEN_* registers; GEN_CYCLES stays 0 without it): every NIC but the Alchitry Cu NIC (map 2.1; a 2.0 device holds it with the window engine)
+    pub blocks_generator: Signal<In, Bits<1>>,
     /// ALPHA.RAW: PAWA increase factor alpha in (0, 1]; 0 acts as 1/256, above 256 as 1
     pub alpha_raw: Signal<Out, Bits<9>>,
     /// BETA.RAW: PAWA decrease factor beta in (0, 1]; 0 acts as 1/256, above 256 as 1
@@ -243,6 +245,7 @@ pub struct RegFile {
     s_flow_status: DFF<Bit>,
     a_ev_push: Constant<Bits<10>>,
     w_ev_push: DFF<Bit>,
+    has_generator: Constant<Bit>,
     a_gen_count: Constant<Bits<10>>,
     w_gen_count: DFF<Bit>,
     r_gen_count_events: DFFWithInit<Bits<32>>,
@@ -293,7 +296,16 @@ pub struct RegFile {
 }
 
 impl Default for RegFile {
+    /// The decoder of a build holding every block.
     fn default() -> Self {
+        Self::with_blocks(u32::MAX)
+    }
+}
+
+impl RegFile {
+    /// The decoder of a build holding `blocks` (BLOCKS in bits 15..0, SW_BLOCKS
+    /// from bit 16): a register of a block it lacks reads as 0 and ignores writes.
+    pub fn with_blocks(blocks: u32) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -314,7 +326,7 @@ impl Default for RegFile {
             rd_magic: Default::default(),
             s_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x0)),
+            c_version_minor: Constant::new(bits::<16>(0x1)),
             c_version_major: Constant::new(bits::<16>(0x2)),
             rd_version: Default::default(),
             s_version: Default::default(),
@@ -359,6 +371,7 @@ impl Default for RegFile {
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
+            blocks_generator: Default::default(),
             rd_blocks: Default::default(),
             s_blocks: Default::default(),
             a_alpha: Constant::new(bits::<10>(8)),
@@ -441,6 +454,7 @@ impl Default for RegFile {
             ev_push_flow: Default::default(),
             ev_push_n: Default::default(),
             ev_push_ece: Default::default(),
+            has_generator: Constant::new(blocks >> 6 & 1 != 0),
             a_gen_count: Constant::new(bits::<10>(28)),
             w_gen_count: Default::default(),
             gen_count_events: Default::default(),
@@ -584,7 +598,7 @@ impl Logic for RegFile {
         self.s_blocks.d.next = self.re.val() & (self.word.val() == self.a_blocks.val());
         self.rd_blocks.next = bits::<32>(0);
         if self.s_blocks.q.val() {
-            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
+            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5) | (bit_cast::<32, 1>(self.blocks_generator.val()) << 6);
         }
         // ALPHA (0x020, RW)
         self.w_alpha.d.next = self.we.val() & (self.word.val() == self.a_alpha.val());
@@ -727,7 +741,7 @@ impl Logic for RegFile {
         self.ev_push_n.next = self.wdata_q.q.val().get_bits::<4>(12);
         self.ev_push_ece.next = self.wdata_q.q.val().get_bits::<1>(16);
         // GEN_COUNT (0x070, RW)
-        self.w_gen_count.d.next = self.we.val() & (self.word.val() == self.a_gen_count.val());
+        self.w_gen_count.d.next = self.we.val() & (self.word.val() == self.a_gen_count.val()) & self.has_generator.val();
         if self.w_gen_count.q.val() {
             self.r_gen_count_events.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
@@ -735,13 +749,13 @@ impl Logic for RegFile {
             self.r_gen_count_events.d.next = self.k_gen_count_events.val();
         }
         self.gen_count_events.next = self.r_gen_count_events.q.val();
-        self.s_gen_count.d.next = self.re.val() & (self.word.val() == self.a_gen_count.val());
+        self.s_gen_count.d.next = self.re.val() & (self.word.val() == self.a_gen_count.val()) & self.has_generator.val();
         self.rd_gen_count.next = bits::<32>(0);
         if self.s_gen_count.q.val() {
             self.rd_gen_count.next = bit_cast::<32, 32>(self.r_gen_count_events.q.val());
         }
         // GEN_SEED (0x074, RW)
-        self.w_gen_seed.d.next = self.we.val() & (self.word.val() == self.a_gen_seed.val());
+        self.w_gen_seed.d.next = self.we.val() & (self.word.val() == self.a_gen_seed.val()) & self.has_generator.val();
         if self.w_gen_seed.q.val() {
             self.r_gen_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
@@ -749,18 +763,18 @@ impl Logic for RegFile {
             self.r_gen_seed_seed.d.next = self.k_gen_seed_seed.val();
         }
         self.gen_seed_seed.next = self.r_gen_seed_seed.q.val();
-        self.s_gen_seed.d.next = self.re.val() & (self.word.val() == self.a_gen_seed.val());
+        self.s_gen_seed.d.next = self.re.val() & (self.word.val() == self.a_gen_seed.val()) & self.has_generator.val();
         self.rd_gen_seed.next = bits::<32>(0);
         if self.s_gen_seed.q.val() {
             self.rd_gen_seed.next = bit_cast::<32, 32>(self.r_gen_seed_seed.q.val());
         }
         // GEN_CTRL (0x078, WO)
-        self.w_gen_ctrl.d.next = self.we.val() & (self.word.val() == self.a_gen_ctrl.val());
+        self.w_gen_ctrl.d.next = self.we.val() & (self.word.val() == self.a_gen_ctrl.val()) & self.has_generator.val();
         self.gen_ctrl_wr.next = self.w_gen_ctrl.q.val();
         self.gen_ctrl_start.next = self.wdata_q.q.val().get_bits::<1>(0);
         self.gen_ctrl_stop.next = self.wdata_q.q.val().get_bits::<1>(1);
         // GEN_REMAINING (0x07c, RO)
-        self.s_gen_remaining.d.next = self.re.val() & (self.word.val() == self.a_gen_remaining.val());
+        self.s_gen_remaining.d.next = self.re.val() & (self.word.val() == self.a_gen_remaining.val()) & self.has_generator.val();
         self.rd_gen_remaining.next = bits::<32>(0);
         if self.s_gen_remaining.q.val() {
             self.rd_gen_remaining.next = bit_cast::<32, 32>(self.gen_remaining_events.val());

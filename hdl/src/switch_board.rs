@@ -487,6 +487,7 @@ impl Logic for SwitchPortCore {
         self.regs.blocks_ack_gen.next = bits::<1>(0);
         self.regs.blocks_wred_ecn.next = bits::<1>(1);
         self.regs.blocks_loop.next = bits::<1>(0);
+        self.regs.blocks_generator.next = bits::<1>(0);
         // SW_BLOCKS: the role's (SwitchRole::sw_blocks), the staging in every one
         self.regs.sw_blocks_tunnel_ingress.next = self.c_ti.val();
         self.regs.sw_blocks_tunnel_egress.next = self.c_te.val();

@@ -47,7 +47,7 @@ pub struct SwitchRegFile {
     pub core_reset_wr: Signal<Out, Bit>,
     /// CORE_RESET.GO as written (valid with `core_reset_wr`): 1: reset the core: pipelines, FIFO, generator, counters, every flow's cw to INIT_CW, every parameter to its reset value
     pub core_reset_go: Signal<Out, Bits<1>>,
-    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    /// BLOCKS.WINDOW_ENGINE: the window engine (PAWA, the gamma floor) with its FIFO, flow window and counters: every NIC
     pub blocks_window_engine: Signal<In, Bits<1>>,
     /// BLOCKS.PACING_TIMER: the pacing timer (PT_* registers)
     pub blocks_pacing_timer: Signal<In, Bits<1>>,
@@ -59,6 +59,8 @@ pub struct SwitchRegFile {
     pub blocks_wred_ecn: Signal<In, Bits<1>>,
     /// BLOCKS.LOOP: the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
     pub blocks_loop: Signal<In, Bits<1>>,
+    /// BLOCKS.GENERATOR: the on-chip event generator (GEN_* registers; GEN_CYCLES stays 0 without it): every NIC but the Alchitry Cu NIC (map 2.1; a 2.0 device holds it with the window engine)
+    pub blocks_generator: Signal<In, Bits<1>>,
     /// WRED_K_MIN.BYTES: start of the marking ramp; above K_MAX the ramp is empty (a step at K_MAX)
     pub wred_k_min_bytes: Signal<Out, Bits<24>>,
     /// WRED_K_MAX.BYTES: end of the ramp: p = 1 from here
@@ -383,6 +385,7 @@ pub struct SwitchRegFile {
     a_blocks: Constant<Bits<10>>,
     rd_blocks: Signal<Local, Bits<32>>,
     s_blocks: DFF<Bit>,
+    has_wred: Constant<Bit>,
     a_wred_k_min: Constant<Bits<10>>,
     w_wred_k_min: DFF<Bit>,
     r_wred_k_min_bytes: DFFWithInit<Bits<24>>,
@@ -448,6 +451,7 @@ pub struct SwitchRegFile {
     a_sw_blocks: Constant<Bits<10>>,
     rd_sw_blocks: Signal<Local, Bits<32>>,
     s_sw_blocks: DFF<Bit>,
+    has_pkt: Constant<Bit>,
     a_pkt_outer_src0: Constant<Bits<10>>,
     w_pkt_outer_src0: DFF<Bit>,
     a_pkt_outer_src1: Constant<Bits<10>>,
@@ -488,6 +492,7 @@ pub struct SwitchRegFile {
     w_pkt_srh: DFF<Bit>,
     a_pkt_inner: Constant<Bits<10>>,
     w_pkt_inner: DFF<Bit>,
+    has_tunnel_ingress: Constant<Bit>,
     a_ti_mode: Constant<Bits<10>>,
     w_ti_mode: DFF<Bit>,
     a_ti_pkt: Constant<Bits<10>>,
@@ -495,6 +500,7 @@ pub struct SwitchRegFile {
     a_ti_last: Constant<Bits<10>>,
     rd_ti_last: Signal<Local, Bits<32>>,
     s_ti_last: DFF<Bit>,
+    has_tunnel_egress: Constant<Bit>,
     a_te_pkt: Constant<Bits<10>>,
     w_te_pkt: DFF<Bit>,
     a_te_last: Constant<Bits<10>>,
@@ -515,6 +521,7 @@ pub struct SwitchRegFile {
     a_te_unused: Constant<Bits<10>>,
     rd_te_unused: Signal<Local, Bits<32>>,
     s_te_unused: DFF<Bit>,
+    has_end_con: Constant<Bit>,
     a_ec_sid0: Constant<Bits<10>>,
     w_ec_sid0: DFF<Bit>,
     a_ec_sid1: Constant<Bits<10>>,
@@ -540,6 +547,7 @@ pub struct SwitchRegFile {
     a_ec_dropped: Constant<Bits<10>>,
     rd_ec_dropped: Signal<Local, Bits<32>>,
     s_ec_dropped: DFF<Bit>,
+    has_fast_cnp: Constant<Bit>,
     a_fc_interval: Constant<Bits<10>>,
     w_fc_interval: DFF<Bit>,
     r_fc_interval_cycles: DFFWithInit<Bits<24>>,
@@ -611,6 +619,7 @@ pub struct SwitchRegFile {
     a_fc_lost: Constant<Bits<10>>,
     rd_fc_lost: Signal<Local, Bits<32>>,
     s_fc_lost: DFF<Bit>,
+    has_coord: Constant<Bit>,
     a_cd_pkt: Constant<Bits<10>>,
     w_cd_pkt: DFF<Bit>,
     a_cd_last: Constant<Bits<10>>,
@@ -632,7 +641,16 @@ pub struct SwitchRegFile {
 }
 
 impl Default for SwitchRegFile {
+    /// The decoder of a build holding every block.
     fn default() -> Self {
+        Self::with_blocks(u32::MAX)
+    }
+}
+
+impl SwitchRegFile {
+    /// The decoder of a build holding `blocks` (BLOCKS in bits 15..0, SW_BLOCKS
+    /// from bit 16): a register of a block it lacks reads as 0 and ignores writes.
+    pub fn with_blocks(blocks: u32) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -653,7 +671,7 @@ impl Default for SwitchRegFile {
             rd_magic: Default::default(),
             s_magic: Default::default(),
             a_version: Constant::new(bits::<10>(1)),
-            c_version_minor: Constant::new(bits::<16>(0x0)),
+            c_version_minor: Constant::new(bits::<16>(0x1)),
             c_version_major: Constant::new(bits::<16>(0x2)),
             rd_version: Default::default(),
             s_version: Default::default(),
@@ -681,8 +699,10 @@ impl Default for SwitchRegFile {
             blocks_ack_gen: Default::default(),
             blocks_wred_ecn: Default::default(),
             blocks_loop: Default::default(),
+            blocks_generator: Default::default(),
             rd_blocks: Default::default(),
             s_blocks: Default::default(),
+            has_wred: Constant::new(blocks >> 4 & 1 != 0),
             a_wred_k_min: Constant::new(bits::<10>(96)),
             w_wred_k_min: Default::default(),
             wred_k_min_bytes: Default::default(),
@@ -771,6 +791,7 @@ impl Default for SwitchRegFile {
             sw_blocks_coord: Default::default(),
             rd_sw_blocks: Default::default(),
             s_sw_blocks: Default::default(),
+            has_pkt: Constant::new(blocks >> 20 & 1 != 0),
             a_pkt_outer_src0: Constant::new(bits::<10>(132)),
             w_pkt_outer_src0: Default::default(),
             pkt_outer_src0_wr: Default::default(),
@@ -858,6 +879,7 @@ impl Default for SwitchRegFile {
             pkt_inner_wr: Default::default(),
             pkt_inner_word0: Default::default(),
             pkt_inner_csum: Default::default(),
+            has_tunnel_ingress: Constant::new(blocks >> 16 & 1 != 0),
             a_ti_mode: Constant::new(bits::<10>(152)),
             w_ti_mode: Default::default(),
             ti_mode_wr: Default::default(),
@@ -873,6 +895,7 @@ impl Default for SwitchRegFile {
             ti_last_tunnel: Default::default(),
             rd_ti_last: Default::default(),
             s_ti_last: Default::default(),
+            has_tunnel_egress: Constant::new(blocks >> 17 & 1 != 0),
             a_te_pkt: Constant::new(bits::<10>(156)),
             w_te_pkt: Default::default(),
             te_pkt_wr: Default::default(),
@@ -904,6 +927,7 @@ impl Default for SwitchRegFile {
             te_unused_count: Default::default(),
             rd_te_unused: Default::default(),
             s_te_unused: Default::default(),
+            has_end_con: Constant::new(blocks >> 18 & 1 != 0),
             a_ec_sid0: Constant::new(bits::<10>(164)),
             w_ec_sid0: Default::default(),
             ec_sid0_wr: Default::default(),
@@ -945,6 +969,7 @@ impl Default for SwitchRegFile {
             ec_dropped_count: Default::default(),
             rd_ec_dropped: Default::default(),
             s_ec_dropped: Default::default(),
+            has_fast_cnp: Constant::new(blocks >> 19 & 1 != 0),
             a_fc_interval: Constant::new(bits::<10>(176)),
             w_fc_interval: Default::default(),
             fc_interval_cycles: Default::default(),
@@ -1045,6 +1070,7 @@ impl Default for SwitchRegFile {
             fc_lost_count: Default::default(),
             rd_fc_lost: Default::default(),
             s_fc_lost: Default::default(),
+            has_coord: Constant::new(blocks >> 21 & 1 != 0),
             a_cd_pkt: Constant::new(bits::<10>(208)),
             w_cd_pkt: Default::default(),
             cd_pkt_wr: Default::default(),
@@ -1127,10 +1153,10 @@ impl Logic for SwitchRegFile {
         self.s_blocks.d.next = self.re.val() & (self.word.val() == self.a_blocks.val());
         self.rd_blocks.next = bits::<32>(0);
         if self.s_blocks.q.val() {
-            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5);
+            self.rd_blocks.next = bit_cast::<32, 1>(self.blocks_window_engine.val()) | (bit_cast::<32, 1>(self.blocks_pacing_timer.val()) << 1) | (bit_cast::<32, 1>(self.blocks_fast_start.val()) << 2) | (bit_cast::<32, 1>(self.blocks_ack_gen.val()) << 3) | (bit_cast::<32, 1>(self.blocks_wred_ecn.val()) << 4) | (bit_cast::<32, 1>(self.blocks_loop.val()) << 5) | (bit_cast::<32, 1>(self.blocks_generator.val()) << 6);
         }
         // WRED_K_MIN (0x180, RW)
-        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val());
+        self.w_wred_k_min.d.next = self.we.val() & (self.word.val() == self.a_wred_k_min.val()) & self.has_wred.val();
         if self.w_wred_k_min.q.val() {
             self.r_wred_k_min_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -1138,13 +1164,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_min_bytes.d.next = self.k_wred_k_min_bytes.val();
         }
         self.wred_k_min_bytes.next = self.r_wred_k_min_bytes.q.val();
-        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val());
+        self.s_wred_k_min.d.next = self.re.val() & (self.word.val() == self.a_wred_k_min.val()) & self.has_wred.val();
         self.rd_wred_k_min.next = bits::<32>(0);
         if self.s_wred_k_min.q.val() {
             self.rd_wred_k_min.next = bit_cast::<32, 24>(self.r_wred_k_min_bytes.q.val());
         }
         // WRED_K_MAX (0x184, RW)
-        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val());
+        self.w_wred_k_max.d.next = self.we.val() & (self.word.val() == self.a_wred_k_max.val()) & self.has_wred.val();
         if self.w_wred_k_max.q.val() {
             self.r_wred_k_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -1152,13 +1178,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_max_bytes.d.next = self.k_wred_k_max_bytes.val();
         }
         self.wred_k_max_bytes.next = self.r_wred_k_max_bytes.q.val();
-        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val());
+        self.s_wred_k_max.d.next = self.re.val() & (self.word.val() == self.a_wred_k_max.val()) & self.has_wred.val();
         self.rd_wred_k_max.next = bits::<32>(0);
         if self.s_wred_k_max.q.val() {
             self.rd_wred_k_max.next = bit_cast::<32, 24>(self.r_wred_k_max_bytes.q.val());
         }
         // WRED_K (0x188, RW)
-        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val());
+        self.w_wred_k.d.next = self.we.val() & (self.word.val() == self.a_wred_k.val()) & self.has_wred.val();
         if self.w_wred_k.q.val() {
             self.r_wred_k_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -1166,13 +1192,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_k_bytes.d.next = self.k_wred_k_bytes.val();
         }
         self.wred_k_bytes.next = self.r_wred_k_bytes.q.val();
-        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val());
+        self.s_wred_k.d.next = self.re.val() & (self.word.val() == self.a_wred_k.val()) & self.has_wred.val();
         self.rd_wred_k.next = bits::<32>(0);
         if self.s_wred_k.q.val() {
             self.rd_wred_k.next = bit_cast::<32, 24>(self.r_wred_k_bytes.q.val());
         }
         // WRED_BUF_MAX (0x18c, RW)
-        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val());
+        self.w_wred_buf_max.d.next = self.we.val() & (self.word.val() == self.a_wred_buf_max.val()) & self.has_wred.val();
         if self.w_wred_buf_max.q.val() {
             self.r_wred_buf_max_bytes.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -1180,13 +1206,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_buf_max_bytes.d.next = self.k_wred_buf_max_bytes.val();
         }
         self.wred_buf_max_bytes.next = self.r_wred_buf_max_bytes.q.val();
-        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val());
+        self.s_wred_buf_max.d.next = self.re.val() & (self.word.val() == self.a_wred_buf_max.val()) & self.has_wred.val();
         self.rd_wred_buf_max.next = bits::<32>(0);
         if self.s_wred_buf_max.q.val() {
             self.rd_wred_buf_max.next = bit_cast::<32, 24>(self.r_wred_buf_max_bytes.q.val());
         }
         // WRED_P_MAX (0x190, RW)
-        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val());
+        self.w_wred_p_max.d.next = self.we.val() & (self.word.val() == self.a_wred_p_max.val()) & self.has_wred.val();
         if self.w_wred_p_max.q.val() {
             self.r_wred_p_max_p.d.next = self.wdata_q.q.val().get_bits::<16>(0);
         }
@@ -1194,13 +1220,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_p_max_p.d.next = self.k_wred_p_max_p.val();
         }
         self.wred_p_max_p.next = self.r_wred_p_max_p.q.val();
-        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val());
+        self.s_wred_p_max.d.next = self.re.val() & (self.word.val() == self.a_wred_p_max.val()) & self.has_wred.val();
         self.rd_wred_p_max.next = bits::<32>(0);
         if self.s_wred_p_max.q.val() {
             self.rd_wred_p_max.next = bit_cast::<32, 16>(self.r_wred_p_max_p.q.val());
         }
         // WRED_SEED (0x194, RW)
-        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val());
+        self.w_wred_seed.d.next = self.we.val() & (self.word.val() == self.a_wred_seed.val()) & self.has_wred.val();
         if self.w_wred_seed.q.val() {
             self.r_wred_seed_seed.d.next = self.wdata_q.q.val().get_bits::<32>(0);
         }
@@ -1208,13 +1234,13 @@ impl Logic for SwitchRegFile {
             self.r_wred_seed_seed.d.next = self.k_wred_seed_seed.val();
         }
         self.wred_seed_seed.next = self.r_wred_seed_seed.q.val();
-        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val());
+        self.s_wred_seed.d.next = self.re.val() & (self.word.val() == self.a_wred_seed.val()) & self.has_wred.val();
         self.rd_wred_seed.next = bits::<32>(0);
         if self.s_wred_seed.q.val() {
             self.rd_wred_seed.next = bit_cast::<32, 32>(self.r_wred_seed_seed.q.val());
         }
         // WRED_DRAIN (0x198, RW)
-        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val());
+        self.w_wred_drain.d.next = self.we.val() & (self.word.val() == self.a_wred_drain.val()) & self.has_wred.val();
         if self.w_wred_drain.q.val() {
             self.r_wred_drain_bytes.d.next = self.wdata_q.q.val().get_bits::<14>(0);
         }
@@ -1222,48 +1248,48 @@ impl Logic for SwitchRegFile {
             self.r_wred_drain_bytes.d.next = self.k_wred_drain_bytes.val();
         }
         self.wred_drain_bytes.next = self.r_wred_drain_bytes.q.val();
-        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val());
+        self.s_wred_drain.d.next = self.re.val() & (self.word.val() == self.a_wred_drain.val()) & self.has_wred.val();
         self.rd_wred_drain.next = bits::<32>(0);
         if self.s_wred_drain.q.val() {
             self.rd_wred_drain.next = bit_cast::<32, 14>(self.r_wred_drain_bytes.q.val());
         }
         // WRED_PKT (0x19c, WO)
-        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val());
+        self.w_wred_pkt.d.next = self.we.val() & (self.word.val() == self.a_wred_pkt.val()) & self.has_wred.val();
         self.wred_pkt_wr.next = self.w_wred_pkt.q.val();
         self.wred_pkt_len.next = self.wdata_q.q.val().get_bits::<14>(0);
         self.wred_pkt_ecn.next = self.wdata_q.q.val().get_bits::<2>(16);
         // WRED_LAST (0x1a0, RO)
-        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val());
+        self.s_wred_last.d.next = self.re.val() & (self.word.val() == self.a_wred_last.val()) & self.has_wred.val();
         self.rd_wred_last.next = bits::<32>(0);
         if self.s_wred_last.q.val() {
             self.rd_wred_last.next = bit_cast::<32, 2>(self.wred_last_decision.val()) | (bit_cast::<32, 2>(self.wred_last_ecn.val()) << 2);
         }
         // WRED_OCC (0x1a4, RO)
-        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val());
+        self.s_wred_occ.d.next = self.re.val() & (self.word.val() == self.a_wred_occ.val()) & self.has_wred.val();
         self.rd_wred_occ.next = bits::<32>(0);
         if self.s_wred_occ.q.val() {
             self.rd_wred_occ.next = bit_cast::<32, 24>(self.wred_occ_bytes.val());
         }
         // WRED_FORWARDED (0x1a8, RO)
-        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val());
+        self.s_wred_forwarded.d.next = self.re.val() & (self.word.val() == self.a_wred_forwarded.val()) & self.has_wred.val();
         self.rd_wred_forwarded.next = bits::<32>(0);
         if self.s_wred_forwarded.q.val() {
             self.rd_wred_forwarded.next = bit_cast::<32, 32>(self.wred_forwarded_count.val());
         }
         // WRED_MARKED (0x1ac, RO)
-        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val());
+        self.s_wred_marked.d.next = self.re.val() & (self.word.val() == self.a_wred_marked.val()) & self.has_wred.val();
         self.rd_wred_marked.next = bits::<32>(0);
         if self.s_wred_marked.q.val() {
             self.rd_wred_marked.next = bit_cast::<32, 32>(self.wred_marked_count.val());
         }
         // WRED_DROPPED_WRED (0x1b0, RO)
-        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val());
+        self.s_wred_dropped_wred.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_wred.val()) & self.has_wred.val();
         self.rd_wred_dropped_wred.next = bits::<32>(0);
         if self.s_wred_dropped_wred.q.val() {
             self.rd_wred_dropped_wred.next = bit_cast::<32, 32>(self.wred_dropped_wred_count.val());
         }
         // WRED_DROPPED_FULL (0x1b4, RO)
-        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val());
+        self.s_wred_dropped_full.d.next = self.re.val() & (self.word.val() == self.a_wred_dropped_full.val()) & self.has_wred.val();
         self.rd_wred_dropped_full.next = bits::<32>(0);
         if self.s_wred_dropped_full.q.val() {
             self.rd_wred_dropped_full.next = bit_cast::<32, 32>(self.wred_dropped_full_count.val());
@@ -1275,199 +1301,199 @@ impl Logic for SwitchRegFile {
             self.rd_sw_blocks.next = bit_cast::<32, 1>(self.sw_blocks_tunnel_ingress.val()) | (bit_cast::<32, 1>(self.sw_blocks_tunnel_egress.val()) << 1) | (bit_cast::<32, 1>(self.sw_blocks_end_con.val()) << 2) | (bit_cast::<32, 1>(self.sw_blocks_fast_cnp.val()) << 3) | (bit_cast::<32, 1>(self.sw_blocks_pkt.val()) << 4) | (bit_cast::<32, 1>(self.sw_blocks_coord.val()) << 5);
         }
         // PKT_OUTER_SRC0 (0x210, WO)
-        self.w_pkt_outer_src0.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src0.val());
+        self.w_pkt_outer_src0.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src0.val()) & self.has_pkt.val();
         self.pkt_outer_src0_wr.next = self.w_pkt_outer_src0.q.val();
         self.pkt_outer_src0_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_SRC1 (0x214, WO)
-        self.w_pkt_outer_src1.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src1.val());
+        self.w_pkt_outer_src1.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src1.val()) & self.has_pkt.val();
         self.pkt_outer_src1_wr.next = self.w_pkt_outer_src1.q.val();
         self.pkt_outer_src1_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_SRC2 (0x218, WO)
-        self.w_pkt_outer_src2.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src2.val());
+        self.w_pkt_outer_src2.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src2.val()) & self.has_pkt.val();
         self.pkt_outer_src2_wr.next = self.w_pkt_outer_src2.q.val();
         self.pkt_outer_src2_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_SRC3 (0x21c, WO)
-        self.w_pkt_outer_src3.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src3.val());
+        self.w_pkt_outer_src3.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_src3.val()) & self.has_pkt.val();
         self.pkt_outer_src3_wr.next = self.w_pkt_outer_src3.q.val();
         self.pkt_outer_src3_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_DST0 (0x220, WO)
-        self.w_pkt_outer_dst0.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst0.val());
+        self.w_pkt_outer_dst0.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst0.val()) & self.has_pkt.val();
         self.pkt_outer_dst0_wr.next = self.w_pkt_outer_dst0.q.val();
         self.pkt_outer_dst0_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_DST1 (0x224, WO)
-        self.w_pkt_outer_dst1.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst1.val());
+        self.w_pkt_outer_dst1.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst1.val()) & self.has_pkt.val();
         self.pkt_outer_dst1_wr.next = self.w_pkt_outer_dst1.q.val();
         self.pkt_outer_dst1_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_DST2 (0x228, WO)
-        self.w_pkt_outer_dst2.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst2.val());
+        self.w_pkt_outer_dst2.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst2.val()) & self.has_pkt.val();
         self.pkt_outer_dst2_wr.next = self.w_pkt_outer_dst2.q.val();
         self.pkt_outer_dst2_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_OUTER_DST3 (0x22c, WO)
-        self.w_pkt_outer_dst3.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst3.val());
+        self.w_pkt_outer_dst3.d.next = self.we.val() & (self.word.val() == self.a_pkt_outer_dst3.val()) & self.has_pkt.val();
         self.pkt_outer_dst3_wr.next = self.w_pkt_outer_dst3.q.val();
         self.pkt_outer_dst3_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_SRC0 (0x230, WO)
-        self.w_pkt_inner_src0.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src0.val());
+        self.w_pkt_inner_src0.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src0.val()) & self.has_pkt.val();
         self.pkt_inner_src0_wr.next = self.w_pkt_inner_src0.q.val();
         self.pkt_inner_src0_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_SRC1 (0x234, WO)
-        self.w_pkt_inner_src1.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src1.val());
+        self.w_pkt_inner_src1.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src1.val()) & self.has_pkt.val();
         self.pkt_inner_src1_wr.next = self.w_pkt_inner_src1.q.val();
         self.pkt_inner_src1_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_SRC2 (0x238, WO)
-        self.w_pkt_inner_src2.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src2.val());
+        self.w_pkt_inner_src2.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src2.val()) & self.has_pkt.val();
         self.pkt_inner_src2_wr.next = self.w_pkt_inner_src2.q.val();
         self.pkt_inner_src2_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_SRC3 (0x23c, WO)
-        self.w_pkt_inner_src3.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src3.val());
+        self.w_pkt_inner_src3.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_src3.val()) & self.has_pkt.val();
         self.pkt_inner_src3_wr.next = self.w_pkt_inner_src3.q.val();
         self.pkt_inner_src3_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_DST0 (0x240, WO)
-        self.w_pkt_inner_dst0.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst0.val());
+        self.w_pkt_inner_dst0.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst0.val()) & self.has_pkt.val();
         self.pkt_inner_dst0_wr.next = self.w_pkt_inner_dst0.q.val();
         self.pkt_inner_dst0_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_DST1 (0x244, WO)
-        self.w_pkt_inner_dst1.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst1.val());
+        self.w_pkt_inner_dst1.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst1.val()) & self.has_pkt.val();
         self.pkt_inner_dst1_wr.next = self.w_pkt_inner_dst1.q.val();
         self.pkt_inner_dst1_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_DST2 (0x248, WO)
-        self.w_pkt_inner_dst2.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst2.val());
+        self.w_pkt_inner_dst2.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst2.val()) & self.has_pkt.val();
         self.pkt_inner_dst2_wr.next = self.w_pkt_inner_dst2.q.val();
         self.pkt_inner_dst2_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_INNER_DST3 (0x24c, WO)
-        self.w_pkt_inner_dst3.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst3.val());
+        self.w_pkt_inner_dst3.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner_dst3.val()) & self.has_pkt.val();
         self.pkt_inner_dst3_wr.next = self.w_pkt_inner_dst3.q.val();
         self.pkt_inner_dst3_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // PKT_BTH (0x250, WO)
-        self.w_pkt_bth.d.next = self.we.val() & (self.word.val() == self.a_pkt_bth.val());
+        self.w_pkt_bth.d.next = self.we.val() & (self.word.val() == self.a_pkt_bth.val()) & self.has_pkt.val();
         self.pkt_bth_wr.next = self.w_pkt_bth.q.val();
         self.pkt_bth_dest_qp.next = self.wdata_q.q.val().get_bits::<24>(0);
         self.pkt_bth_parsed.next = self.wdata_q.q.val().get_bits::<1>(24);
         self.pkt_bth_ipv6.next = self.wdata_q.q.val().get_bits::<1>(25);
         // PKT_UDP (0x254, WO)
-        self.w_pkt_udp.d.next = self.we.val() & (self.word.val() == self.a_pkt_udp.val());
+        self.w_pkt_udp.d.next = self.we.val() & (self.word.val() == self.a_pkt_udp.val()) & self.has_pkt.val();
         self.pkt_udp_wr.next = self.w_pkt_udp.q.val();
         self.pkt_udp_pkey.next = self.wdata_q.q.val().get_bits::<16>(0);
         self.pkt_udp_udp_src.next = self.wdata_q.q.val().get_bits::<16>(16);
         // PKT_SRH (0x258, WO)
-        self.w_pkt_srh.d.next = self.we.val() & (self.word.val() == self.a_pkt_srh.val());
+        self.w_pkt_srh.d.next = self.we.val() & (self.word.val() == self.a_pkt_srh.val()) & self.has_pkt.val();
         self.pkt_srh_wr.next = self.w_pkt_srh.q.val();
         self.pkt_srh_next_header.next = self.wdata_q.q.val().get_bits::<8>(0);
         self.pkt_srh_srh_next_header.next = self.wdata_q.q.val().get_bits::<8>(8);
         self.pkt_srh_segments_left.next = self.wdata_q.q.val().get_bits::<8>(16);
         self.pkt_srh_ext_len.next = self.wdata_q.q.val().get_bits::<8>(24);
         // PKT_INNER (0x25c, WO)
-        self.w_pkt_inner.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner.val());
+        self.w_pkt_inner.d.next = self.we.val() & (self.word.val() == self.a_pkt_inner.val()) & self.has_pkt.val();
         self.pkt_inner_wr.next = self.w_pkt_inner.q.val();
         self.pkt_inner_word0.next = self.wdata_q.q.val().get_bits::<16>(0);
         self.pkt_inner_csum.next = self.wdata_q.q.val().get_bits::<16>(16);
         // TI_MODE (0x260, WO)
-        self.w_ti_mode.d.next = self.we.val() & (self.word.val() == self.a_ti_mode.val());
+        self.w_ti_mode.d.next = self.we.val() & (self.word.val() == self.a_ti_mode.val()) & self.has_tunnel_ingress.val();
         self.ti_mode_wr.next = self.w_ti_mode.q.val();
         self.ti_mode_tunnel.next = self.wdata_q.q.val().get_bits::<6>(0);
         self.ti_mode_compat.next = self.wdata_q.q.val().get_bits::<1>(8);
         // TI_PKT (0x264, WO)
-        self.w_ti_pkt.d.next = self.we.val() & (self.word.val() == self.a_ti_pkt.val());
+        self.w_ti_pkt.d.next = self.we.val() & (self.word.val() == self.a_ti_pkt.val()) & self.has_tunnel_ingress.val();
         self.ti_pkt_wr.next = self.w_ti_pkt.q.val();
         self.ti_pkt_tunnel.next = self.wdata_q.q.val().get_bits::<6>(0);
         // TI_LAST (0x268, RO)
-        self.s_ti_last.d.next = self.re.val() & (self.word.val() == self.a_ti_last.val());
+        self.s_ti_last.d.next = self.re.val() & (self.word.val() == self.a_ti_last.val()) & self.has_tunnel_ingress.val();
         self.rd_ti_last.next = bits::<32>(0);
         if self.s_ti_last.q.val() {
             self.rd_ti_last.next = bit_cast::<32, 2>(self.ti_last_outer_ecn.val()) | (bit_cast::<32, 1>(self.ti_last_compat.val()) << 2) | (bit_cast::<32, 6>(self.ti_last_tunnel.val()) << 8);
         }
         // TE_PKT (0x270, WO)
-        self.w_te_pkt.d.next = self.we.val() & (self.word.val() == self.a_te_pkt.val());
+        self.w_te_pkt.d.next = self.we.val() & (self.word.val() == self.a_te_pkt.val()) & self.has_tunnel_egress.val();
         self.te_pkt_wr.next = self.w_te_pkt.q.val();
         self.te_pkt_outer_ecn.next = self.wdata_q.q.val().get_bits::<2>(0);
         // TE_LAST (0x274, RO)
-        self.s_te_last.d.next = self.re.val() & (self.word.val() == self.a_te_last.val());
+        self.s_te_last.d.next = self.re.val() & (self.word.val() == self.a_te_last.val()) & self.has_tunnel_egress.val();
         self.rd_te_last.next = bits::<32>(0);
         if self.s_te_last.q.val() {
             self.rd_te_last.next = bit_cast::<32, 1>(self.te_last_drop.val()) | (bit_cast::<32, 2>(self.te_last_flag.val()) << 1) | (bit_cast::<32, 2>(self.te_last_ecn.val()) << 4);
         }
         // TE_WORDS (0x278, RO)
-        self.s_te_words.d.next = self.re.val() & (self.word.val() == self.a_te_words.val());
+        self.s_te_words.d.next = self.re.val() & (self.word.val() == self.a_te_words.val()) & self.has_tunnel_egress.val();
         self.rd_te_words.next = bits::<32>(0);
         if self.s_te_words.q.val() {
             self.rd_te_words.next = bit_cast::<32, 16>(self.te_words_word0.val()) | (bit_cast::<32, 16>(self.te_words_csum.val()) << 16);
         }
         // TE_FORWARDED (0x27c, RO)
-        self.s_te_forwarded.d.next = self.re.val() & (self.word.val() == self.a_te_forwarded.val());
+        self.s_te_forwarded.d.next = self.re.val() & (self.word.val() == self.a_te_forwarded.val()) & self.has_tunnel_egress.val();
         self.rd_te_forwarded.next = bits::<32>(0);
         if self.s_te_forwarded.q.val() {
             self.rd_te_forwarded.next = bit_cast::<32, 32>(self.te_forwarded_count.val());
         }
         // TE_DROPPED (0x280, RO)
-        self.s_te_dropped.d.next = self.re.val() & (self.word.val() == self.a_te_dropped.val());
+        self.s_te_dropped.d.next = self.re.val() & (self.word.val() == self.a_te_dropped.val()) & self.has_tunnel_egress.val();
         self.rd_te_dropped.next = bits::<32>(0);
         if self.s_te_dropped.q.val() {
             self.rd_te_dropped.next = bit_cast::<32, 32>(self.te_dropped_count.val());
         }
         // TE_DANGEROUS (0x284, RO)
-        self.s_te_dangerous.d.next = self.re.val() & (self.word.val() == self.a_te_dangerous.val());
+        self.s_te_dangerous.d.next = self.re.val() & (self.word.val() == self.a_te_dangerous.val()) & self.has_tunnel_egress.val();
         self.rd_te_dangerous.next = bits::<32>(0);
         if self.s_te_dangerous.q.val() {
             self.rd_te_dangerous.next = bit_cast::<32, 32>(self.te_dangerous_count.val());
         }
         // TE_UNUSED (0x288, RO)
-        self.s_te_unused.d.next = self.re.val() & (self.word.val() == self.a_te_unused.val());
+        self.s_te_unused.d.next = self.re.val() & (self.word.val() == self.a_te_unused.val()) & self.has_tunnel_egress.val();
         self.rd_te_unused.next = bits::<32>(0);
         if self.s_te_unused.q.val() {
             self.rd_te_unused.next = bit_cast::<32, 32>(self.te_unused_count.val());
         }
         // EC_SID0 (0x290, WO)
-        self.w_ec_sid0.d.next = self.we.val() & (self.word.val() == self.a_ec_sid0.val());
+        self.w_ec_sid0.d.next = self.we.val() & (self.word.val() == self.a_ec_sid0.val()) & self.has_end_con.val();
         self.ec_sid0_wr.next = self.w_ec_sid0.q.val();
         self.ec_sid0_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // EC_SID1 (0x294, WO)
-        self.w_ec_sid1.d.next = self.we.val() & (self.word.val() == self.a_ec_sid1.val());
+        self.w_ec_sid1.d.next = self.we.val() & (self.word.val() == self.a_ec_sid1.val()) & self.has_end_con.val();
         self.ec_sid1_wr.next = self.w_ec_sid1.q.val();
         self.ec_sid1_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // EC_SID2 (0x298, WO)
-        self.w_ec_sid2.d.next = self.we.val() & (self.word.val() == self.a_ec_sid2.val());
+        self.w_ec_sid2.d.next = self.we.val() & (self.word.val() == self.a_ec_sid2.val()) & self.has_end_con.val();
         self.ec_sid2_wr.next = self.w_ec_sid2.q.val();
         self.ec_sid2_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // EC_SID3 (0x29c, WO)
-        self.w_ec_sid3.d.next = self.we.val() & (self.word.val() == self.a_ec_sid3.val());
+        self.w_ec_sid3.d.next = self.we.val() & (self.word.val() == self.a_ec_sid3.val()) & self.has_end_con.val();
         self.ec_sid3_wr.next = self.w_ec_sid3.q.val();
         self.ec_sid3_word.next = self.wdata_q.q.val().get_bits::<32>(0);
         // EC_PKT (0x2a0, WO)
-        self.w_ec_pkt.d.next = self.we.val() & (self.word.val() == self.a_ec_pkt.val());
+        self.w_ec_pkt.d.next = self.we.val() & (self.word.val() == self.a_ec_pkt.val()) & self.has_end_con.val();
         self.ec_pkt_wr.next = self.w_ec_pkt.q.val();
         self.ec_pkt_go.next = self.wdata_q.q.val().get_bits::<1>(0);
         // EC_LAST (0x2a4, RO)
-        self.s_ec_last.d.next = self.re.val() & (self.word.val() == self.a_ec_last.val());
+        self.s_ec_last.d.next = self.re.val() & (self.word.val() == self.a_ec_last.val()) & self.has_end_con.val();
         self.rd_ec_last.next = bits::<32>(0);
         if self.s_ec_last.q.val() {
             self.rd_ec_last.next = bit_cast::<32, 2>(self.ec_last_action.val()) | (bit_cast::<32, 12>(self.ec_last_strip_bytes.val()) << 8);
         }
         // EC_FORWARDED (0x2a8, RO)
-        self.s_ec_forwarded.d.next = self.re.val() & (self.word.val() == self.a_ec_forwarded.val());
+        self.s_ec_forwarded.d.next = self.re.val() & (self.word.val() == self.a_ec_forwarded.val()) & self.has_end_con.val();
         self.rd_ec_forwarded.next = bits::<32>(0);
         if self.s_ec_forwarded.q.val() {
             self.rd_ec_forwarded.next = bit_cast::<32, 32>(self.ec_forwarded_count.val());
         }
         // EC_DECAP (0x2ac, RO)
-        self.s_ec_decap.d.next = self.re.val() & (self.word.val() == self.a_ec_decap.val());
+        self.s_ec_decap.d.next = self.re.val() & (self.word.val() == self.a_ec_decap.val()) & self.has_end_con.val();
         self.rd_ec_decap.next = bits::<32>(0);
         if self.s_ec_decap.q.val() {
             self.rd_ec_decap.next = bit_cast::<32, 32>(self.ec_decap_count.val());
         }
         // EC_PUNTED (0x2b0, RO)
-        self.s_ec_punted.d.next = self.re.val() & (self.word.val() == self.a_ec_punted.val());
+        self.s_ec_punted.d.next = self.re.val() & (self.word.val() == self.a_ec_punted.val()) & self.has_end_con.val();
         self.rd_ec_punted.next = bits::<32>(0);
         if self.s_ec_punted.q.val() {
             self.rd_ec_punted.next = bit_cast::<32, 32>(self.ec_punted_count.val());
         }
         // EC_DROPPED (0x2b4, RO)
-        self.s_ec_dropped.d.next = self.re.val() & (self.word.val() == self.a_ec_dropped.val());
+        self.s_ec_dropped.d.next = self.re.val() & (self.word.val() == self.a_ec_dropped.val()) & self.has_end_con.val();
         self.rd_ec_dropped.next = bits::<32>(0);
         if self.s_ec_dropped.q.val() {
             self.rd_ec_dropped.next = bit_cast::<32, 32>(self.ec_dropped_count.val());
         }
         // FC_INTERVAL (0x2c0, RW)
-        self.w_fc_interval.d.next = self.we.val() & (self.word.val() == self.a_fc_interval.val());
+        self.w_fc_interval.d.next = self.we.val() & (self.word.val() == self.a_fc_interval.val()) & self.has_fast_cnp.val();
         if self.w_fc_interval.q.val() {
             self.r_fc_interval_cycles.d.next = self.wdata_q.q.val().get_bits::<24>(0);
         }
@@ -1475,143 +1501,143 @@ impl Logic for SwitchRegFile {
             self.r_fc_interval_cycles.d.next = self.k_fc_interval_cycles.val();
         }
         self.fc_interval_cycles.next = self.r_fc_interval_cycles.q.val();
-        self.s_fc_interval.d.next = self.re.val() & (self.word.val() == self.a_fc_interval.val());
+        self.s_fc_interval.d.next = self.re.val() & (self.word.val() == self.a_fc_interval.val()) & self.has_fast_cnp.val();
         self.rd_fc_interval.next = bits::<32>(0);
         if self.s_fc_interval.q.val() {
             self.rd_fc_interval.next = bit_cast::<32, 24>(self.r_fc_interval_cycles.q.val());
         }
         // FC_STATUS (0x2c4, RO)
-        self.s_fc_status.d.next = self.re.val() & (self.word.val() == self.a_fc_status.val());
+        self.s_fc_status.d.next = self.re.val() & (self.word.val() == self.a_fc_status.val()) & self.has_fast_cnp.val();
         self.rd_fc_status.next = bits::<32>(0);
         if self.s_fc_status.q.val() {
             self.rd_fc_status.next = bit_cast::<32, 1>(self.fc_status_table_ready.val()) | (bit_cast::<32, 9>(self.fc_status_level.val()) << 8);
         }
         // FC_LAST (0x2c8, RO)
-        self.s_fc_last.d.next = self.re.val() & (self.word.val() == self.a_fc_last.val());
+        self.s_fc_last.d.next = self.re.val() & (self.word.val() == self.a_fc_last.val()) & self.has_fast_cnp.val();
         self.rd_fc_last.next = bits::<32>(0);
         if self.s_fc_last.q.val() {
             self.rd_fc_last.next = bit_cast::<32, 1>(self.fc_last_emit.val()) | (bit_cast::<32, 1>(self.fc_last_suppressed.val()) << 1) | (bit_cast::<32, 1>(self.fc_last_unparsed.val()) << 2);
         }
         // FC_POP (0x2cc, WO)
-        self.w_fc_pop.d.next = self.we.val() & (self.word.val() == self.a_fc_pop.val());
+        self.w_fc_pop.d.next = self.we.val() & (self.word.val() == self.a_fc_pop.val()) & self.has_fast_cnp.val();
         self.fc_pop_wr.next = self.w_fc_pop.q.val();
         self.fc_pop_go.next = self.wdata_q.q.val().get_bits::<1>(0);
         // FC_DSC_QP (0x2d0, RO)
-        self.s_fc_dsc_qp.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_qp.val());
+        self.s_fc_dsc_qp.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_qp.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_qp.next = bits::<32>(0);
         if self.s_fc_dsc_qp.q.val() {
             self.rd_fc_dsc_qp.next = bit_cast::<32, 24>(self.fc_dsc_qp_dest_qp.val()) | (bit_cast::<32, 1>(self.fc_dsc_qp_ipv6.val()) << 24);
         }
         // FC_DSC_UDP (0x2d4, RO)
-        self.s_fc_dsc_udp.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_udp.val());
+        self.s_fc_dsc_udp.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_udp.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_udp.next = bits::<32>(0);
         if self.s_fc_dsc_udp.q.val() {
             self.rd_fc_dsc_udp.next = bit_cast::<32, 16>(self.fc_dsc_udp_pkey.val()) | (bit_cast::<32, 16>(self.fc_dsc_udp_udp_src.val()) << 16);
         }
         // FC_DSC_SRC0 (0x2e0, RO)
-        self.s_fc_dsc_src0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src0.val());
+        self.s_fc_dsc_src0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src0.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_src0.next = bits::<32>(0);
         if self.s_fc_dsc_src0.q.val() {
             self.rd_fc_dsc_src0.next = bit_cast::<32, 32>(self.fc_dsc_src0_word.val());
         }
         // FC_DSC_SRC1 (0x2e4, RO)
-        self.s_fc_dsc_src1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src1.val());
+        self.s_fc_dsc_src1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src1.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_src1.next = bits::<32>(0);
         if self.s_fc_dsc_src1.q.val() {
             self.rd_fc_dsc_src1.next = bit_cast::<32, 32>(self.fc_dsc_src1_word.val());
         }
         // FC_DSC_SRC2 (0x2e8, RO)
-        self.s_fc_dsc_src2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src2.val());
+        self.s_fc_dsc_src2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src2.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_src2.next = bits::<32>(0);
         if self.s_fc_dsc_src2.q.val() {
             self.rd_fc_dsc_src2.next = bit_cast::<32, 32>(self.fc_dsc_src2_word.val());
         }
         // FC_DSC_SRC3 (0x2ec, RO)
-        self.s_fc_dsc_src3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src3.val());
+        self.s_fc_dsc_src3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_src3.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_src3.next = bits::<32>(0);
         if self.s_fc_dsc_src3.q.val() {
             self.rd_fc_dsc_src3.next = bit_cast::<32, 32>(self.fc_dsc_src3_word.val());
         }
         // FC_DSC_DST0 (0x2f0, RO)
-        self.s_fc_dsc_dst0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst0.val());
+        self.s_fc_dsc_dst0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst0.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_dst0.next = bits::<32>(0);
         if self.s_fc_dsc_dst0.q.val() {
             self.rd_fc_dsc_dst0.next = bit_cast::<32, 32>(self.fc_dsc_dst0_word.val());
         }
         // FC_DSC_DST1 (0x2f4, RO)
-        self.s_fc_dsc_dst1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst1.val());
+        self.s_fc_dsc_dst1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst1.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_dst1.next = bits::<32>(0);
         if self.s_fc_dsc_dst1.q.val() {
             self.rd_fc_dsc_dst1.next = bit_cast::<32, 32>(self.fc_dsc_dst1_word.val());
         }
         // FC_DSC_DST2 (0x2f8, RO)
-        self.s_fc_dsc_dst2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst2.val());
+        self.s_fc_dsc_dst2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst2.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_dst2.next = bits::<32>(0);
         if self.s_fc_dsc_dst2.q.val() {
             self.rd_fc_dsc_dst2.next = bit_cast::<32, 32>(self.fc_dsc_dst2_word.val());
         }
         // FC_DSC_DST3 (0x2fc, RO)
-        self.s_fc_dsc_dst3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst3.val());
+        self.s_fc_dsc_dst3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_dst3.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_dst3.next = bits::<32>(0);
         if self.s_fc_dsc_dst3.q.val() {
             self.rd_fc_dsc_dst3.next = bit_cast::<32, 32>(self.fc_dsc_dst3_word.val());
         }
         // FC_DSC_END_CON0 (0x300, RO)
-        self.s_fc_dsc_end_con0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con0.val());
+        self.s_fc_dsc_end_con0.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con0.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_end_con0.next = bits::<32>(0);
         if self.s_fc_dsc_end_con0.q.val() {
             self.rd_fc_dsc_end_con0.next = bit_cast::<32, 32>(self.fc_dsc_end_con0_word.val());
         }
         // FC_DSC_END_CON1 (0x304, RO)
-        self.s_fc_dsc_end_con1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con1.val());
+        self.s_fc_dsc_end_con1.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con1.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_end_con1.next = bits::<32>(0);
         if self.s_fc_dsc_end_con1.q.val() {
             self.rd_fc_dsc_end_con1.next = bit_cast::<32, 32>(self.fc_dsc_end_con1_word.val());
         }
         // FC_DSC_END_CON2 (0x308, RO)
-        self.s_fc_dsc_end_con2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con2.val());
+        self.s_fc_dsc_end_con2.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con2.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_end_con2.next = bits::<32>(0);
         if self.s_fc_dsc_end_con2.q.val() {
             self.rd_fc_dsc_end_con2.next = bit_cast::<32, 32>(self.fc_dsc_end_con2_word.val());
         }
         // FC_DSC_END_CON3 (0x30c, RO)
-        self.s_fc_dsc_end_con3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con3.val());
+        self.s_fc_dsc_end_con3.d.next = self.re.val() & (self.word.val() == self.a_fc_dsc_end_con3.val()) & self.has_fast_cnp.val();
         self.rd_fc_dsc_end_con3.next = bits::<32>(0);
         if self.s_fc_dsc_end_con3.q.val() {
             self.rd_fc_dsc_end_con3.next = bit_cast::<32, 32>(self.fc_dsc_end_con3_word.val());
         }
         // FC_MARKED (0x310, RO)
-        self.s_fc_marked.d.next = self.re.val() & (self.word.val() == self.a_fc_marked.val());
+        self.s_fc_marked.d.next = self.re.val() & (self.word.val() == self.a_fc_marked.val()) & self.has_fast_cnp.val();
         self.rd_fc_marked.next = bits::<32>(0);
         if self.s_fc_marked.q.val() {
             self.rd_fc_marked.next = bit_cast::<32, 32>(self.fc_marked_count.val());
         }
         // FC_SENT (0x314, RO)
-        self.s_fc_sent.d.next = self.re.val() & (self.word.val() == self.a_fc_sent.val());
+        self.s_fc_sent.d.next = self.re.val() & (self.word.val() == self.a_fc_sent.val()) & self.has_fast_cnp.val();
         self.rd_fc_sent.next = bits::<32>(0);
         if self.s_fc_sent.q.val() {
             self.rd_fc_sent.next = bit_cast::<32, 32>(self.fc_sent_count.val());
         }
         // FC_SUPPRESSED (0x318, RO)
-        self.s_fc_suppressed.d.next = self.re.val() & (self.word.val() == self.a_fc_suppressed.val());
+        self.s_fc_suppressed.d.next = self.re.val() & (self.word.val() == self.a_fc_suppressed.val()) & self.has_fast_cnp.val();
         self.rd_fc_suppressed.next = bits::<32>(0);
         if self.s_fc_suppressed.q.val() {
             self.rd_fc_suppressed.next = bit_cast::<32, 32>(self.fc_suppressed_count.val());
         }
         // FC_UNPARSED (0x31c, RO)
-        self.s_fc_unparsed.d.next = self.re.val() & (self.word.val() == self.a_fc_unparsed.val());
+        self.s_fc_unparsed.d.next = self.re.val() & (self.word.val() == self.a_fc_unparsed.val()) & self.has_fast_cnp.val();
         self.rd_fc_unparsed.next = bits::<32>(0);
         if self.s_fc_unparsed.q.val() {
             self.rd_fc_unparsed.next = bit_cast::<32, 32>(self.fc_unparsed_count.val());
         }
         // FC_LOST (0x320, RO)
-        self.s_fc_lost.d.next = self.re.val() & (self.word.val() == self.a_fc_lost.val());
+        self.s_fc_lost.d.next = self.re.val() & (self.word.val() == self.a_fc_lost.val()) & self.has_fast_cnp.val();
         self.rd_fc_lost.next = bits::<32>(0);
         if self.s_fc_lost.q.val() {
             self.rd_fc_lost.next = bit_cast::<32, 32>(self.fc_lost_count.val());
         }
         // CD_PKT (0x340, WO)
-        self.w_cd_pkt.d.next = self.we.val() & (self.word.val() == self.a_cd_pkt.val());
+        self.w_cd_pkt.d.next = self.we.val() & (self.word.val() == self.a_cd_pkt.val()) & self.has_coord.val();
         self.cd_pkt_wr.next = self.w_cd_pkt.q.val();
         self.cd_pkt_congested.next = self.wdata_q.q.val().get_bits::<1>(0);
         self.cd_pkt_cc.next = self.wdata_q.q.val().get_bits::<1>(1);
@@ -1619,31 +1645,31 @@ impl Logic for SwitchRegFile {
         self.cd_pkt_arv.next = self.wdata_q.q.val().get_bits::<1>(4);
         self.cd_pkt_last_hop.next = self.wdata_q.q.val().get_bits::<1>(5);
         // CD_LAST (0x344, RO)
-        self.s_cd_last.d.next = self.re.val() & (self.word.val() == self.a_cd_last.val());
+        self.s_cd_last.d.next = self.re.val() & (self.word.val() == self.a_cd_last.val()) & self.has_coord.val();
         self.rd_cd_last.next = bits::<32>(0);
         if self.s_cd_last.q.val() {
             self.rd_cd_last.next = bit_cast::<32, 1>(self.cd_last_reroute.val()) | (bit_cast::<32, 1>(self.cd_last_write_indicator.val()) << 1) | (bit_cast::<32, 1>(self.cd_last_type3.val()) << 2) | (bit_cast::<32, 1>(self.cd_last_mark_allowed.val()) << 3) | (bit_cast::<32, 1>(self.cd_last_incast.val()) << 4);
         }
         // CD_REROUTES (0x348, RO)
-        self.s_cd_reroutes.d.next = self.re.val() & (self.word.val() == self.a_cd_reroutes.val());
+        self.s_cd_reroutes.d.next = self.re.val() & (self.word.val() == self.a_cd_reroutes.val()) & self.has_coord.val();
         self.rd_cd_reroutes.next = bits::<32>(0);
         if self.s_cd_reroutes.q.val() {
             self.rd_cd_reroutes.next = bit_cast::<32, 32>(self.cd_reroutes_count.val());
         }
         // CD_TYPE3 (0x34c, RO)
-        self.s_cd_type3.d.next = self.re.val() & (self.word.val() == self.a_cd_type3.val());
+        self.s_cd_type3.d.next = self.re.val() & (self.word.val() == self.a_cd_type3.val()) & self.has_coord.val();
         self.rd_cd_type3.next = bits::<32>(0);
         if self.s_cd_type3.q.val() {
             self.rd_cd_type3.next = bit_cast::<32, 32>(self.cd_type3_count.val());
         }
         // CD_MARKS (0x350, RO)
-        self.s_cd_marks.d.next = self.re.val() & (self.word.val() == self.a_cd_marks.val());
+        self.s_cd_marks.d.next = self.re.val() & (self.word.val() == self.a_cd_marks.val()) & self.has_coord.val();
         self.rd_cd_marks.next = bits::<32>(0);
         if self.s_cd_marks.q.val() {
             self.rd_cd_marks.next = bit_cast::<32, 32>(self.cd_marks_count.val());
         }
         // CD_INCAST (0x354, RO)
-        self.s_cd_incast.d.next = self.re.val() & (self.word.val() == self.a_cd_incast.val());
+        self.s_cd_incast.d.next = self.re.val() & (self.word.val() == self.a_cd_incast.val()) & self.has_coord.val();
         self.rd_cd_incast.next = bits::<32>(0);
         if self.s_cd_incast.q.val() {
             self.rd_cd_incast.next = bit_cast::<32, 32>(self.cd_incast_count.val());

@@ -310,6 +310,11 @@ impl<A: RegAccess> Device<A> {
         // (every 2.x device has BLOCKS; a 1.x device, whose flow fields
         // are 8 bits wide with other fields right above them, was refused)
         let mut blocks = io.read32(regs::blocks::OFFSET)? & 0xffff;
+        if v & 0xffff == 0 && blocks >> ldcp_regmap::BLOCK_WINDOW_ENGINE & 1 != 0 {
+            // a 2.0 device has no BLOCKS.GENERATOR: it holds the generator
+            // wherever it holds the window engine
+            blocks |= 1 << ldcp_regmap::BLOCK_GENERATOR;
+        }
         if kind == ldcp_regmap::KIND_SWITCH_PORT {
             // a switch port's own blocks (draft 001); 0 on a build without
             // them, whose decoder does not map the register

@@ -8,7 +8,7 @@
 pub use ldcp_regmap::{Field, REGISTERS};
 
 pub const MAGIC: u32 = 0x4c444350;
-pub const MAP_VERSION: u32 = 0x00020000;
+pub const MAP_VERSION: u32 = 0x00020001;
 pub const WINDOW_BYTES: u32 = 4096;
 
 /// MAGIC (RO): identifies an LDCP NIC core
@@ -26,7 +26,7 @@ pub mod version {
     use super::{Field, REGISTERS};
     pub const NAME: &str = "VERSION";
     pub const OFFSET: u32 = 0x004;
-    pub const RESET: u32 = 0x00020000;
+    pub const RESET: u32 = 0x00020001;
     /// compatible additions
     pub const MINOR: Field = REGISTERS[1].fields[0];
     /// incompatible changes
@@ -107,7 +107,7 @@ pub mod blocks {
     pub const NAME: &str = "BLOCKS";
     pub const OFFSET: u32 = 0x01c;
     pub const RESET: u32 = 0x00000000;
-    /// the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC
+    /// the window engine (PAWA, the gamma floor) with its FIFO, flow window and counters: every NIC
     pub const WINDOW_ENGINE: Field = REGISTERS[7].fields[0];
     /// the pacing timer (PT_* registers)
     pub const PACING_TIMER: Field = REGISTERS[7].fields[1];
@@ -119,6 +119,8 @@ pub mod blocks {
     pub const WRED_ECN: Field = REGISTERS[7].fields[4];
     /// the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)
     pub const LOOP: Field = REGISTERS[7].fields[5];
+    /// the on-chip event generator (GEN_* registers; GEN_CYCLES stays 0 without it): every NIC but the Alchitry Cu NIC (map 2.1; a 2.0 device holds it with the window engine)
+    pub const GENERATOR: Field = REGISTERS[7].fields[6];
 }
 
 /// ALPHA (RW): alpha (draft Eq. 1)

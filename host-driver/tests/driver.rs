@@ -157,7 +157,8 @@ fn extension_blocks_sim_backend_matches_model_backend() {
             "FAST_START",
             "ACK_GEN",
             "WRED_ECN",
-            "LOOP"
+            "LOOP",
+            "GENERATOR"
         ]
     );
     let a = ext_script(&mut sim);
@@ -467,15 +468,41 @@ mod tempfile_lite {
     }
 }
 
-/// A BAR file of a NIC core alone (the Alchitry Cu build): map 1.3,
-/// CAPS 0, BLOCKS = the window engine only.
+/// A BAR file of a NIC core alone (the `alchitry-cu` build): CAPS 0,
+/// BLOCKS = the window engine and the generator.
 fn nic_core_bar() -> tempfile_lite::TempPath {
-    let f = bar_file(4096, regs::MAGIC, regs::MAP_VERSION);
+    bar_with_blocks(regs::MAP_VERSION, ldcp_regmap::BLOCKS_NIC_CORE)
+}
+
+/// A BAR file of map `version` whose BLOCKS reads `blocks` (CAPS 0).
+fn bar_with_blocks(version: u32, blocks: u32) -> tempfile_lite::TempPath {
+    let f = bar_file(4096, regs::MAGIC, version);
     let mut b = std::fs::read(&f.0).unwrap();
     let off = regs::blocks::OFFSET as usize;
-    b[off..off + 4].copy_from_slice(&ldcp_regmap::BLOCKS_NIC_CORE.to_le_bytes());
+    b[off..off + 4].copy_from_slice(&blocks.to_le_bytes());
     std::fs::write(&f.0, b).unwrap();
     f
+}
+
+/// A device without BLOCKS.GENERATOR (the Alchitry Cu NIC) refuses a
+/// generator run by the block's name and writes nothing; a map 2.0 device
+/// (which has no such bit) holds the generator with its window engine.
+#[test]
+fn the_generator_is_a_block_of_its_own() {
+    let f = bar_with_blocks(regs::MAP_VERSION, 1 << ldcp_regmap::BLOCK_WINDOW_ENGINE);
+    let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
+    assert_eq!(dev.info().blocks, ["WINDOW_ENGINE"]);
+    let e = dev.run_generator(1000, 1, &mut |_, _| {}).unwrap_err();
+    assert!(
+        matches!(&e, DriverError::NoBlock { block, .. } if block == "GENERATOR"),
+        "{e}"
+    );
+    let bytes = std::fs::read(&f.0).unwrap();
+    let off = regs::gen_count::OFFSET as usize;
+    assert_eq!(&bytes[off..off + 4], &[0; 4], "GEN_COUNT was written");
+    let f = bar_with_blocks(0x0002_0000, 1 << ldcp_regmap::BLOCK_WINDOW_ENGINE);
+    let dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
+    assert_eq!(dev.info().blocks, ["WINDOW_ENGINE", "GENERATOR"]);
 }
 
 #[test]
@@ -483,7 +510,7 @@ fn a_device_without_a_block_refuses_it_by_name() {
     let f = nic_core_bar();
     let mut dev = Device::open(PcieBar::open_file(&f.0).unwrap()).unwrap();
     assert!(!dev.info().ext);
-    assert_eq!(dev.info().blocks, ["WINDOW_ENGINE"]);
+    assert_eq!(dev.info().blocks, ["WINDOW_ENGINE", "GENERATOR"]);
     let e = dev.set_param(Param::WredKMin, 1000.0).unwrap_err();
     assert!(matches!(e, DriverError::NoBlock { .. }), "{e}");
     assert!(
@@ -533,8 +560,10 @@ fn a_map_1_device_is_refused() {
         );
         assert!(
             e.to_string().contains(&format!(
-                "register-map version 1.{} of the device is not supported by this driver (it knows 2.0)",
-                v & 0xffff
+                "register-map version 1.{} of the device is not supported by this driver (it knows {}.{})",
+                v & 0xffff,
+                regs::MAP_VERSION >> 16,
+                regs::MAP_VERSION & 0xffff
             )),
             "{e}"
         );

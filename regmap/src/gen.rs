@@ -534,9 +534,31 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     // (the NIC core's flow commands, then its RW registers' enables, were
     // its critical paths)
     let mut any_write = false;
+    // a register of a block (`crate::block_bit`) is decoded only in a build
+    // holding the block: its address match is ANDed with a constant the
+    // constructor sets from the build's BLOCKS, so in a build without the
+    // block it reads as 0, ignores writes, and yosys drops what it drives
+    let mut has_blocks: Vec<&str> = Vec::new();
     for r in regs {
         let rl = lower(r.name);
-        let hit = format!("(self.word.val() == self.a_{rl}.val())");
+        let hit = match crate::block_bit(r) {
+            Some(b) => {
+                if !has_blocks.contains(&r.block) {
+                    has_blocks.push(r.block);
+                    let _ = writeln!(locals, "    has_{}: Constant<Bit>,", r.block);
+                    let _ = writeln!(
+                        init,
+                        "            has_{}: Constant::new(blocks >> {b} & 1 != 0),",
+                        r.block
+                    );
+                }
+                format!(
+                    "(self.word.val() == self.a_{rl}.val()) & self.has_{}.val()",
+                    r.block
+                )
+            }
+            None => format!("(self.word.val() == self.a_{rl}.val())"),
+        };
         let _ = writeln!(locals, "    a_{rl}: Constant<Bits<{wb}>>,");
         let _ = writeln!(
             init,
@@ -742,7 +764,26 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     s += &locals;
     let _ = writeln!(s, "}}\n");
     let _ = writeln!(s, "impl Default for {name} {{");
+    let _ = writeln!(s, "    /// The decoder of a build holding every block.");
     let _ = writeln!(s, "    fn default() -> Self {{");
+    let _ = writeln!(s, "        Self::with_blocks(u32::MAX)");
+    let _ = writeln!(s, "    }}");
+    let _ = writeln!(s, "}}\n");
+    let _ = writeln!(s, "impl {name} {{");
+    let _ = writeln!(
+        s,
+        "    /// The decoder of a build holding `blocks` (BLOCKS in bits 15..0, SW_BLOCKS"
+    );
+    let _ = writeln!(
+        s,
+        "    /// from bit 16): a register of a block it lacks reads as 0 and ignores writes."
+    );
+    let arg = if has_blocks.is_empty() {
+        "_blocks"
+    } else {
+        "blocks"
+    };
+    let _ = writeln!(s, "    pub fn with_blocks({arg}: u32) -> Self {{");
     let _ = writeln!(s, "        Self {{");
     s += &init;
     let _ = writeln!(s, "        }}");

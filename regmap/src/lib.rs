@@ -39,8 +39,10 @@ pub const MAGIC: u32 = 0x4C44_4350;
 /// with, or whose minor is newer. 1.2 added CAPS.KIND and the switch port;
 /// 1.3 added BLOCKS (one bit per block); 1.4 the on-chip loopback (LOOP_*,
 /// BLOCKS.LOOP, XERRORS.WRED_OVERRUN); 2.0 widened every flow field to
-/// [`FLOW_FIELD_BITS`] (4,096 flows), moving the fields above them.
-pub const MAP_VERSION: u32 = 0x0002_0000;
+/// [`FLOW_FIELD_BITS`] (4,096 flows), moving the fields above them; 2.1
+/// added BLOCKS.GENERATOR (a 2.0 device holds the generator wherever it
+/// holds the window engine).
+pub const MAP_VERSION: u32 = 0x0002_0001;
 /// Cycles from a read's strobe (`bus_re`) to its data (`bus_rdata` with
 /// `bus_rvalid`): the decoders decode the address in the strobe's cycle and
 /// sample the register in the next (a design constant of the generated
@@ -63,8 +65,8 @@ pub const ADDR_BITS: u32 = 12;
 /// board) they read as 0 and ignore writes.
 pub const EXT_BASE: u32 = 0x100;
 
-/// BLOCKS bit of the window engine (with the core's FIFO, generator, flow
-/// window and counters).
+/// BLOCKS bit of the window engine (with the core's FIFO, flow window and
+/// counters).
 pub const BLOCK_WINDOW_ENGINE: u32 = 0;
 /// BLOCKS bit of the pacing timer.
 pub const BLOCK_PACING_TIMER: u32 = 1;
@@ -77,18 +79,24 @@ pub const BLOCK_WRED_ECN: u32 = 4;
 /// BLOCKS bit of the on-chip loopback (a sender and the receiver's ACKs
 /// returned to it: `nic_system`).
 pub const BLOCK_LOOP: u32 = 5;
-/// The BLOCKS of a NIC core alone (the Alchitry Cu NIC bitstream).
-pub const BLOCKS_NIC_CORE: u32 = 1 << BLOCK_WINDOW_ENGINE;
+/// BLOCKS bit of the core's on-chip event generator (GEN_* registers; map
+/// 2.1).
+pub const BLOCK_GENERATOR: u32 = 6;
+/// The BLOCKS of a NIC core alone (`nic_core`, the `alchitry-cu` bitstream).
+pub const BLOCKS_NIC_CORE: u32 = 1 << BLOCK_WINDOW_ENGINE | 1 << BLOCK_GENERATOR;
 /// The BLOCKS of the NIC system (the simulated device, the ULX3S).
 pub const BLOCKS_NIC_SYSTEM: u32 = 1 << BLOCK_WINDOW_ENGINE
     | 1 << BLOCK_PACING_TIMER
     | 1 << BLOCK_FAST_START
     | 1 << BLOCK_ACK_GEN
     | 1 << BLOCK_WRED_ECN
-    | 1 << BLOCK_LOOP;
+    | 1 << BLOCK_LOOP
+    | 1 << BLOCK_GENERATOR;
 /// The BLOCKS of the Alchitry Cu NIC (`nic_cu`): the NIC system without
-/// the WRED/ECN port, which belongs to a switch.
-pub const BLOCKS_NIC_CU: u32 = BLOCKS_NIC_SYSTEM & !(1 << BLOCK_WRED_ECN);
+/// the WRED/ECN port, which belongs to a switch, and without the event
+/// generator, whose cells the HX8K does not have to spare (the loopback
+/// is its traffic source there).
+pub const BLOCKS_NIC_CU: u32 = BLOCKS_NIC_SYSTEM & !(1 << BLOCK_WRED_ECN) & !(1 << BLOCK_GENERATOR);
 /// The first byte offset of the switch port's own blocks (draft 001:
 /// tunnel ECN, END.CON, Fast CNP, and the packet staging they share):
 /// registers from here on are decoded by a switch port only
@@ -141,6 +149,7 @@ pub fn block_bit(r: &Register) -> Option<u32> {
         "ack_gen" => Some(BLOCK_ACK_GEN),
         "wred" => Some(BLOCK_WRED_ECN),
         "loop" => Some(BLOCK_LOOP),
+        "generator" => Some(BLOCK_GENERATOR),
         "tunnel_ingress" => Some(BLOCK_TUNNEL_INGRESS),
         "tunnel_egress" => Some(BLOCK_TUNNEL_EGRESS),
         "end_con" => Some(BLOCK_END_CON),
@@ -661,12 +670,13 @@ pub const REGISTERS: &[Register] = &[
         0x01C,
         Source::Hw,
         &[
-            flag("WINDOW_ENGINE", BLOCK_WINDOW_ENGINE, "the window engine (PAWA, the gamma floor) with its FIFO, generator, flow window and counters: every NIC"),
+            flag("WINDOW_ENGINE", BLOCK_WINDOW_ENGINE, "the window engine (PAWA, the gamma floor) with its FIFO, flow window and counters: every NIC"),
             flag("PACING_TIMER", BLOCK_PACING_TIMER, "the pacing timer (PT_* registers)"),
             flag("FAST_START", BLOCK_FAST_START, "the fast-start marker (FS_* registers)"),
             flag("ACK_GEN", BLOCK_ACK_GEN, "the ACK generator (AG_* registers)"),
             flag("WRED_ECN", BLOCK_WRED_ECN, "the WRED/ECN port (WRED_* registers)"),
             flag("LOOP", BLOCK_LOOP, "the on-chip loopback: a window-limited sender, and the receiver's ACKs returned to the engine, the marker and the sender (LOOP_* registers)"),
+            flag("GENERATOR", BLOCK_GENERATOR, "the on-chip event generator (GEN_* registers; GEN_CYCLES stays 0 without it): every NIC but the Alchitry Cu NIC (map 2.1; a 2.0 device holds it with the window engine)"),
         ],
         "the blocks this build holds, one bit each: a block's registers read as 0 and ignore writes where its bit is 0",
     ),

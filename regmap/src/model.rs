@@ -142,6 +142,20 @@ impl RegFileModel {
         Self::of(crate::core_registers())
     }
 
+    /// The core's decoder of a NIC holding `blocks` (BLOCKS) at power-up:
+    /// a register of a block it lacks (the generator's, in the Alchitry Cu
+    /// NIC) reads as 0 and ignores writes, as the generated decoder's
+    /// `with_blocks` makes it.
+    pub fn core_of(blocks: u32) -> Self {
+        let mut m = Self::new();
+        m.decoded = m
+            .regs
+            .iter()
+            .map(|r| crate::decoded_by(r, crate::KIND_NIC, false, blocks))
+            .collect();
+        m
+    }
+
     /// The extension decoder ([`crate::ext_registers`]) at power-up.
     pub fn ext() -> Self {
         Self::of(crate::ext_registers())

@@ -422,7 +422,7 @@ impl NicCoreModel {
             hash,
             dirty,
             blocks,
-            regs: RegFileModel::new(),
+            regs: RegFileModel::core_of(blocks),
             eng,
             fifo: vec![0; FIFO_DEPTH as usize],
             s: State::default(),
@@ -598,7 +598,7 @@ impl NicCoreModel {
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (self.eng.latency_cycles() << 16)
             | ((self.dirty as u32) << 24)
-            | (((self.blocks != ldcp_regmap::BLOCKS_NIC_CORE) as u32) << 25)
+            | (((self.blocks & !ldcp_regmap::BLOCKS_NIC_CORE != 0) as u32) << 25)
             | map().caps_kind.put(ldcp_regmap::KIND_NIC);
         ro[ix.blocks] = self.blocks;
         ro[ix.status] = o.sweeping as u32

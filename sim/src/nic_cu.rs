@@ -620,6 +620,20 @@ mod tests {
         let bl = read(&mut m, "BLOCKS");
         assert_eq!(bl, ldcp_regmap::BLOCKS_NIC_CU);
         assert_eq!(bl >> ldcp_regmap::BLOCK_WRED_ECN & 1, 0);
+        // nor the generator's: its RW registers read 0, and a START
+        // starts nothing
+        assert_eq!(bl >> ldcp_regmap::BLOCK_GENERATOR & 1, 0);
+        for r in ["GEN_COUNT", "GEN_SEED"] {
+            write(&mut m, r, 0x1234);
+            assert_eq!(read(&mut m, r), 0, "{r} reads 0 on the Cu");
+        }
+        write(&mut m, "GEN_CTRL", 1);
+        for _ in 0..50 {
+            m.tick(&BusIn::default());
+        }
+        assert_eq!(read(&mut m, "STATUS") >> 2 & 1, 0, "STATUS.GEN_BUSY");
+        assert_eq!(read(&mut m, "GEN_CYCLES"), 0);
+        assert_eq!(read(&mut m, "CNT_EVENTS"), 0);
     }
 
     /// The loop closes on the Cu: 8 flows sent, received, acknowledged
