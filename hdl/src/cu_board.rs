@@ -10,7 +10,7 @@
 //! generator (map 2.1, BLOCKS.GENERATOR 0) nextpnr packs it with its top
 //! into 7,577 of the 7,680 logic cells after `synth_ice40 -abc9 -abc2`
 //! (7,699 after plain `synth_ice40`), 29 of 32 block RAMs, and places and
-//! routes it at 54.02 MHz (seed 1; the loopback sender's s3 decision), so
+//! routes it at 58.37 MHz (seed 1; the loopback sender's s3 decision), so
 //! it is not a board of the flow (`ldcp synth --board`) until it meets 60
 //! MHz; it is cosimulated as a block (`ldcp cosim --block cu_board_core`). Its Verilog carries the Cu NIC's
 //! `no_rw_check` RAMs ([`crate::nic_cu`], "Block RAM reads during a
