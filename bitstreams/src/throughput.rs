@@ -987,25 +987,7 @@ where
     ];
     let idle = (events * cycles_per_event) as usize + 2 * engine_latency as usize + 8;
     bus.extend(std::iter::repeat_n(BusIn::default(), idle));
-    bus.extend(GEN_READS.iter().map(|n| rd(n)));
-    bus.extend(std::iter::repeat_n(
-        BusIn::default(),
-        ldcp_regmap::READ_LATENCY_CYCLES as usize,
-    ));
-    let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
-    let mut reads = Vec::new();
-    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
-        if let Some(d) = o.read_data() {
-            reads.push(d as u64);
-        }
-    })?;
-    if reads.len() != GEN_READS.len() {
-        return Err(FlowError::Mismatch(format!(
-            "{} counter reads answered, {} asked",
-            reads.len(),
-            GEN_READS.len()
-        )));
-    }
+    let (reads, cycles, drain) = run_then_read(cosim, model, bus, &GEN_READS)?;
     let [ev, cyc, upd, pkts, marked] = [reads[0], reads[1], reads[2], reads[3], reads[4]];
     // the generator's stream, replayed on the host: the packets it acknowledged
     let (mut pkts_in, mut marked_in) = (0u64, 0u64);
@@ -1017,7 +999,7 @@ where
     conserved("packets generated vs CNT_PACKETS", pkts_in, pkts)?;
     conserved("marked events generated vs CNT_MARKED", marked_in, marked)?;
     let mut f = Figures::default();
-    f.run("cycles", stim.len() as u64)
+    f.run("cycles", cycles)
         .run("drain_cycles", drain)
         .run("generator_events_requested", events)
         .run("packets_generated_replayed", pkts_in)
@@ -1030,6 +1012,42 @@ where
         .design("fifo_depth", 1u64 << ldcp_regmap::FIFO_DEPTH_LOG2)
         .design("engine_latency_cycles", engine_latency);
     Ok(f)
+}
+
+/// Runs `bus` in lock step, then reads the registers `names` back to back
+/// and waits for the last answer: their values in order, the cycles run
+/// and the drain's. Fails unless every read was answered.
+fn run_then_read<M>(
+    cosim: &Cosim<M>,
+    model: M,
+    mut bus: Vec<BusIn>,
+    names: &[&str],
+) -> Result<(Vec<u64>, u64, u64), FlowError>
+where
+    M: CosimModel,
+    M::Input: From<BusIn>,
+    M::Output: BusOutputs,
+{
+    bus.extend(names.iter().map(|n| rd(n)));
+    bus.extend(std::iter::repeat_n(
+        BusIn::default(),
+        ldcp_regmap::READ_LATENCY_CYCLES as usize,
+    ));
+    let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
+    let mut reads = Vec::new();
+    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
+        if let Some(d) = o.read_data() {
+            reads.push(d as u64);
+        }
+    })?;
+    if reads.len() != names.len() {
+        return Err(FlowError::Mismatch(format!(
+            "{} counter reads answered, {} asked",
+            reads.len(),
+            names.len()
+        )));
+    }
+    Ok((reads, stim.len() as u64, drain))
 }
 
 /// Loop flows and send cycles of [`loop_run`].
@@ -1071,22 +1089,7 @@ where
     // SEND off, LOOPBACK on: the last packets and ACKs come home
     bus.push(wr("LOOP_CTRL", 1));
     bus.extend(idle(6_000));
-    bus.extend(READS.iter().map(|n| rd(n)));
-    bus.extend(idle(ldcp_regmap::READ_LATENCY_CYCLES));
-    let stim: Vec<M::Input> = bus.into_iter().map(M::Input::from).collect();
-    let mut reads = Vec::new();
-    let (_, drain) = lockstep(cosim, model, &stim, &mut |_, o| {
-        if let Some(d) = o.read_data() {
-            reads.push(d as u64);
-        }
-    })?;
-    if reads.len() != READS.len() {
-        return Err(FlowError::Mismatch(format!(
-            "{} counter reads answered, {} asked",
-            reads.len(),
-            READS.len()
-        )));
-    }
+    let (reads, cycles, drain) = run_then_read(cosim, model, bus, &READS)?;
     let [sent, delivered, acks, events, lost, status] =
         [reads[0], reads[1], reads[2], reads[3], reads[4], reads[5]];
     conserved("packets sent vs delivered", sent, delivered)?;
@@ -1097,7 +1100,7 @@ where
         return Err(FlowError::Mismatch("the loop sent nothing".into()));
     }
     let mut f = Figures::default();
-    f.run("cycles", stim.len() as u64)
+    f.run("cycles", cycles)
         .run("drain_cycles", drain)
         .run("loop_flows", LOOP_FLOWS)
         .run("ack_every_packets", ag_m)
