@@ -103,7 +103,11 @@ fn nic_cu_matches_model() {
         "{st:?}"
     );
     assert!(
-        cu.handoff_waits > 0 && cu.queued_acks > 100 && cu.send_waits > 0 && cu.marker_held > 0,
+        cu.handoff_waits > 0
+            && cu.queued_acks > 100
+            && cu.send_waits > 0
+            && cu.marker_held > 0
+            && cu.visits_behind > 0,
         "{cu:?}"
     );
     assert_eq!(cu.pt_refused, 0, "the pacing timer takes every update");

@@ -1,7 +1,8 @@
 //! The board builds: `ldcp synth --board NAME` turns a board core (stamped
 //! with the source tree's git hash) and the board's top module (PLL, pins)
 //! into a bitstream.
-//! - iCE40 (`alchitry-cu`, `alchitry-cu-switch`): yosys `synth_ice40`,
+//! - iCE40 (`alchitry-cu`, `alchitry-cu-nic`, `alchitry-cu-switch`,
+//!   `alchitry-cu-pe`): yosys `synth_ice40`,
 //!   nextpnr-ice40 with the board's PCF (the oscillator constrained at its
 //!   frequency, nextpnr derives a PLL's output), icepack; Debian's tools.
 //! - ECP5 (`ulx3s`): yosys `synth_ecp5`, nextpnr-ecp5 with the board's LPF
@@ -142,6 +143,30 @@ pub const BOARDS: &[Board] = &[
         pll: Vec::new,
     },
     Board {
+        name: "alchitry-cu-nic",
+        device: "ice40-hx8k",
+        package: "cb132",
+        family: Family::Ice40,
+        nextpnr_device: "--hx8k",
+        doc: "Alchitry Cu, the complete NIC: the NIC core with the sequential window engine, the pacing timer, fast-start marker and ACK generator, the on-chip loopback (256 flows) and the UART bridge; iCE40-HX8K cb132, 60 MHz PLL clock from the 100 MHz oscillator",
+        core: ldcp_hdl::cu_board::MODULE.name,
+        top: ldcp_hdl::cu_board::TOP,
+        oscillator_mhz: ldcp_hdl::cu_board::OSC_MHZ,
+        clock_mhz: ldcp_hdl::cu_board::CLOCK_MHZ,
+        baud: ldcp_hdl::cu_board::BAUD,
+        baud_div: ldcp_hdl::cu_board::BAUD_DIV,
+        flows: 1 << ldcp_hdl::nic_core::FB_ICE40,
+        bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
+        // `-abc9 -abc2`: the board fills 98% of the HX8K; plain
+        // synth_ice40 packs it (map 2.1) into 7,699 cells, these options
+        // into 7,577 (`ldcp_hdl::cu_board`'s module doc)
+        synth_options: "-abc9 -abc2",
+        core_verilog: ldcp_hdl::cu_board::core_verilog,
+        top_verilog: ldcp_hdl::cu_board::top_verilog,
+        constraints: ldcp_hdl::cu_board::pcf,
+        pll: cu_nic_pll,
+    },
+    Board {
         name: "alchitry-cu-switch",
         device: "ice40-hx8k",
         package: "cb132",
@@ -226,6 +251,16 @@ pub const BOARDS: &[Board] = &[
         pll: ulx3s_pll,
     },
 ];
+
+/// The Cu NIC's SB_PLL40_CORE parameters (60 MHz from the 100 MHz
+/// oscillator).
+fn cu_nic_pll() -> Vec<(&'static str, u32)> {
+    ldcp_hdl::cu_board::PLL
+        .params()
+        .iter()
+        .map(|&(name, _, v)| (name, v))
+        .collect()
+}
 
 /// The ULX3S's EHXPLLL parameters (both ULX3S boards: 50 MHz from the
 /// 25 MHz oscillator).
@@ -321,8 +356,9 @@ pub struct BoardReport {
     pub oscillator_mhz: f64,
     /// The core clock the PLL makes (or the oscillator), MHz: the target.
     pub target_mhz: f64,
-    /// The PLL's settings (EHXPLLL CLKI_DIV, CLKFB_DIV, CLKOP_DIV,
-    /// CLKOP_CPHASE); empty: no PLL (both Alchitry Cu builds).
+    /// The PLL's settings by parameter name (EHXPLLL CLKI_DIV, CLKFB_DIV,
+    /// CLKOP_DIV, CLKOP_CPHASE; SB_PLL40_CORE DIVR, DIVF, DIVQ,
+    /// FILTER_RANGE); empty: no PLL.
     pub pll: BTreeMap<String, u32>,
     /// The UART line rate.
     pub baud: u32,

@@ -153,7 +153,10 @@ struct SynthArgs {
     block: Option<String>,
     /// Build a board's bitstream instead: the board core with its clock (a
     /// PLL where the board has one) and pins (alchitry-cu: the NIC core, the
-    /// UART bridge, the 100 MHz oscillator without a PLL; alchitry-cu-switch:
+    /// UART bridge, the 100 MHz oscillator without a PLL; alchitry-cu-nic:
+    /// the complete NIC (window engine, pacing timer, fast-start marker, ACK
+    /// generator, on-chip loopback) and the UART bridge at a 60 MHz PLL
+    /// clock; alchitry-cu-switch:
     /// a P node's switch port, WRED/ECN with the Fast CNP trigger and its
     /// queue; alchitry-cu-pe: a PE's, WRED/ECN with tunnel ECN and END.CON;
     /// both with the UART bridge at the 100 MHz oscillator without a PLL;

@@ -294,6 +294,22 @@ fn alchitry_cu_bitstream_builds_and_meets_100_mhz_without_a_pll() {
     assert_eq!(r.bitstream.as_ref().unwrap().bytes, 135_100);
 }
 
+/// The complete NIC on the Alchitry Cu: the board core (the NIC core with
+/// the sequential window engine, the pacing timer, fast-start marker and
+/// ACK generator, the on-chip loopback, 256 flows, and the UART bridge)
+/// with its pins and PLL places on the HX8K, meets the 60 MHz the PLL
+/// derives from the 100 MHz oscillator, and icepack writes a whole HX8K
+/// bitstream.
+#[test]
+fn alchitry_cu_nic_bitstream_builds_and_meets_its_60_mhz_pll_clock() {
+    let r = build_board("alchitry-cu-nic", 3, "test-board-nic");
+    assert_eq!(r.clocks.len(), 1, "one clock domain: {:?}", r.clocks);
+    assert_eq!((r.pll_used, r.clocks[0].constraint_mhz.round()), (1, 60.0));
+    // the Cu NIC's 29 block RAMs (bitstreams/reports/nic_cu.area.ice40-hx8k.json)
+    assert_eq!((r.flows, r.bram), (256, 29));
+    assert!(r.logic_cells > 7_000);
+}
+
 /// The P node's switch port bitstream: the switch board core (the board
 /// shell, the switch decoder, the WRED/ECN port, the Fast CNP trigger and
 /// its descriptor queue, the staging) on an Alchitry Cu meets the
@@ -452,7 +468,7 @@ fn ldcp_refuses_bad_input_with_exit_status_2() {
         ),
         (
             &["synth", "--board", "arty"],
-            "unknown board \"arty\": known boards are alchitry-cu, alchitry-cu-switch, alchitry-cu-pe, ulx3s, ulx3s-switch",
+            "unknown board \"arty\": known boards are alchitry-cu, alchitry-cu-nic, alchitry-cu-switch, alchitry-cu-pe, ulx3s, ulx3s-switch",
         ),
         (
             &["synth", "--board", "alchitry-cu", "--target-mhz", "100"],

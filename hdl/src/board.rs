@@ -48,6 +48,63 @@ pub const OSC_MHZ: f64 = 100.0;
 pub const BAUD: u32 = ldcp_sim::uart_bridge::DEFAULT_BAUD;
 /// Clocks per UART bit on the board.
 pub const BAUD_DIV: u32 = 100;
+/// An iCE40 `SB_PLL40_CORE` in SIMPLE feedback: its reference divider,
+/// feedback divider, output divider (a power of two) and loop filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ice40Pll {
+    /// DIVR: the reference clock over DIVR + 1 is the phase detector's.
+    pub divr: u32,
+    /// DIVF: the VCO runs at the phase detector's x (DIVF + 1).
+    pub divf: u32,
+    /// DIVQ: the output is the VCO over 2^DIVQ.
+    pub divq: u32,
+    /// FILTER_RANGE, for the phase detector's frequency.
+    pub filter_range: u32,
+}
+
+impl Ice40Pll {
+    /// The iCE40's limits (SB_PLL40 datasheet), MHz: the phase detector
+    /// 10 to 133, the VCO 533 to 1,066, the output 16 to 275.
+    pub const PFD_MHZ: (f64, f64) = (10.0, 133.0);
+    /// See [`Ice40Pll::PFD_MHZ`].
+    pub const VCO_MHZ: (f64, f64) = (533.0, 1066.0);
+    /// See [`Ice40Pll::PFD_MHZ`].
+    pub const OUT_MHZ: (f64, f64) = (16.0, 275.0);
+
+    /// The phase detector's frequency, MHz, from a reference of `ref_mhz`.
+    pub fn pfd_mhz(&self, ref_mhz: f64) -> f64 {
+        ref_mhz / (self.divr + 1) as f64
+    }
+
+    /// The VCO's frequency, MHz.
+    pub fn vco_mhz(&self, ref_mhz: f64) -> f64 {
+        self.pfd_mhz(ref_mhz) * (self.divf + 1) as f64
+    }
+
+    /// The output frequency, MHz.
+    pub fn out_mhz(&self, ref_mhz: f64) -> f64 {
+        self.vco_mhz(ref_mhz) / (1u32 << self.divq) as f64
+    }
+
+    /// Whether every frequency is within the device's limits.
+    pub fn within_limits(&self, ref_mhz: f64) -> bool {
+        let inside = |f: f64, (lo, hi): (f64, f64)| (lo..=hi).contains(&f);
+        inside(self.pfd_mhz(ref_mhz), Self::PFD_MHZ)
+            && inside(self.vco_mhz(ref_mhz), Self::VCO_MHZ)
+            && inside(self.out_mhz(ref_mhz), Self::OUT_MHZ)
+    }
+
+    /// The settings: parameter name, its width in bits, value.
+    pub fn params(&self) -> [(&'static str, u32, u32); 4] {
+        [
+            ("DIVR", 4, self.divr),
+            ("DIVF", 7, self.divf),
+            ("DIVQ", 3, self.divq),
+            ("FILTER_RANGE", 3, self.filter_range),
+        ]
+    }
+}
+
 /// The LED pins, LED 0 first (J11, K11, K12, K14, L12, L14, M12, N14:
 /// Alchitry's Cu pin constraints, as LiteX-Boards' `alchitry_cu` platform
 /// lists them), active high.

@@ -18,8 +18,12 @@
 //!   together) and a pending count P_k of [`PENDING_BITS`] flip-flops.
 //! - The **flush** visits counter `ptr` every cycle, round robin over the
 //!   K counters: read F at t, then at t + 1 add P_k to the word and write
-//!   it to F and R, and P_k restarts from that cycle's increment. So P_k
-//!   never exceeds K (at most [`SLOTS`]), and F is never read at the
+//!   it to F and R. The P_k and clear flag that t + 1 adds are registered
+//!   at t (the pointer's counter is not the one flushed at t), so t + 1
+//!   holds only the word's add, and no increment reaches the add: P_k
+//!   restarts from the increments of t and t + 1 (those of t registered;
+//!   none after a clear). So P_k never exceeds K + 1 (at most
+//!   [`SLOTS`] + 1), and F is never read at the
 //!   address written at the same edge (`ptr` advances every cycle and
 //!   K >= 2). A read never delays a flush: it has R to itself.
 //! - A **read** reads R at `rd_idx` in cycle t; at t + 1 `value` is that
@@ -38,10 +42,10 @@ pub const SLOTS: usize = 16;
 /// Index bits.
 pub const IB: usize = 4;
 const _: () = assert!(1 << IB == SLOTS);
-/// P's width: a counter's increments between two flushes (at most
-/// [`SLOTS`]) fit.
+/// P's width: a counter's increments between two flushes and the cycle
+/// after (at most [`SLOTS`] + 1) fit.
 pub const PENDING_BITS: usize = 5;
-const _: () = assert!(SLOTS < 1 << PENDING_BITS);
+const _: () = assert!(SLOTS + 1 < 1 << PENDING_BITS);
 const PB: usize = PENDING_BITS;
 
 /// The bank (see the module doc).
@@ -67,16 +71,20 @@ pub struct CounterBank<const K: usize> {
     w_idx: DFF<Bits<IB>>,
     w_sum: DFF<Bits<32>>,
     zeroed: DFF<Bits<K>>,
+    /// the flushed counter's P and clear flag, taken a cycle ahead
+    f_p: DFF<Bits<PB>>,
+    /// the increments of the cycle before (none after a clear)
+    inc_q: DFF<Bits<K>>,
+    z_f: DFF<Bit>,
     pend: [DFF<Bits<PB>>; K],
     idx: [Constant<Bits<IB>>; K],
     onehot: [Constant<Bits<K>>; K],
     last: Constant<Bits<IB>>,
-    f_p: Signal<Local, Bits<PB>>,
     r_p: Signal<Local, Bits<PB>>,
+    n_p: Signal<Local, Bits<PB>>,
     f_word: Signal<Local, Bits<32>>,
     r_word: Signal<Local, Bits<32>>,
     f_sum: Signal<Local, Bits<32>>,
-    z_f: Signal<Local, Bit>,
     z_r: Signal<Local, Bit>,
 }
 
@@ -111,7 +119,9 @@ impl<const K: usize> CounterBank<K> {
             onehot: std::array::from_fn(|i| Constant::new(bits::<K>(1 << i))),
             last: Constant::new(bits::<IB>(K as u64 - 1)),
             f_p: Default::default(),
+            inc_q: Default::default(),
             r_p: Default::default(),
+            n_p: Default::default(),
             f_word: Default::default(),
             r_word: Default::default(),
             f_sum: Default::default(),
@@ -130,7 +140,7 @@ impl<const K: usize> Default for CounterBank<K> {
 impl<const K: usize> Logic for CounterBank<K> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ptr, f_v, f_idx, r_idx, w_v, w_idx, w_sum, zeroed);
+        dff_setup!(self, clock, ptr, f_v, f_idx, r_idx, w_v, w_idx, w_sum, zeroed, f_p, z_f, inc_q);
         self.ram_f.read_clock.next = self.clock.val();
         self.ram_f.write_clock.next = self.clock.val();
         self.ram_r.read_clock.next = self.clock.val();
@@ -145,7 +155,10 @@ impl<const K: usize> Logic for CounterBank<K> {
         self.f_idx.d.next = self.ptr.q.val();
         // no flush in the first cycle: f_idx is not yet ptr's last value
         self.f_v.d.next = true;
-        self.f_p.next = bits::<PB>(0);
+        // the counter read now is flushed next cycle: the flush adds its P
+        // of now (the flush of this cycle is of another counter, K >= 2),
+        // and its flag then is its flag now, or this cycle's clear
+        self.n_p.next = bits::<PB>(0);
         self.r_p.next = bits::<PB>(0);
         for k in 0..K {
             self.pend[k].clock.next = self.clock.val();
@@ -153,11 +166,21 @@ impl<const K: usize> Logic for CounterBank<K> {
             if (self.inc.val() & self.onehot[k].val()).any() {
                 self.pend[k].d.next = self.pend[k].q.val() + bits::<PB>(1);
             }
+            if self.ptr.q.val() == self.idx[k].val() {
+                self.n_p.next = self.pend[k].q.val();
+            }
             if self.f_v.q.val() & (self.f_idx.q.val() == self.idx[k].val()) {
-                self.f_p.next = self.pend[k].q.val();
+                // the flush adds P as it was a cycle ago: P restarts from
+                // the increments of that cycle and of this one
                 self.pend[k].d.next = bits::<PB>(0);
+                if (self.inc_q.q.val() & self.onehot[k].val()).any() {
+                    self.pend[k].d.next = bits::<PB>(1);
+                }
                 if (self.inc.val() & self.onehot[k].val()).any() {
                     self.pend[k].d.next = bits::<PB>(1);
+                    if (self.inc_q.q.val() & self.onehot[k].val()).any() {
+                        self.pend[k].d.next = bits::<PB>(2);
+                    }
                 }
             }
             if self.r_idx.q.val() == self.idx[k].val() {
@@ -167,13 +190,19 @@ impl<const K: usize> Logic for CounterBank<K> {
                 self.pend[k].d.next = bits::<PB>(0);
             }
         }
+        self.f_p.d.next = self.n_p.val();
+        self.inc_q.d.next = self.inc.val();
+        if self.clear.val() {
+            self.f_p.d.next = bits::<PB>(0);
+            self.inc_q.d.next = bits::<K>(0);
+        }
+        self.z_f.d.next = self.clear.val()
+            | (self.zeroed.q.val() & (bits::<K>(1) << bit_cast::<K, IB>(self.ptr.q.val()))).any();
         self.f_word.next = self.ram_f.read_data.val();
-        self.z_f.next =
-            (self.zeroed.q.val() & (bits::<K>(1) << bit_cast::<K, IB>(self.f_idx.q.val()))).any();
-        if self.z_f.val() {
+        if self.z_f.q.val() {
             self.f_word.next = bits::<32>(0);
         }
-        self.f_sum.next = self.f_word.val() + bit_cast::<32, PB>(self.f_p.val());
+        self.f_sum.next = self.f_word.val() + bit_cast::<32, PB>(self.f_p.q.val());
         self.ram_f.write_address.next = self.f_idx.q.val();
         self.ram_f.write_data.next = self.f_sum.val();
         self.ram_f.write_enable.next = self.f_v.q.val();

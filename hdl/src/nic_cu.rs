@@ -70,6 +70,20 @@
 //! receiver (at most 3: the send register, the marker, the receive
 //! register).
 //!
+//! A visit is also not issued right behind an op of its flow (the op in
+//! s1), so no op writes a visit's entry at the edge between its s2 and
+//! s3: its state in s2 is the one the table registers for s3 (`p_state`,
+//! or `z_state`, the write of the edge before). From it s2 registers what
+//! the decision needs of the entry: the packets in flight (next PSN -
+//! acknowledged) are nonzero, fewer than the window (or, below one packet,
+//! a credit and none in flight), and the entry's age at s3. So the s3
+//! decision, whose write-back of the entry is the table's one-cycle loop,
+//! holds a compare of registers (the age against LOOP_RTO) where it held
+//! two subtractions and two compares of the entry. The count in flight
+//! takes the low [`ldcp_sim::nic_system::LOOP_WINDOW_BITS`] bits, which
+//! are the whole count: a flow never has more in flight than the widest
+//! window.
+//!
 //! # Block RAM reads during a write
 //! Eleven of the Cu NIC's thirteen RAMs are never used for what a read
 //! returns when the same address is written at that edge (their blocks
@@ -106,6 +120,8 @@ const MAP_FB: usize = ldcp_regmap::FLOW_FIELD_BITS as usize;
 const FLOWS_FIELD: usize = MAP_FB + 1;
 pub use ldcp_sim::nic_cu::{LOOP_ACK_QUEUE, LOOP_FIFO_LIMIT};
 const AQ: usize = LOOP_ACK_QUEUE;
+/// The sender's packets in flight (module doc, The sender).
+const LW: usize = ldcp_sim::nic_system::LOOP_WINDOW_BITS;
 const _: () = assert!(
     AQ >= 3,
     "the queue's write select has a first, middle and last entry"
@@ -280,6 +296,10 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_s3_psn: DFF<Bits<24>>,
     lp_s3_lw: DFF<Bits<12>>,
     lp_s3_idx: DFF<Bits<FB>>,
+    /// the s3 op's packets in flight (the module doc, The sender)
+    lp_s3_busy: DFF<Bit>,
+    lp_s3_may: DFF<Bit>,
+    lp_s3_age: DFF<Bits<16>>,
     /// the marker's event is a loop packet
     fs_lp: DFF<Bit>,
     rx_v: DFF<Bit>,
@@ -304,10 +324,14 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_nx: Signal<Local, Bits<24>>,
     lp_ak: Signal<Local, Bits<24>>,
     lp_stamp: Signal<Local, Bits<16>>,
-    lp_infl: Signal<Local, Bits<24>>,
+    lp_src_nx: Signal<Local, Bits<LW>>,
+    lp_src_ak: Signal<Local, Bits<LW>>,
+    lp_src_st: Signal<Local, Bits<16>>,
+    lp_src_cr: Signal<Local, Bit>,
+    lp_i2: Signal<Local, Bits<LW>>,
+    lp_tn: Signal<Local, Bits<16>>,
     /// packets in flight (next != acked): an equality, no carry chain
     lp_busy: Signal<Local, Bit>,
-    lp_win: Signal<Local, Bits<24>>,
     lp_age: Signal<Local, Bits<16>>,
     lp_adv: Signal<Local, Bits<24>>,
     lp_past: Signal<Local, Bits<24>>,
@@ -368,11 +392,11 @@ impl<const FB: usize, const EW: usize> NicCu<FB, EW> {
             pt_last_flow, pt_last_late, pt_max_late, ag_err, lp_ptr, lp_t,
             lp_s1_v, lp_s1_kind, lp_g_pend, lp_g_flow, lp_s1_psn, lp_tx_v, lp_tx_flow,
             lp_tx_psn, lp_s2_v, lp_s2_kind, lp_s2_psn, lp_s2_lw, lp_s2_idx, lp_s3_v,
-            lp_s3_kind, lp_s3_psn, lp_s3_lw, lp_s3_idx, fs_lp, rx_v, rx_flow, rx_psn,
+            lp_s3_kind, lp_s3_psn, lp_s3_lw, lp_s3_idx, lp_s3_busy, lp_s3_may, lp_s3_age, fs_lp, rx_v, rx_flow, rx_psn,
             rx_ce, lp_pipe, aq_v, aq_flow,
             aq_psn, aq_nak, aq_pop, aq_push, aq_full, lp_loopback, lp_send, lp_last,
             lp_sel_ack, lp_vis_busy, lp_visit, lp_op_v, lp_nx, lp_ak, lp_stamp,
-            lp_infl, lp_busy, lp_win, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
+            lp_src_nx, lp_src_ak, lp_src_st, lp_src_cr, lp_i2, lp_tn, lp_busy, lp_age, lp_adv, lp_past, lp_ws, lp_ws_nx, lp_ws_ak, lp_ws_st, lp_wc, lp_credit, lp_may,
             lp_sel_grant, lp_g_cand, lp_g_fl, lp_cr65, lp_tx, lp_rewind, lp_timeout,
             lp_pkt, rx_take, lp_pipe_p0, lp_pipe_p1, lp_nx1, lp_flows,
             i_pt_grants, i_fs_events, i_fs_errors, i_ag_acks, i_ag_naks, i_ag_errors, i_lp_sent, i_lp_deliv, i_lp_rew, i_lp_tmo, i_lp_lost,
@@ -387,18 +411,16 @@ impl<const FB: usize, const EW: usize> Default for NicCu<FB, EW> {
     }
 }
 
-/// Open in the Cu build: the sender's table (TableSweep's deep form)
-/// needs only its `state`; the 256-flow build ignores the flow fields'
-/// bits 11..8; and LOOP_LEN (the loop packets' length, which only a
-/// WRED/ECN port reads) drives nothing.
-const CU_OPEN: [&str; 10] = [
+/// Open in the Cu build: of the sender's table (TableSweep's deep form)
+/// it reads `state` and the s2 sources (a visit's decision inputs), not
+/// `fwd` (no op writes a visit's entry between its s2 and s3); the
+/// 256-flow build ignores the flow fields' bits 11..8; and LOOP_LEN (the
+/// loop packets' length, which only a WRED/ECN port reads) drives nothing.
+const CU_OPEN: [&str; 7] = [
     "xregs$fs_ev_flow",
     "xregs$ag_ev_flow",
     "lts$s1_oor",
     "lts$upd_oor",
-    "lts$p_state",
-    "lts$z_hit",
-    "lts$z_state",
     "lts$fwd",
     "lts$sweep_ptr",
     "xregs$loop_len_bytes",
@@ -493,6 +515,9 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             lp_s3_psn,
             lp_s3_lw,
             lp_s3_idx,
+            lp_s3_busy,
+            lp_s3_may,
+            lp_s3_age,
             fs_lp,
             rx_v,
             rx_flow,
@@ -602,8 +627,10 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             & !self.core.sys_flow_reset.val()
             & !self.lp_sel_ack.val()
             & !self.lts.sweeping.val();
-        // one visit at a time: none in the table's stages, none waiting to send
+        // one visit at a time: none in the table's stages, none waiting to
+        // send; and none right behind an op of its flow (module doc)
         self.lp_vis_busy.next = (self.lp_s1_v.q.val() & !self.lp_s1_kind.q.val().any())
+            | (self.lp_s1_v.q.val() & (self.lts.s1_idx.val() == self.lp_ptr.q.val()))
             | (self.lp_s2_v.q.val() & !self.lp_s2_kind.q.val().any())
             | (self.lp_s3_v.q.val() & !self.lp_s3_kind.q.val().any())
             | self.lp_tx_v.q.val();
@@ -659,7 +686,8 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
                 self.lp_ptr.d.next = bits::<FB>(0);
             }
         }
-        self.lp_t.d.next = self.lp_t.q.val() + self.one16.val();
+        self.lp_tn.next = self.lp_t.q.val() + self.one16.val();
+        self.lp_t.d.next = self.lp_tn.val();
         self.lt_ram.read_address.next = self.lts.rd_addr.val();
         self.lw_ram.read_address.next = self.lts.rd_addr.val();
         self.lts.rd_state.next = self.lt_ram.read_data.val();
@@ -683,23 +711,40 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
         self.lp_s3_lw.d.next = self.lp_s2_lw.q.val();
         self.lp_s3_idx.d.next = self.lp_s2_idx.q.val();
 
+        // ---- s2: a visit's decision inputs, from the state the table
+        // registers for s3 (its `p_state`, or `z_state` written the cycle
+        // before), a cycle ahead of the decision (module doc, The sender):
+        // no op ahead of a visit writes its flow at the edge between
+        self.lp_src_nx.next = self.lts.p_state.val().get_bits::<LW>(0);
+        self.lp_src_ak.next = self.lts.p_state.val().get_bits::<LW>(24);
+        self.lp_src_st.next = self.lts.p_state.val().get_bits::<16>(48);
+        self.lp_src_cr.next = self.lts.p_state.val().get_bit(64);
+        if self.lts.z_hit.val() {
+            self.lp_src_nx.next = self.lts.z_state.val().get_bits::<LW>(0);
+            self.lp_src_ak.next = self.lts.z_state.val().get_bits::<LW>(24);
+            self.lp_src_st.next = self.lts.z_state.val().get_bits::<16>(48);
+            self.lp_src_cr.next = self.lts.z_state.val().get_bit(64);
+        }
+        self.lp_i2.next = self.lp_src_nx.val() - self.lp_src_ak.val();
+        self.lp_s3_busy.d.next = self.lp_i2.val().any();
+        self.lp_s3_may.d.next = self.lp_i2.val() < self.lp_s2_lw.q.val();
+        if !self.lp_s2_lw.q.val().any() {
+            self.lp_s3_may.d.next = self.lp_src_cr.val() & !self.lp_i2.val().any();
+        }
+        self.lp_s3_age.d.next = self.lp_tn.val() - self.lp_src_st.val();
+
         // ---- the s3 op's decision (NicSystem's)
         self.lp_nx.next = self.lts.state.val().get_bits::<24>(0);
         self.lp_ak.next = self.lts.state.val().get_bits::<24>(24);
         self.lp_stamp.next = self.lts.state.val().get_bits::<16>(48);
-        self.lp_infl.next = self.lp_nx.val() - self.lp_ak.val();
-        self.lp_busy.next = self.lp_nx.val() != self.lp_ak.val();
+        self.lp_busy.next = self.lp_s3_busy.q.val();
         self.lp_nx1.next = self.lp_nx.val() + self.one24.val();
-        self.lp_win.next = bit_cast::<24, 12>(self.lp_s3_lw.q.val());
-        self.lp_age.next = self.lp_t.q.val() - self.lp_stamp.val();
+        self.lp_age.next = self.lp_s3_age.q.val();
         self.lp_adv.next = self.lp_s3_psn.q.val() - self.lp_ak.val();
         self.lp_past.next = self.lp_s3_psn.q.val() - self.lp_nx.val();
         self.lp_credit.next = self.lts.state.val().get_bit(64);
         self.lp_wc.next = self.lp_credit.val();
-        self.lp_may.next = self.lp_infl.val() < self.lp_win.val();
-        if !self.lp_s3_lw.q.val().any() {
-            self.lp_may.next = self.lp_credit.val() & !self.lp_busy.val();
-        }
+        self.lp_may.next = self.lp_s3_may.q.val();
         // the entry written back, field by field (next | acked | stamp),
         // each a mux of its own few sources (NicSystem's decision)
         self.lp_ws_nx.next = self.lp_nx.val();
@@ -760,11 +805,17 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.lp_cr65.next = self.c_bit64.val();
         }
         self.lts.wr_state.next = bit_cast::<65, 64>(self.lp_ws.val()) | self.lp_cr65.val();
-        // a send waits in the send register until the marker takes it
-        if self.lp_s3_v.q.val() & self.lp_tx.val() {
-            self.lp_tx_v.d.next = true;
+        // a send waits in the send register until the marker takes it. A
+        // visit is issued only while the register is empty and none is in
+        // the stages, so a send always finds it empty: its flow and PSN
+        // follow the s3 op while it is empty (read only while full), and
+        // the decision drives only the valid bit
+        if !self.lp_tx_v.q.val() {
             self.lp_tx_flow.d.next = self.lp_s3_idx.q.val();
             self.lp_tx_psn.d.next = self.lp_nx.val();
+        }
+        if self.lp_s3_v.q.val() & self.lp_tx.val() {
+            self.lp_tx_v.d.next = true;
             self.i_lp_sent.next = bits::<1>(1);
         }
         if self.lp_s3_v.q.val() & self.lp_rewind.val() {
@@ -1108,8 +1159,6 @@ impl<const FB: usize, const EW: usize> Logic for NicCu<FB, EW> {
             self.lp_g_flow.d.next = bits::<FB>(0);
             self.lp_s1_psn.d.next = bits::<24>(0);
             self.lp_tx_v.d.next = false;
-            self.lp_tx_flow.d.next = bits::<FB>(0);
-            self.lp_tx_psn.d.next = bits::<24>(0);
             self.lp_s2_v.d.next = false;
             self.lp_s2_kind.d.next = bits::<3>(0);
             self.lp_s2_psn.d.next = bits::<24>(0);

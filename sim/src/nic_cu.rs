@@ -39,6 +39,9 @@ pub struct CuStats {
     /// waiting update; the engine's results come at least 7 cycles apart
     /// and the timer writes an update within 5, so 0 by design).
     pub pt_refused: u64,
+    /// Cycles a visit waited only because the op ahead (in s1) is of its
+    /// flow (the RTL's s2 reads a visit's entry from registers).
+    pub visits_behind: u64,
 }
 
 impl std::ops::AddAssign for CuStats {
@@ -51,6 +54,7 @@ impl std::ops::AddAssign for CuStats {
             send_waits,
             marker_held,
             pt_refused,
+            visits_behind,
         } = o;
         self.handoff_waits += handoff_waits;
         self.queued_acks += queued_acks;
@@ -58,6 +62,7 @@ impl std::ops::AddAssign for CuStats {
         self.send_waits += send_waits;
         self.marker_held += marker_held;
         self.pt_refused += pt_refused;
+        self.visits_behind += visits_behind;
     }
 }
 
@@ -245,21 +250,22 @@ impl NicCuModel {
         let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
         let is_visit = |op: &LoopOp| op.v && op.kind == 0;
         let snd = &ol.snd;
-        let vis_busy = is_visit(&snd.s1) || is_visit(&snd.s2) || is_visit(&snd.s3) || ol.tx_v;
+        // one visit at a time, and none right behind an op of its flow
+        let one_visit = is_visit(&snd.s1) || is_visit(&snd.s2) || is_visit(&snd.s3) || ol.tx_v;
+        let behind = snd.s1.v && snd.s1.idx == snd.ptr;
+        let gate =
+            send && !o.fs.pend && !t.sweeping && !one_visit && t.fifo_level < LOOP_FIFO_LIMIT;
+        let lt_sweeping = self.lt.sweep.active();
         let step = snd.step(&SenderIn {
             loopback,
-            visit_gate: send
-                && !o.fs.pend
-                && !t.sweeping
-                && !vis_busy
-                && t.fifo_level < LOOP_FIFO_LIMIT,
+            visit_gate: gate && !behind,
             flow_reset: t.flow_reset.then_some(t.flow_reset_id),
             ack: ago
                 .out_valid
                 .then_some((ago.out_flow, ago.out_nak, ago.out_psn)),
             grant: pto.out_valid,
             grant_flow: pto.out_flow,
-            sweeping: self.lt.sweep.active(),
+            sweeping: lt_sweeping,
             rst,
             last: lp_last,
             lw_q: self.lw_q,
@@ -482,6 +488,9 @@ impl NicCuModel {
         cu.queued_acks += push as u64;
         cu.queue_full += ol.aq[LOOP_ACK_QUEUE - 1].v as u64;
         cu.send_waits += (ol.tx_v && !tx_take) as u64;
+        // (no op entered: a visit would have, but for the op ahead)
+        cu.visits_behind +=
+            (loopback && gate && behind && !step.next.s1.v && !rst && !lt_sweeping) as u64;
         cu.pt_refused += (t.upd_valid && !pto.in_ready && !rst) as u64;
         cu.marker_held +=
             (fso.in_ready && (ol.set_pend || (fso.out_valid && fso.out_set)) && !rst) as u64;

@@ -185,6 +185,13 @@ const LOOP_WRED_STAGES: usize = crate::wred_ecn::LATENCY_CYCLES;
 pub const LOOP_RX_DEPTH: u32 = 32;
 const _: () = assert!(LOOP_FS_STAGES == 5 && LOOP_WRED_STAGES == 12 && LOOP_RX_DEPTH == 32);
 pub(crate) const M24: u32 = 0xff_ffff;
+/// Bits of a flow's window in whole packets (the sender reads it, `lw`)
+/// and so of its packets in flight (next PSN - acknowledged): a send needs
+/// fewer in flight than the window, every other op leaves fewer or none,
+/// and a table starts at 0, so a flow never has more than
+/// 2^LOOP_WINDOW_BITS - 1 (`packets_in_flight_stay_below_the_widest_window`).
+/// The Cu NIC's RTL keeps the count in these bits.
+pub const LOOP_WINDOW_BITS: usize = 12;
 
 /// The sender's per-flow table (next PSN | acknowledged PSN | stamp |
 /// send credit), as the RTL's deep `TableSweep` keeps it: every op sees
@@ -1590,6 +1597,77 @@ impl crate::Stimulus for SysStimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(crate::testing::proptest_config(env!("CARGO_MANIFEST_DIR"), "loop_packets_in_flight", 0x5EED_1030, 20_000))]
+        /// The bound LOOP_WINDOW_BITS states: from any state with fewer
+        /// than 2^LOOP_WINDOW_BITS packets in flight, every op (any kind,
+        /// PSN near the acknowledged one or anywhere, window, time,
+        /// timeout and pipe) leaves fewer; a send adds exactly one.
+        #[test]
+        fn packets_in_flight_stay_below_the_widest_window(
+            ak in 0u32..1 << 24,
+            infl in prop_oneof![Just(0u32), 0u32..1 << LOOP_WINDOW_BITS, Just((1 << LOOP_WINDOW_BITS) - 1)],
+            stamp in 0u32..1 << 16,
+            credit in any::<bool>(),
+            kind in 0u32..5,
+            near in any::<bool>(),
+            delta in -5000i32..5000,
+            far in 0u32..1 << 24,
+            lw in prop_oneof![Just(0u32), 0u32..1 << LOOP_WINDOW_BITS, Just((1 << LOOP_WINDOW_BITS) - 1)],
+            t in 0u32..1 << 16,
+            rto in prop_oneof![Just(0u32), 0u32..1 << 16],
+            pipe in 0u32..LOOP_RX_DEPTH + 2,
+        ) {
+            let bound = 1u32 << LOOP_WINDOW_BITS;
+            let nx = (ak + infl) & M24;
+            let st = nx as u128 | (ak as u128) << 24 | (stamp as u128) << 48 | (credit as u128) << 64;
+            let psn = if near { (ak as i64 + delta as i64).rem_euclid(1 << 24) as u32 } else { far };
+            let d = LoopOp { v: true, kind, psn, idx: 0, lw };
+            let dec = decide(d, st, t, rto, pipe);
+            let (wnx, wak) = (dec.w as u32 & M24, (dec.w >> 24) as u32 & M24);
+            let winfl = wnx.wrapping_sub(wak) & M24;
+            prop_assert!(winfl < bound, "{infl} in flight, op {d:?} -> {winfl} ({dec:?})");
+            if dec.tx {
+                prop_assert_eq!(winfl, infl + 1);
+            }
+        }
+    }
+
+    /// The bound is reached, so it is the narrowest: with the widest
+    /// window a flow sends its 2^LOOP_WINDOW_BITS - 1st packet in flight
+    /// and no more; an ACK then leaves next PSN - its PSN, a NAK none.
+    #[test]
+    fn the_widest_window_fills_to_the_bound() {
+        let max = (1u32 << LOOP_WINDOW_BITS) - 1;
+        let ak = M24 - 100; // the PSNs wrap while the flow is full
+        let st = |infl: u32| ((ak + infl) & M24) as u128 | (ak as u128) << 24;
+        let visit = LoopOp {
+            v: true,
+            kind: 0,
+            psn: 0,
+            idx: 0,
+            lw: max,
+        };
+        let dec = decide(visit, st(max - 1), 0, 0, 0);
+        assert!(dec.tx);
+        assert_eq!(dec.w, st(max));
+        assert!(!decide(visit, st(max), 0, 0, 0).tx);
+        let ack = LoopOp {
+            kind: 1,
+            psn: (ak + 1000) & M24,
+            ..visit
+        };
+        let w = decide(ack, st(max), 7, 0, 0).w;
+        assert_eq!(
+            (w as u32 & M24).wrapping_sub((w >> 24) as u32) & M24,
+            max - 1000
+        );
+        let nak = LoopOp { kind: 2, ..ack };
+        let w = decide(nak, st(max), 7, 0, 0).w;
+        assert_eq!(w as u32 & M24, (w >> 24) as u32 & M24);
+    }
 
     fn write(m: &mut NicSystemModel, name: &str, v: u32) {
         m.tick(&BusIn::write(ldcp_regmap::model::offset(name), v));
