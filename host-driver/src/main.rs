@@ -173,7 +173,9 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "rtl")]
         engine: ldcp_host::sim_board::Engine,
         /// Which board core: the Alchitry Cu's NIC core, the whole NIC system (the ULX3S's
-        /// core, with the extension blocks and the loopback) at the same line timing, or a
+        /// core, with the extension blocks and the loopback) at the same line timing, the
+        /// Alchitry Cu's complete NIC (`cu`: the alchitry-cu-nic core, at this line timing,
+        /// not its 60 MHz clock), or a
         /// switch port: a P node's (WRED/ECN, Fast CNP), a PE's (WRED/ECN, tunnel ECN,
         /// END.CON) or the one with every block (`full`: the ulx3s-switch core, draft 002's
         /// decision included).
@@ -185,7 +187,8 @@ enum Cmd {
     },
     /// Throughput: the on-chip generator and/or host pushes through the FIFO, or the on-chip
     /// loopback (`--mode loop`: sender, fast-start marker, WRED/ECN port, ACK generator and the
-    /// ACKs back into the engine, counted at the blocks' ports; the NIC system only).
+    /// ACKs back into the engine, counted at the blocks' ports; the NIC system and the Alchitry
+    /// Cu's complete NIC, whose loop has no WRED/ECN port).
     Bench {
         /// Events per run.
         #[arg(long, default_value_t = 1_000_000)]

@@ -166,6 +166,12 @@ pub enum Core {
     /// ULX3S carries it; simulated at the Cu's line timing (100 clocks per
     /// bit, 100 cycles per us), not the ULX3S's 50.
     System,
+    /// The Alchitry Cu's complete NIC (the alchitry-cu-nic bitstream: the
+    /// core with the sequential window engine, the sequential pacing
+    /// timer, fast-start marker and ACK generator, the on-chip loopback;
+    /// 256 flows) behind the board shell; simulated at 100 clocks per bit
+    /// and 100 cycles per us, not the board's 60 MHz PLL clock.
+    Cu,
     /// A P node's switch port (the alchitry-cu-switch bitstream): the
     /// WRED/ECN port, the Fast CNP trigger and its descriptor queue.
     Switch,
@@ -287,6 +293,20 @@ impl LineModel for SystemBoardModel {
     }
 }
 
+impl LineModel for ldcp_sim::cu_board::CuBoardModel {
+    type In = ShellIn;
+    type Out = ShellOut;
+    fn tick(&mut self, i: &ShellIn) {
+        ldcp_sim::cu_board::CuBoardModel::tick(self, i)
+    }
+    fn outputs(&self) -> ShellOut {
+        ldcp_sim::cu_board::CuBoardModel::outputs(self)
+    }
+    fn name() -> &'static str {
+        "cu_board_core golden model (CuBoardModel)"
+    }
+}
+
 /// A Verilated board core.
 pub struct VerilatedBoard<M: LineModel> {
     inst: ldcp_sim::cosim::Instance,
@@ -357,6 +377,16 @@ impl VerilatedBoard<SystemBoardModel> {
         let v = ldcp_hdl::system_board::core_verilog(build)
             .map_err(|e| DriverError::Sim(format!("system board core: {e}")))?;
         Self::from_verilog(&v, ldcp_hdl::system_board::MODULE.name, build)
+    }
+}
+
+impl VerilatedBoard<ldcp_sim::cu_board::CuBoardModel> {
+    /// The Alchitry Cu's complete-NIC board core stamped with `build`,
+    /// verilated.
+    pub fn build(build: ldcp_hdl::nic_core::BuildId) -> Result<Self, DriverError> {
+        let v = ldcp_hdl::cu_board::core_verilog(build)
+            .map_err(|e| DriverError::Sim(format!("Cu NIC board core: {e}")))?;
+        Self::from_verilog(&v, ldcp_hdl::cu_board::MODULE.name, build)
     }
 }
 
@@ -493,6 +523,16 @@ pub fn open_board(
             VerilatedBoard::<SystemBoardModel>::build(build)?,
             sys(),
         )),
+        (Core::Cu, engine) => {
+            use ldcp_sim::cu_board::CuBoardModel;
+            let model = || CuBoardModel::new(ldcp_sim::nic_cu::NicCuModel::new(h, d));
+            let rtl = || VerilatedBoard::<CuBoardModel>::build(build);
+            match engine {
+                Engine::Rtl => Box::new(rtl()?),
+                Engine::Model => Box::new(ModelBoard(model())),
+                Engine::Lockstep => Box::new(LockStepBoard::new(rtl()?, model())),
+            }
+        }
         (Core::Switch | Core::Pe | Core::Full, engine) => {
             use ldcp_sim::switch_board::{SwitchBoardModel, SwitchCoreModel, SwitchRole};
             let role = match core {
