@@ -296,7 +296,9 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_s3_psn: DFF<Bits<24>>,
     lp_s3_lw: DFF<Bits<12>>,
     lp_s3_idx: DFF<Bits<FB>>,
-    /// the s3 op's packets in flight (the module doc, The sender)
+    /// a visit's decision inputs, registered in s2 (module doc, The
+    /// sender): packets in flight, fewer than the window (or a credit and
+    /// none), the entry's age at s3; only a visit (kind 0) reads them
     lp_s3_busy: DFF<Bit>,
     lp_s3_may: DFF<Bit>,
     lp_s3_age: DFF<Bits<16>>,
@@ -330,7 +332,7 @@ pub struct NicCu<const FB: usize, const EW: usize> {
     lp_src_cr: Signal<Local, Bit>,
     lp_i2: Signal<Local, Bits<LW>>,
     lp_tn: Signal<Local, Bits<16>>,
-    /// packets in flight (next != acked): an equality, no carry chain
+    /// packets in flight (next != acked), as s2 registered it
     lp_busy: Signal<Local, Bit>,
     lp_age: Signal<Local, Bits<16>>,
     lp_adv: Signal<Local, Bits<24>>,
