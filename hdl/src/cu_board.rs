@@ -8,8 +8,8 @@
 //!
 //! `ldcp synth --board alchitry-cu-nic` builds it: yosys `synth_ice40
 //! -abc9 -abc2`, nextpnr-ice40, icepack. Committed report
-//! (`bitstreams/reports/alchitry-cu-nic.json`, seed 1): 7,496 of the
-//! 7,680 logic cells, 29 of 32 block RAMs, the PLL, 69.57 MHz against the
+//! (`bitstreams/reports/alchitry-cu-nic.json`, seed 1): 7,517 of the
+//! 7,680 logic cells, 29 of 32 block RAMs, the PLL, 62.78 MHz against the
 //! 60 MHz clock; the unstamped build CI places (`alchitry_cu_nic_bitstream
 //! _builds_and_meets_its_60_mhz_pll_clock`) reached 61.15 MHz at seed 1 by
 //! hand. Its Verilog carries the Cu NIC's `no_rw_check` RAMs
@@ -18,7 +18,7 @@
 //!
 //! Clock: a 60 MHz PLL clock ([`PLL`]: `SB_PLL40_CORE` from the 100 MHz
 //! oscillator; the core is held until it locks), the must; the
-//! NIC's loopback sender and its counter bank close at 61-70 MHz on the
+//! NIC's loopback sender and its counter bank close at 61-70 MHz (by stamp and seed) on the
 //! full HX8K, not 100. The UART at 1 Mbaud (60 clocks per bit). Pins: the
 //! Alchitry Cu's ([`crate::board::pcf_of`]). LED 0: power-on done; LED 1:
 //! bridge traffic (lit for 1/16 s); LED 2: a refused frame since the last

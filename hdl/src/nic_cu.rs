@@ -414,15 +414,18 @@ impl<const FB: usize, const EW: usize> Default for NicCu<FB, EW> {
 }
 
 /// Open in the Cu build: of the sender's table (TableSweep's deep form)
-/// it reads `state` and the s2 sources (a visit's decision inputs), not
-/// `fwd` (no op writes a visit's entry between its s2 and s3); the
+/// it reads `state` and, of the s2 sources (a visit's decision inputs),
+/// only the low LOOP_WINDOW_BITS of the PSNs, the stamp and the credit;
+/// not `fwd` (no op writes a visit's entry between its s2 and s3); the
 /// 256-flow build ignores the flow fields' bits 11..8; and LOOP_LEN (the
 /// loop packets' length, which only a WRED/ECN port reads) drives nothing.
-const CU_OPEN: [&str; 7] = [
+const CU_OPEN: [&str; 9] = [
     "xregs$fs_ev_flow",
     "xregs$ag_ev_flow",
     "lts$s1_oor",
     "lts$upd_oor",
+    "lts$p_state",
+    "lts$z_state",
     "lts$fwd",
     "lts$sweep_ptr",
     "xregs$loop_len_bytes",
