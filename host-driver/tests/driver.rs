@@ -1273,6 +1273,13 @@ fn a_wred_write_that_meets_a_loop_packet_is_flagged_and_cleared() {
     assert!(!dev.stats().unwrap().ext.unwrap().err_wred_overrun);
 }
 
+/// [`ldcpctl_uart`] that must succeed: its standard output.
+fn ldcpctl_uart_ok(pty: &std::path::Path, args: &[&str]) -> String {
+    let (code, out, err) = ldcpctl_uart(pty, args);
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+    out
+}
+
 /// The whole NIC system served on a pty (`serve-sim --core system`), its
 /// RTL and golden model in lock step: a multi-step session configures the
 /// port in one `ldcpctl` invocation and runs the loopback in the next, and
@@ -1280,20 +1287,7 @@ fn a_wred_write_that_meets_a_loop_packet_is_flagged_and_cleared() {
 #[test]
 fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
     let (path, stop, h) = core_on_pty(ldcp_host::sim_board::Core::System);
-    let port = path.to_str().unwrap();
-    let ctl = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
-            .args(["--backend", "uart", "--port", port])
-            .args(args)
-            .output()
-            .expect("running ldcpctl");
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    };
+    let ctl = |args: &[&str]| ldcpctl_uart_ok(&path, args);
     let probe = ctl(&["probe"]);
     assert!(probe.contains("LOOP"), "{probe}");
     ctl(&["config", "set", "wred_drain", "4000"]);
@@ -1329,20 +1323,7 @@ fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
 #[test]
 fn serve_sim_cu_core_runs_the_loop_across_ldcpctl_sessions() {
     let (path, stop, h) = core_on_pty(ldcp_host::sim_board::Core::Cu);
-    let port = path.to_str().unwrap();
-    let ctl = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
-            .args(["--backend", "uart", "--port", port])
-            .args(args)
-            .output()
-            .expect("running ldcpctl");
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    };
+    let ctl = |args: &[&str]| ldcpctl_uart_ok(&path, args);
     let probe = ctl(&["probe"]);
     assert!(probe.contains("LOOP"), "{probe}");
     ctl(&["config", "set", "ag_m", "4"]);
