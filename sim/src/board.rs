@@ -214,10 +214,12 @@ impl crate::cosim::CosimModel for BoardModel {
         BoardModel::outputs(self)
     }
 
-    /// The line idle (high, no hold) at the last bit rate, long enough for
-    /// a power-on sequence, the bridge's idle timeout on a frame cut short,
-    /// the bus access and its 70-bit response, and the NIC core's drain
-    /// (the bridge is the core's only source of events).
+    /// As a host ends a session: the line idle (high, no hold) at the last
+    /// bit rate, long enough for a power-on sequence, the bridge's idle
+    /// timeout on a frame cut short and a response; then the writes of the
+    /// NIC core's drain (a generator run a host started is stopped, as a
+    /// host would) as frames, each waiting for its response; then the
+    /// core's idle cycles (the bridge is then its only source of events).
     fn drain(&self, last: Option<&BoardIn>) -> Vec<BoardIn> {
         let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
         let idle = BoardIn {
@@ -226,11 +228,15 @@ impl crate::cosim::CosimModel for BoardModel {
             reset_hold: false,
         };
         let bit = crate::uart_bridge::effective_div(div) as usize;
-        let cycles = POR_DONE as usize
-            + 4
-            + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
-            + self.core.drain_bus().len();
-        vec![idle; cycles]
+        let quiet =
+            POR_DONE as usize + 4 + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100);
+        let bus = self.core.drain_bus();
+        let stop: Vec<_> = bus.iter().copied().filter(|b| b.we).collect();
+        std::iter::repeat_n(true, quiet)
+            .chain(crate::uart_bridge::host_writes(&stop, div))
+            .chain(std::iter::repeat_n(true, bus.len()))
+            .map(|uart_rx| BoardIn { uart_rx, ..idle })
+            .collect()
     }
 
     fn in_flight(&self) -> Vec<(&'static str, u64)> {

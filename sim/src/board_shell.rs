@@ -190,8 +190,15 @@ pub trait BusCore: Clone {
     fn bus_tick(&mut self, bus: &BusIn);
     /// What is in flight in it.
     fn in_flight(&self) -> Vec<(&'static str, u64)>;
-    /// Idle cycles after which nothing is in flight (the bridge being the
-    /// core's only source of work).
+    /// The bus writes with which a host brings the core to rest: what
+    /// runs on its own once a host started it (the NIC's loop, a
+    /// generator run) is stopped, and held ACKs are flushed. A core that
+    /// its stimulus left running is busy, not stuck: the drain sends these
+    /// writes over the line, as a host would, and only what is still in
+    /// flight [`BusCore::drain_cycles`] after them is a failure.
+    fn stop_writes(&self) -> Vec<BusIn>;
+    /// Idle cycles after [`BusCore::stop_writes`] after which nothing is in
+    /// flight (the bridge being then the core's only source of work).
     fn drain_cycles(&self) -> usize;
 }
 
@@ -310,9 +317,11 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
         ShellBoard::outputs(self)
     }
 
-    /// The line idle at the last bit rate and hold, long enough for a
-    /// power-on sequence, the bridge's timeout on a cut frame, a response
-    /// and the core's drain (a lit activity LED is not in flight: its
+    /// As a host ends a session: the line idle at the last bit rate and
+    /// hold, long enough for a power-on sequence, the bridge's timeout on
+    /// a cut frame and a response; then the core's
+    /// [`BusCore::stop_writes`] as frames, each waiting for its response;
+    /// then the core's drain (a lit activity LED is not in flight: its
     /// count-down is compared every cycle, not waited for).
     fn drain(&self, last: Option<&ShellIn>) -> Vec<ShellIn> {
         let div = last.map_or(crate::uart_bridge::MIN_BAUD_DIV, |i| i.cfg_bit_cycles);
@@ -324,11 +333,14 @@ impl<C: BusCore> crate::cosim::CosimModel for ShellBoard<C> {
             reset_hold: false,
         };
         let bit = crate::uart_bridge::effective_div(div) as usize;
-        let cycles = POR_DONE as usize
-            + 4
-            + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100)
-            + self.core.drain_cycles();
-        vec![idle; cycles]
+        let quiet =
+            POR_DONE as usize + 4 + bit * (crate::uart_bridge::IDLE_TIMEOUT_BITS as usize + 100);
+        let stop = crate::uart_bridge::host_writes(&self.core.stop_writes(), div);
+        std::iter::repeat_n(true, quiet)
+            .chain(stop)
+            .chain(std::iter::repeat_n(true, self.core.drain_cycles()))
+            .map(|uart_rx| ShellIn { uart_rx, ..idle })
+            .collect()
     }
 
     /// The shell's and the core's; a lit activity LED is not work in flight.
@@ -487,4 +499,49 @@ where
         ShellStimulus::new(baud_div, led_hold, core),
         seed ^ 0x5E11_B0A2_D5EE_D001,
     )
+}
+
+/// For the board cores' tests: a host starts the NIC's loop over the line
+/// (8 flows sending, LOOPBACK on) and leaves it running. Idle line alone,
+/// as long as the drain, does not bring the core to rest (the loop is
+/// busy, not stuck); the drain, which stops it with the core's
+/// [`BusCore::stop_writes`] as a host would, does. Returns the
+/// in-flight list after the idle line.
+#[cfg(test)]
+pub(crate) fn loop_left_running_drains<C: BusCore + std::fmt::Debug>(
+    core: C,
+) -> Vec<(&'static str, u64)> {
+    use crate::cosim::CosimModel;
+    use ldcp_regmap::model::offset;
+    let mut h = ShellHost::new(core, crate::uart_bridge::MIN_BAUD_DIV, 300);
+    for (name, v) in [("FS_IW", 4), ("LOOP_RTO", 3000), ("LOOP_CTRL", 3 | 8 << 8)] {
+        assert_eq!(
+            h.write(offset(name), v),
+            Some(crate::uart_bridge::ST_OK),
+            "{name}"
+        );
+    }
+    h.idle(20_000);
+    let last = ShellIn {
+        uart_rx: true,
+        cfg_bit_cycles: h.div,
+        cfg_led_hold_cycles: h.led_hold,
+        reset_hold: false,
+    };
+    let drain = h.board.drain(Some(&last));
+    let mut idle_only = h.board.clone();
+    for _ in 0..drain.len() {
+        idle_only.tick(&last);
+    }
+    let left = idle_only.in_flight();
+    for i in &drain {
+        h.board.tick(i);
+    }
+    assert!(
+        h.board.in_flight().is_empty(),
+        "after the drain's {} cycles: {:?}",
+        drain.len(),
+        h.board.in_flight()
+    );
+    left
 }

@@ -27,11 +27,32 @@ impl BusCore for NicCuModel {
         NicCuModel::in_flight(self)
     }
 
-    /// Idle cycles only (the bridge cannot stop a generator run or shorten
-    /// the ACK generator's timeout the way [`NicCuModel::drain_bus`]
-    /// does): its idle cycles, plus the longest timeout (AG_TIMEOUT is 16
-    /// bits) and eight passes of the ACK generator's scanner.
+    /// The writes of [`NicCuModel::drain_bus`]: the loop stopped, the core's
+    /// generator stopped, AG_TIMEOUT 0 (every held ACK flushed).
+    fn stop_writes(&self) -> Vec<BusIn> {
+        self.drain_bus().into_iter().filter(|b| b.we).collect()
+    }
+
+    /// The idle cycles of [`NicCuModel::drain_bus`].
     fn drain_cycles(&self) -> usize {
-        self.drain_bus().len() + (1 << 16) + 8 * (1 << crate::nic_core::FLOW_BITS)
+        self.drain_bus().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop a host left running is stopped by the drain's writes (it was
+    /// the "not drained" of `ldcp run` at seed 1: FIFO events, a flow
+    /// command and an update kept busy by the loop through 91,404 idle
+    /// cycles); idle line alone leaves it running.
+    #[test]
+    fn cu_board_drain_stops_a_loop_left_running() {
+        let left = crate::board_shell::loop_left_running_drains(NicCuModel::new(0, true));
+        assert!(
+            !left.is_empty(),
+            "the loop keeps the core busy on idle line alone"
+        );
     }
 }

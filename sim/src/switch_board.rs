@@ -889,6 +889,11 @@ impl BusCore for SwitchCoreModel {
         v
     }
 
+    /// None: nothing in a switch port runs on its own.
+    fn stop_writes(&self) -> Vec<BusIn> {
+        Vec::new()
+    }
+
     fn drain_cycles(&self) -> usize {
         SwitchCoreModel::drain_cycles()
     }

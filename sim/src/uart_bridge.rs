@@ -555,6 +555,25 @@ pub fn serialize(bytes: &[u8], div: u32, out: &mut Vec<bool>) {
     }
 }
 
+/// Bit times a host waits after a request before the next one: the
+/// response (RESP_LEN bytes of 10 bits) and the bus access before it, with
+/// slack.
+pub const HOST_WAIT_BITS: usize = 10 * RESP_LEN + 30;
+
+/// The line a host drives to make `writes` (bus writes, in order), one
+/// `bool` per clock at `div` clocks per bit: each write's request frame,
+/// then [`HOST_WAIT_BITS`] of idle line for its response. What a drain
+/// sends to stop what a board core runs on its own.
+pub fn host_writes(writes: &[ldcp_regmap::model::BusIn], div: u32) -> Vec<bool> {
+    let div = effective_div(div);
+    let mut line = Vec::new();
+    for w in writes {
+        serialize(&request(true, w.addr, w.wdata), div, &mut line);
+        line.extend(std::iter::repeat_n(true, HOST_WAIT_BITS * div as usize));
+    }
+    line
+}
+
 /// A UART receiver on the host side: samples a line, one `bool` per clock,
 /// at mid-bit, and yields the bytes with a good stop bit.
 #[derive(Clone, Debug)]
