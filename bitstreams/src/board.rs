@@ -26,7 +26,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The FPGA family of a board: which tools build it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
     /// Lattice iCE40: Debian's yosys, nextpnr-ice40, icepack.
@@ -69,6 +69,10 @@ pub struct Board {
     /// Options added to yosys' synthesis command (`synth_ice40`,
     /// `synth_ecp5`); the report records the command as run.
     pub synth_options: &'static str,
+    /// Placement seeds the flow tries by default, in CI and in `ldcp run`
+    /// (after [`BoardOptions::first_seed`]), stopping at the first that
+    /// meets: the unstamped build meets within them.
+    pub seeds: u32,
     core_verilog: fn(BuildId) -> Result<String, ldcp_hdl::verilog::VerilogError>,
     top_verilog: fn() -> String,
     constraints: fn() -> String,
@@ -111,6 +115,18 @@ impl Board {
     }
 }
 
+/// The placement seed of `board`'s committed report, when that report is
+/// of the same build (`build`'s GIT_HASH and DIRTY, and the core's current
+/// Verilog `core_verilog_fnv64`): its placement is then reproduced by one
+/// run. `None` for a stale report or another build.
+pub fn committed_seed(board: &Board, build: BuildId, core_verilog_fnv64: &str) -> Option<u32> {
+    let c = synth::committed_report(board.name)?;
+    let same = c["block_verilog_fnv64"].as_str()? == core_verilog_fnv64
+        && c["git_hash"].as_str()? == format!("{:08x}", build.hash)
+        && c["dirty"].as_bool()? == build.dirty;
+    same.then(|| c["seed"].as_u64()).flatten().map(|s| s as u32)
+}
+
 /// The boards the flow knows.
 pub const BOARDS: &[Board] = &[
     Board {
@@ -137,6 +153,7 @@ pub const BOARDS: &[Board] = &[
         // ABC's sequential script (register merging, retiming), which may
         // drop their power-up values: not used.
         synth_options: "-abc2",
+        seeds: 5,
         core_verilog: ldcp_hdl::board::core_verilog,
         top_verilog: ldcp_hdl::board::top_verilog,
         constraints: ldcp_hdl::board::pcf,
@@ -161,6 +178,7 @@ pub const BOARDS: &[Board] = &[
         // synth_ice40 packs it (map 2.1) into 7,699 cells, these options
         // into 7,577 (`ldcp_hdl::cu_board`'s module doc)
         synth_options: "-abc9 -abc2",
+        seeds: 3,
         core_verilog: ldcp_hdl::cu_board::core_verilog,
         top_verilog: ldcp_hdl::cu_board::top_verilog,
         constraints: ldcp_hdl::cu_board::pcf,
@@ -182,6 +200,7 @@ pub const BOARDS: &[Board] = &[
         flows: 0,
         bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
         synth_options: "",
+        seeds: 8,
         core_verilog: ldcp_hdl::switch_board::core_verilog,
         top_verilog: ldcp_hdl::switch_board::top_verilog,
         constraints: ldcp_hdl::switch_board::pcf,
@@ -203,6 +222,7 @@ pub const BOARDS: &[Board] = &[
         flows: 0,
         bitstream_bytes: Some(ICE40_HX8K_BIN_BYTES),
         synth_options: "",
+        seeds: 10,
         core_verilog: ldcp_hdl::switch_board::pe_core_verilog,
         top_verilog: ldcp_hdl::switch_board::pe_top_verilog,
         constraints: ldcp_hdl::switch_board::pe_pcf,
@@ -224,6 +244,7 @@ pub const BOARDS: &[Board] = &[
         flows: 1 << ldcp_hdl::system_board::FLOW_BITS,
         bitstream_bytes: None,
         synth_options: "",
+        seeds: 3,
         core_verilog: ldcp_hdl::system_board::core_verilog,
         top_verilog: ldcp_hdl::system_board::top_verilog,
         constraints: ldcp_hdl::system_board::lpf,
@@ -245,6 +266,7 @@ pub const BOARDS: &[Board] = &[
         flows: 0,
         bitstream_bytes: None,
         synth_options: "",
+        seeds: 3,
         core_verilog: ldcp_hdl::switch_board::full_core_verilog,
         top_verilog: ldcp_hdl::switch_board::ulx3s_top_verilog,
         constraints: ldcp_hdl::switch_board::ulx3s_lpf,
@@ -296,6 +318,8 @@ pub struct BoardOptions {
     pub seeds: u32,
     /// Try every seed up to `seeds` and keep the fastest.
     pub all_seeds: bool,
+    /// A seed to try before 1, 2, ... ([`synth::seed_order`]).
+    pub first_seed: Option<u32>,
     /// Where the run's files go.
     pub out_dir: PathBuf,
     /// The build the core reports (GIT_HASH, CAPS.DIRTY).
@@ -303,7 +327,7 @@ pub struct BoardOptions {
 }
 
 /// One clock domain's timing.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct ClockTiming {
     /// nextpnr's name of the clock net.
     pub net: String,
@@ -316,7 +340,7 @@ pub struct ClockTiming {
 }
 
 /// The bitstream written.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Bitstream {
     /// Where it is.
     pub file: PathBuf,
@@ -327,7 +351,7 @@ pub struct Bitstream {
 }
 
 /// Wall-clock seconds of each tool.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct ToolSeconds {
     /// yosys.
     pub yosys: f64,
@@ -338,7 +362,7 @@ pub struct ToolSeconds {
 }
 
 /// The board build's report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct BoardReport {
     /// Board.
     pub board: String,
@@ -622,7 +646,8 @@ pub fn build(
         )
     };
     let met = |p: &synth::Placement| clocks_met(p, b.clock_mhz);
-    let placed = synth::place_seed_runs(opts.seeds, opts.all_seeds, &what, &met, progress, &run)?;
+    let order = synth::seed_order(opts.first_seed, opts.seeds);
+    let placed = synth::place_seed_runs(&order, opts.all_seeds, &what, &met, progress, &run)?;
     let nextpnr_s = t1.elapsed().as_secs_f64();
     let (seed, p, routed, tried) = (placed.seed, placed.placement, placed.asc, placed.tried);
     let timing_met = clocks_met(&p, b.clock_mhz);

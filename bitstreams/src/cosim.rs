@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::time::Instant;
 
 /// How a cosimulation run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Every output matched on every cycle, and the drain left nothing in
@@ -21,7 +21,7 @@ pub enum Outcome {
 }
 
 /// A cosimulation run's figures (`ldcp cosim --json`), all measured by it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct CosimReport {
     /// Block.
     pub block: String,

@@ -226,13 +226,17 @@ struct BenchArgs {
 
 #[derive(Args)]
 struct RunArgs {
-    /// Cosimulation cycles per block.
+    /// Only these blocks (repeatable; see `ldcp blocks`); default: every block.
+    #[arg(long = "block", value_name = "NAME")]
+    blocks: Vec<String>,
+    /// Cosimulation cycles per block, 1 ..= 10^10.
     #[arg(long, default_value_t = 1_000_000)]
     cycles: u64,
     /// Seed of the cosimulation stimulus.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Clock target in MHz for synthesis.
+    /// Clock target in MHz for the blocks synthesized alone, (0, 1000] (a
+    /// board's clock is its own).
     #[arg(long, default_value_t = 100.0)]
     target_mhz: f64,
     /// Skip synthesis (generation, lint and cosimulation only).
@@ -388,12 +392,17 @@ fn synth_opts(
             .join("synth")
             .join(format!("{block}-{}", device.name))
     });
+    let first_seed = ldcp_flow::block(block)
+        .ok()
+        .and_then(|b| b.verilog().ok())
+        .and_then(|v| synth::committed_seed(block, device.name, &v));
     Ok(SynthOptions {
         block: block.to_string(),
         device,
         target_mhz,
         seeds,
         all_seeds,
+        first_seed,
         out_dir,
     })
 }
@@ -476,7 +485,16 @@ fn print_board(r: &ldcp_flow::board::BoardReport) {
     }
 }
 
-fn print_cosim(r: &CosimReport) {
+/// A cosimulation's result: on stdout, or on stderr when stdout carries
+/// the JSON object (`json`).
+fn print_cosim(r: &CosimReport, json: bool) {
+    let say = |t: &str| {
+        if json {
+            eprintln!("{t}")
+        } else {
+            println!("{t}")
+        }
+    };
     let what = match r.outcome {
         ldcp_flow::cosim::Outcome::Match => {
             "every output matched, nothing left in flight".to_string()
@@ -487,12 +505,12 @@ fn print_cosim(r: &CosimReport) {
         ),
         ldcp_flow::cosim::Outcome::NotDrained => "NOT DRAINED: events left in flight".to_string(),
     };
-    eprintln!(
+    say(&format!(
         "{}: {} cycles compared ({} of the seeded stimulus, {} of drain): {what}; {:.0} cycles/s (seed {})",
         r.block, r.cycles, r.stimulus_cycles, r.drain_cycles, r.cycles_per_second, r.seed
-    );
+    ));
     if let Some(m) = &r.failure {
-        eprintln!("{m}");
+        say(m);
     }
 }
 
@@ -524,9 +542,18 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             if a.json {
                 print_json(&serde_json::json!({ "blocks": list }));
             } else {
+                // the names in one column, the text wrapped to 100
+                let w = ldcp_flow::registry::names()
+                    .iter()
+                    .map(|n| n.len())
+                    .max()
+                    .unwrap_or(0);
                 for b in ldcp_flow::registry::BLOCKS {
-                    println!("{:<18} {}", b.name(), b.doc());
-                    println!("{:<18} clock: {}", "", clock(b));
+                    let text = format!("{} Clock: {}.", b.doc(), clock(b));
+                    for (i, l) in wrap(&text, 100 - w - 1).iter().enumerate() {
+                        let name = if i == 0 { b.name() } else { "" };
+                        println!("{name:<w$} {l}");
+                    }
                 }
             }
             Ok(true)
@@ -559,7 +586,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
             if a.json.json {
                 print_json(&r);
             }
-            print_cosim(&r);
+            print_cosim(&r, a.json.json);
             Ok(r.passed())
         }
         Cmd::Synth(a) => {
@@ -569,6 +596,7 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                     board: b,
                     seeds: a.seeds,
                     all_seeds: a.all_seeds,
+                    first_seed: None,
                     out_dir: a
                         .out
                         .unwrap_or_else(|| ldcp_sim::work_dir().join("board").join(b.name)),
@@ -593,6 +621,10 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
                 a.all_seeds,
                 a.out,
             )?;
+            let opts = SynthOptions {
+                first_seed: None,
+                ..opts
+            };
             ldcp_flow::block(&block)?;
             let r = synth::synthesize(&opts, &mut |s| progress(s))?;
             emit_report(
@@ -683,6 +715,15 @@ fn run(cli: Cli) -> Result<bool, FlowError> {
 
 fn prove(a: ProveArgs) -> Result<bool, FlowError> {
     use ldcp_flow::prove;
+    if !a.properties.is_empty() && a.blocks.len() != 1 {
+        return Err(FlowError::BadArg(format!(
+            "--property names a property of one block: give exactly one --block ({})",
+            match a.blocks.len() {
+                0 => "none given".to_string(),
+                n => format!("given {n}"),
+            }
+        )));
+    }
     let blocks: Vec<String> = if a.blocks.is_empty() {
         prove::HARNESSES
             .iter()
@@ -694,16 +735,18 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
     for b in &blocks {
         prove::harness(b)?;
     }
-    if !a.properties.is_empty() && blocks.len() != 1 {
-        return Err(FlowError::BadArg(format!(
-            "--property names a property of one block: give exactly one --block (given {})",
-            blocks.len()
-        )));
-    }
     let dir = a
         .out
         .clone()
         .unwrap_or_else(|| ldcp_sim::work_dir().join("prove"));
+    // the result on stdout, or on stderr when stdout carries the JSON
+    let say = |t: &str| {
+        if a.json.json {
+            eprintln!("{t}")
+        } else {
+            println!("{t}")
+        }
+    };
     let mut reports = Vec::new();
     for b in &blocks {
         let r = prove::prove(b, a.depth, &a.properties, &dir, &mut |m| {
@@ -730,12 +773,15 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
                         .map_or("-".into(), |v| v.display().to_string())
                 ),
             };
-            eprintln!("{} {}: {what}, {:.2} s", r.block, p.name, p.seconds);
+            say(&format!(
+                "{} {}: {what}, {:.2} s",
+                r.block, p.name, p.seconds
+            ));
         }
-        eprintln!(
+        say(&format!(
             "{}: {} ({}), solver {}, {:.1} s",
             r.block, r.harness, r.build, r.solver, r.seconds
-        );
+        ));
         reports.push(r);
     }
     let ok = reports.iter().all(|r| r.ok());
@@ -805,7 +851,15 @@ fn fuzz(a: FuzzArgs) -> Result<bool, FlowError> {
             }
         });
         let secs = start.elapsed().as_secs_f64();
-        eprintln!(
+        // the result on stdout, or on stderr when stdout carries the JSON
+        let say = |t: &str| {
+            if a.json.json {
+                eprintln!("{t}")
+            } else {
+                println!("{t}")
+            }
+        };
+        say(&format!(
             "fuzz {}: {} inputs in {secs:.1} s ({:.0}/s): {} accepted, refused {:?}, {} distinct refusals, {} panics, {} broken properties",
             t.name,
             r.inputs,
@@ -815,9 +869,9 @@ fn fuzz(a: FuzzArgs) -> Result<bool, FlowError> {
             r.distinct_errors,
             r.panics,
             r.broken
-        );
+        ));
         if let Some(w) = &r.first_failure {
-            eprintln!("fuzz {}: first finding: {w}", t.name);
+            say(&format!("fuzz {}: first finding: {w}", t.name));
         }
         reports.push((r, secs));
     }
@@ -839,6 +893,8 @@ struct Summary {
     lint: String,
     cosim: Option<CosimReport>,
     synth: Option<SynthReport>,
+    /// A board core's bitstream build, in full (its `synth` is the summary).
+    board: Option<ldcp_flow::board::BoardReport>,
     /// Whether a missed clock target fails the run (see `ldcp blocks`).
     timing_held: bool,
     /// What was done to this block: "synthesized", "not synthesized: ...".
@@ -848,9 +904,18 @@ struct Summary {
 
 fn run_all(a: RunArgs) -> Result<bool, FlowError> {
     check_cycles(a.cycles)?;
+    synth::check_target_mhz(a.target_mhz)?;
+    let blocks: Vec<&ldcp_flow::Block> = if a.blocks.is_empty() {
+        ldcp_flow::registry::BLOCKS.iter().collect()
+    } else {
+        a.blocks
+            .iter()
+            .map(|n| ldcp_flow::block(n))
+            .collect::<Result<_, _>>()?
+    };
     let vdir = ldcp_sim::work_dir().join("verilog");
     let mut rows = Vec::new();
-    for b in ldcp_flow::registry::BLOCKS {
+    for b in blocks {
         let name = b.name();
         let mut row = Summary {
             block: name.into(),
@@ -858,6 +923,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             lint: "-".into(),
             cosim: None,
             synth: None,
+            board: None,
             timing_held: b.timing_held(),
             synthesis: if a.no_synth {
                 "skipped (--no-synth)".into()
@@ -882,19 +948,31 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                 a.cycles
             ));
             let c = cosim_block(name, a.cycles, a.seed)?;
-            let ok = c.passed();
+            let failure = (!c.passed()).then(|| {
+                c.failure
+                    .clone()
+                    .unwrap_or_else(|| "cosimulation failed".into())
+            });
             row.cosim = Some(c);
-            if !ok {
-                return Err(FlowError::Mismatch("cosimulation failed".into()));
+            if let Some(f) = failure {
+                return Err(FlowError::Mismatch(f));
             }
             if let (false, Some(board)) = (a.no_synth, b.board) {
                 let bd = ldcp_flow::board::board(board)?;
+                // the unstamped build CI places (`ldcp synth --board` stamps
+                // the commit, which moves the placement), its committed
+                // seed first, then the board's seeds
+                let build = ldcp_hdl::nic_core::BuildId::UNSTAMPED;
+                let core = ldcp_sim::Fnv64::hex_of(
+                    &b.verilog().map_err(|e| FlowError::Tool(e.to_string()))?,
+                );
                 let opts = ldcp_flow::board::BoardOptions {
                     board: bd,
-                    seeds: 5,
+                    seeds: bd.seeds,
                     all_seeds: false,
+                    first_seed: ldcp_flow::board::committed_seed(bd, build, &core),
                     out_dir: ldcp_sim::work_dir().join("board").join(bd.name),
-                    build: ldcp_hdl::nic_core::BuildId::current(),
+                    build,
                 };
                 let r = ldcp_flow::board::build(&opts, &mut |s| progress(&format!("{name}: {s}")))?;
                 row.synth = Some(r.as_synth_report(name));
@@ -903,7 +981,9 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                 } else {
                     format!("synthesized in its board ({board}): timing NOT met, no bitstream")
                 };
+                row.board = Some(r);
             } else if !a.no_synth && b.fpga {
+                // its committed seed first (synth_opts), then seeds 1-5
                 let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, false, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
                     progress(&format!("{name}: {s}"))
@@ -923,88 +1003,113 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
     if a.json.json {
         print_json(&serde_json::json!({ "ok": ok, "blocks": rows }));
     } else {
-        println!();
-        println!(
-            "LDCP hardware flow: every block generated, linted and cosimulated (stimulus, drain, \
-             nothing left in flight){}",
-            if a.no_synth {
-                "; synthesis skipped (--no-synth)"
-            } else {
-                "; the FPGA blocks synthesized (HX8K blocks alone, boards with their pins)"
-            }
-        );
-        println!(
-            "{:<17} {:<6} {:>13} {:>10} {:>10} {:>12} {:>5} {:>9}  timing",
-            "block",
-            "lint",
-            "cosim cycles",
-            "cosim",
-            "cosim c/s",
-            "logic cells",
-            "BRAM",
-            "Fmax MHz"
-        );
-        for r in &rows {
-            let (cyc, res, cps) =
-                r.cosim
-                    .as_ref()
-                    .map_or(("-".into(), "-".into(), "-".into()), |c| {
-                        (
-                            c.cycles.to_string(),
-                            match c.outcome {
-                                ldcp_flow::cosim::Outcome::Match => "match".to_string(),
-                                ldcp_flow::cosim::Outcome::Mismatch => format!(
-                                    "MISMATCH@{}",
-                                    c.first_mismatch_cycle.unwrap_or_default()
-                                ),
-                                ldcp_flow::cosim::Outcome::NotDrained => "NOT DRAINED".into(),
-                            },
-                            format!("{:.2e}", c.cycles_per_second),
-                        )
-                    });
-            let (lc, bram, fmax, timing) = match &r.synth {
-                Some(s) => (
-                    format!("{}/{}", s.logic_cells, s.logic_cells_total),
-                    s.bram.to_string(),
-                    format!("{:.2}", s.fmax_mhz),
-                    format!(
-                        "{} @{} MHz (seed {}){}",
-                        if s.timing_met { "met" } else { "NOT met" },
-                        s.target_mhz,
-                        s.seed,
-                        if r.timing_held || s.timing_met {
-                            ""
-                        } else {
-                            ", reported, not held (see `ldcp blocks`)"
-                        }
-                    ),
-                ),
-                None => ("-".into(), "-".into(), "-".into(), r.synthesis.clone()),
-            };
-            println!(
-                "{:<17} {:<6} {:>13} {:>10} {:>10} {:>12} {:>5} {:>9}  {}",
-                r.block, r.lint, cyc, res, cps, lc, bram, fmax, timing
-            );
-            if let Some(e) = &r.error {
-                println!("  error: {}", e.lines().next().unwrap_or(""));
-            }
-        }
-        println!();
-        println!(
-            "Verilog: {}   runs: {}",
-            vdir.display(),
-            ldcp_sim::work_dir().join("synth").display()
-        );
-        println!(
-            "{}",
-            if ok {
-                "all blocks pass"
-            } else {
-                "FAILED: see the errors above"
-            }
-        );
+        print_summary(&rows, a.no_synth, ok, &vdir);
     }
     Ok(ok)
+}
+
+/// `ldcp run`'s table, 100 columns wide: a row per block, then each
+/// failure in full under its row.
+fn print_summary(rows: &[Summary], no_synth: bool, ok: bool, vdir: &Path) {
+    use ldcp_flow::cosim::Outcome;
+    println!();
+    println!(
+        "LDCP hardware flow: every block generated, linted and cosimulated (stimulus, drain,\n\
+         nothing left in flight){}",
+        if no_synth {
+            "; synthesis skipped (--no-synth)"
+        } else {
+            "; the FPGA blocks synthesized (alone, or in their board)"
+        }
+    );
+    let line = |c: [&str; 9]| {
+        println!(
+            "{:<22} {:<5} {:>8} {:>11} {:>7} {:>9} {:>4} {:>7}  {}",
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+        )
+    };
+    line([
+        "block", "lint", "cycles", "cosim", "c/s", "cells", "BRAM", "MHz", "timing",
+    ]);
+    for r in rows {
+        let (cyc, res, cps) = r.cosim.as_ref().map_or(("-".into(), "-", "-".into()), |c| {
+            let res = match c.outcome {
+                Outcome::Match => "match",
+                Outcome::Mismatch => "MISMATCH",
+                Outcome::NotDrained => "NOT DRAINED",
+            };
+            (
+                c.cycles.to_string(),
+                res,
+                format!("{:.1e}", c.cycles_per_second),
+            )
+        });
+        let (lc, bram, fmax, timing) = match &r.synth {
+            Some(s) => (
+                format!("{}/{}", s.logic_cells, s.logic_cells_total),
+                s.bram.to_string(),
+                format!("{:.2}", s.fmax_mhz),
+                format!(
+                    "{} (seed {})",
+                    match (s.timing_met, r.timing_held) {
+                        (true, _) => "met",
+                        (false, true) => "MISSED",
+                        (false, false) => "missed, not held",
+                    },
+                    s.seed
+                ),
+            ),
+            None => {
+                let why = if r.synthesis.starts_with("skipped") {
+                    "skipped"
+                } else if r.synthesis.starts_with("not synthesized") {
+                    "sim only"
+                } else {
+                    "not reached"
+                };
+                ("-".into(), "-".into(), "-".into(), why.to_string())
+            }
+        };
+        line([
+            &r.block, &r.lint, &cyc, res, &cps, &lc, &bram, &fmax, &timing,
+        ]);
+        if let Some(e) = &r.error {
+            for l in e.lines() {
+                println!("  {l}");
+            }
+        }
+    }
+    println!();
+    println!("timing: each target met at the seed shown (blocks alone at --target-mhz, boards at");
+    println!("their clock); sim only: a simulation size or synthesized inside its board's row");
+    println!("Verilog: {}", vdir.display());
+    println!("runs:    {}", ldcp_sim::work_dir().display());
+    println!(
+        "{}",
+        if ok {
+            "all blocks pass"
+        } else {
+            "FAILED: see the errors above"
+        }
+    );
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a
+/// longer word stands on a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let cur = lines.last_mut().expect("one line");
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+        }
+    }
+    lines
 }
 
 fn main() -> ExitCode {

@@ -68,12 +68,61 @@ pub struct SynthOptions {
     /// Try every seed up to `seeds`, not only up to the first that meets
     /// the target: the spread of placement, and the fastest.
     pub all_seeds: bool,
+    /// A seed to try before 1, 2, ...: [`committed_seed`] (placement is
+    /// deterministic, so the committed report's seed reproduces it).
+    pub first_seed: Option<u32>,
     /// Where the runs go.
     pub out_dir: PathBuf,
 }
 
+/// Where the committed reports are: `bitstreams/reports/` of this
+/// source tree.
+pub fn reports_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("reports")
+}
+
+/// The committed report `bitstreams/reports/<stem>.json`, parsed (`None`
+/// when there is none or it does not parse).
+pub fn committed_report(stem: &str) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(reports_dir().join(format!("{stem}.json"))).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The placement seed of `block`'s committed report on `device`, when
+/// that report is of the block's current Verilog (its `verilog_fnv64`):
+/// nextpnr places the same netlist with the same seed the same way, so
+/// trying it first reproduces the committed figure in one run. `None`
+/// when there is no such report or it is stale.
+pub fn committed_seed(block: &str, device: &str, verilog: &str) -> Option<u32> {
+    let c = committed_report(&format!("{block}.{device}"))?;
+    let fresh = c["verilog_fnv64"].as_str()? == ldcp_sim::Fnv64::hex_of(verilog);
+    fresh
+        .then(|| c["seed"].as_u64())
+        .flatten()
+        .map(|s| s as u32)
+}
+
+/// A clock target, MHz: in (0, 1000] (NaN is refused).
+pub fn check_target_mhz(mhz: f64) -> Result<(), FlowError> {
+    if mhz > 0.0 && mhz <= 1000.0 {
+        Ok(())
+    } else {
+        Err(FlowError::BadArg(format!(
+            "--target-mhz {mhz} is out of range: it must be in (0, 1000]"
+        )))
+    }
+}
+
+/// The seeds to try, in order: `first`, then 1 ..= `seeds` without it.
+pub fn seed_order(first: Option<u32>, seeds: u32) -> Vec<u32> {
+    first
+        .into_iter()
+        .chain((1..=seeds).filter(|s| Some(*s) != first))
+        .collect()
+}
+
 /// One placement seed's result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct SeedResult {
     /// The seed.
     pub seed: u32,
@@ -82,7 +131,7 @@ pub struct SeedResult {
 }
 
 /// The slowest path of the chosen placement.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct CriticalPath {
     /// First cell.
     pub from: String,
@@ -93,7 +142,7 @@ pub struct CriticalPath {
 }
 
 /// Cells yosys mapped the design (block and harness) to.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct CellCounts {
     /// SB_LUT4 (iCE40), LUT4 (ECP5).
     pub luts: u64,
@@ -104,7 +153,7 @@ pub struct CellCounts {
     /// SB_RAM40_4K (iCE40, 4 kbit), DP16KD (ECP5, 18 kbit).
     pub brams: u64,
     /// MULT18X18D (ECP5; the iCE40-HX8K has none).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero", default)]
     pub dsps: u64,
 }
 
@@ -113,7 +162,7 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// The synthesis report (`--json`), also written to `<out>/report.json`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct SynthReport {
     /// Block.
     pub block: String,
@@ -302,14 +351,14 @@ pub(crate) struct Placed {
     pub(crate) asc: PathBuf,
 }
 
-/// nextpnr-ice40 on `netlist` with `args`, seeds 1, 2, ... up to `seeds`
+/// nextpnr-ice40 on `netlist` with `args`, the `seeds` in order
 /// ([`place_seed_runs`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn place_seeds(
     device: &Device,
     netlist: &Path,
     dir: &Path,
-    seeds: u32,
+    seeds: &[u32],
     all: bool,
     args: &[String],
     what: &str,
@@ -349,13 +398,13 @@ pub(crate) fn place_seeds(
     )
 }
 
-/// nextpnr on seeds 1, 2, ... up to `seeds` (`run` makes a seed's
+/// nextpnr on the `seeds` in order ([`seed_order`]; `run` makes a seed's
 /// command): stops at the first placement `met` accepts (unless `all`),
 /// keeps the fastest, and reports every seed tried. A run that exits
 /// non-zero because timing failed is a figure, not an error, when it
 /// still wrote its report.
 pub(crate) fn place_seed_runs(
-    seeds: u32,
+    seeds: &[u32],
     all: bool,
     what: &str,
     met: &dyn Fn(&Placement) -> bool,
@@ -364,7 +413,7 @@ pub(crate) fn place_seed_runs(
 ) -> Result<Placed, FlowError> {
     let mut tried = Vec::new();
     let mut best: Option<(u32, Placement, PathBuf)> = None;
-    for seed in 1..=seeds {
+    for &seed in seeds {
         let mut r = run(seed);
         progress(&format!("{} seed {seed} {what}", r.tool));
         let _ = std::fs::remove_file(&r.report);
@@ -401,12 +450,7 @@ pub fn synthesize(
     opts: &SynthOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SynthReport, FlowError> {
-    if !(opts.target_mhz > 0.0 && opts.target_mhz <= 1000.0) {
-        return Err(FlowError::BadArg(format!(
-            "--target-mhz {} is out of range: it must be in (0, 1000]",
-            opts.target_mhz
-        )));
-    }
+    check_target_mhz(opts.target_mhz)?;
     if !(1..=100).contains(&opts.seeds) {
         return Err(FlowError::BadArg(format!(
             "--seeds {} is out of range: it must be in [1, 100]",
@@ -477,7 +521,7 @@ pub fn synthesize(
         opts.device,
         &netlist,
         dir,
-        opts.seeds,
+        &seed_order(opts.first_seed, opts.seeds),
         opts.all_seeds,
         &["--freq".into(), format!("{target}")],
         &format!("at {target} MHz"),
