@@ -34,6 +34,46 @@ pub fn main(a: NetsimArgs) -> Result<bool, FlowError> {
     }
 }
 
+/// An output folder given as `flag`: made if missing, and refused (a bad
+/// argument, exit 2) with its path when it cannot be, or is a file.
+pub(crate) fn output_dir(flag: &str, d: &std::path::Path) -> Result<(), FlowError> {
+    if d.exists() && !d.is_dir() {
+        return Err(FlowError::BadArg(format!(
+            "{flag} {}: not a directory (give a folder; it is made if missing)",
+            d.display()
+        )));
+    }
+    std::fs::create_dir_all(d).map_err(|e| {
+        FlowError::BadArg(format!(
+            "{flag} {}: cannot make the folder: {e}",
+            d.display()
+        ))
+    })
+}
+
+/// An output file given as `flag`, checked before the work: it can be
+/// opened for writing (a new one is made and removed again, an old one is
+/// left as it is until the result replaces it whole), so a bad path is
+/// refused (exit 2) before anything runs.
+pub(crate) fn output_file(flag: &str, p: &std::path::Path) -> Result<(), FlowError> {
+    if p.is_dir() {
+        return Err(FlowError::BadArg(format!(
+            "{flag} {}: is a directory (give a file)",
+            p.display()
+        )));
+    }
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(p)
+        .map_err(|e| FlowError::BadArg(format!("{flag} {}: cannot write it: {e}", p.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(p);
+    }
+    Ok(())
+}
+
 fn run(a: &RunArgs) -> Result<bool, FlowError> {
     if a.list {
         print!("{}", cli::list());
@@ -41,10 +81,17 @@ fn run(a: &RunArgs) -> Result<bool, FlowError> {
     }
     let o = cli::options(a).map_err(FlowError::BadArg)?;
     ldcp_netsim::scenario::check(&o).map_err(FlowError::BadArg)?;
+    // the output folders first: a bad path is refused before the run
+    for (flag, d) in [("--csv", &a.csv), ("--plots", &a.plots)] {
+        if let Some(d) = d {
+            output_dir(flag, d)?;
+        }
+    }
     let mut hw = hardware(a.engine)?;
     let out = cli::run_one(&o, hw.as_mut()).map_err(FlowError::Tool)?;
     if let Some(d) = &a.csv {
-        ldcp_netsim::output::write_csv(&out, d).map_err(|e| FlowError::Io(e.to_string()))?;
+        ldcp_netsim::output::write_csv(&out, d)
+            .map_err(|e| FlowError::Io(format!("{}: {e}", d.display())))?;
     }
     if let Some(d) = &a.plots {
         ldcp_netsim::output::write_plots(&out, d).map_err(FlowError::Io)?;

@@ -92,7 +92,7 @@ pub(crate) fn plot_x(
 /// `ldcp netsim report`.
 pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     let dir = &a.out;
-    std::fs::create_dir_all(dir).map_err(io)?;
+    crate::netsim::output_dir("--out", dir)?;
     let seed = a.seed;
     let mut all = Vec::new();
     let mut ksens: Vec<Value> = Vec::new();
@@ -933,8 +933,17 @@ pub fn parse_spec(text: &str, path: &Path) -> Result<Vec<(usize, Value, Options)
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let v: Value = serde_json::from_str(t)
-            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
+        let v: Value = serde_json::from_str(t).map_err(|e| {
+            // a number JSON cannot hold (1e999): name the key it is under
+            let key = key_before(t, e.column());
+            let what = match key {
+                Some(key) if e.to_string().starts_with("number out of range") => format!(
+                    "\"{key}\": the number is out of range ({e}); `ldcp netsim --help` gives each field's range"
+                ),
+                _ => e.to_string(),
+            };
+            FlowError::BadArg(format!("{}:{}: {what}", path.display(), k + 1))
+        })?;
         // a line is the run's scenario, cc and seed, and its tuning
         // (`scenario::Tuning`, which refuses a key it does not know)
         let mut rest = v.as_object().cloned().ok_or_else(|| {
@@ -966,8 +975,14 @@ pub fn parse_spec(text: &str, path: &Path) -> Result<Vec<(usize, Value, Options)
             None => 1,
         };
         let mut o = Options::new(&scenario, cc, seed);
-        o.tuning = serde_json::from_value(Value::Object(rest))
-            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
+        o.tuning = serde_json::from_value(Value::Object(rest.clone())).map_err(|e| {
+            FlowError::BadArg(format!(
+                "{}:{}: {}",
+                path.display(),
+                k + 1,
+                tuning_error(&rest, e)
+            ))
+        })?;
         scenario::check(&o)
             .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
         out.push((k + 1, v, o));
@@ -981,10 +996,42 @@ pub fn parse_spec(text: &str, path: &Path) -> Result<Vec<(usize, Value, Options)
     Ok(out)
 }
 
+/// The JSON key whose value runs up to column `col` (1-based) of `line`.
+fn key_before(line: &str, col: usize) -> Option<&str> {
+    let head = line.get(..col.min(line.len()))?;
+    let colon = head.rfind(':')?;
+    let key = head[..colon].trim_end().strip_suffix('"')?;
+    key.rfind('"').map(|q| &key[q + 1..])
+}
+
+/// Why a spec line's tuning does not parse, naming the field: the first
+/// key whose value alone does not parse, with the field's legal range (its
+/// `ldcp netsim --help` line); serde's own words for anything else (an
+/// unknown key names itself).
+fn tuning_error(rest: &serde_json::Map<String, Value>, e: serde_json::Error) -> String {
+    use clap::Args;
+    let cmd = scenario::Tuning::augment_args(clap::Command::new("tuning"));
+    for (key, val) in rest {
+        let one = Value::Object([(key.clone(), val.clone())].into_iter().collect());
+        if serde_json::from_value::<scenario::Tuning>(one).is_ok() {
+            continue;
+        }
+        let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == key.as_str()) else {
+            continue;
+        };
+        let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+        return format!("\"{key}\": {val} is not a legal value: {help}");
+    }
+    e.to_string()
+}
+
 /// `ldcp netsim sweep`.
 pub fn sweep(a: &SweepArgs) -> Result<bool, FlowError> {
     let (i, n) = shard(&a.shard)?;
     let spec = read_spec(&a.spec)?;
+    if let Some(p) = &a.out {
+        crate::netsim::output_file("--out", p)?;
+    }
     let mine: Vec<_> = spec
         .into_iter()
         .enumerate()
@@ -1002,7 +1049,9 @@ pub fn sweep(a: &SweepArgs) -> Result<bool, FlowError> {
         out.push('\n');
     }
     match &a.out {
-        Some(p) => std::fs::write(p, out).map_err(io)?,
+        Some(p) => {
+            std::fs::write(p, out).map_err(|e| FlowError::Io(format!("{}: {e}", p.display())))?
+        }
         None => print!("{out}"),
     }
     Ok(ok)

@@ -132,7 +132,33 @@ fn rtl_in_the_loop_equals_the_models() {
 /// `ldcp netsim` refuses bad values with the legal range and exit status 2.
 #[test]
 fn ldcp_netsim_refuses_bad_input() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 15] = [
+        // options that would change nothing are refused, naming where
+        // they apply (they were ignored)
+        (
+            &["netsim", "--scenario", "mini", "--topology", "fat-tree"],
+            "--topology applies to the fct-* and coord-* scenarios, not to mini",
+        ),
+        (
+            &[
+                "netsim",
+                "--scenario",
+                "mini",
+                "--cc",
+                "dctcp",
+                "--ldcp-kmin-kb",
+                "10",
+            ],
+            "--ldcp-kmin-kb applies to --cc ldcp, not to --cc dctcp",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--cong-at", "0.5"],
+            "--cong-at applies to wan-fast-cnp, not to mini",
+        ),
+        (
+            &["netsim", "--scenario", "mini", "--fault"],
+            "--fault applies to wan-tunnel-ecn, not to mini",
+        ),
         (
             &["netsim", "--scenario", "mini", "--ack-m", "16"],
             "--ack-m = 16 is out of range: it must be in [1, 15]",
@@ -214,6 +240,59 @@ fn ldcp_netsim_sweep_shards_merge_to_the_whole() {
     let (code, _, err) = ldcp(&["netsim", "sweep", bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("unknown field `duration`"), "{err}");
+    // a value of the wrong type or beyond JSON's numbers names its field
+    // and the field's range
+    for (line, msg) in [
+        (
+            r#"{"scenario": "mini", "rate_gbps": -5}"#,
+            "\"rate_gbps\": -5 is not a legal value: Host link rate, Gb/s, 10..=400",
+        ),
+        (
+            r#"{"scenario": "mini", "rate_gbps": 1e999}"#,
+            "\"rate_gbps\": the number is out of range",
+        ),
+        (
+            r#"{"scenario": "mini", "duration_us": "NaN"}"#,
+            "\"duration_us\": \"NaN\" is not a legal value: Simulated time before the drain, us, 10..=10^7",
+        ),
+    ] {
+        std::fs::write(&bad, format!("{line}\n")).unwrap();
+        let (code, _, err) = ldcp(&["netsim", "sweep", bad.to_str().unwrap()]);
+        assert_eq!(code, 2, "{line}: {err}");
+        assert!(err.contains(msg), "{line}: {err}");
+    }
+    // output paths are checked before any run: a folder that cannot be
+    // made, a file given for a folder, a file that cannot be written
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let f = file.to_str().unwrap();
+    for (args, msg) in [
+        (
+            vec!["netsim", "--scenario", "mini", "--plots", "/proc/nope"],
+            "--plots /proc/nope: cannot make the folder".to_string(),
+        ),
+        (
+            vec!["netsim", "--scenario", "mini", "--csv", f],
+            format!("--csv {f}: not a directory"),
+        ),
+        (
+            vec!["netsim", "sweep", s, "--out", "/proc/x"],
+            "--out /proc/x: cannot write it".to_string(),
+        ),
+        (
+            vec!["netsim", "report", "--out", f],
+            format!("--out {f}: not a directory"),
+        ),
+    ] {
+        let t = std::time::Instant::now();
+        let (code, _, err) = ldcp(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&msg), "{args:?}: {err}");
+        assert!(
+            t.elapsed().as_secs() < 20,
+            "{args:?}: refused before the run"
+        );
+    }
     let files: Vec<_> = ["1/2", "2/2", "1/1"]
         .iter()
         .enumerate()

@@ -750,6 +750,20 @@ impl<A: RegAccess> Device<A> {
         cycles: u64,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<LoopRun, DriverError> {
+        self.run_loop_until(flows, cycles, progress, &|| false)
+    }
+
+    /// [`Device::run_loop`], stopped early when `stop` says so (a signal):
+    /// the sender is stopped (LOOP_CTRL restored) before the error
+    /// [`DriverError::Interrupted`] returns, so nothing keeps running on
+    /// the device after the command.
+    pub fn run_loop_until(
+        &mut self,
+        flows: u32,
+        cycles: u64,
+        progress: &mut dyn FnMut(u64, u64),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<LoopRun, DriverError> {
         self.need(Self::reg("LOOP_CTRL"), "the on-chip loopback")?;
         // the map's range, narrowed to this device's flows (above them the
         // device would act as if all of them had been asked)
@@ -777,14 +791,25 @@ impl<A: RegAccess> Device<A> {
         // cannot idle the device for long (the simulated board replays a
         // host pause up to 200 us) still runs it, through the reads
         let step = (cycles / 50).clamp(1_000, 1_000_000);
-        loop {
-            let done = self.cycles()? - c0;
-            progress(done.min(cycles), cycles);
-            if done >= cycles {
-                break;
+        let mut done = 0;
+        let ran = (|| -> Result<(), DriverError> {
+            loop {
+                done = self.cycles()? - c0;
+                progress(done.min(cycles), cycles);
+                if done >= cycles || stop() {
+                    return Ok(());
+                }
+                self.io.idle(step.min(cycles - done))?;
             }
-            self.io.idle(step.min(cycles - done))?;
+        })();
+        if stop() {
+            // a signal (it may also have cut a read short): the sender off
+            self.io.write32(regs::loop_ctrl::OFFSET, saved)?;
+            return Err(DriverError::Interrupted(format!(
+                "interrupted after {done} of {cycles} cycles: the loop's sender is stopped (LOOP_CTRL restored to {saved:#x})"
+            )));
         }
+        ran?;
         // stop the sender; the return path stays until the chip is empty
         self.io.write32(
             regs::loop_ctrl::OFFSET,

@@ -175,6 +175,9 @@ pub enum DriverError {
     /// The device did not finish something in time.
     #[error("{0}")]
     Timeout(String),
+    /// A signal stopped the command; what it left on the device is said.
+    #[error("{0}")]
+    Interrupted(String),
     /// The simulated device could not be built or run.
     #[error("simulated device: {0}")]
     Sim(String),

@@ -3,7 +3,7 @@
 //! port and the switch port's draft-001 blocks (tunnel ECN, END.CON, Fast
 //! CNP), read its counters, and measure its throughput.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ldcp_host::backend::{self, Kind, Target};
 use ldcp_host::{parse_assignment, parse_typed, Device, DriverError, Param, Typed};
 use std::io::IsTerminal;
@@ -210,7 +210,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1_000_000)]
         cycles: u64,
         /// Set a parameter before the run, as `config set` does (repeatable):
-        /// `--set wred_drain=4000 --set rtt=100`. The simulated device starts fresh
+        /// `--set wred_drain=4000 --set rtt_ticks=100`. The simulated device starts fresh
         /// with every invocation, so this is how a sim run gets its parameters.
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -452,6 +452,10 @@ impl Progress {
     }
 }
 
+/// The longest `--exit-after-idle`, s (about 31 years; a Duration holds
+/// far more, but no wait that long is meant).
+const MAX_IDLE_S: f64 = 1e9;
+
 /// `serve-sim`: the board on a pty until stopped; the summary.
 fn serve_sim(
     json: bool,
@@ -463,10 +467,10 @@ fn serve_sim(
     use std::io::Write;
     let exit_after_idle = match exit_after_idle {
         None => None,
-        Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) if s > 0.0 && s <= MAX_IDLE_S => Some(std::time::Duration::from_secs_f64(s)),
         Some(s) => {
             return Err(DriverError::BadValue(format!(
-                "--exit-after-idle {s} is out of range: it must be a number of seconds above 0"
+                "--exit-after-idle {s} is out of range: it must be seconds in (0, {MAX_IDLE_S:e}]"
             )))
         }
     };
@@ -557,9 +561,6 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
         port: Some(cli.port.clone()),
         baud: Some(cli.baud),
     };
-    if cli.backend == Kind::Sim && !cli.json && std::io::stderr().is_terminal() {
-        eprintln!("ldcpctl: building the simulated device (cached after the first time)...");
-    }
     let io = backend::open(cli.backend, &t)?;
     let mut dev = Device::open(io)?;
     let json = cli.json;
@@ -611,6 +612,14 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
                         Typed::Value(v) => dev.set_param(*name, v)?,
                         Typed::Raw(r) => dev.set_param_raw(*name, r)?,
                     };
+                    if matches!(cli.backend, Kind::Sim | Kind::Model) {
+                        eprintln!(
+                            "ldcpctl: note: the simulated device lives only as long as this command: \
+                             the value is gone at the next one. For a device that keeps its state, run \
+                             `ldcpctl serve-sim` and use `--backend uart --port <its pty>`; for a bench run, \
+                             `bench --set NAME=VALUE`"
+                        );
+                    }
                     vec![*name]
                 }
             };
@@ -1014,7 +1023,11 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             out.insert("backend".into(), dev.info().backend.clone().into());
             if *mode == BenchMode::Loop {
                 let mut p = Progress::new("loop");
-                let r = dev.run_loop(*loop_flows, *cycles, &mut |d, t| p.show(d, t))?;
+                // Ctrl-C stops the on-chip sender before the command ends
+                ldcp_host::sim_board::stop_on_signals()?;
+                let stop = || ldcp_host::sim_board::stop_requested().is_some();
+                let r =
+                    dev.run_loop_until(*loop_flows, *cycles, &mut |d, t| p.show(d, t), &stop)?;
                 if !json {
                     println!(
                         "loop: {} flows, {} cycles sending (+{} draining): {} packets sent ({:.4} per cycle), \
@@ -1064,8 +1077,38 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
     })
 }
 
+/// The backend options serve-sim does not take (it serves a board; a
+/// client's `ldcpctl --backend uart --port` reaches it): refused when given
+/// on the command line, not ignored.
+fn refuse_backend_options_for_serve_sim(m: &clap::ArgMatches) {
+    use clap::parser::ValueSource;
+    let Some(sub) = m.subcommand_matches("serve-sim") else {
+        return;
+    };
+    for id in ["backend", "bdf", "bar_file", "port", "baud"] {
+        let given = |x: &clap::ArgMatches| {
+            x.try_contains_id(id).unwrap_or(false)
+                && x.value_source(id) == Some(ValueSource::CommandLine)
+        };
+        if given(m) || given(sub) {
+            let flag = format!("--{}", id.replace('_', "-"));
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    format!(
+                        "{flag} cannot be used with serve-sim: it serves the board itself; \
+                         its clients use `ldcpctl --backend uart --port <the pty it prints>`"
+                    ),
+                )
+                .exit();
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let m = Cli::command().get_matches();
+    refuse_backend_options_for_serve_sim(&m);
+    let cli = Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit());
     // A reader that goes away (`ldcpctl config get | head -1`) ends the
     // command quietly, by SIGPIPE, as it ends any Unix filter: Rust ignores
     // SIGPIPE, and println! then panicked (exit 101). The device operation
@@ -1089,7 +1132,13 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("ldcpctl: error: {e}");
-            ExitCode::FAILURE
+            // a bad argument exits 2, as clap's own refusals do
+            match e {
+                DriverError::BadValue(_) => ExitCode::from(2),
+                // as a shell reports a command a SIGINT ended
+                DriverError::Interrupted(_) => ExitCode::from(130),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }

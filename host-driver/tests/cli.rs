@@ -1,5 +1,6 @@
-//! `ldcpctl` as a user meets it: bad input gives a clear error and exit 1;
-//! bench --json reports one event per device cycle in generator mode.
+//! `ldcpctl` as a user meets it: bad input gives a clear error and exit 2
+//! (a device that is not there, exit 1); bench --json reports one event per
+//! device cycle in generator mode.
 
 use std::process::Command;
 
@@ -38,6 +39,19 @@ fn bad_input_is_refused_with_the_legal_range() {
             &["config", "set", "alpha", "half"][..],
             "alpha = \"half\" is not a number",
         ),
+        // extremes are echoed in plain words, not 300 digits
+        (
+            &["config", "set", "alpha", "1e-300"][..],
+            "alpha = 1e-300 is out of range: it must be in [0.00390625, 1]",
+        ),
+        (
+            &["config", "set", "alpha", "18446744073709551616"][..],
+            "alpha = 1.8446744073709552e19 is out of range",
+        ),
+        (
+            &["config", "set", "gamma_shift", "2.5"][..],
+            "gamma_shift = 2.5 is not a whole number (nearest: 3)",
+        ),
         (
             &["config", "set", "rtt_ticks", "70000"][..],
             "rtt_ticks = 70000 is out of range: it must be in [1, 65535]",
@@ -60,7 +74,10 @@ fn bad_input_is_refused_with_the_legal_range() {
         ),
     ] {
         let (code, _, err) = ldcpctl(args);
-        assert_eq!(code, 1, "{args:?}: {err}");
+        // a bad argument exits 2 (as clap's refusals); a device that is
+        // not there exits 1
+        let absent = want.starts_with("no PCI device") || want.starts_with("serial port");
+        assert_eq!(code, if absent { 1 } else { 2 }, "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
@@ -152,7 +169,7 @@ fn bench_loop_reports_packets_per_cycle_and_refuses_bad_settings() {
         }
         a.extend_from_slice(args);
         let (code, _, err) = ldcpctl(&a);
-        assert_eq!(code, 1, "{a:?}: {err}");
+        assert_eq!(code, 2, "{a:?}: {err}");
         assert!(err.contains(&want), "{a:?}: {err}");
     }
 }
@@ -175,4 +192,48 @@ fn a_reader_that_goes_away_ends_ldcpctl_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}
+
+/// A value set on a simulated device is gone at the next command: the
+/// command says so, and where a device that keeps its state is (it printed
+/// "done" and the next command read the old value).
+#[test]
+fn config_set_on_a_simulated_device_says_it_does_not_last() {
+    let (code, out, err) = ldcpctl(&["--backend", "model", "config", "set", "alpha", "0.5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("alpha"), "{out}");
+    assert!(
+        err.contains("lives only as long as this command") && err.contains("ldcpctl serve-sim"),
+        "{err}"
+    );
+}
+
+/// Ctrl-C during a loop bench stops the on-chip sender and says so, exit
+/// 130 (the sender kept running after the command before).
+#[test]
+fn ctrl_c_during_a_loop_bench_stops_the_sender() {
+    let child = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+        .args([
+            "--backend",
+            "model",
+            "bench",
+            "--mode",
+            "loop",
+            "--cycles",
+            "1000000000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a signal to our own child, not yet reaped
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted after") && err.contains("the loop's sender is stopped"),
+        "{err}"
+    );
 }

@@ -958,7 +958,7 @@ fn uart_backend_drives_the_board_rtl_bit_by_bit() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains(&format!("(raw {:#x})", after.cw_raw)), "{out}");
     let (code, _, err) = run(&["config", "set", "alpha", "1.5"]);
-    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("alpha"), "{err}");
 
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -1241,6 +1241,40 @@ fn loopback_bench_counts_agree_and_drain() {
     assert_eq!(
         sim.io().read32(regs::loop_ctrl::OFFSET).unwrap(),
         regs::loop_ctrl::RESET
+    );
+}
+
+/// A loop run stopped early (a signal, in `ldcpctl`) stops the on-chip
+/// sender before it returns: LOOP_CTRL is as it was, and LOOP_SENT no
+/// longer grows (the sender kept running until a reset).
+#[test]
+fn loopback_bench_stopped_early_stops_the_sender() {
+    let mut model = Device::open(SimBus::model()).unwrap();
+    let calls = std::cell::Cell::new(0);
+    let stop = || {
+        calls.set(calls.get() + 1);
+        calls.get() > 3
+    };
+    let e = model
+        .run_loop_until(8, 100_000_000, &mut |_, _| {}, &stop)
+        .unwrap_err();
+    assert!(matches!(e, ldcp_host::DriverError::Interrupted(_)), "{e}");
+    assert!(
+        e.to_string().contains("the loop's sender is stopped"),
+        "{e}"
+    );
+    let io = model.io();
+    assert_eq!(
+        io.read32(regs::loop_ctrl::OFFSET).unwrap(),
+        regs::loop_ctrl::RESET
+    );
+    let sent = io.read32(regs::loop_sent::OFFSET).unwrap();
+    assert!(sent > 0, "it ran");
+    io.idle(50_000).unwrap();
+    assert_eq!(
+        io.read32(regs::loop_sent::OFFSET).unwrap(),
+        sent,
+        "nothing sent after"
     );
 }
 

@@ -338,17 +338,38 @@ fn serve_sim_refuses_a_bad_port_and_bad_options() {
         err.contains("serial port /dev/pts/ldcp-none does not exist"),
         "{err}"
     );
-    // a bad idle limit is refused before anything is built
-    let o = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
-        .args(["serve-sim", "--exit-after-idle=-1"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("--exit-after-idle -1 is out of range"),
-        "{err}"
-    );
+    // the backend options are a client's: refused, not ignored
+    for args in [
+        &["--port", "/dev/null", "serve-sim"][..],
+        &["serve-sim", "--baud", "115200"][..],
+        &["--backend", "pcie", "serve-sim"][..],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot be used with serve-sim"),
+            "{args:?}: {err}"
+        );
+    }
+    // a bad idle limit is refused before anything is built, exit 2 (1e300
+    // seconds panicked converting to a Duration, exit 101)
+    for (arg, shown) in [("-1", "-1"), ("1e300", "1000000000000000"), ("NaN", "NaN")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+            .args(["serve-sim", &format!("--exit-after-idle={arg}")])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        assert!(
+            err.contains(&format!("--exit-after-idle {shown}"))
+                && err.contains("out of range: it must be seconds in (0, 1e9]"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -227,7 +227,45 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
     }
 }
 
-/// Refuses options out of their legal ranges (a bad argument).
+/// Options given where they change nothing, refused with where they
+/// apply: the LDCP-only options with another `--cc`, `--topology` outside
+/// the FCT and coord-* scenarios, and the options of one scenario
+/// elsewhere (named by the scenario they belong to).
+fn not_applicable(o: &Options) -> Result<(), String> {
+    let name = o.scenario.as_str();
+    let t = &o.tuning;
+    if o.cc != Cc::Ldcp {
+        for (flag, set) in [
+            ("--gamma-shift", t.gamma_shift.is_some()),
+            ("--ldcp-kmin-kb", t.ldcp_kmin_kb.is_some()),
+            ("--ldcp-kmax-kb", t.ldcp_kmax_kb.is_some()),
+            ("--ldcp-k-kb", t.ldcp_k_kb.is_some()),
+            ("--ldcp-pmax", t.ldcp_pmax.is_some()),
+        ] {
+            if set {
+                return Err(format!(
+                    "{flag} applies to --cc ldcp, not to --cc {} (its switches keep their own thresholds)",
+                    o.cc.name()
+                ));
+            }
+        }
+    }
+    if t.topology.is_some() && !(name.starts_with("fct-") || name.starts_with("coord-")) {
+        return Err(format!(
+            "--topology applies to the fct-* and coord-* scenarios, not to {name}"
+        ));
+    }
+    if t.fault && name != "wan-tunnel-ecn" {
+        return Err(format!("--fault applies to wan-tunnel-ecn, not to {name}"));
+    }
+    if t.cong_at.is_some() && name != "wan-fast-cnp" {
+        return Err(format!("--cong-at applies to wan-fast-cnp, not to {name}"));
+    }
+    Ok(())
+}
+
+/// Refuses options out of their legal ranges, or given where they change
+/// nothing (a bad argument).
 pub fn check(o: &Options) -> Result<(), String> {
     if !SCENARIOS.iter().any(|s| s.name == o.scenario) {
         return Err(format!(
@@ -241,6 +279,7 @@ pub fn check(o: &Options) -> Result<(), String> {
         ));
     }
     let name = o.scenario.as_str();
+    not_applicable(o)?;
     let rate_default = if name == "dumbbell-10g" || name.starts_with("wan-") {
         10
     } else {
@@ -339,16 +378,14 @@ pub fn check(o: &Options) -> Result<(), String> {
     }
     for (flag, set) in wan_only {
         if set && !wan {
-            return Err(format!(
-                "{flag} applies to the WAN scenarios (wan-tunnel-ecn, wan-fast-cnp, wan-arn), not to {name}"
-            ));
+            // each named with the scenarios that take it
+            let takes = if flag == "--wan-delay-us" {
+                "the WAN scenarios (wan-tunnel-ecn, wan-fast-cnp, wan-arn)"
+            } else {
+                "wan-tunnel-ecn and wan-fast-cnp"
+            };
+            return Err(format!("{flag} applies to {takes}, not to {name}"));
         }
-    }
-    if o.tuning.fault && name != "wan-tunnel-ecn" {
-        return Err(format!("--fault applies to wan-tunnel-ecn, not to {name}"));
-    }
-    if o.tuning.cong_at.is_some() && name != "wan-fast-cnp" {
-        return Err(format!("--cong-at applies to wan-fast-cnp, not to {name}"));
     }
     if let Some(d) = o.tuning.wan_delay_us {
         check_range("--wan-delay-us", d, 100, 20_000)?;
@@ -473,6 +510,7 @@ pub fn run(
     let t_setup = std::time::Instant::now();
     check(o)?;
     let name = o.scenario.as_str();
+    not_applicable(o)?;
     let rate_default = if name == "dumbbell-10g" || name.starts_with("wan-") {
         10
     } else {

@@ -315,20 +315,23 @@ impl Field {
                 self.to_value(self.max)
             )
         };
+        let shown = show_number(value);
         if !value.is_finite() {
-            return Err(format!("{value} is not a number: {}", range()));
+            return Err(format!("{shown} is not a number: {}", range()));
         }
         let scaled = value * (1u64 << self.frac()) as f64;
         let r = scaled.round();
         if (scaled - r).abs() > 1e-9 * scaled.abs().max(1.0) {
-            return Err(format!(
-                "{value} is not a whole number of steps of 2^-{} (nearest: {})",
-                self.frac(),
-                r / (1u64 << self.frac()) as f64
-            ));
+            let nearest = show_number(r / (1u64 << self.frac()) as f64);
+            return Err(match self.frac() {
+                0 => format!("{shown} is not a whole number (nearest: {nearest})"),
+                f => {
+                    format!("{shown} is not a whole number of steps of 2^-{f} (nearest: {nearest})")
+                }
+            });
         }
         if r < self.min as f64 || r > self.max as f64 {
-            return Err(format!("{value} is out of range: {}", range()));
+            return Err(format!("{shown} is out of range: {}", range()));
         }
         Ok(r as u32)
     }
@@ -1823,4 +1826,21 @@ pub fn check(regs: &[Register]) -> Vec<String> {
         }
     }
     errs
+}
+
+/// A number as a person reads it in a message: whole numbers below 10^15
+/// as integers, fractions in their shortest form, and the very large or
+/// small with an exponent (1e-300, not three hundred digits).
+pub fn show_number(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    let a = v.abs();
+    if v.fract() == 0.0 && a < 1e15 {
+        format!("{}", v as i64)
+    } else if a != 0.0 && !(1e-6..1e15).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }

@@ -200,8 +200,22 @@ pub struct SimBus {
 impl SimBus {
     /// The Verilated NIC system (the core and the extension blocks).
     pub fn verilated() -> Result<Self, DriverError> {
+        // the first build verilates and compiles (about 40 s): say so on
+        // stderr when it takes more than a second (a cached one does not)
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let d = done.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if !d.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!(
+                    "ldcpctl: building the simulated device (Verilator; about 40 s the first time, cached after)..."
+                );
+            }
+        });
+        let dev = Verilated::build();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
         Ok(SimBus {
-            dev: Box::new(Verilated::build()?),
+            dev: Box::new(dev?),
         })
     }
 
