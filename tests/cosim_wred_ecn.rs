@@ -244,6 +244,15 @@ fn wred_ecn_cosim_fails_a_run_that_does_not_drain() {
                 "{d}"
             );
             assert!(d.to_string().contains("still has events in flight"), "{d}");
+            // and a VCD of its last cycles, as a mismatch has
+            let vcd = d.vcd.as_ref().expect("a VCD");
+            let text = std::fs::read_to_string(vcd).unwrap();
+            assert!(
+                text.contains("$enddefinitions") && text.contains("in_len_bytes"),
+                "{}",
+                vcd.display()
+            );
+            assert!(d.to_string().contains(&vcd.display().to_string()), "{d}");
         }
         Err(e) => panic!("expected an undrained run, got {e}"),
         Ok(_) => panic!("expected an undrained run, the run passed"),

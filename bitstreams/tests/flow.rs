@@ -869,3 +869,26 @@ fn ldcp_verilog_writes_one_file_per_block_and_lints_on_request() {
     assert_eq!(v["files"][0]["lint"], "clean");
     assert_eq!(v["files"].as_array().unwrap().len(), 1);
 }
+
+/// A verilation stopped by Ctrl-C leaves its build folder
+/// (`cosim/<block>-<key>.tmp-<pid>-<nonce>`); the next build clears the
+/// folders of processes that are gone, and leaves a live one's.
+#[test]
+fn ldcp_clears_the_build_folder_of_an_interrupted_verilation() {
+    let work = std::env::temp_dir().join(format!("ldcp-work-{}", std::process::id()));
+    let cosim = work.join("cosim");
+    let gone = cosim.join("coord_decision-0.tmp-4000000000-1");
+    let live = cosim.join(format!("coord_decision-0.tmp-{}-2", std::process::id()));
+    for d in [&gone, &live] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ldcp"))
+        .args(["cosim", "--block", "coord_decision", "--cycles", "100"])
+        .env("LDCP_WORK_DIR", &work)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!gone.exists(), "the dead process's folder is cleared");
+    assert!(live.exists(), "a live process's build is left alone");
+    std::fs::remove_dir_all(&work).unwrap();
+}

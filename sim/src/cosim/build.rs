@@ -295,6 +295,28 @@ void ldcp_cosim_run(void* p, uint64_t n, const uint64_t* in, uint64_t* out) {{
     }
 }
 
+/// Removes the build folders (`<name>.tmp-<pid>-<nonce>`) of processes
+/// that are gone: a build stopped by Ctrl-C leaves its folder behind (no
+/// handler runs), and the next build clears it. A live process's folder is
+/// its build in progress, and is left alone.
+pub fn remove_abandoned_builds(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((_, rest)) = name.split_once(".tmp-") else {
+            continue;
+        };
+        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
 /// `verilator --version`, once per process.
 pub fn verilator_version() -> Result<String, CosimError> {
     static V: OnceLock<Result<String, String>> = OnceLock::new();
@@ -404,6 +426,7 @@ impl VerilatedLib {
         let so = dir.join("libdut.so");
         if !so.is_file() {
             std::fs::create_dir_all(&base).map_err(io(&base))?;
+            remove_abandoned_builds(&base);
             let nonce = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.subsec_nanos())

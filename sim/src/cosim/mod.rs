@@ -160,7 +160,13 @@ pub struct NotDrained {
     pub drain_cycles: u64,
     /// What was still in flight, by place.
     pub in_flight: Vec<(&'static str, u64)>,
+    /// The VCD of the RTL's last [`NOT_DRAINED_VCD_CYCLES`] cycles, if it
+    /// could be written.
+    pub vcd: Result<PathBuf, String>,
 }
+
+/// Cycles at the end of a run that did not drain written to its VCD.
+pub const NOT_DRAINED_VCD_CYCLES: u64 = 20_000;
 
 impl std::fmt::Display for NotDrained {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -174,7 +180,11 @@ impl std::fmt::Display for NotDrained {
             .iter()
             .map(|(w, n)| format!("{w}: {n}"))
             .collect();
-        write!(f, "{}", parts.join(", "))
+        write!(f, "{}", parts.join(", "))?;
+        match &self.vcd {
+            Ok(p) => write!(f, "; VCD of the last cycles: {}", p.display()),
+            Err(e) => write!(f, "; no VCD: {e}"),
+        }
     }
 }
 
@@ -332,7 +342,7 @@ impl<M: CosimModel> Cosim<M> {
                     .collect();
                 // the inputs so far: the stream, then the drain if it began
                 let replay = stimulus().chain(drain_inputs.iter().cloned());
-                let vcd = self.write_vcd(replay.take(cycles as usize + 1), label);
+                let vcd = self.write_vcd(replay.take(cycles as usize + 1), 0, label);
                 return Err(CosimFailure::Mismatch(Box::new(Mismatch {
                     module: self.spec.module().to_string(),
                     label: label.to_string(),
@@ -350,12 +360,17 @@ impl<M: CosimModel> Cosim<M> {
         }
         let in_flight = model.in_flight();
         if !in_flight.is_empty() {
+            // the run's last cycles into a VCD: what still holds events
+            let replay = stimulus().chain(drain_inputs.iter().cloned());
+            let from = cycles.saturating_sub(NOT_DRAINED_VCD_CYCLES);
+            let vcd = self.write_vcd(replay.take(cycles as usize), from, label);
             return Err(CosimFailure::NotDrained(Box::new(NotDrained {
                 module: self.spec.module().to_string(),
                 label: label.to_string(),
                 cycles,
                 drain_cycles,
                 in_flight,
+                vcd,
             })));
         }
         Ok((
@@ -383,9 +398,12 @@ impl<M: CosimModel> Cosim<M> {
 
     /// Replays `stimulus` on a traced build and writes its VCD under
     /// `work_dir()/vcd/`.
+    /// Replays `stimulus` on the traced build; the VCD holds the cycles
+    /// from `from` on (the ones before run untraced).
     fn write_vcd(
         &self,
         stimulus: impl Iterator<Item = M::Input>,
+        from: u64,
         label: &str,
     ) -> Result<PathBuf, String> {
         let traced = self.spec.traced().map_err(|e| e.to_string())?;
@@ -406,10 +424,12 @@ impl<M: CosimModel> Cosim<M> {
         }
         let path = dir.join(format!("{}-{}.vcd", self.spec.module(), safe));
         let mut inst = lib.instance();
-        inst.trace_to(&path)?;
         let mut inp = vec![0u64; M::Input::PORTS.len()];
         let mut out = vec![0u64; M::Output::PORTS.len()];
-        for s in stimulus {
+        for (c, s) in stimulus.enumerate() {
+            if c as u64 == from {
+                inst.trace_to(&path)?;
+            }
             s.to_ports(&mut inp);
             inst.step(&inp, &mut out);
         }
