@@ -181,7 +181,8 @@ enum Cmd {
         /// decision included).
         #[arg(long, value_enum, default_value = "nic")]
         core: ldcp_host::sim_board::Core,
-        /// Exit once no byte has come for this many seconds (and the board has settled).
+        /// Exit once no byte has come for this many seconds, in (0, 1e9] (and the board has
+        /// settled).
         #[arg(long, value_name = "SECS")]
         exit_after_idle: Option<f64>,
     },

@@ -190,16 +190,23 @@ pub trait BusCore: Clone {
     fn bus_tick(&mut self, bus: &BusIn);
     /// What is in flight in it.
     fn in_flight(&self) -> Vec<(&'static str, u64)>;
-    /// The bus writes with which a host brings the core to rest: what
-    /// runs on its own once a host started it (the NIC's loop, a
-    /// generator run) is stopped, and held ACKs are flushed. A core that
-    /// its stimulus left running is busy, not stuck: the drain sends these
-    /// writes over the line, as a host would, and only what is still in
-    /// flight [`BusCore::drain_cycles`] after them is a failure.
-    fn stop_writes(&self) -> Vec<BusIn>;
-    /// Idle cycles after [`BusCore::stop_writes`] after which nothing is in
-    /// flight (the bridge being then the core's only source of work).
-    fn drain_cycles(&self) -> usize;
+    /// The bus cycles that bring the core to rest from the bus: the writes
+    /// a host ends a session with (what runs on its own once a host
+    /// started it, the NIC's loop or a generator run, stopped; held ACKs
+    /// flushed), then idle cycles until nothing is in flight.
+    fn drain_bus(&self) -> Vec<BusIn>;
+    /// The writes of [`BusCore::drain_bus`]. A core that its stimulus left
+    /// running is busy, not stuck: the board's drain sends these writes
+    /// over the line, as a host would, and only what is still in flight
+    /// [`BusCore::drain_cycles`] after them is a failure.
+    fn stop_writes(&self) -> Vec<BusIn> {
+        self.drain_bus().into_iter().filter(|b| b.we).collect()
+    }
+    /// The length of [`BusCore::drain_bus`]: idle cycles enough after
+    /// [`BusCore::stop_writes`].
+    fn drain_cycles(&self) -> usize {
+        self.drain_bus().len()
+    }
 }
 
 crate::ports! {

@@ -889,13 +889,9 @@ impl BusCore for SwitchCoreModel {
         v
     }
 
-    /// None: nothing in a switch port runs on its own.
-    fn stop_writes(&self) -> Vec<BusIn> {
-        Vec::new()
-    }
-
-    fn drain_cycles(&self) -> usize {
-        SwitchCoreModel::drain_cycles()
+    /// Idle cycles only: nothing in a switch port runs on its own.
+    fn drain_bus(&self) -> Vec<BusIn> {
+        vec![BusIn::default(); SwitchCoreModel::drain_cycles()]
     }
 }
 

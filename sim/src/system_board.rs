@@ -28,15 +28,10 @@ impl BusCore for NicSystemModel {
         NicSystemModel::in_flight(self)
     }
 
-    /// The writes of [`NicSystemModel::drain_bus`]: the loop stopped, the
-    /// core's generator stopped, AG_TIMEOUT 0 (every held ACK flushed).
-    fn stop_writes(&self) -> Vec<BusIn> {
-        self.drain_bus().into_iter().filter(|b| b.we).collect()
-    }
-
-    /// The idle cycles of [`NicSystemModel::drain_bus`].
-    fn drain_cycles(&self) -> usize {
-        self.drain_bus().len()
+    /// [`NicSystemModel::drain_bus`]: the loop stopped, the core's generator
+    /// stopped, AG_TIMEOUT 0 (every held ACK flushed), then idle cycles.
+    fn drain_bus(&self) -> Vec<BusIn> {
+        NicSystemModel::drain_bus(self)
     }
 }
 
