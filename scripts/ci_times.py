@@ -65,7 +65,7 @@ def table(tests, binaries, passed, failed, wall, commit, n):
         else f"{passed} tests passed, {failed} failed (wall time not recorded)."
     )
     out.append("")
-    out.append(f"The {n} slowest tests (wall time of each, as libtest reports it):")
+    out.append(f"The {n} slowest tests (wall time of each, as the test runner reports it):")
     out.append("")
     out.append("| test | binary | s |")
     out.append("|---|---|---|")

@@ -88,7 +88,15 @@ fn run(a: &RunArgs) -> Result<bool, FlowError> {
         }
     }
     let mut hw = hardware(a.engine)?;
-    let out = cli::run_one(&o, hw.as_mut()).map_err(FlowError::Tool)?;
+    // an error that names an option (`--duration-us = 10 is too short for
+    // wan-arn`, found once the network is built) is a bad argument: exit 2
+    let out = cli::run_one(&o, hw.as_mut()).map_err(|e| {
+        if e.starts_with("--") {
+            FlowError::BadArg(e)
+        } else {
+            FlowError::Tool(e)
+        }
+    })?;
     if let Some(d) = &a.csv {
         ldcp_netsim::output::write_csv(&out, d)
             .map_err(|e| FlowError::Io(format!("{}: {e}", d.display())))?;

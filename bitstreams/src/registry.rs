@@ -1031,10 +1031,12 @@ mod tests {
 
     /// Every block has an adapter whose model declares exactly the ports
     /// of the block's Verilog (names, directions, widths), its Verilog
-    /// names the module after the block, passes `verilator --lint-only
-    /// -Wall` and elaborates in yosys, and the names are unique.
+    /// names the module after the block and elaborates in yosys, and the
+    /// names are unique. (`verilator --lint-only -Wall` of every block is
+    /// the main job's, `ldcp run`, which CI runs on every block:
+    /// `bitstreams/tests/flow.rs`.)
     #[test]
-    fn registry_every_block_has_its_adapter_and_lint_clean_verilog() {
+    fn registry_every_block_has_its_adapter_and_verilog_that_elaborates() {
         let dir = ldcp_sim::work_dir().join("registry-test");
         std::fs::create_dir_all(&dir).unwrap();
         let check = |b: &Block| {
@@ -1049,8 +1051,6 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
             let file = dir.join(format!("{}.v", b.name()));
             std::fs::write(&file, &v).unwrap();
-            ldcp_sim::tools::verilator_lint(&file, b.name())
-                .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
             ldcp_sim::tools::yosys_check(&file, b.name())
                 .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
         };

@@ -132,7 +132,12 @@ fn rtl_in_the_loop_equals_the_models() {
 /// `ldcp netsim` refuses bad values with the legal range and exit status 2.
 #[test]
 fn ldcp_netsim_refuses_bad_input() {
-    let cases: [(&[&str], &str); 15] = [
+    let cases: [(&[&str], &str); 16] = [
+        // found once the network is built, still a bad argument (exit 1 before)
+        (
+            &["netsim", "--scenario", "wan-arn", "--duration-us", "10"],
+            "--duration-us = 10 is too short for wan-arn",
+        ),
         // options that would change nothing are refused, naming where
         // they apply (they were ignored)
         (

@@ -237,3 +237,27 @@ fn ctrl_c_during_a_loop_bench_stops_the_sender() {
         "{err}"
     );
 }
+
+/// `bench --help`'s example works as written (its `--set rtt=100` was
+/// refused: the parameter is rtt_ticks).
+#[test]
+fn bench_help_example_is_accepted() {
+    let (code, help, err) = ldcpctl(&["bench", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    let example = help
+        .split('`')
+        .find(|s| s.starts_with("--set "))
+        .expect("an example of --set");
+    let mut args = vec![
+        "--backend",
+        "model",
+        "bench",
+        "--mode",
+        "loop",
+        "--cycles",
+        "1000",
+    ];
+    args.extend(example.split_whitespace());
+    let (code, _, err) = ldcpctl(&args);
+    assert_eq!(code, 0, "{example}: {err}");
+}
