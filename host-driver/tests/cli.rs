@@ -261,3 +261,21 @@ fn bench_help_example_is_accepted() {
     let (code, _, err) = ldcpctl(&args);
     assert_eq!(code, 0, "{example}: {err}");
 }
+
+/// The first command on the simulated device verilates it (tens of
+/// seconds, once): it says so on stderr, terminal or not (it was silent).
+/// A fresh work folder makes the build cold. (A cached build loads in
+/// well under the second after which the line is printed.)
+#[test]
+fn the_first_sim_build_says_it_is_building() {
+    let work = std::env::temp_dir().join(format!("ldcpctl-cold-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_ldcpctl"))
+        .args(["probe"])
+        .env("LDCP_WORK_DIR", &work)
+        .output()
+        .expect("running ldcpctl");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("building the simulated device"), "{err}");
+    std::fs::remove_dir_all(&work).unwrap();
+}
