@@ -226,7 +226,9 @@ fn ctrl_c_during_a_loop_bench_stops_the_sender() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // long enough for the command to start its run (and its handler), even
+    // beside two place-and-route runs; the run itself lasts minutes
+    std::thread::sleep(std::time::Duration::from_secs(3));
     // SAFETY: a signal to our own child, not yet reaped
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
     let o = child.wait_with_output().unwrap();
