@@ -342,7 +342,8 @@ pub struct ClockTiming {
 /// The bitstream written.
 #[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Bitstream {
-    /// Where it is.
+    /// Where it is, relative to the work directory (`ldcp_sim::work_dir`)
+    /// when it lies under it, so a report names no machine's path.
     pub file: PathBuf,
     /// Its size.
     pub bytes: u64,
@@ -689,8 +690,9 @@ pub fn build(
                 bin.display()
             )));
         }
+        let wd = ldcp_sim::work_dir();
         Some(Bitstream {
-            file: bin,
+            file: bin.strip_prefix(&wd).map_or(bin.clone(), Path::to_path_buf),
             bytes: bytes.len() as u64,
             fnv64: ldcp_sim::Fnv64::hex_of_bytes(&bytes),
         })

@@ -468,10 +468,12 @@ fn print_board(r: &ldcp_flow::board::BoardReport) {
         r.packer,
         r.seconds.pack
     );
+    // the report's path is relative to the work directory: show it whole
+    let path = |b: &ldcp_flow::board::Bitstream| ldcp_sim::work_dir().join(&b.file);
     match &r.bitstream {
         Some(b) => eprintln!(
             "bitstream: {} ({} bytes; GIT_HASH {}{}); load it with `{} {}`",
-            b.file.display(),
+            path(b).display(),
             b.bytes,
             r.git_hash,
             if r.dirty { ", dirty tree" } else { "" },
@@ -479,7 +481,7 @@ fn print_board(r: &ldcp_flow::board::BoardReport) {
                 ldcp_flow::board::Family::Ice40 => "iceprog",
                 ldcp_flow::board::Family::Ecp5 => "openFPGALoader --board ulx3s",
             },
-            b.file.display()
+            path(b).display()
         ),
         None => eprintln!("timing NOT met at the board clock: no bitstream written"),
     }

@@ -376,7 +376,13 @@ fn build_board(name: &str) -> ldcp_flow::board::BoardReport {
     let bin = r.bitstream.as_ref().expect("a bitstream");
     if let Some(bytes) = b.bitstream_bytes {
         assert_eq!(bin.bytes, bytes);
-        assert_eq!(std::fs::metadata(&bin.file).unwrap().len(), bytes);
+        assert!(
+            bin.file.is_relative(),
+            "{}: no machine's path",
+            bin.file.display()
+        );
+        let file = ldcp_sim::work_dir().join(&bin.file);
+        assert_eq!(std::fs::metadata(&file).unwrap().len(), bytes);
     }
     let c = committed_board_report(name);
     assert_eq!(
