@@ -1031,10 +1031,15 @@ mod tests {
 
     /// Every block has an adapter whose model declares exactly the ports
     /// of the block's Verilog (names, directions, widths), its Verilog
-    /// names the module after the block and elaborates in yosys, and the
-    /// names are unique. (`verilator --lint-only -Wall` of every block is
-    /// the main job's, `ldcp run`, which CI runs on every block:
-    /// `bitstreams/tests/flow.rs`.)
+    /// names the module after the block and, but for a board core,
+    /// elaborates in yosys with `check -assert` (no multiple drivers, no
+    /// combinational loop), and the names are unique. A board core is its
+    /// blocks (each an entry here, checked) in the board's shell; its
+    /// board's build, which CI runs, reads it through yosys `hierarchy
+    /// -check` (`system_board_core` alone would take 70 s here: yosys 0.23
+    /// reads its 45,600 RAM initial assignments slowly). (`verilator
+    /// --lint-only -Wall` of every block is the main job's, `ldcp run`,
+    /// which CI runs on every block: `bitstreams/tests/flow.rs`.)
     #[test]
     fn registry_every_block_has_its_adapter_and_verilog_that_elaborates() {
         let dir = ldcp_sim::work_dir().join("registry-test");
@@ -1049,10 +1054,12 @@ mod tests {
             let (ins, outs) = b.adapter().ports();
             ldcp_sim::cosim::BuildSpec::new(&v, b.name(), ins, outs, false)
                 .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
-            let file = dir.join(format!("{}.v", b.name()));
-            std::fs::write(&file, &v).unwrap();
-            ldcp_sim::tools::yosys_check(&file, b.name())
-                .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+            if b.board.is_none() {
+                let file = dir.join(format!("{}.v", b.name()));
+                std::fs::write(&file, &v).unwrap();
+                ldcp_sim::tools::yosys_check(&file, b.name())
+                    .unwrap_or_else(|e| panic!("{}: {e}", b.name()));
+            }
         };
         // every block, on two threads (each block's generation and tools
         // are single-threaded, and the test runs mostly alone)

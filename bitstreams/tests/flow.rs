@@ -285,9 +285,10 @@ fn ldcp_run_passes_on_every_simulated_block_with_its_defaults() {
 }
 
 /// Every block drains beyond the main job's one run (seed 1, 10^6
-/// cycles, in the tests above): the board cores, whose stimulus reaches
-/// the core only through the UART and may leave the loop or a generator
-/// running, at 10^6 cycles for seeds 1-3; every other block at 10^5
+/// cycles, in the tests above and in each board's test): the board cores,
+/// whose stimulus reaches the core only through the UART and may leave
+/// the loop or a generator running, at 10^6 cycles for seeds 2 and 3
+/// (with the board test's seed 1: seeds 1-3); every other block at 10^5
 /// cycles for seeds 2 and 3. Each run ends with the drain and nothing in
 /// flight, RTL and model equal every cycle (seeds printed).
 #[test]
@@ -296,7 +297,7 @@ fn every_block_drains_at_several_seeds_and_lengths() {
         .iter()
         .flat_map(|b| {
             let (cycles, seeds) = if b.board.is_some() {
-                (1_000_000, &[1u64, 2, 3][..])
+                (1_000_000, &[2u64, 3][..])
             } else {
                 (100_000, &[2u64, 3][..])
             };
