@@ -426,6 +426,16 @@ impl VerilatedLib {
         let so = dir.join("libdut.so");
         if !so.is_file() {
             std::fs::create_dir_all(&base).map_err(io(&base))?;
+            // one build per library across processes: a process that finds
+            // another building it waits for that build (an advisory lock on
+            // `<name>.lock`, released when its holder ends, even by a
+            // crash) instead of compiling the same C++ beside it
+            let lock_path = base.join(format!("{name}.lock"));
+            let lock = std::fs::File::create(&lock_path).map_err(io(&lock_path))?;
+            lock.lock().map_err(io(&lock_path))?;
+            if so.is_file() {
+                return Self::load(spec, &so);
+            }
             remove_abandoned_builds(&base);
             let nonce = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
