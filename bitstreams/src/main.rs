@@ -240,11 +240,22 @@ struct RunArgs {
     #[arg(long, default_value_t = 100.0)]
     target_mhz: f64,
     /// Skip synthesis (generation, lint and cosimulation only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "full")]
     no_synth: bool,
+    /// Synthesize every block and build every board (about 35 minutes on
+    /// 2 cores). Without it and without --block, the run synthesizes one
+    /// board, the Alchitry Cu's (`board_core`); every block is still
+    /// generated, linted and cosimulated. --block NAME synthesizes the
+    /// blocks named.
+    #[arg(long)]
+    full: bool,
     #[command(flatten)]
     json: JsonArg,
 }
+
+/// The board `ldcp run` builds without `--full` or `--block`: the first
+/// board, placed in about two minutes.
+const QUICK_BOARD: &str = "alchitry-cu";
 
 fn progress(step: &str) {
     eprintln!("[ldcp] {step}");
@@ -916,9 +927,11 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             .collect::<Result<_, _>>()?
     };
     let vdir = ldcp_sim::work_dir().join("verilog");
+    let quick = a.blocks.is_empty() && !a.full;
     let mut rows = Vec::new();
     for b in blocks {
         let name = b.name();
+        let no_synth = a.no_synth || (quick && b.board != Some(QUICK_BOARD));
         let mut row = Summary {
             block: name.into(),
             verilog: "-".into(),
@@ -929,6 +942,9 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             timing_held: b.timing_held(),
             synthesis: if a.no_synth {
                 "skipped (--no-synth)".into()
+            } else if no_synth && b.fpga {
+                "not synthesized in this run: `ldcp run --full` (or --block NAME) synthesizes it"
+                    .into()
             } else if !b.fpga {
                 match b.clock {
                     ldcp_flow::registry::Clock::Reported(why) => format!("not synthesized alone: {why}"),
@@ -959,7 +975,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
             if let Some(f) = failure {
                 return Err(FlowError::Mismatch(f));
             }
-            if let (false, Some(board)) = (a.no_synth, b.board) {
+            if let (false, Some(board)) = (no_synth, b.board) {
                 let bd = ldcp_flow::board::board(board)?;
                 // the unstamped build CI places (`ldcp synth --board` stamps
                 // the commit, which moves the placement), its committed
@@ -984,7 +1000,7 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
                     format!("synthesized in its board ({board}): timing NOT met, no bitstream")
                 };
                 row.board = Some(r);
-            } else if !a.no_synth && b.fpga {
+            } else if !no_synth && b.fpga {
                 // its committed seed first (synth_opts), then seeds 1-5
                 let opts = synth_opts(name, "ice40-hx8k", a.target_mhz, 5, false, None)?;
                 row.synth = Some(synth::synthesize(&opts, &mut |s| {
@@ -1005,24 +1021,28 @@ fn run_all(a: RunArgs) -> Result<bool, FlowError> {
     if a.json.json {
         print_json(&serde_json::json!({ "ok": ok, "blocks": rows }));
     } else {
-        print_summary(&rows, a.no_synth, ok, &vdir);
+        let scope = if a.no_synth {
+            "skipped (--no-synth)".to_string()
+        } else if quick {
+            format!(
+                "one board ({QUICK_BOARD});\n`ldcp run --full` synthesizes every block and board"
+            )
+        } else {
+            "the FPGA blocks (alone, or in their board)".to_string()
+        };
+        print_summary(&rows, &scope, ok, &vdir);
     }
     Ok(ok)
 }
 
 /// `ldcp run`'s table, 100 columns wide: a row per block, then each
 /// failure in full under its row.
-fn print_summary(rows: &[Summary], no_synth: bool, ok: bool, vdir: &Path) {
+fn print_summary(rows: &[Summary], scope: &str, ok: bool, vdir: &Path) {
     use ldcp_flow::cosim::Outcome;
     println!();
     println!(
         "LDCP hardware flow: every block generated, linted and cosimulated (stimulus, drain,\n\
-         nothing left in flight){}",
-        if no_synth {
-            "; synthesis skipped (--no-synth)"
-        } else {
-            "; the FPGA blocks synthesized (alone, or in their board)"
-        }
+         nothing left in flight); synthesis: {scope}"
     );
     let line = |c: [&str; 9]| {
         println!(
@@ -1064,6 +1084,8 @@ fn print_summary(rows: &[Summary], no_synth: bool, ok: bool, vdir: &Path) {
             None => {
                 let why = if r.synthesis.starts_with("skipped") {
                     "skipped"
+                } else if r.synthesis.starts_with("not synthesized in this run") {
+                    "--full"
                 } else if r.synthesis.starts_with("not synthesized") {
                     "sim only"
                 } else {
@@ -1083,7 +1105,8 @@ fn print_summary(rows: &[Summary], no_synth: bool, ok: bool, vdir: &Path) {
     }
     println!();
     println!("timing: each target met at the seed shown (blocks alone at --target-mhz, boards at");
-    println!("their clock); sim only: a simulation size or synthesized inside its board's row");
+    println!("their clock); sim only: a simulation size or synthesized inside its board's row;");
+    println!("--full: synthesized by `ldcp run --full`");
     println!("Verilog: {}", vdir.display());
     println!("runs:    {}", ldcp_sim::work_dir().display());
     println!(
