@@ -4,7 +4,7 @@
 # Idempotent: a second run installs nothing and only prints versions.
 #
 # The iCE40 tools come from Debian bookworm's packages. Verilator is pinned
-# to 5.006 (see README, "Why this Verilator"); the flow refuses another
+# to 5.006 (see docs/flow.md, "Why this Verilator"); the flow refuses another
 # version. The ECP5 tools (yosys synth_ecp5, nextpnr-ecp5, ecppack: the
 # ULX3S bitstream) are YoWASP's WebAssembly builds from PyPI, pinned, in a
 # project-local venv .venv-yowasp/ (Debian bookworm has no nextpnr-ecp5).

@@ -6,8 +6,9 @@ Run the suite as CI does (cargo-nextest prints each test's time), timed:
     start=$(date +%s); bash .ci/run > ci.log 2>&1; \
         echo "wall_s=$(( $(date +%s) - start ))" >> ci.log
 
-then `python3 scripts/ci_times.py ci.log --commit HASH --update README.md` writes
-the slowest tests and the wall time between the README's ci-times markers
+then `python3 scripts/ci_times.py ci.log --commit HASH --update docs/ci.md`
+writes the slowest tests and the wall time between docs/ci.md's ci-times
+markers
 (and prints the same table). Nothing here is typed by hand.
 """
 import argparse

@@ -5,6 +5,7 @@ pub mod area;
 pub mod bench;
 pub mod board;
 pub mod cosim;
+pub mod doc_tables;
 pub mod harness;
 pub mod netsim;
 pub mod netsim_coord;
