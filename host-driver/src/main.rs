@@ -600,52 +600,7 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::to_value(&i).unwrap_or_default()
         }
-        Cmd::Config { op } => {
-            let params: Vec<Param> = match op {
-                ConfigOp::Get { name: Some(p) } => vec![*p],
-                ConfigOp::Get { name: None } => Param::ALL
-                    .iter()
-                    .copied()
-                    .filter(|p| dev.has(p.register()))
-                    .collect(),
-                ConfigOp::Set { name, value } => {
-                    match parse_typed(name.name(), value)? {
-                        Typed::Value(v) => dev.set_param(*name, v)?,
-                        Typed::Raw(r) => dev.set_param_raw(*name, r)?,
-                    };
-                    if matches!(cli.backend, Kind::Sim | Kind::Model) {
-                        eprintln!(
-                            "ldcpctl: note: the simulated device lives only as long as this command: \
-                             the value is gone at the next one. For a device that keeps its state, run \
-                             `ldcpctl serve-sim` and use `--backend uart --port <its pty>`; for a bench run, \
-                             `bench --set NAME=VALUE`"
-                        );
-                    }
-                    vec![*name]
-                }
-            };
-            let mut obj = serde_json::Map::new();
-            for p in params {
-                let v = dev.param(p)?;
-                if !json {
-                    let f = p.field();
-                    println!(
-                        "{:<13} {:<14} (raw {:#x}; {} .. {}, {})",
-                        p.name(),
-                        v.value,
-                        v.raw,
-                        f.to_value(f.min),
-                        f.to_value(f.max),
-                        f.format.describe()
-                    );
-                }
-                obj.insert(
-                    p.name().into(),
-                    serde_json::json!({"value": v.value, "raw": v.raw}),
-                );
-            }
-            serde_json::Value::Object(obj)
-        }
+        Cmd::Config { .. } => config(&mut dev, json, &cli.cmd, cli.backend)?,
         Cmd::Flow { op } => {
             let s = match op {
                 FlowCmd::Show { flow } => dev.flow_show(*flow)?,
@@ -719,62 +674,8 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::json!({"reset": true})
         }
-        Cmd::Fs {
-            kind,
-            flow,
-            psn,
-            last,
-            word0,
-            csum,
-        } => {
-            let r = dev.fs_event(*kind, *flow, *psn, *last, *word0, *csum)?;
-            if !json {
-                println!(
-                    "fast start, flow {}: err {}, ECN {}, stage {}, word0 {:#06x}, csum {:#06x}, psn {}{}{}",
-                    r.flow,
-                    r.err,
-                    r.ecn,
-                    r.stage,
-                    r.word0,
-                    r.csum,
-                    r.psn,
-                    if r.set {
-                        format!(", set cw to {} packets (handed to the window engine in hardware)", r.cw_pkts)
-                    } else {
-                        String::new()
-                    },
-                    if r.gbn { ", go back" } else { "" }
-                );
-            }
-            serde_json::to_value(r).unwrap_or_default()
-        }
-        Cmd::Ag {
-            open,
-            flow,
-            psn,
-            ce,
-            last,
-        } => {
-            let r = dev.ag_packet(*open, *flow, *psn, *ce, *last)?;
-            if !json {
-                match r.last_ack {
-                    Some(a) => println!(
-                        "{} ACK(s); last: flow {}, {} psn {}, n {}, ECE {}",
-                        r.acks,
-                        a.flow,
-                        if a.nak { "NAK" } else { "ACK" },
-                        a.psn,
-                        a.n,
-                        a.ece as u8
-                    ),
-                    None => println!("no ACK (held for a delayed ACK, or refused)"),
-                }
-                if r.err != 0 {
-                    println!("refused: error {}", r.err);
-                }
-            }
-            serde_json::to_value(r).unwrap_or_default()
-        }
+        Cmd::Fs { .. } => fs(&mut dev, json, &cli.cmd)?,
+        Cmd::Ag { .. } => ag(&mut dev, json, &cli.cmd)?,
         Cmd::Wred { len, ecn, count } => {
             let r = dev.wred_packets(*len, *ecn, *count)?;
             if !json {
@@ -785,214 +686,10 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             }
             serde_json::to_value(r).unwrap_or_default()
         }
-        Cmd::Tunnel { op } => match op {
-            TunnelOp::Mode { tunnel, mode } => {
-                let compat = *mode == TunnelMode::Compatibility;
-                dev.tunnel_mode(*tunnel, compat)?;
-                if !json {
-                    let m = if compat { "compatibility" } else { "normal" };
-                    println!("tunnel {tunnel}: {m} mode");
-                }
-                serde_json::json!({"tunnel": tunnel, "compatibility": compat})
-            }
-            TunnelOp::Ingress {
-                tunnel,
-                word0,
-                ipv6,
-            } => {
-                dev.stage(&ldcp_host::SwitchPacket {
-                    word0: *word0,
-                    ipv6: *ipv6,
-                    ..Default::default()
-                })?;
-                let r = dev.tunnel_ingress(*tunnel)?;
-                if !json {
-                    println!(
-                        "tunnel {}: outer ECN {} ({} mode)",
-                        r.tunnel,
-                        r.outer_ecn,
-                        if r.compat { "compatibility" } else { "normal" }
-                    );
-                }
-                serde_json::to_value(r).unwrap_or_default()
-            }
-            TunnelOp::Egress {
-                outer_ecn,
-                word0,
-                csum,
-                ipv6,
-            } => {
-                dev.stage(&ldcp_host::SwitchPacket {
-                    word0: *word0,
-                    csum: *csum,
-                    ipv6: *ipv6,
-                    ..Default::default()
-                })?;
-                let r = dev.tunnel_egress(*outer_ecn)?;
-                if !json {
-                    let flag = ["", " (!) currently unused", " (!!!) potentially dangerous"]
-                        [r.flag as usize % 3];
-                    if r.dropped {
-                        println!("dropped: Not-ECT inner under a CE outer{flag}");
-                    } else {
-                        println!(
-                            "forwarded: inner ECN {}, word 0 {:04x}, checksum {:04x}{flag}",
-                            r.ecn, r.word0, r.csum
-                        );
-                    }
-                }
-                serde_json::to_value(r).unwrap_or_default()
-            }
-        },
-        Cmd::Coord {
-            congested,
-            cc,
-            light,
-            arv,
-            last_hop,
-        } => {
-            let r = dev.coord_decide(&ldcp_sim::coord::DecisionIn {
-                congested: *congested,
-                cc: *cc,
-                light: *light,
-                arv: *arv,
-                last_hop: *last_hop,
-            })?;
-            if !json {
-                let mut acts = Vec::new();
-                for (on, name) in [
-                    (r.reroute, "re-route"),
-                    (r.write_indicator, "write the AR indicator"),
-                    (r.type3, "type 3 to the AR point"),
-                    (r.mark_allowed, "marking allowed"),
-                    (r.incast, "incast"),
-                ] {
-                    if on {
-                        acts.push(name);
-                    }
-                }
-                println!(
-                    "{}",
-                    if acts.is_empty() {
-                        "forward (nothing to do)".to_string()
-                    } else {
-                        acts.join(", ")
-                    }
-                );
-                println!(
-                    "counters: re-routes {}, type 3 {}, marks allowed {}, incast {}",
-                    r.counts[0], r.counts[1], r.counts[2], r.counts[3]
-                );
-            }
-            serde_json::to_value(r).unwrap_or_default()
-        }
-        Cmd::EndCon { op } => match op {
-            EndConOp::Sid { sid } => {
-                dev.end_con_sid(u128::from(*sid))?;
-                if !json {
-                    println!("END.CON SID {sid}");
-                }
-                serde_json::json!({"sid": sid.to_string()})
-            }
-            EndConOp::Packet {
-                dst,
-                next_header,
-                srh_next_header,
-                segments_left,
-                ext_len,
-            } => {
-                dev.stage(&ldcp_host::SwitchPacket {
-                    outer_dst: u128::from(*dst),
-                    next_header: *next_header,
-                    srh_next_header: *srh_next_header,
-                    segments_left: *segments_left,
-                    ext_len: *ext_len,
-                    ..Default::default()
-                })?;
-                let r = dev.end_con_packet()?;
-                if !json {
-                    if r.action == 1 {
-                        println!("decapsulate: strip {} bytes", r.strip_bytes);
-                    } else {
-                        println!("{}", r.action_name);
-                    }
-                }
-                serde_json::to_value(r).unwrap_or_default()
-            }
-        },
-        Cmd::FastCnp { op } => match op {
-            FastCnpOp::Send {
-                src,
-                dst,
-                end_con,
-                dest_qp,
-                pkey,
-                udp_src,
-                unparsed,
-                len,
-                ecn,
-                count,
-            } => {
-                let (s, v6s) = addr_u128(*src);
-                let (d, v6d) = addr_u128(*dst);
-                if v6s != v6d {
-                    return Err(DriverError::BadValue(format!(
-                        "--src {src} and --dst {dst}: one is IPv4 and the other IPv6"
-                    )));
-                }
-                let before = dev.draft001_stats()?;
-                dev.stage(&ldcp_host::SwitchPacket {
-                    outer_src: u128::from(*end_con),
-                    inner_src: s,
-                    inner_dst: d,
-                    dest_qp: *dest_qp,
-                    parsed: !*unparsed,
-                    ipv6: v6s,
-                    pkey: *pkey,
-                    udp_src: *udp_src,
-                    ..Default::default()
-                })?;
-                let w = dev.wred_packets(*len, *ecn, *count)?;
-                // the trigger decides 4 cycles after the port, the queue one later
-                let after = dev.draft001_stats()?;
-                let delta = |n: &str| {
-                    let g = |v: &Vec<(String, u64)>| v.iter().find(|e| e.0 == n).map_or(0, |e| e.1);
-                    g(&after).wrapping_sub(g(&before))
-                };
-                let (sent, supp, unp) = (
-                    delta("FC_SENT"),
-                    delta("FC_SUPPRESSED"),
-                    delta("FC_UNPARSED"),
-                );
-                let level = after
-                    .iter()
-                    .find(|e| e.0 == "FC_STATUS.LEVEL")
-                    .map_or(0, |e| e.1);
-                if !json {
-                    println!(
-                        "{} packets: {} forwarded ({} marked CE), {} dropped; Fast CNP: {sent} sent, {supp} suppressed, {unp} unparsed; {level} queued",
-                        w.packets, w.forwarded, w.marked, w.dropped_wred + w.dropped_full
-                    );
-                }
-                serde_json::json!({"port": w, "fast_cnp_sent": sent, "fast_cnp_suppressed": supp,
-                    "fast_cnp_unparsed": unp, "queued": level})
-            }
-            FastCnpOp::Queue { max } => {
-                let v = dev.fast_cnp_descriptors(*max)?;
-                if !json {
-                    if v.is_empty() {
-                        println!("no Fast CNP queued");
-                    }
-                    for d in &v {
-                        println!(
-                            "Fast CNP {} -> {} via END.CON {}: DestQP {:#08x}, P_Key {:04x}, UDP source {}",
-                            d.src, d.dst, d.end_con, d.dest_qp, d.pkey, d.udp_src
-                        );
-                    }
-                }
-                serde_json::to_value(v).unwrap_or_default()
-            }
-        },
+        Cmd::Tunnel { .. } => tunnel(&mut dev, json, &cli.cmd)?,
+        Cmd::Coord { .. } => coord(&mut dev, json, &cli.cmd)?,
+        Cmd::EndCon { .. } => end_con(&mut dev, json, &cli.cmd)?,
+        Cmd::FastCnp { .. } => fast_cnp(&mut dev, json, &cli.cmd)?,
         Cmd::Pacing => {
             let r = dev.pacing()?;
             if !json {
@@ -1004,77 +701,485 @@ fn run(cli: &Cli) -> Result<serde_json::Value, DriverError> {
             serde_json::to_value(r).unwrap_or_default()
         }
         Cmd::ServeSim { .. } => unreachable!("serve-sim opens no backend (handled above)"),
-        Cmd::Bench {
-            events,
-            mode,
-            seed,
-            fifo_events,
-            loop_flows,
-            cycles,
-            set,
-        } => {
-            for kv in set {
-                let (p, t) = parse_assignment(kv)?;
-                match t {
-                    Typed::Value(v) => dev.set_param(p, v)?,
-                    Typed::Raw(r) => dev.set_param_raw(p, r)?,
+        Cmd::Bench { .. } => bench(&mut dev, json, &cli.cmd)?,
+    })
+}
+
+/// `config get|set`: the parameters, read or written, each with its range.
+fn config<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+    backend: Kind,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Config { op } = cmd else {
+        unreachable!("run() dispatches only Cmd::Config here")
+    };
+    Ok({
+        let params: Vec<Param> = match op {
+            ConfigOp::Get { name: Some(p) } => vec![*p],
+            ConfigOp::Get { name: None } => Param::ALL
+                .iter()
+                .copied()
+                .filter(|p| dev.has(p.register()))
+                .collect(),
+            ConfigOp::Set { name, value } => {
+                match parse_typed(name.name(), value)? {
+                    Typed::Value(v) => dev.set_param(*name, v)?,
+                    Typed::Raw(r) => dev.set_param_raw(*name, r)?,
                 };
-            }
-            let mut out = serde_json::Map::new();
-            out.insert("backend".into(), dev.info().backend.clone().into());
-            if *mode == BenchMode::Loop {
-                let mut p = Progress::new("loop");
-                // Ctrl-C stops the on-chip sender before the command ends
-                ldcp_host::sim_board::stop_on_signals()?;
-                let stop = || ldcp_host::sim_board::stop_requested().is_some();
-                let r =
-                    dev.run_loop_until(*loop_flows, *cycles, &mut |d, t| p.show(d, t), &stop)?;
-                if !json {
-                    println!(
-                        "loop: {} flows, {} cycles sending (+{} draining): {} packets sent ({:.4} per cycle), \
-                         {} delivered ({:.4} per cycle), {} ACKs back, {} engine events ({:.4} per cycle), \
-                         {} window updates; port: {} marked, {} dropped; {} rewinds ({} by timeout); {:.3} s on the host",
-                        r.flows, r.send_cycles, r.drain_cycles, r.sent, r.sent_per_cycle, r.delivered,
-                        r.delivered_per_cycle, r.acks, r.engine_events, r.engine_events_per_cycle,
-                        r.engine_updates, r.marked, r.dropped, r.rewinds, r.timeouts, r.host_seconds
-                    );
+                if matches!(backend, Kind::Sim | Kind::Model) {
+                    eprintln!(
+                    "ldcpctl: note: the simulated device lives only as long as this command: \
+                     the value is gone at the next one. For a device that keeps its state, run \
+                     `ldcpctl serve-sim` and use `--backend uart --port <its pty>`; for a bench run, \
+                     `bench --set NAME=VALUE`"
+                );
                 }
-                out.insert("loop".into(), serde_json::to_value(&r).unwrap_or_default());
+                vec![*name]
             }
-            if matches!(mode, BenchMode::Generator | BenchMode::Both) {
-                let mut p = Progress::new("generator");
-                let r = dev.run_generator(*events, *seed, &mut |d, t| p.show(d, t))?;
-                let sim_cps = r.device_cycles as f64 / r.host_seconds.max(1e-9);
-                if !json {
-                    println!(
-                        "generator: {} events in {} generator cycles = {:.4} events per device cycle; \
-                         {} device cycles in {:.3} s on the host ({:.3} M device cycles/s)",
-                        r.events_counted, r.gen_cycles, r.events_per_cycle, r.device_cycles, r.host_seconds, sim_cps / 1e6
-                    );
-                }
-                let mut g = serde_json::to_value(&r).unwrap_or_default();
-                g["device_cycles_per_second"] = sim_cps.into();
-                out.insert("generator".into(), g);
+        };
+        let mut obj = serde_json::Map::new();
+        for p in params {
+            let v = dev.param(p)?;
+            if !json {
+                let f = p.field();
+                println!(
+                    "{:<13} {:<14} (raw {:#x}; {} .. {}, {})",
+                    p.name(),
+                    v.value,
+                    v.raw,
+                    f.to_value(f.min),
+                    f.to_value(f.max),
+                    f.format.describe()
+                );
             }
-            if matches!(mode, BenchMode::Fifo | BenchMode::Both) {
-                let n = fifo_events.unwrap_or((*events / 10).max(1));
-                // the events the generator would make from this seed
-                let flow_bits = dev.info().flows.max(1).trailing_zeros();
-                let mut evs = ldcp_sim::nic_core::gen_events(*seed, flow_bits);
-                let mut p = Progress::new("fifo");
-                dev.clear_counters()?;
-                let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;
-                if !json {
-                    println!(
-                        "fifo: {} events written by the host, {} accepted by the device (CNT_PUSHED), {} dropped, in {:.3} s = {:.0} events/s host side; \
-                         {} device cycles = {:.4} events per device cycle (the host link is the bottleneck)",
-                        r.written, r.events, r.dropped, r.host_seconds, r.events_per_second, r.device_cycles, r.events_per_cycle
-                    );
-                }
-                out.insert("fifo".into(), serde_json::to_value(&r).unwrap_or_default());
-            }
-            serde_json::Value::Object(out)
+            obj.insert(
+                p.name().into(),
+                serde_json::json!({"value": v.value, "raw": v.raw}),
+            );
         }
+        serde_json::Value::Object(obj)
+    })
+}
+
+/// `fs`: the fast-start marker, one packet.
+fn fs<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Fs {
+        kind,
+        flow,
+        psn,
+        last,
+        word0,
+        csum,
+    } = cmd
+    else {
+        unreachable!("run() dispatches only Cmd::Fs here")
+    };
+    Ok({
+        let r = dev.fs_event(*kind, *flow, *psn, *last, *word0, *csum)?;
+        if !json {
+            println!(
+            "fast start, flow {}: err {}, ECN {}, stage {}, word0 {:#06x}, csum {:#06x}, psn {}{}{}",
+            r.flow,
+            r.err,
+            r.ecn,
+            r.stage,
+            r.word0,
+            r.csum,
+            r.psn,
+            if r.set {
+                format!(", set cw to {} packets (handed to the window engine in hardware)", r.cw_pkts)
+            } else {
+                String::new()
+            },
+            if r.gbn { ", go back" } else { "" }
+        );
+        }
+        serde_json::to_value(r).unwrap_or_default()
+    })
+}
+
+/// `ag`: the ACK generator, one packet.
+fn ag<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Ag {
+        open,
+        flow,
+        psn,
+        ce,
+        last,
+    } = cmd
+    else {
+        unreachable!("run() dispatches only Cmd::Ag here")
+    };
+    Ok({
+        let r = dev.ag_packet(*open, *flow, *psn, *ce, *last)?;
+        if !json {
+            match r.last_ack {
+                Some(a) => println!(
+                    "{} ACK(s); last: flow {}, {} psn {}, n {}, ECE {}",
+                    r.acks,
+                    a.flow,
+                    if a.nak { "NAK" } else { "ACK" },
+                    a.psn,
+                    a.n,
+                    a.ece as u8
+                ),
+                None => println!("no ACK (held for a delayed ACK, or refused)"),
+            }
+            if r.err != 0 {
+                println!("refused: error {}", r.err);
+            }
+        }
+        serde_json::to_value(r).unwrap_or_default()
+    })
+}
+
+/// `tunnel`: the PE's tunnel ECN blocks (RFC 6040).
+fn tunnel<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Tunnel { op } = cmd else {
+        unreachable!("run() dispatches only Cmd::Tunnel here")
+    };
+    Ok(match op {
+        TunnelOp::Mode { tunnel, mode } => {
+            let compat = *mode == TunnelMode::Compatibility;
+            dev.tunnel_mode(*tunnel, compat)?;
+            if !json {
+                let m = if compat { "compatibility" } else { "normal" };
+                println!("tunnel {tunnel}: {m} mode");
+            }
+            serde_json::json!({"tunnel": tunnel, "compatibility": compat})
+        }
+        TunnelOp::Ingress {
+            tunnel,
+            word0,
+            ipv6,
+        } => {
+            dev.stage(&ldcp_host::SwitchPacket {
+                word0: *word0,
+                ipv6: *ipv6,
+                ..Default::default()
+            })?;
+            let r = dev.tunnel_ingress(*tunnel)?;
+            if !json {
+                println!(
+                    "tunnel {}: outer ECN {} ({} mode)",
+                    r.tunnel,
+                    r.outer_ecn,
+                    if r.compat { "compatibility" } else { "normal" }
+                );
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+        TunnelOp::Egress {
+            outer_ecn,
+            word0,
+            csum,
+            ipv6,
+        } => {
+            dev.stage(&ldcp_host::SwitchPacket {
+                word0: *word0,
+                csum: *csum,
+                ipv6: *ipv6,
+                ..Default::default()
+            })?;
+            let r = dev.tunnel_egress(*outer_ecn)?;
+            if !json {
+                let flag = ["", " (!) currently unused", " (!!!) potentially dangerous"]
+                    [r.flag as usize % 3];
+                if r.dropped {
+                    println!("dropped: Not-ECT inner under a CE outer{flag}");
+                } else {
+                    println!(
+                        "forwarded: inner ECN {}, word 0 {:04x}, checksum {:04x}{flag}",
+                        r.ecn, r.word0, r.csum
+                    );
+                }
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+    })
+}
+
+/// `coord`: draft 002's decision at the switch port.
+fn coord<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Coord {
+        congested,
+        cc,
+        light,
+        arv,
+        last_hop,
+    } = cmd
+    else {
+        unreachable!("run() dispatches only Cmd::Coord here")
+    };
+    Ok({
+        let r = dev.coord_decide(&ldcp_sim::coord::DecisionIn {
+            congested: *congested,
+            cc: *cc,
+            light: *light,
+            arv: *arv,
+            last_hop: *last_hop,
+        })?;
+        if !json {
+            let mut acts = Vec::new();
+            for (on, name) in [
+                (r.reroute, "re-route"),
+                (r.write_indicator, "write the AR indicator"),
+                (r.type3, "type 3 to the AR point"),
+                (r.mark_allowed, "marking allowed"),
+                (r.incast, "incast"),
+            ] {
+                if on {
+                    acts.push(name);
+                }
+            }
+            println!(
+                "{}",
+                if acts.is_empty() {
+                    "forward (nothing to do)".to_string()
+                } else {
+                    acts.join(", ")
+                }
+            );
+            println!(
+                "counters: re-routes {}, type 3 {}, marks allowed {}, incast {}",
+                r.counts[0], r.counts[1], r.counts[2], r.counts[3]
+            );
+        }
+        serde_json::to_value(r).unwrap_or_default()
+    })
+}
+
+/// `end-con`: the PE's END.CON match.
+fn end_con<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::EndCon { op } = cmd else {
+        unreachable!("run() dispatches only Cmd::EndCon here")
+    };
+    Ok(match op {
+        EndConOp::Sid { sid } => {
+            dev.end_con_sid(u128::from(*sid))?;
+            if !json {
+                println!("END.CON SID {sid}");
+            }
+            serde_json::json!({"sid": sid.to_string()})
+        }
+        EndConOp::Packet {
+            dst,
+            next_header,
+            srh_next_header,
+            segments_left,
+            ext_len,
+        } => {
+            dev.stage(&ldcp_host::SwitchPacket {
+                outer_dst: u128::from(*dst),
+                next_header: *next_header,
+                srh_next_header: *srh_next_header,
+                segments_left: *segments_left,
+                ext_len: *ext_len,
+                ..Default::default()
+            })?;
+            let r = dev.end_con_packet()?;
+            if !json {
+                if r.action == 1 {
+                    println!("decapsulate: strip {} bytes", r.strip_bytes);
+                } else {
+                    println!("{}", r.action_name);
+                }
+            }
+            serde_json::to_value(r).unwrap_or_default()
+        }
+    })
+}
+
+/// `fast-cnp`: the congested node's Fast CNP trigger and its descriptor queue.
+fn fast_cnp<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::FastCnp { op } = cmd else {
+        unreachable!("run() dispatches only Cmd::FastCnp here")
+    };
+    Ok(match op {
+        FastCnpOp::Send {
+            src,
+            dst,
+            end_con,
+            dest_qp,
+            pkey,
+            udp_src,
+            unparsed,
+            len,
+            ecn,
+            count,
+        } => {
+            let (s, v6s) = addr_u128(*src);
+            let (d, v6d) = addr_u128(*dst);
+            if v6s != v6d {
+                return Err(DriverError::BadValue(format!(
+                    "--src {src} and --dst {dst}: one is IPv4 and the other IPv6"
+                )));
+            }
+            let before = dev.draft001_stats()?;
+            dev.stage(&ldcp_host::SwitchPacket {
+                outer_src: u128::from(*end_con),
+                inner_src: s,
+                inner_dst: d,
+                dest_qp: *dest_qp,
+                parsed: !*unparsed,
+                ipv6: v6s,
+                pkey: *pkey,
+                udp_src: *udp_src,
+                ..Default::default()
+            })?;
+            let w = dev.wred_packets(*len, *ecn, *count)?;
+            // the trigger decides 4 cycles after the port, the queue one later
+            let after = dev.draft001_stats()?;
+            let delta = |n: &str| {
+                let g = |v: &Vec<(String, u64)>| v.iter().find(|e| e.0 == n).map_or(0, |e| e.1);
+                g(&after).wrapping_sub(g(&before))
+            };
+            let (sent, supp, unp) = (
+                delta("FC_SENT"),
+                delta("FC_SUPPRESSED"),
+                delta("FC_UNPARSED"),
+            );
+            let level = after
+                .iter()
+                .find(|e| e.0 == "FC_STATUS.LEVEL")
+                .map_or(0, |e| e.1);
+            if !json {
+                println!(
+                "{} packets: {} forwarded ({} marked CE), {} dropped; Fast CNP: {sent} sent, {supp} suppressed, {unp} unparsed; {level} queued",
+                w.packets, w.forwarded, w.marked, w.dropped_wred + w.dropped_full
+            );
+            }
+            serde_json::json!({"port": w, "fast_cnp_sent": sent, "fast_cnp_suppressed": supp,
+            "fast_cnp_unparsed": unp, "queued": level})
+        }
+        FastCnpOp::Queue { max } => {
+            let v = dev.fast_cnp_descriptors(*max)?;
+            if !json {
+                if v.is_empty() {
+                    println!("no Fast CNP queued");
+                }
+                for d in &v {
+                    println!(
+                    "Fast CNP {} -> {} via END.CON {}: DestQP {:#08x}, P_Key {:04x}, UDP source {}",
+                    d.src, d.dst, d.end_con, d.dest_qp, d.pkey, d.udp_src
+                );
+                }
+            }
+            serde_json::to_value(v).unwrap_or_default()
+        }
+    })
+}
+
+/// `bench`: the loop, the event generator or host-written events, measured.
+fn bench<A: ldcp_host::RegAccess>(
+    dev: &mut Device<A>,
+    json: bool,
+    cmd: &Cmd,
+) -> Result<serde_json::Value, DriverError> {
+    let Cmd::Bench {
+        events,
+        mode,
+        seed,
+        fifo_events,
+        loop_flows,
+        cycles,
+        set,
+    } = cmd
+    else {
+        unreachable!("run() dispatches only Cmd::Bench here")
+    };
+    Ok({
+        for kv in set {
+            let (p, t) = parse_assignment(kv)?;
+            match t {
+                Typed::Value(v) => dev.set_param(p, v)?,
+                Typed::Raw(r) => dev.set_param_raw(p, r)?,
+            };
+        }
+        let mut out = serde_json::Map::new();
+        out.insert("backend".into(), dev.info().backend.clone().into());
+        if *mode == BenchMode::Loop {
+            let mut p = Progress::new("loop");
+            // Ctrl-C stops the on-chip sender before the command ends
+            ldcp_host::sim_board::stop_on_signals()?;
+            let stop = || ldcp_host::sim_board::stop_requested().is_some();
+            let r = dev.run_loop_until(*loop_flows, *cycles, &mut |d, t| p.show(d, t), &stop)?;
+            if !json {
+                println!(
+                "loop: {} flows, {} cycles sending (+{} draining): {} packets sent ({:.4} per cycle), \
+                 {} delivered ({:.4} per cycle), {} ACKs back, {} engine events ({:.4} per cycle), \
+                 {} window updates; port: {} marked, {} dropped; {} rewinds ({} by timeout); {:.3} s on the host",
+                r.flows, r.send_cycles, r.drain_cycles, r.sent, r.sent_per_cycle, r.delivered,
+                r.delivered_per_cycle, r.acks, r.engine_events, r.engine_events_per_cycle,
+                r.engine_updates, r.marked, r.dropped, r.rewinds, r.timeouts, r.host_seconds
+            );
+            }
+            out.insert("loop".into(), serde_json::to_value(&r).unwrap_or_default());
+        }
+        if matches!(mode, BenchMode::Generator | BenchMode::Both) {
+            let mut p = Progress::new("generator");
+            let r = dev.run_generator(*events, *seed, &mut |d, t| p.show(d, t))?;
+            let sim_cps = r.device_cycles as f64 / r.host_seconds.max(1e-9);
+            if !json {
+                println!(
+                    "generator: {} events in {} generator cycles = {:.4} events per device cycle; \
+                 {} device cycles in {:.3} s on the host ({:.3} M device cycles/s)",
+                    r.events_counted,
+                    r.gen_cycles,
+                    r.events_per_cycle,
+                    r.device_cycles,
+                    r.host_seconds,
+                    sim_cps / 1e6
+                );
+            }
+            let mut g = serde_json::to_value(&r).unwrap_or_default();
+            g["device_cycles_per_second"] = sim_cps.into();
+            out.insert("generator".into(), g);
+        }
+        if matches!(mode, BenchMode::Fifo | BenchMode::Both) {
+            let n = fifo_events.unwrap_or((*events / 10).max(1));
+            // the events the generator would make from this seed
+            let flow_bits = dev.info().flows.max(1).trailing_zeros();
+            let mut evs = ldcp_sim::nic_core::gen_events(*seed, flow_bits);
+            let mut p = Progress::new("fifo");
+            dev.clear_counters()?;
+            let r = dev.push_events(&mut evs, n as u64, &mut |d, t| p.show(d, t))?;
+            if !json {
+                println!(
+                "fifo: {} events written by the host, {} accepted by the device (CNT_PUSHED), {} dropped, in {:.3} s = {:.0} events/s host side; \
+                 {} device cycles = {:.4} events per device cycle (the host link is the bottleneck)",
+                r.written, r.events, r.dropped, r.host_seconds, r.events_per_second, r.device_cycles, r.events_per_cycle
+            );
+            }
+            out.insert("fifo".into(), serde_json::to_value(&r).unwrap_or_default());
+        }
+        serde_json::Value::Object(out)
     })
 }
 
