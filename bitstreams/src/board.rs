@@ -665,37 +665,7 @@ pub fn build(
     let t2 = Instant::now();
     let bitstream = if timing_met {
         progress(&format!("{} {}", t.packer, bin.display()));
-        let routed_name = routed
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let mut c = (t.pack_cmd)();
-        match b.family {
-            Family::Ice40 => c.arg(&routed).arg(&bin),
-            Family::Ecp5 => c.args([
-                "--compress",
-                "--input",
-                &rel(&routed_name),
-                "--bit",
-                &rel(&b.bitstream_file()),
-            ]),
-        };
-        tools::run(&mut c, t.packer)?;
-        let bytes =
-            std::fs::read(&bin).map_err(|e| FlowError::Io(format!("{}: {e}", bin.display())))?;
-        if bytes.is_empty() {
-            return Err(FlowError::Tool(format!(
-                "{} wrote an empty {}",
-                t.packer,
-                bin.display()
-            )));
-        }
-        let wd = ldcp_sim::work_dir();
-        Some(Bitstream {
-            file: bin.strip_prefix(&wd).map_or(bin.clone(), Path::to_path_buf),
-            bytes: bytes.len() as u64,
-            fnv64: ldcp_sim::Fnv64::hex_of_bytes(&bytes),
-        })
+        Some(pack(b, &t, &routed, &bin, &rel)?)
     } else {
         None
     };
@@ -767,6 +737,49 @@ pub fn build(
             nextpnr: round2(nextpnr_s),
             pack: round2(pack_s),
         },
+    })
+}
+
+/// Packs the routed design `routed` into the bitstream `bin` with the
+/// family's packer (`rel`: a path as the tools see it) and describes it.
+fn pack(
+    b: &Board,
+    t: &Tools,
+    routed: &Path,
+    bin: &Path,
+    rel: &dyn Fn(&str) -> String,
+) -> Result<Bitstream, FlowError> {
+    let routed_name = routed
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut c = (t.pack_cmd)();
+    match b.family {
+        Family::Ice40 => c.arg(routed).arg(bin),
+        Family::Ecp5 => c.args([
+            "--compress",
+            "--input",
+            &rel(&routed_name),
+            "--bit",
+            &rel(&b.bitstream_file()),
+        ]),
+    };
+    tools::run(&mut c, t.packer)?;
+    let bytes = std::fs::read(bin).map_err(|e| FlowError::Io(format!("{}: {e}", bin.display())))?;
+    if bytes.is_empty() {
+        return Err(FlowError::Tool(format!(
+            "{} wrote an empty {}",
+            t.packer,
+            bin.display()
+        )));
+    }
+    let wd = ldcp_sim::work_dir();
+    Ok(Bitstream {
+        file: bin
+            .strip_prefix(&wd)
+            .map_or(bin.to_path_buf(), Path::to_path_buf),
+        bytes: bytes.len() as u64,
+        fnv64: ldcp_sim::Fnv64::hex_of_bytes(&bytes),
     })
 }
 
