@@ -60,6 +60,11 @@
 // depth 16: a decision leaves 8 cycles after the loop decides it, and the loop's
 // accept bit agrees with q only once the derived thresholds (c_bk: 4 cycles)
 // and the look-ahead (2 more) have been refilled: 8 + 8 cycles of window
+// depth not_ect_below_k 15: the window of 16 less the K refill (K is stable here); 14 fails the induction; its base case at 16 did not finish in 300 s on the shared 2-core machine
+// cutpoint wred_ecn$mul_a: the marking ramp's products (r * R', P * D') decide only between marking and forwarding an ECT packet inside the ramp, which no property pins (marking states the ends of the ramp, which the thresholds decide); free, they spare Yices two 16x16 multipliers in every step of the base case
+// cutpoint wred_ecn$mul_b: as wred_ecn$mul_a
+// depth occupancy_bound 8: the step is an invariant of the loop alone (no decision on the outputs), inductive once the thresholds and the look-ahead are refilled; 7 fails the induction; its check is then about 1 minute instead of about 3
+// depth marking 13: the thresholds are stable here, so the window needs only the 8 output stages and the look-ahead, not the refill after a K change; 12 fails the induction; the base case at 13 takes half the time of 16
 module wred_ecn_props (
     input clock,
     input reset,

