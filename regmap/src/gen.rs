@@ -83,8 +83,9 @@ pub fn markdown(regs: &[Register]) -> String {
         s,
         "Registers from {EXT_BASE:#05x} on belong to the extension blocks (pacing timer, fast-start marker, \
          ACK generator, WRED/ECN port). They exist in builds with CAPS.EXT = 1 (`nic_system`, the simulated \
-         device, the ULX3S); in builds without (`nic_core`, the Alchitry Cu bitstream, which has no room for \
-         them) they read as 0 and ignore writes. BLOCKS says which blocks a build holds, one bit each \
+         device, the ULX3S, and `nic_cu`, the `alchitry-cu-nic` bitstream, which holds all but the WRED/ECN \
+         port); in builds without (`nic_core`, and the `alchitry-cu` bitstream: the core alone) they read \
+         as 0 and ignore writes. BLOCKS says which blocks a build holds, one bit each \
          (map 1.3); a block's registers need its bit, and the driver refuses a request for a block the \
          device does not hold, naming it.\n"
     );
@@ -94,7 +95,7 @@ pub fn markdown(regs: &[Register]) -> String {
          registers, CORE_RESET and the WRED/ECN port's registers, at the offsets below, and its own from \
          {SWITCH_BASE:#05x} on (the draft-001 blocks: SW_BLOCKS says which it holds, and reads 0 in a build \
          without them; no NIC decodes them); every other offset reads as 0 and ignores writes. The column \"devices\" says which builds decode a register: \
-         \"all\", \"NIC\" (`nic_core` and `nic_system`), \"NIC system\" (CAPS.EXT = 1), \"switch port\".\n"
+         \"all\", \"NIC\" (`nic_core`, `nic_cu` and `nic_system`), \"NIC system\" (CAPS.EXT = 1), \"switch port\".\n"
     );
     let _ = writeln!(
         s,
