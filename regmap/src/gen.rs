@@ -453,279 +453,59 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
         WRITE_LATENCY_CYCLES == 1,
         "the decoder below registers a write once"
     );
-    let wb = ADDR_BITS - 2;
-    let mut decl = String::new(); // struct fields
-    let mut init = String::new(); // Default
-    let mut dffs: Vec<String> = vec!["rdata".into(), "rvalid".into(), "re_q".into()];
-    let mut body = String::new();
-    let ty = |w: u32| format!("Bits<{w}>");
-    let _ = writeln!(decl, "    pub clock: Signal<In, Clock>,");
-    let _ = writeln!(
-        decl,
-        "    /// Synchronous reset: RW fields to their reset values, W1C flags to 0."
-    );
-    let _ = writeln!(decl, "    pub reset: Signal<In, Bit>,");
-    let _ = writeln!(decl, "    /// Byte address (bits 1..0 ignored).");
-    let _ = writeln!(decl, "    pub bus_addr: Signal<In, Bits<{ADDR_BITS}>>,");
-    let _ = writeln!(decl, "    pub bus_wdata: Signal<In, Bits<32>>,");
-    let _ = writeln!(decl, "    pub bus_we: Signal<In, Bit>,");
-    let _ = writeln!(decl, "    pub bus_re: Signal<In, Bit>,");
-    let _ = writeln!(
-        decl,
-        "    /// Read data, valid when `bus_rvalid` ({READ_LATENCY_CYCLES} cycles after `bus_re`)."
-    );
-    let _ = writeln!(decl, "    pub bus_rdata: Signal<Out, Bits<32>>,");
-    let _ = writeln!(decl, "    pub bus_rvalid: Signal<Out, Bit>,");
-    for n in [
-        "clock",
-        "reset",
-        "bus_addr",
-        "bus_wdata",
-        "bus_we",
-        "bus_re",
-        "bus_rdata",
-        "bus_rvalid",
-    ] {
-        let _ = writeln!(init, "            {n}: Default::default(),");
-    }
-    let mut locals = String::new();
-    let _ = writeln!(locals, "    word: Signal<Local, Bits<{wb}>>,");
-    let _ = writeln!(locals, "    we: Signal<Local, Bit>,");
-    let _ = writeln!(locals, "    re: Signal<Local, Bit>,");
-    let _ = writeln!(locals, "    rdata: DFF<Bits<32>>,");
-    let _ = writeln!(locals, "    rvalid: DFF<Bit>,");
-    let _ = writeln!(locals, "    re_q: DFF<Bit>,");
-    let _ = writeln!(init, "            word: Default::default(),");
-    let _ = writeln!(init, "            we: Default::default(),");
-    let _ = writeln!(init, "            re: Default::default(),");
-    let _ = writeln!(init, "            rdata: Default::default(),");
-    let _ = writeln!(init, "            rvalid: Default::default(),");
-    let _ = writeln!(init, "            re_q: Default::default(),");
-
-    let _ = writeln!(
-        body,
-        "        self.word.next = self.bus_addr.val().get_bits::<{wb}>(2);"
-    );
-    let _ = writeln!(
-        body,
-        "        // an unaligned access (address bits 1..0 not 0) is ignored and reads 0"
-    );
-    let _ = writeln!(
-        body,
-        "        self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();"
-    );
-    let _ = writeln!(
-        body,
-        "        self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();"
-    );
-    let _ = writeln!(body, "        self.re_q.d.next = self.bus_re.val();");
-    let _ = writeln!(body, "        self.rvalid.d.next = self.re_q.q.val();");
-    let _ = writeln!(body, "        self.bus_rvalid.next = self.rvalid.q.val();");
-    let _ = writeln!(body, "        self.bus_rdata.next = self.rdata.q.val();");
+    let mut p = DecoderParts {
+        decl: String::new(),
+        locals: String::new(),
+        init: String::new(),
+        body: String::new(),
+        dffs: vec!["rdata".into(), "rvalid".into(), "re_q".into()],
+        read_regs: Vec::new(),
+        any_write: false,
+        has_blocks: Vec::new(),
+    };
+    decoder_bus(&mut p);
     // a read in two stages: the strobe's cycle decodes the address into one
     // select flip-flop per register; the next cycle ORs one term per
     // register (each zero unless selected: the addresses are exclusive, and
     // an OR tree is shallower than the chain of priority muxes a sequence
     // of `if`s becomes) into `rdata`. The decode and the OR tree were one
     // path, the NIC core's critical one.
-    let mut read_regs: Vec<String> = Vec::new();
     // a write acts a cycle after its strobe: per register a strobe flip-flop
     // and, shared, the written word are registered, so the address decode
     // sits in front of neither a register's enable nor the core's logic
     // (the NIC core's flow commands, then its RW registers' enables, were
     // its critical paths)
-    let mut any_write = false;
     // a register of a block (`crate::block_bit`) is decoded only in a build
     // holding the block: its address match is ANDed with a constant the
     // constructor sets from the build's BLOCKS, so in a build without the
     // block it reads as 0, ignores writes, and yosys drops what it drives
-    let mut has_blocks: Vec<&str> = Vec::new();
     for r in regs {
-        let rl = lower(r.name);
-        let hit = match crate::block_bit(r) {
-            Some(b) => {
-                if !has_blocks.contains(&r.block) {
-                    has_blocks.push(r.block);
-                    let _ = writeln!(locals, "    has_{}: Constant<Bit>,", r.block);
-                    let _ = writeln!(
-                        init,
-                        "            has_{}: Constant::new(blocks >> {b} & 1 != 0),",
-                        r.block
-                    );
-                }
-                format!(
-                    "(self.word.val() == self.a_{rl}.val()) & self.has_{}.val()",
-                    r.block
-                )
-            }
-            None => format!("(self.word.val() == self.a_{rl}.val())"),
-        };
-        let _ = writeln!(locals, "    a_{rl}: Constant<Bits<{wb}>>,");
-        let _ = writeln!(
-            init,
-            "            a_{rl}: Constant::new(bits::<{wb}>({})),",
-            r.offset >> 2
-        );
-        let _ = writeln!(
-            body,
-            "        // {} ({:#05x}, {})",
-            r.name,
-            r.offset,
-            r.access.name()
-        );
-        if r.access != Access::Ro {
-            let _ = writeln!(locals, "    w_{rl}: DFF<Bit>,");
-            let _ = writeln!(init, "            w_{rl}: Default::default(),");
-            dffs.push(format!("w_{rl}"));
-            let _ = writeln!(body, "        self.w_{rl}.d.next = self.we.val() & {hit};");
-            any_write = true;
-        }
-        if r.access == Access::Wo {
-            let _ = writeln!(
-                decl,
-                "    /// {} written in the last cycle (a one-cycle strobe).",
-                r.name
-            );
-            let _ = writeln!(decl, "    pub {rl}_wr: Signal<Out, Bit>,");
-            let _ = writeln!(init, "            {rl}_wr: Default::default(),");
-            let _ = writeln!(body, "        self.{rl}_wr.next = self.w_{rl}.q.val();");
-        }
-        if r.read_strobe {
-            let _ = writeln!(decl, "    /// {} read (one-cycle strobe).", r.name);
-            let _ = writeln!(decl, "    pub {rl}_rd: Signal<Out, Bit>,");
-            let _ = writeln!(init, "            {rl}_rd: Default::default(),");
-            let _ = writeln!(body, "        self.{rl}_rd.next = self.s_{rl}.q.val();");
-        }
-        let mut read_terms = Vec::new();
-        for f in r.fields {
-            let p = port_name(r, f);
-            let w = f.width;
-            let wt = ty(w);
-            let src = match (r.access, r.source) {
-                (Access::Rw, _) => {
-                    let _ = writeln!(decl, "    /// {}.{}: {}", r.name, f.name, f.doc);
-                    let _ = writeln!(decl, "    pub {p}: Signal<Out, {wt}>,");
-                    let _ = writeln!(locals, "    r_{p}: DFFWithInit<{wt}>,");
-                    let _ = writeln!(locals, "    k_{p}: Constant<{wt}>,");
-                    let _ = writeln!(init, "            {p}: Default::default(),");
-                    let _ = writeln!(
-                        init,
-                        "            r_{p}: DFFWithInit::new(bits::<{w}>({:#x})),",
-                        f.reset
-                    );
-                    let _ = writeln!(
-                        init,
-                        "            k_{p}: Constant::new(bits::<{w}>({:#x})),",
-                        f.reset
-                    );
-                    dffs.push(format!("r_{p}"));
-                    let _ = writeln!(body, "        if self.w_{rl}.q.val() {{");
-                    let _ = writeln!(
-                        body,
-                        "            self.r_{p}.d.next = self.wdata_q.q.val().get_bits::<{w}>({});",
-                        f.lsb
-                    );
-                    let _ = writeln!(body, "        }}");
-                    let _ = writeln!(body, "        if self.reset.val() {{");
-                    let _ = writeln!(body, "            self.r_{p}.d.next = self.k_{p}.val();");
-                    let _ = writeln!(body, "        }}");
-                    let _ = writeln!(body, "        self.{p}.next = self.r_{p}.q.val();");
-                    format!("self.r_{p}.q.val()")
-                }
-                (Access::W1c, _) => {
-                    let _ = writeln!(decl, "    /// Sets {}.{}: {}", r.name, f.name, f.doc);
-                    let _ = writeln!(decl, "    pub {p}_set: Signal<In, {wt}>,");
-                    let _ = writeln!(locals, "    r_{p}: DFF<{wt}>,");
-                    let _ = writeln!(locals, "    clr_{p}: Signal<Local, {wt}>,");
-                    for n in [format!("{p}_set"), format!("r_{p}"), format!("clr_{p}")] {
-                        let _ = writeln!(init, "            {n}: Default::default(),");
-                    }
-                    dffs.push(format!("r_{p}"));
-                    let _ = writeln!(body, "        self.clr_{p}.next = bits::<{w}>(0);");
-                    let _ = writeln!(body, "        if self.w_{rl}.q.val() {{");
-                    let _ = writeln!(
-                        body,
-                        "            self.clr_{p}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
-                        f.lsb
-                    );
-                    let _ = writeln!(body, "        }}");
-                    let _ = writeln!(body, "        self.r_{p}.d.next = (self.r_{p}.q.val() & !self.clr_{p}.val()) | self.{p}_set.val();");
-                    let _ = writeln!(body, "        if self.reset.val() {{");
-                    let _ = writeln!(body, "            self.r_{p}.d.next = bits::<{w}>(0);");
-                    let _ = writeln!(body, "        }}");
-                    format!("self.r_{p}.q.val()")
-                }
-                (Access::Wo, _) => {
-                    let _ = writeln!(
-                        decl,
-                        "    /// {}.{} as written (valid with `{rl}_wr`): {}",
-                        r.name, f.name, f.doc
-                    );
-                    let _ = writeln!(decl, "    pub {p}: Signal<Out, {wt}>,");
-                    let _ = writeln!(init, "            {p}: Default::default(),");
-                    let _ = writeln!(
-                        body,
-                        "        self.{p}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
-                        f.lsb
-                    );
-                    continue;
-                }
-                (Access::Ro, Source::Const) => {
-                    let _ = writeln!(locals, "    c_{p}: Constant<{wt}>,");
-                    let _ = writeln!(
-                        init,
-                        "            c_{p}: Constant::new(bits::<{w}>({:#x})),",
-                        f.reset
-                    );
-                    format!("self.c_{p}.val()")
-                }
-                (Access::Ro, _) => {
-                    let _ = writeln!(decl, "    /// {}.{}: {}", r.name, f.name, f.doc);
-                    let _ = writeln!(decl, "    pub {p}: Signal<In, {wt}>,");
-                    let _ = writeln!(init, "            {p}: Default::default(),");
-                    format!("self.{p}.val()")
-                }
-            };
-            read_terms.push(if f.lsb == 0 {
-                format!("bit_cast::<32, {w}>({src})")
-            } else {
-                format!("(bit_cast::<32, {w}>({src}) << {})", f.lsb)
-            });
-        }
-        if r.access != Access::Wo {
-            let _ = writeln!(locals, "    rd_{rl}: Signal<Local, Bits<32>>,");
-            let _ = writeln!(locals, "    s_{rl}: DFF<Bit>,");
-            let _ = writeln!(init, "            rd_{rl}: Default::default(),");
-            let _ = writeln!(init, "            s_{rl}: Default::default(),");
-            dffs.push(format!("s_{rl}"));
-            let _ = writeln!(body, "        self.s_{rl}.d.next = self.re.val() & {hit};");
-            let _ = writeln!(body, "        self.rd_{rl}.next = bits::<32>(0);");
-            let _ = writeln!(body, "        if self.s_{rl}.q.val() {{");
-            let _ = writeln!(
-                body,
-                "            self.rd_{rl}.next = {};",
-                read_terms.join(" | ")
-            );
-            let _ = writeln!(body, "        }}");
-            read_regs.push(format!("self.rd_{rl}.val()"));
-        }
+        decoder_register(&mut p, r);
     }
-    if any_write {
-        let _ = writeln!(locals, "    wdata_q: DFF<Bits<32>>,");
-        let _ = writeln!(init, "            wdata_q: Default::default(),");
-        dffs.push("wdata_q".into());
-        let _ = writeln!(body, "        self.wdata_q.d.next = self.bus_wdata.val();");
+    if p.any_write {
+        let _ = writeln!(p.locals, "    wdata_q: DFF<Bits<32>>,");
+        let _ = writeln!(p.init, "            wdata_q: Default::default(),");
+        p.dffs.push("wdata_q".into());
+        let _ = writeln!(
+            p.body,
+            "        self.wdata_q.d.next = self.bus_wdata.val();"
+        );
     }
-    if read_regs.is_empty() {
-        let _ = writeln!(body, "        self.rdata.d.next = bits::<32>(0);");
+    if p.read_regs.is_empty() {
+        let _ = writeln!(p.body, "        self.rdata.d.next = bits::<32>(0);");
     } else {
         let _ = writeln!(
-            body,
+            p.body,
             "        self.rdata.d.next = {};",
-            read_regs.join("\n            | ")
+            p.read_regs.join("\n            | ")
         );
     }
 
+    decoder_file(name, what, &p)
+}
+
+/// The decoder's file from its parts.
+fn decoder_file(name: &str, what: &str, p: &DecoderParts) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "// {HEADER}\n");
     let _ = writeln!(s, "//! `{name}`: {what},");
@@ -761,8 +541,8 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(s, "/// The register decoder (see the module doc).");
     let _ = writeln!(s, "#[derive(LogicBlock)]");
     let _ = writeln!(s, "pub struct {name} {{");
-    s += &decl;
-    s += &locals;
+    s += &p.decl;
+    s += &p.locals;
     let _ = writeln!(s, "}}\n");
     let _ = writeln!(s, "impl Default for {name} {{");
     let _ = writeln!(s, "    /// The decoder of a build holding every block.");
@@ -779,14 +559,14 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
         s,
         "    /// from bit 16): a register of a block it lacks reads as 0 and ignores writes."
     );
-    let arg = if has_blocks.is_empty() {
+    let arg = if p.has_blocks.is_empty() {
         "_blocks"
     } else {
         "blocks"
     };
     let _ = writeln!(s, "    pub fn with_blocks({arg}: u32) -> Self {{");
     let _ = writeln!(s, "        Self {{");
-    s += &init;
+    s += &p.init;
     let _ = writeln!(s, "        }}");
     let _ = writeln!(s, "    }}");
     let _ = writeln!(s, "}}\n");
@@ -796,9 +576,284 @@ pub fn rust_hdl_decoder(regs: &[Register], name: &str, what: &str) -> String {
     let _ = writeln!(s, "impl Logic for {name} {{");
     let _ = writeln!(s, "    #[hdl_gen]");
     let _ = writeln!(s, "    fn update(&mut self) {{");
-    let _ = writeln!(s, "        dff_setup!(self, clock, {});", dffs.join(", "));
-    s += &body;
+    let _ = writeln!(s, "        dff_setup!(self, clock, {});", p.dffs.join(", "));
+    s += &p.body;
     let _ = writeln!(s, "    }}");
     let _ = writeln!(s, "}}");
     s
+}
+/// The parts of a decoder being generated ([`rust_hdl_decoder`]): its
+/// struct's ports (`decl`) and locals, the constructor's fields (`init`),
+/// `update`'s body and flip-flops, the registers' read terms, whether any
+/// register is written, and the blocks whose registers it holds.
+struct DecoderParts<'a> {
+    decl: String,
+    locals: String,
+    init: String,
+    body: String,
+    dffs: Vec<String>,
+    read_regs: Vec<String>,
+    any_write: bool,
+    has_blocks: Vec<&'a str>,
+}
+
+/// The bus side of a decoder: the bus ports, the decoded word and strobes,
+/// the read pipeline's flip-flops.
+fn decoder_bus(p: &mut DecoderParts) {
+    let wb = ADDR_BITS - 2;
+    let _ = writeln!(p.decl, "    pub clock: Signal<In, Clock>,");
+    let _ = writeln!(
+        p.decl,
+        "    /// Synchronous reset: RW fields to their reset values, W1C flags to 0."
+    );
+    let _ = writeln!(p.decl, "    pub reset: Signal<In, Bit>,");
+    let _ = writeln!(p.decl, "    /// Byte address (bits 1..0 ignored).");
+    let _ = writeln!(p.decl, "    pub bus_addr: Signal<In, Bits<{ADDR_BITS}>>,");
+    let _ = writeln!(p.decl, "    pub bus_wdata: Signal<In, Bits<32>>,");
+    let _ = writeln!(p.decl, "    pub bus_we: Signal<In, Bit>,");
+    let _ = writeln!(p.decl, "    pub bus_re: Signal<In, Bit>,");
+    let _ = writeln!(
+        p.decl,
+        "    /// Read data, valid when `bus_rvalid` ({READ_LATENCY_CYCLES} cycles after `bus_re`)."
+    );
+    let _ = writeln!(p.decl, "    pub bus_rdata: Signal<Out, Bits<32>>,");
+    let _ = writeln!(p.decl, "    pub bus_rvalid: Signal<Out, Bit>,");
+    for n in [
+        "clock",
+        "reset",
+        "bus_addr",
+        "bus_wdata",
+        "bus_we",
+        "bus_re",
+        "bus_rdata",
+        "bus_rvalid",
+    ] {
+        let _ = writeln!(p.init, "            {n}: Default::default(),");
+    }
+    let _ = writeln!(p.locals, "    word: Signal<Local, Bits<{wb}>>,");
+    let _ = writeln!(p.locals, "    we: Signal<Local, Bit>,");
+    let _ = writeln!(p.locals, "    re: Signal<Local, Bit>,");
+    let _ = writeln!(p.locals, "    rdata: DFF<Bits<32>>,");
+    let _ = writeln!(p.locals, "    rvalid: DFF<Bit>,");
+    let _ = writeln!(p.locals, "    re_q: DFF<Bit>,");
+    let _ = writeln!(p.init, "            word: Default::default(),");
+    let _ = writeln!(p.init, "            we: Default::default(),");
+    let _ = writeln!(p.init, "            re: Default::default(),");
+    let _ = writeln!(p.init, "            rdata: Default::default(),");
+    let _ = writeln!(p.init, "            rvalid: Default::default(),");
+    let _ = writeln!(p.init, "            re_q: Default::default(),");
+
+    let _ = writeln!(
+        p.body,
+        "        self.word.next = self.bus_addr.val().get_bits::<{wb}>(2);"
+    );
+    let _ = writeln!(
+        p.body,
+        "        // an unaligned access (address bits 1..0 not 0) is ignored and reads 0"
+    );
+    let _ = writeln!(
+        p.body,
+        "        self.we.next = self.bus_we.val() & !self.bus_addr.val().get_bits::<2>(0).any();"
+    );
+    let _ = writeln!(
+        p.body,
+        "        self.re.next = self.bus_re.val() & !self.bus_addr.val().get_bits::<2>(0).any();"
+    );
+    let _ = writeln!(p.body, "        self.re_q.d.next = self.bus_re.val();");
+    let _ = writeln!(p.body, "        self.rvalid.d.next = self.re_q.q.val();");
+    let _ = writeln!(
+        p.body,
+        "        self.bus_rvalid.next = self.rvalid.q.val();"
+    );
+    let _ = writeln!(p.body, "        self.bus_rdata.next = self.rdata.q.val();");
+}
+
+/// Register `r` in the decoder: its address match, write and read
+/// strobes, each field ([`decoder_field`]) and its read term.
+fn decoder_register<'a>(p: &mut DecoderParts<'a>, r: &'a Register) {
+    let wb = ADDR_BITS - 2;
+    let rl = lower(r.name);
+    let hit = match crate::block_bit(r) {
+        Some(b) => {
+            if !p.has_blocks.contains(&r.block) {
+                p.has_blocks.push(r.block);
+                let _ = writeln!(p.locals, "    has_{}: Constant<Bit>,", r.block);
+                let _ = writeln!(
+                    p.init,
+                    "            has_{}: Constant::new(blocks >> {b} & 1 != 0),",
+                    r.block
+                );
+            }
+            format!(
+                "(self.word.val() == self.a_{rl}.val()) & self.has_{}.val()",
+                r.block
+            )
+        }
+        None => format!("(self.word.val() == self.a_{rl}.val())"),
+    };
+    let _ = writeln!(p.locals, "    a_{rl}: Constant<Bits<{wb}>>,");
+    let _ = writeln!(
+        p.init,
+        "            a_{rl}: Constant::new(bits::<{wb}>({})),",
+        r.offset >> 2
+    );
+    let _ = writeln!(
+        p.body,
+        "        // {} ({:#05x}, {})",
+        r.name,
+        r.offset,
+        r.access.name()
+    );
+    if r.access != Access::Ro {
+        let _ = writeln!(p.locals, "    w_{rl}: DFF<Bit>,");
+        let _ = writeln!(p.init, "            w_{rl}: Default::default(),");
+        p.dffs.push(format!("w_{rl}"));
+        let _ = writeln!(
+            p.body,
+            "        self.w_{rl}.d.next = self.we.val() & {hit};"
+        );
+        p.any_write = true;
+    }
+    if r.access == Access::Wo {
+        let _ = writeln!(
+            p.decl,
+            "    /// {} written in the last cycle (a one-cycle strobe).",
+            r.name
+        );
+        let _ = writeln!(p.decl, "    pub {rl}_wr: Signal<Out, Bit>,");
+        let _ = writeln!(p.init, "            {rl}_wr: Default::default(),");
+        let _ = writeln!(p.body, "        self.{rl}_wr.next = self.w_{rl}.q.val();");
+    }
+    if r.read_strobe {
+        let _ = writeln!(p.decl, "    /// {} read (one-cycle strobe).", r.name);
+        let _ = writeln!(p.decl, "    pub {rl}_rd: Signal<Out, Bit>,");
+        let _ = writeln!(p.init, "            {rl}_rd: Default::default(),");
+        let _ = writeln!(p.body, "        self.{rl}_rd.next = self.s_{rl}.q.val();");
+    }
+    let mut read_terms = Vec::new();
+    for f in r.fields {
+        read_terms.extend(decoder_field(p, r, f, &rl));
+    }
+    if r.access != Access::Wo {
+        let _ = writeln!(p.locals, "    rd_{rl}: Signal<Local, Bits<32>>,");
+        let _ = writeln!(p.locals, "    s_{rl}: DFF<Bit>,");
+        let _ = writeln!(p.init, "            rd_{rl}: Default::default(),");
+        let _ = writeln!(p.init, "            s_{rl}: Default::default(),");
+        p.dffs.push(format!("s_{rl}"));
+        let _ = writeln!(
+            p.body,
+            "        self.s_{rl}.d.next = self.re.val() & {hit};"
+        );
+        let _ = writeln!(p.body, "        self.rd_{rl}.next = bits::<32>(0);");
+        let _ = writeln!(p.body, "        if self.s_{rl}.q.val() {{");
+        let _ = writeln!(
+            p.body,
+            "            self.rd_{rl}.next = {};",
+            read_terms.join(" | ")
+        );
+        let _ = writeln!(p.body, "        }}");
+        p.read_regs.push(format!("self.rd_{rl}.val()"));
+    }
+}
+
+/// One field of `r` in the decoder: its ports, registers and logic;
+/// the term it ORs into the register's read data (`None`: write-only).
+fn decoder_field(p: &mut DecoderParts, r: &Register, f: &crate::Field, rl: &str) -> Option<String> {
+    let ty = |w: u32| format!("Bits<{w}>");
+    let pn = port_name(r, f);
+    let w = f.width;
+    let wt = ty(w);
+    let src = match (r.access, r.source) {
+        (Access::Rw, _) => {
+            let _ = writeln!(p.decl, "    /// {}.{}: {}", r.name, f.name, f.doc);
+            let _ = writeln!(p.decl, "    pub {pn}: Signal<Out, {wt}>,");
+            let _ = writeln!(p.locals, "    r_{pn}: DFFWithInit<{wt}>,");
+            let _ = writeln!(p.locals, "    k_{pn}: Constant<{wt}>,");
+            let _ = writeln!(p.init, "            {pn}: Default::default(),");
+            let _ = writeln!(
+                p.init,
+                "            r_{pn}: DFFWithInit::new(bits::<{w}>({:#x})),",
+                f.reset
+            );
+            let _ = writeln!(
+                p.init,
+                "            k_{pn}: Constant::new(bits::<{w}>({:#x})),",
+                f.reset
+            );
+            p.dffs.push(format!("r_{pn}"));
+            let _ = writeln!(p.body, "        if self.w_{rl}.q.val() {{");
+            let _ = writeln!(
+                p.body,
+                "            self.r_{pn}.d.next = self.wdata_q.q.val().get_bits::<{w}>({});",
+                f.lsb
+            );
+            let _ = writeln!(p.body, "        }}");
+            let _ = writeln!(p.body, "        if self.reset.val() {{");
+            let _ = writeln!(
+                p.body,
+                "            self.r_{pn}.d.next = self.k_{pn}.val();"
+            );
+            let _ = writeln!(p.body, "        }}");
+            let _ = writeln!(p.body, "        self.{pn}.next = self.r_{pn}.q.val();");
+            format!("self.r_{pn}.q.val()")
+        }
+        (Access::W1c, _) => {
+            let _ = writeln!(p.decl, "    /// Sets {}.{}: {}", r.name, f.name, f.doc);
+            let _ = writeln!(p.decl, "    pub {pn}_set: Signal<In, {wt}>,");
+            let _ = writeln!(p.locals, "    r_{pn}: DFF<{wt}>,");
+            let _ = writeln!(p.locals, "    clr_{pn}: Signal<Local, {wt}>,");
+            for n in [format!("{pn}_set"), format!("r_{pn}"), format!("clr_{pn}")] {
+                let _ = writeln!(p.init, "            {n}: Default::default(),");
+            }
+            p.dffs.push(format!("r_{pn}"));
+            let _ = writeln!(p.body, "        self.clr_{pn}.next = bits::<{w}>(0);");
+            let _ = writeln!(p.body, "        if self.w_{rl}.q.val() {{");
+            let _ = writeln!(
+                p.body,
+                "            self.clr_{pn}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
+                f.lsb
+            );
+            let _ = writeln!(p.body, "        }}");
+            let _ = writeln!(p.body, "        self.r_{pn}.d.next = (self.r_{pn}.q.val() & !self.clr_{pn}.val()) | self.{pn}_set.val();");
+            let _ = writeln!(p.body, "        if self.reset.val() {{");
+            let _ = writeln!(p.body, "            self.r_{pn}.d.next = bits::<{w}>(0);");
+            let _ = writeln!(p.body, "        }}");
+            format!("self.r_{pn}.q.val()")
+        }
+        (Access::Wo, _) => {
+            let _ = writeln!(
+                p.decl,
+                "    /// {}.{} as written (valid with `{rl}_wr`): {}",
+                r.name, f.name, f.doc
+            );
+            let _ = writeln!(p.decl, "    pub {pn}: Signal<Out, {wt}>,");
+            let _ = writeln!(p.init, "            {pn}: Default::default(),");
+            let _ = writeln!(
+                p.body,
+                "        self.{pn}.next = self.wdata_q.q.val().get_bits::<{w}>({});",
+                f.lsb
+            );
+            return None;
+        }
+        (Access::Ro, Source::Const) => {
+            let _ = writeln!(p.locals, "    c_{pn}: Constant<{wt}>,");
+            let _ = writeln!(
+                p.init,
+                "            c_{pn}: Constant::new(bits::<{w}>({:#x})),",
+                f.reset
+            );
+            format!("self.c_{pn}.val()")
+        }
+        (Access::Ro, _) => {
+            let _ = writeln!(p.decl, "    /// {}.{}: {}", r.name, f.name, f.doc);
+            let _ = writeln!(p.decl, "    pub {pn}: Signal<In, {wt}>,");
+            let _ = writeln!(p.init, "            {pn}: Default::default(),");
+            format!("self.{pn}.val()")
+        }
+    };
+    Some(if f.lsb == 0 {
+        format!("bit_cast::<32, {w}>({src})")
+    } else {
+        format!("(bit_cast::<32, {w}>({src}) << {})", f.lsb)
+    })
 }
