@@ -3,7 +3,7 @@
 // `ldcp_sim::ack_generator::AckFlow`,
 // draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2, §3.1;
 // `hdl/src/ack_generator_seq.rs`, cycle model
-// `ldcp_sim::ack_generator::SeqAckModel`), proved with `ldcp prove --block
+// `ldcp_sim::ack_generator::AckGeneratorSeqModel`), proved with `ldcp prove --block
 // ack_generator_seq` on the formal-size build (`hdl::generate::FB_FORMAL`
 // = 2 flow bits, N = 4 flows). Each property is a `P_<name>` block named
 // by a `// property <name>: <text>` line.

@@ -3,7 +3,7 @@
 // `ldcp_sim::fast_start_marker::FsFlow`,
 // draft-dai-tsvwg-pfc-free-congestion-control-01 §2.3, §3.1; RFC 1624
 // Eq. 3 for the checksum; `hdl/src/fast_start_marker_seq.rs`, cycle model
-// `ldcp_sim::fast_start_marker::SeqFsModel`), proved with `ldcp prove
+// `ldcp_sim::fast_start_marker::FastStartMarkerSeqModel`), proved with `ldcp prove
 // --block fast_start_marker_seq` on the formal-size build
 // (`hdl::generate::FB_FORMAL` = 2 flow bits, N = 4 flows). Each property
 // is a `P_<name>` block named by a `// property <name>: <text>` line.

@@ -2,7 +2,7 @@
 // fewest cells: one table, one op at a time,
 // draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2;
 // `hdl/src/pacing_timer_seq.rs`, cycle model
-// `ldcp_sim::pacing_timer::SeqPtModel`), proved with `ldcp prove --block
+// `ldcp_sim::pacing_timer::PacingTimerSeqModel`), proved with `ldcp prove --block
 // pacing_timer_seq` on the formal-size build (`hdl::generate::FB_FORMAL` =
 // 2 flow bits, N = 4 flows). Each property is a `P_<name>` block named by a
 // `// property <name>: <text>` line.
@@ -41,7 +41,7 @@
 // every cycle).
 //
 // What is not claimed here: the schedule (a member's due times, its
-// lateness bound). The cosimulation against `SeqPtModel` and the model's
+// lateness bound). The cosimulation against `PacingTimerSeqModel` and the model's
 // test against the functional `PacedFlow`
 // (`seq_pacing_timer_due_times_are_paced_flows`) cover it; a harness
 // property for it needs the next-due table (t_nx) tied to a model of the

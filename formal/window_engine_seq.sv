@@ -2,7 +2,7 @@
 // cells: PAWA and the gamma floor one event at a time,
 // draft-dai-tsvwg-pfc-free-congestion-control-01 §2.2;
 // `hdl/src/window_engine_seq.rs`, model
-// `ldcp_sim::window_engine::SeqEngineModel`), proved with `ldcp prove
+// `ldcp_sim::window_engine::WindowEngineSeqModel`), proved with `ldcp prove
 // --block window_engine_seq` on the formal-size build (4 flows,
 // `hdl::generate::FB_FORMAL` = 2). Each property is a `P_<name>` block
 // named by a `// property <name>: <text>` line.
@@ -19,7 +19,7 @@
 // block that skips otherwise leaves the tie of its step counter to the
 // age. What c1 and inc mean the datapath properties pin down, and
 // short_iff_no_multiply states the rule at the outputs (which updates take
-// 7 cycles, as SeqEngineModel times them). A
+// 7 cycles, as WindowEngineSeqModel times them). A
 // section inside the block ties its step counter to `age` (connected in:
 // `busy` exactly while an event is in flight, its step `age - 1`), which
 // makes every property inductive at a small depth.
@@ -474,7 +474,7 @@ module window_engine_seq_props (
     end
 `endif
 `ifdef P_short_iff_no_multiply
-    // property short_iff_no_multiply: an update of the watched flow shows 7 cycles after its take (the multiply skipped) exactly when it is no increase (an unmarked ACK of n >= 1 whose flow held cw >= 1.0) and its cw is at least 1.0 or below 2^12 (no pacing interval to compute); else 27 (the rule SeqEngineModel times updates by)
+    // property short_iff_no_multiply: an update of the watched flow shows 7 cycles after its take (the multiply skipped) exactly when it is no increase (an unmarked ACK of n >= 1 whose flow held cw >= 1.0) and its cw is at least 1.0 or below 2^12 (no pacing interval to compute); else 27 (the rule WindowEngineSeqModel times updates by)
     // (the entry read: the take's t_rd, the entry unchanged while the event is in flight)
     if (age != 6'd0 && t_mine) assert (h_word == t_rd);
     if (age >= 6'd1 && age <= SKIP_AT) assert (!h_short);

@@ -1,5 +1,5 @@
 //! The sequential ACK generator: the generated Verilog against
-//! `SeqAckModel`, every output (`in_ready` included) every cycle, over the
+//! `AckGeneratorSeqModel`, every output (`in_ready` included) every cycle, over the
 //! pipelined generator's proptest streams (in order with 0 to 100% CE,
 //! losses and their go-back-N retransmissions, duplicates, far PSNs, opens
 //! near the 2^24 wrap, ids beyond the table, m 0..=15, timeouts
@@ -30,7 +30,7 @@ struct Reached {
     err_flow: u64,
     err_seq: u64,
     err_gap_repeat: u64,
-    model: SeqAckStats,
+    model: AckGeneratorSeqStats,
 }
 
 #[test]
@@ -41,7 +41,7 @@ fn ack_generator_seq_matches_model() {
         0x5EED_0023,
         120,
         stream(),
-        || SeqAckModel::new(FB),
+        || AckGeneratorSeqModel::new(FB),
         |_, o: &AgOutputs, c: &mut Reached| {
             if o.out_valid {
                 c.acks += 1;
@@ -56,7 +56,7 @@ fn ack_generator_seq_matches_model() {
                 _ => {}
             }
         },
-        |m: &SeqAckModel, c: &mut Reached| {
+        |m: &AckGeneratorSeqModel, c: &mut Reached| {
             let s = m.stats();
             c.model.events += s.events;
             c.model.flush_ops += s.flush_ops;
@@ -105,7 +105,7 @@ fn ack_generator_seq_matches_model() {
 #[test]
 fn ack_generator_seq_equals_the_functional_model_event_for_event() {
     const FLOWS: u32 = 32;
-    let cosim: Cosim<SeqAckModel> = ldcp_tests::cosim("ack_generator_seq");
+    let cosim: Cosim<AckGeneratorSeqModel> = ldcp_tests::cosim("ack_generator_seq");
     let cfg = AgInputs {
         cfg_m_pkts: 4,
         cfg_timeout_cycles: 0xffff,
@@ -169,7 +169,7 @@ fn ack_generator_seq_equals_the_functional_model_event_for_event() {
     }
     // the stimulus: each event offered until taken
     let stim = ldcp_tests::held(
-        SeqAckModel::new(FB),
+        AckGeneratorSeqModel::new(FB),
         &events,
         |o: &AgOutputs| o.in_ready,
         |_| true,
@@ -181,7 +181,7 @@ fn ack_generator_seq_equals_the_functional_model_event_for_event() {
     let mut errs = Vec::new();
     let (st, m) = cosim
         .run_observed(
-            SeqAckModel::new(FB),
+            AckGeneratorSeqModel::new(FB),
             || stim.iter().cloned(),
             "held-source",
             &mut |i: &AgInputs, o: &AgOutputs| {

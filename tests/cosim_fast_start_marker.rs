@@ -1,4 +1,4 @@
-//! Fast-start marker: the generated Verilog against `FastStartModel`, every
+//! Fast-start marker: the generated Verilog against `FastStartMarkerModel`, every
 //! output, every cycle, over proptest streams of per-cycle choices that
 //! `FsStimulus` turns into events (in-sequence transmits of short and long
 //! messages, ACKs within and beyond the window, NAKs, retransmissions, flow
@@ -38,7 +38,7 @@ fn fast_start_marker_matches_model() {
         0x5EED_0004,
         200,
         stream(),
-        || FastStartModel::new(FPGA_FLOW_BITS as u32),
+        || FastStartMarkerModel::new(FPGA_FLOW_BITS as u32),
         |_, o: &FsOutputs, c: &mut Reached| {
             c.ready_low += !o.in_ready as u64;
             if o.out_valid {
@@ -90,7 +90,7 @@ fn fast_start_marker_4k_matches_model() {
         "cosim_fast_start_marker_4k",
         0x5EED_000D,
         |c| ldcp_sim::from_choices(FsStimulus::new(FB), c),
-        || FastStartModel::new(FB),
+        || FastStartMarkerModel::new(FB),
         |o: &FsOutputs| o.out_valid.then_some(o.out_flow),
     );
 }

@@ -1,5 +1,5 @@
 //! The sequential fast-start marker: the generated Verilog against
-//! `SeqFsModel`, every output (`in_ready` included) every cycle, over the
+//! `FastStartMarkerSeqModel`, every output (`in_ready` included) every cycle, over the
 //! pipelined marker's proptest streams (in-sequence transmits of short and
 //! long messages, ACKs within and beyond the window, NAKs,
 //! retransmissions, flow resets, PSNs across the 2^24 wrap, ids beyond the
@@ -21,7 +21,7 @@ const MIN_RESULTS: u64 = 100_000;
 /// as they are.
 fn held(events: &[FsInputs]) -> Vec<FsInputs> {
     ldcp_tests::held(
-        SeqFsModel::new(FB),
+        FastStartMarkerSeqModel::new(FB),
         events,
         |o: &FsOutputs| o.in_ready,
         |e| e.in_valid && !e.reset,
@@ -44,7 +44,7 @@ struct Reached {
     err_seq: u64,
     err_ipv4: u64,
     results: u64,
-    model: SeqFsStats,
+    model: FastStartMarkerSeqStats,
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn fast_start_marker_seq_matches_model() {
         0x5EED_0025,
         150,
         stream(),
-        || SeqFsModel::new(FB),
+        || FastStartMarkerSeqModel::new(FB),
         |_, o: &FsOutputs, c: &mut Reached| {
             if o.out_valid {
                 c.results += 1;
@@ -69,7 +69,7 @@ fn fast_start_marker_seq_matches_model() {
                 c.err_ipv4 += (o.out_err == err::NOT_IPV4) as u64;
             }
         },
-        |m: &SeqFsModel, c: &mut Reached| {
+        |m: &FastStartMarkerSeqModel, c: &mut Reached| {
             let s = m.stats();
             c.model.events += s.events;
             c.model.refused += s.refused;
@@ -115,7 +115,7 @@ fn fast_start_marker_seq_matches_model() {
 #[test]
 fn fast_start_marker_seq_equals_the_functional_model_event_for_event() {
     const IW: u32 = 16;
-    let cosim: Cosim<SeqFsModel> = ldcp_tests::cosim("fast_start_marker_seq");
+    let cosim: Cosim<FastStartMarkerSeqModel> = ldcp_tests::cosim("fast_start_marker_seq");
     let mut rng = ldcp_sim::SplitMix64::new(0x5EED_0026);
     let choices: Vec<ldcp_sim::Choice> = (0..16_000)
         .map(|_| std::array::from_fn(|_| rng.next_u64()))
@@ -137,7 +137,7 @@ fn fast_start_marker_seq_equals_the_functional_model_event_for_event() {
     let mut outs = Vec::new();
     let (st, m) = cosim
         .run_observed(
-            SeqFsModel::new(FB),
+            FastStartMarkerSeqModel::new(FB),
             || input.iter().cloned(),
             "held-source",
             &mut |i: &FsInputs, o: &FsOutputs| {

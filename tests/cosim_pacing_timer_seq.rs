@@ -1,4 +1,4 @@
-//! Sequential pacing timer: the generated Verilog against `SeqPtModel`,
+//! Sequential pacing timer: the generated Verilog against `PacingTimerSeqModel`,
 //! every output, every cycle, over the pipelined timer's proptest streams
 //! (`PtStimulus`: one, a few or all flows; intervals below a lap, typical,
 //! long and 2^24 - 1; leaves, flow resets, ids beyond the table, bursts of
@@ -42,7 +42,7 @@ fn pacing_timer_seq_matches_model() {
         0x5EED_002A,
         120,
         stream(),
-        || SeqPtModel::new(FPGA_FLOW_BITS as u32),
+        || PacingTimerSeqModel::new(FPGA_FLOW_BITS as u32),
         |_, o: &PtOutputs, c: &mut Reached| {
             if o.out_valid {
                 c.grants += 1;

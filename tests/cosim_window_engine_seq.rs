@@ -1,5 +1,5 @@
 //! The sequential window engine: the generated Verilog against
-//! `SeqEngineModel`, every output every cycle (`in_ready` among them), over
+//! `WindowEngineSeqModel`, every output every cycle (`in_ready` among them), over
 //! the pipelined engine's proptest segments (random flows, same-flow
 //! bursts, all-marked and all-unmarked runs, n up to 15, SETs to gamma, 1
 //! and cw_max, illegal parameters, idle cycles and resets), most events
@@ -19,7 +19,7 @@ const MIN_UPDATES: u64 = 30_000;
 struct Reached {
     offered: u64,
     updates: u64,
-    model: SeqStats,
+    model: WindowEngineSeqStats,
 }
 
 #[test]
@@ -32,12 +32,12 @@ fn window_engine_seq_matches_model() {
         0x5EED_0020,
         600,
         strategy,
-        || SeqEngineModel::new(FLOW_BITS),
+        || WindowEngineSeqModel::new(FLOW_BITS),
         |i: &WsInputs, o: &WsOutputs, c: &mut Reached| {
             c.offered += (i.in_valid && !i.reset) as u64;
             c.updates += o.out_valid as u64;
         },
-        |m: &SeqEngineModel, c: &mut Reached| c.model += m.stats(),
+        |m: &WindowEngineSeqModel, c: &mut Reached| c.model += m.stats(),
     );
     eprintln!(
         "window_engine_seq cosim: {} cases, {} cycles ({} of drain), 0 mismatches, nothing \
@@ -83,7 +83,7 @@ fn window_engine_seq_matches_model() {
 /// equal `FlowTable`'s, event for event, and so do the tables at the end.
 #[test]
 fn window_engine_seq_equals_the_functional_model_event_for_event() {
-    let cosim: Cosim<SeqEngineModel> = ldcp_tests::cosim("window_engine_seq");
+    let cosim: Cosim<WindowEngineSeqModel> = ldcp_tests::cosim("window_engine_seq");
     let p = WindowParams {
         gamma_shift: 4,
         cw_max_raw: 200 * CW_ONE,
@@ -113,7 +113,7 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
     }
     // the stimulus: each event offered until taken
     let stim = ldcp_tests::held(
-        SeqEngineModel::new(FLOW_BITS),
+        WindowEngineSeqModel::new(FLOW_BITS),
         &events,
         |o: &WsOutputs| o.in_ready,
         |_| true,
@@ -124,7 +124,7 @@ fn window_engine_seq_equals_the_functional_model_event_for_event() {
     let mut outs = Vec::new();
     let (st, m) = cosim
         .run_observed(
-            SeqEngineModel::new(FLOW_BITS),
+            WindowEngineSeqModel::new(FLOW_BITS),
             || stim.iter().cloned(),
             "held-source",
             &mut |i: &WsInputs, o: &WsOutputs| {

@@ -641,10 +641,10 @@ fn window_engine<const FB: usize>() -> Adapter<ldcp_sim::window_engine::WindowEn
     }
 }
 
-fn window_engine_seq<const FB: usize>() -> Adapter<ldcp_sim::window_engine::SeqEngineModel> {
+fn window_engine_seq<const FB: usize>() -> Adapter<ldcp_sim::window_engine::WindowEngineSeqModel> {
     use ldcp_sim::window_engine::*;
     Adapter {
-        model: || SeqEngineModel::new(FB as u32),
+        model: || WindowEngineSeqModel::new(FB as u32),
         stimulus: |seed| Box::new(stimulus(seed, FB as u32, WindowParams::default())),
         rusthdl: rusthdl::<ldcp_hdl::window_engine_seq::WindowEngineSeq<FB>>,
         throughput: |c| crate::throughput::window_engine_seq(c, FB as u32, THROUGHPUT_CYCLES),
@@ -653,10 +653,11 @@ fn window_engine_seq<const FB: usize>() -> Adapter<ldcp_sim::window_engine::SeqE
     }
 }
 
-fn fast_start_marker<const FB: usize>() -> Adapter<ldcp_sim::fast_start_marker::FastStartModel> {
+fn fast_start_marker<const FB: usize>() -> Adapter<ldcp_sim::fast_start_marker::FastStartMarkerModel>
+{
     use ldcp_sim::fast_start_marker::*;
     Adapter {
-        model: || FastStartModel::new(FB as u32),
+        model: || FastStartMarkerModel::new(FB as u32),
         stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
         rusthdl: rusthdl::<ldcp_hdl::fast_start_marker::FastStartMarker<FB>>,
         throughput: |c| crate::throughput::fast_start_marker(c, FB as u32, THROUGHPUT_CYCLES),
@@ -758,10 +759,11 @@ fn ack_generator<const FB: usize, const QB: usize>(
     }
 }
 
-fn fast_start_marker_seq<const FB: usize>() -> Adapter<ldcp_sim::fast_start_marker::SeqFsModel> {
+fn fast_start_marker_seq<const FB: usize>(
+) -> Adapter<ldcp_sim::fast_start_marker::FastStartMarkerSeqModel> {
     use ldcp_sim::fast_start_marker::*;
     Adapter {
-        model: || SeqFsModel::new(FB as u32),
+        model: || FastStartMarkerSeqModel::new(FB as u32),
         stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
         rusthdl: rusthdl::<ldcp_hdl::fast_start_marker_seq::FastStartMarkerSeq<FB>>,
         throughput: |c| crate::throughput::fast_start_marker_seq(c, FB as u32, THROUGHPUT_CYCLES),
@@ -770,10 +772,10 @@ fn fast_start_marker_seq<const FB: usize>() -> Adapter<ldcp_sim::fast_start_mark
     }
 }
 
-fn pacing_timer_seq<const FB: usize>() -> Adapter<ldcp_sim::pacing_timer::SeqPtModel> {
+fn pacing_timer_seq<const FB: usize>() -> Adapter<ldcp_sim::pacing_timer::PacingTimerSeqModel> {
     use ldcp_sim::pacing_timer::*;
     Adapter {
-        model: || SeqPtModel::new(FB as u32),
+        model: || PacingTimerSeqModel::new(FB as u32),
         stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
         rusthdl: rusthdl::<ldcp_hdl::pacing_timer_seq::PacingTimerSeq<FB>>,
         throughput: |c| crate::throughput::pacing_timer_seq(c, FB as u32, THROUGHPUT_CYCLES),
@@ -782,10 +784,10 @@ fn pacing_timer_seq<const FB: usize>() -> Adapter<ldcp_sim::pacing_timer::SeqPtM
     }
 }
 
-fn ack_generator_seq<const FB: usize>() -> Adapter<ldcp_sim::ack_generator::SeqAckModel> {
+fn ack_generator_seq<const FB: usize>() -> Adapter<ldcp_sim::ack_generator::AckGeneratorSeqModel> {
     use ldcp_sim::ack_generator::*;
     Adapter {
-        model: || SeqAckModel::new(FB as u32),
+        model: || AckGeneratorSeqModel::new(FB as u32),
         stimulus: |seed| Box::new(stimulus(seed, FB as u32)),
         rusthdl: rusthdl::<ldcp_hdl::ack_generator_seq::AckGeneratorSeq<FB>>,
         throughput: |c| crate::throughput::ack_generator_seq(c, FB as u32, THROUGHPUT_CYCLES),

@@ -437,7 +437,7 @@ pub fn tunnel_egress(
 /// taken, as a source behind the handshake holds it), marked and not, n up
 /// to 15, no SET and no reset.
 pub fn window_engine_seq(
-    cosim: &Cosim<ldcp_sim::window_engine::SeqEngineModel>,
+    cosim: &Cosim<ldcp_sim::window_engine::WindowEngineSeqModel>,
     flow_bits: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
@@ -452,7 +452,7 @@ pub fn window_engine_seq(
         })
         .take(cycles as usize)
         .collect();
-    let model = SeqEngineModel::new(flow_bits);
+    let model = WindowEngineSeqModel::new(flow_bits);
     let mut port = ReadyValid::new(model.outputs().in_ready);
     let (mut pkts_in, mut pkts_out, mut updates) = (0u64, 0u64, 0u64);
     let (model, drain) = lockstep(cosim, model, &stim, &mut |i, o| {
@@ -606,14 +606,14 @@ impl ReadyValid {
 /// The fast-start marker: an event every cycle (transmits, ACKs, NAKs,
 /// flow resets, bad ids and headers), no block reset.
 pub fn fast_start_marker(
-    cosim: &Cosim<ldcp_sim::fast_start_marker::FastStartModel>,
+    cosim: &Cosim<ldcp_sim::fast_start_marker::FastStartMarkerModel>,
     fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::fast_start_marker::*;
     fast_start_marker_run(
         cosim,
-        FastStartModel::new(fb),
+        FastStartMarkerModel::new(fb),
         fb,
         cycles,
         [
@@ -627,14 +627,14 @@ pub fn fast_start_marker(
 /// event per 7 cycles, so the events offered while it is busy are not taken
 /// (the stream does not hold them: this run measures the rate).
 pub fn fast_start_marker_seq(
-    cosim: &Cosim<ldcp_sim::fast_start_marker::SeqFsModel>,
+    cosim: &Cosim<ldcp_sim::fast_start_marker::FastStartMarkerSeqModel>,
     fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::fast_start_marker::*;
     fast_start_marker_run(
         cosim,
-        SeqFsModel::new(fb),
+        FastStartMarkerSeqModel::new(fb),
         fb,
         cycles,
         [
@@ -772,14 +772,14 @@ pub fn pacing_timer(
 /// The sequential pacing timer ([`pacing_run`]: `in_ready` is low while
 /// an update waits).
 pub fn pacing_timer_seq(
-    cosim: &Cosim<ldcp_sim::pacing_timer::SeqPtModel>,
+    cosim: &Cosim<ldcp_sim::pacing_timer::PacingTimerSeqModel>,
     fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     use ldcp_sim::pacing_timer::*;
     let n = 1u32 << fb;
     let bound = seq_lateness_bound_cycles(n, 1);
-    let mut f = pacing_run(cosim, SeqPtModel::new(fb), fb, cycles, bound)?;
+    let mut f = pacing_run(cosim, PacingTimerSeqModel::new(fb), fb, cycles, bound)?;
     f.design(
         "grants_per_cycle_max",
         "1/2: one visit per 2 cycles (per 6 behind an update)",
@@ -819,13 +819,13 @@ pub fn ack_generator(
 /// The sequential ACK generator ([`ack_generator`]'s run): one op per 4
 /// cycles, so most packets offered wait.
 pub fn ack_generator_seq(
-    cosim: &Cosim<ldcp_sim::ack_generator::SeqAckModel>,
+    cosim: &Cosim<ldcp_sim::ack_generator::AckGeneratorSeqModel>,
     fb: u32,
     cycles: u64,
 ) -> Result<Figures, FlowError> {
     ack_generator_run(
         cosim,
-        ldcp_sim::ack_generator::SeqAckModel::new(fb),
+        ldcp_sim::ack_generator::AckGeneratorSeqModel::new(fb),
         fb,
         cycles,
         [

@@ -8,7 +8,7 @@
 //! `ldcp_sim::ack_generator` ([`ldcp_sim::ack_generator::AckFlow`]: per
 //! packet and delayed ACKs with exact ECE counts, a NAK once per gap, the
 //! timeout flush, opens); each op is exactly `AckFlow::packet`, `open` or
-//! `flush` of its flow. `ldcp_sim::ack_generator::SeqAckModel` is its cycle
+//! `flush` of its flow. `ldcp_sim::ack_generator::AckGeneratorSeqModel` is its cycle
 //! model, and cosimulation compares every port every cycle.
 //!
 //! # Handshake and timing (design constants)
@@ -515,14 +515,14 @@ ldcp_sim::ack_generator_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::ack_generator::{stimulus, SeqAckModel};
+    use ldcp_sim::ack_generator::{stimulus, AckGeneratorSeqModel};
 
     /// RustHDL's own simulation agrees with the cycle model (the Verilog
     /// is checked by cosimulation).
     #[test]
     fn ack_generator_seq_rusthdl_simulation_matches_model() {
         let mut sim = AckGeneratorSeqRustHdl::<FB_ICE40>::new();
-        let mut model = SeqAckModel::new(FB_ICE40 as u32);
+        let mut model = AckGeneratorSeqModel::new(FB_ICE40 as u32);
         let (mut acks, mut ready_low, mut errs) = (0u32, 0u32, 0u32);
         for (c, i) in stimulus(5, FB_ICE40 as u32).take(20_000).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");

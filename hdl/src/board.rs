@@ -178,7 +178,7 @@ pub struct BoardCore {
 impl BoardCore {
     /// The board core with its NIC core stamped with `build`.
     pub fn new(build: BuildId) -> Self {
-        let reset_addr = ldcp_regmap::model::offset("CORE_RESET");
+        let reset_addr = ldcp_regmap::position::offset::CORE_RESET;
         BoardCore {
             clock: Default::default(),
             uart_rx: Default::default(),

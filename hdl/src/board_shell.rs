@@ -92,7 +92,7 @@ pub struct BoardShell {
 
 impl Default for BoardShell {
     fn default() -> Self {
-        let reset_addr = ldcp_regmap::model::offset("CORE_RESET");
+        let reset_addr = ldcp_regmap::position::offset::CORE_RESET;
         BoardShell {
             clock: Default::default(),
             uart_rx: Default::default(),

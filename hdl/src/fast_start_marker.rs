@@ -4,7 +4,7 @@
 //!
 //! The rules, the PSN choice (24-bit, modulo 2^24), the error codes and the
 //! behaviour on bad input are documented once, with the golden model, in
-//! `ldcp_sim::fast_start_marker`; `FastStartModel` mirrors this file and
+//! `ldcp_sim::fast_start_marker`; `FastStartMarkerModel` mirrors this file and
 //! cosimulation compares every output every cycle.
 //!
 //! # Timing
@@ -850,12 +850,12 @@ ldcp_sim::fast_start_marker_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::fast_start_marker::{stimulus, FastStartModel};
+    use ldcp_sim::fast_start_marker::{stimulus, FastStartMarkerModel};
 
     /// RustHDL's own simulation agrees with the golden model.
     fn rusthdl_matches_model<const FB: usize>(cycles: usize) {
         let mut sim = FastStartMarkerRustHdl::<FB>::new();
-        let mut model = FastStartModel::new(FB as u32);
+        let mut model = FastStartMarkerModel::new(FB as u32);
         for (c, i) in stimulus(5, FB as u32).take(cycles).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");
             model.tick(&i);

@@ -8,7 +8,7 @@
 //! The rules, the PSN choice, the error codes and the behaviour on bad
 //! input are those of `ldcp_sim::fast_start_marker` ([`FsFlow::tx`],
 //! [`FsFlow::ack`], the flow reset; RFC 1624 Eq. 3 for the checksum).
-//! `ldcp_sim::fast_start_marker::SeqFsModel` is its cycle model: it applies
+//! `ldcp_sim::fast_start_marker::FastStartMarkerSeqModel` is its cycle model: it applies
 //! each event with the pipelined model's own result function, so
 //! cosimulation checks this RTL against the same golden functions.
 //!
@@ -565,14 +565,14 @@ ldcp_sim::fast_start_marker_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::fast_start_marker::{stimulus, SeqFsModel};
+    use ldcp_sim::fast_start_marker::{stimulus, FastStartMarkerSeqModel};
 
     /// RustHDL's own simulation agrees with the cycle model (the Verilog
     /// is checked by cosimulation).
     #[test]
     fn fast_start_marker_seq_rusthdl_simulation_matches_model() {
         let mut sim = FastStartMarkerSeqRustHdl::<FB_ICE40>::new();
-        let mut model = SeqFsModel::new(FB_ICE40 as u32);
+        let mut model = FastStartMarkerSeqModel::new(FB_ICE40 as u32);
         let (mut results, mut sets, mut errs) = (0u32, 0u32, 0u32);
         for (c, i) in stimulus(5, FB_ICE40 as u32).take(20_000).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");

@@ -11,7 +11,7 @@
 //! update is taken (T of the take cycle plus the interval), as the
 //! functional `PacedFlow` does, so the pipelined timer's known defect (a
 //! restart at T equal to the old join time modulo 2^25 not seen as fresh)
-//! does not exist here. `ldcp_sim::pacing_timer::SeqPtModel` is its cycle
+//! does not exist here. `ldcp_sim::pacing_timer::PacingTimerSeqModel` is its cycle
 //! model, and cosimulation compares every port every cycle.
 //!
 //! # The table and its ops (design constants)
@@ -364,14 +364,14 @@ ldcp_sim::pacing_timer_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::pacing_timer::{stimulus, SeqPtModel};
+    use ldcp_sim::pacing_timer::{stimulus, PacingTimerSeqModel};
 
     /// RustHDL's own simulation agrees with the cycle model (the Verilog
     /// is checked by cosimulation).
     #[test]
     fn pacing_timer_seq_rusthdl_simulation_matches_model() {
         let mut sim = PacingTimerSeqRustHdl::<FB_ICE40>::new();
-        let mut model = SeqPtModel::new(FB_ICE40 as u32);
+        let mut model = PacingTimerSeqModel::new(FB_ICE40 as u32);
         let (mut grants, mut ready_low, mut errs) = (0u32, 0u32, 0u32);
         for (c, i) in stimulus(5, FB_ICE40 as u32).take(20_000).enumerate() {
             let got = sim.step(&i).expect("RustHDL simulation settles");

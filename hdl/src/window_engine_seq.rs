@@ -9,7 +9,7 @@
 //! boundary at cw = 1). Each update is exactly `update()` of that module
 //! on one event: `n` unmarked or `n` marked packets, never merged, so the
 //! engine equals the functional model `FlowTable` event for event.
-//! `ldcp_sim::window_engine::SeqEngineModel` is its cycle model, and
+//! `ldcp_sim::window_engine::WindowEngineSeqModel` is its cycle model, and
 //! cosimulation compares every port every cycle.
 //!
 //! # Handshake and timing (design constants)
@@ -560,14 +560,14 @@ ldcp_sim::window_engine_seq_ports!(crate::hand_stepped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ldcp_sim::window_engine::{stimulus, SeqEngineModel, WindowParams};
+    use ldcp_sim::window_engine::{stimulus, WindowEngineSeqModel, WindowParams};
 
     /// RustHDL's own simulation of the engine agrees with its cycle model
     /// (the Verilog is checked by cosimulation).
     #[test]
     fn window_engine_seq_rusthdl_simulation_matches_model() {
         let mut sim = WindowEngineSeqRustHdl::<8>::new();
-        let mut model = SeqEngineModel::new(8);
+        let mut model = WindowEngineSeqModel::new(8);
         let mut updates = 0;
         for (c, i) in stimulus(5, 8, WindowParams::default())
             .take(20_000)

@@ -295,7 +295,12 @@ pub fn check(o: &Options) -> Result<(), String> {
         check_range("--buf-kb", b, 64, 16_383)?;
     }
     if let Some(g) = o.tuning.gamma_shift {
-        check_range("--gamma-shift", g, 1, 8)?;
+        check_range(
+            "--gamma-shift",
+            g,
+            ldcp_sim::window_engine::GAMMA_SHIFT_MIN,
+            ldcp_sim::window_engine::GAMMA_SHIFT_MAX,
+        )?;
     }
     if let Some(d) = o.tuning.duration_us {
         check_range("--duration-us", d, 10, 10_000_000)?;

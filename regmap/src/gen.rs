@@ -44,6 +44,7 @@ pub fn files() -> Vec<(&'static str, String)> {
                 "the register decoder of the LDCP switch port (id registers, CORE_RESET, the WRED/ECN port, and from 0x200 the draft-001 blocks: packet staging, tunnel ECN, END.CON, Fast CNP)",
             ),
         ),
+        ("regmap/src/position.rs", rust_positions()),
         ("host-driver/src/regs.rs", rust_accessors(REGISTERS)),
         ("docs/regmap.md", markdown(REGISTERS)),
         ("docs/regmap.json", json(REGISTERS)),
@@ -222,6 +223,60 @@ pub fn c_header(regs: &[Register]) -> String {
         let _ = writeln!(s);
     }
     let _ = writeln!(s, "#endif /* LDCP_REGS_H */");
+    s
+}
+
+/// Each register's position in the register lists the models index (the
+/// core's, the extension decoder's and the switch port's, one module each)
+/// and its byte offset, as constants: a model names a register by a
+/// constant the compiler checks, never by a string looked up at run time.
+pub fn rust_positions() -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "// {HEADER}\n");
+    let _ = writeln!(
+        s,
+        "//! Each register's position in a decoder's register list, and its byte offset."
+    );
+    let _ = writeln!(
+        s,
+        "//! `core_regs::GAMMA` indexes [`crate::core_registers`] (a prefix of [`crate::REGISTERS`]),"
+    );
+    let _ = writeln!(
+        s,
+        "//! `ext_regs::XSTATUS` [`crate::ext_registers`], `switch_regs::WRED_K` [`crate::switch_registers`];"
+    );
+    let _ = writeln!(
+        s,
+        "//! `offset::GAMMA` is the register's byte offset in the 4 KiB window.\n"
+    );
+    let _ = writeln!(s, "#![allow(missing_docs)]\n");
+    let lists: [(&str, &str, &[Register]); 3] = [
+        ("core_regs", "the NIC core's decoder", core_registers()),
+        (
+            "ext_regs",
+            "the NIC system's extension decoder",
+            ext_registers(),
+        ),
+        (
+            "switch_regs",
+            "the switch port's decoder",
+            switch_registers(),
+        ),
+    ];
+    for (module, what, regs) in lists {
+        let _ = writeln!(s, "/// Positions in {what}'s register list.");
+        let _ = writeln!(s, "pub mod {module} {{");
+        for (i, r) in regs.iter().enumerate() {
+            let _ = writeln!(s, "    pub const {}: usize = {i};", r.name);
+        }
+        let _ = writeln!(s, "}}\n");
+    }
+    let _ = writeln!(s, "/// Byte offsets in the 4 KiB window.");
+    let _ = writeln!(s, "pub mod offset {{");
+    for r in REGISTERS {
+        let _ = writeln!(s, "    pub const {}: u32 = {:#05x};", r.name, r.offset);
+    }
+    let _ = writeln!(s, "}}");
     s
 }
 

@@ -9,6 +9,8 @@
 //! - `hdl/src/ext_regfile.rs`: the NIC system's extension decoder;
 //! - `hdl/src/switch_regfile.rs`: the switch port's decoder (the
 //!   registers [`in_switch_port`] selects);
+//! - `regmap/src/position.rs`: each register's position in its decoder's
+//!   list and its offset, as constants the models name registers by;
 //! - `host-driver/src/regs.rs`: the driver's typed accessors;
 //! - `docs/regmap.md` and `docs/regmap.json`: the documentation;
 //! - `docs/ldcp_regs.h`: a C header for people who write their own driver.
@@ -31,6 +33,7 @@
 
 pub mod gen;
 pub mod model;
+pub mod position;
 
 /// "LDCP" in ASCII: the first register of the map.
 pub const MAGIC: u32 = 0x4C44_4350;

@@ -114,22 +114,6 @@ pub fn field(reg: &str, name: &str) -> &'static crate::Field {
         .unwrap_or_else(|| panic!("no field {reg}.{name}"))
 }
 
-/// The index of `name` in [`crate::ext_registers`] (panics as [`index`]).
-pub fn ext_index(name: &str) -> usize {
-    crate::ext_registers()
-        .iter()
-        .position(|r| r.name == name)
-        .unwrap_or_else(|| panic!("no extension register {name} in the map"))
-}
-
-/// The index of `name` in [`crate::switch_registers`] (panics as [`index`]).
-pub fn switch_index(name: &str) -> usize {
-    crate::switch_registers()
-        .iter()
-        .position(|r| r.name == name)
-        .unwrap_or_else(|| panic!("no switch-port register {name} in the map"))
-}
-
 fn hit(bus_addr: u32, r: &Register) -> bool {
     let a = bus_addr & 0xfff;
     a & 3 == 0 && a >> 2 == r.offset >> 2

@@ -12,6 +12,25 @@ fn the_map_has_no_structural_error() {
     assert_eq!(REGISTERS[0].reset(), ldcp_regmap::MAGIC);
 }
 
+/// The generated positions index the list their module names: a model
+/// that reads `ext_regs::XSTATUS` reads XSTATUS in the extension decoder.
+#[test]
+fn positions_index_their_decoders_lists() {
+    use ldcp_regmap::position::{core_regs, ext_regs, offset, switch_regs};
+    use ldcp_regmap::{core_registers, ext_registers, switch_registers};
+    assert_eq!(core_registers()[core_regs::GAMMA].name, "GAMMA");
+    assert_eq!(core_registers()[core_regs::CNT_CLEAR].name, "CNT_CLEAR");
+    assert_eq!(ext_registers()[ext_regs::XSTATUS].name, "XSTATUS");
+    assert_eq!(ext_registers()[ext_regs::LOOP_LOST].name, "LOOP_LOST");
+    assert_eq!(switch_registers()[switch_regs::WRED_K].name, "WRED_K");
+    assert_eq!(switch_registers()[switch_regs::CD_INCAST].name, "CD_INCAST");
+    // the switch port's list is not a slice of the map: GIT_HASH is at
+    // the same offset, in another position
+    assert_eq!(switch_registers()[switch_regs::GIT_HASH].name, "GIT_HASH");
+    assert_eq!(offset::GAMMA, ldcp_regmap::model::offset("GAMMA"));
+    assert_eq!(offset::WRED_K, ldcp_regmap::model::offset("WRED_K"));
+}
+
 #[test]
 fn committed_generated_files_are_up_to_date() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -288,7 +307,8 @@ fn the_switch_port_decodes_id_core_reset_wred_and_its_own() {
 /// a write strobed right after a read acts after the read's sample.
 #[test]
 fn a_read_shows_its_data_read_latency_cycles_after_the_strobe() {
-    use ldcp_regmap::model::{index, offset, BusIn, BusOut, RegFileModel};
+    use ldcp_regmap::model::{offset, BusIn, BusOut, RegFileModel};
+    use ldcp_regmap::position::core_regs;
     assert_eq!(ldcp_regmap::READ_LATENCY_CYCLES, 2);
     let n = ldcp_regmap::core_registers().len();
     let (ro, set) = (vec![0u32; n], vec![0u32; n]);
@@ -298,7 +318,7 @@ fn a_read_shows_its_data_read_latency_cycles_after_the_strobe() {
         m.outputs()
     };
     let (a, b) = (offset("ALPHA"), offset("BETA"));
-    let beta_reset = RegFileModel::new().held(index("BETA"));
+    let beta_reset = RegFileModel::new().held(core_regs::BETA);
     let none = BusOut::default();
     let data = |rdata| BusOut {
         rdata,
@@ -323,12 +343,13 @@ fn a_read_shows_its_data_read_latency_cycles_after_the_strobe() {
 /// takes its value at the end of that cycle.
 #[test]
 fn a_command_reaches_the_core_the_cycle_after_its_write() {
-    use ldcp_regmap::model::{index, offset, BusIn, RegFileModel};
+    use ldcp_regmap::model::{offset, BusIn, RegFileModel};
+    use ldcp_regmap::position::core_regs;
     assert_eq!(ldcp_regmap::WRITE_LATENCY_CYCLES, 1);
     let n = ldcp_regmap::core_registers().len();
     let (ro, set) = (vec![0u32; n], vec![0u32; n]);
     let mut m = RegFileModel::new();
-    let (push, cmd) = (index("EV_PUSH"), index("FLOW_CMD"));
+    let (push, cmd) = (core_regs::EV_PUSH, core_regs::FLOW_CMD);
     assert_eq!(m.command(push), None);
     m.tick(
         &BusIn::write(offset("EV_PUSH"), 0xffff_f3a5),
@@ -343,7 +364,7 @@ fn a_command_reaches_the_core_the_cycle_after_its_write() {
     m.tick(&BusIn::default(), false, &ro, &set);
     assert_eq!(m.command(push), None, "a one-cycle strobe");
     // an RW register takes its write at the end of the next cycle
-    let alpha = index("ALPHA");
+    let alpha = core_regs::ALPHA;
     let before = m.held(alpha);
     assert_ne!(before, 3);
     m.tick(&BusIn::write(offset("ALPHA"), 3), false, &ro, &set);

@@ -236,7 +236,7 @@ mod seq_model;
 pub use rtl_model::{
     stimulus, AckGeneratorModel, AgInputs, AgOutputs, AgStimulus, ACK_QUEUE, READY_MAX_QUEUED,
 };
-pub use seq_model::{SeqAckModel, SeqAckStats, SEQ_OP_CYCLES};
+pub use seq_model::{AckGeneratorSeqModel, AckGeneratorSeqStats, SEQ_OP_CYCLES};
 
 #[cfg(test)]
 mod tests;

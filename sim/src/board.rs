@@ -119,7 +119,7 @@ impl BoardModel {
 
     fn bus(&self) -> BusIn {
         if self.por == POR_WRITE_AT {
-            BusIn::write(ldcp_regmap::model::offset("CORE_RESET"), 1)
+            BusIn::write(ldcp_regmap::position::offset::CORE_RESET, 1)
         } else {
             let b: BridgeOut = self.bridge.outputs();
             BusIn {

@@ -107,7 +107,7 @@ impl ShellModel {
     /// or the bridge's.
     fn bus_next(&self) -> BusIn {
         if self.por == POR_WRITE_AT {
-            BusIn::write(ldcp_regmap::model::offset("CORE_RESET"), 1)
+            BusIn::write(ldcp_regmap::position::offset::CORE_RESET, 1)
         } else {
             let b: BridgeOut = self.bridge.outputs();
             BusIn {
@@ -150,7 +150,7 @@ impl ShellModel {
         let b = self.bridge.outputs();
         let active = self.por != POR_DONE;
         let reset_written = bus.we
-            && bus.addr & 0xfff == ldcp_regmap::model::offset("CORE_RESET")
+            && bus.addr & 0xfff == ldcp_regmap::position::offset::CORE_RESET
             && bus.wdata & 1 != 0;
         self.act = if b.bus_we || b.bus_re || b.refused {
             i.cfg_led_hold_cycles & ((1 << LED_HOLD_BITS) - 1)

@@ -6,7 +6,7 @@
 //!   incremental (RFC 1624 Eq. 3, what the hardware does);
 //! - [`FsFlow`] / [`FastStartTable`]: the functional golden model, one flow
 //!   or a table of them, for the network simulator (no pipeline);
-//! - [`FastStartModel`]: the cycle-accurate mirror of the RTL's registers,
+//! - [`FastStartMarkerModel`]: the cycle-accurate mirror of the RTL's registers,
 //!   for cosimulation.
 //!
 //! # Sequence numbers: the 24-bit PSN, and why
@@ -344,8 +344,8 @@ impl FastStartTable {
 
 mod rtl_model;
 mod seq_model;
-pub use rtl_model::{stimulus, FastStartModel, FsInputs, FsOutputs, FsStimulus};
-pub use seq_model::{SeqFsModel, SeqFsStats, SEQ_LATENCY_CYCLES};
+pub use rtl_model::{stimulus, FastStartMarkerModel, FsInputs, FsOutputs, FsStimulus};
+pub use seq_model::{FastStartMarkerSeqModel, FastStartMarkerSeqStats, SEQ_LATENCY_CYCLES};
 
 #[cfg(test)]
 mod tests;

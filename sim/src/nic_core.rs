@@ -4,8 +4,9 @@
 //! the counters, register for register. The RTL's module doc describes the
 //! behaviour; this file mirrors it statement for statement.
 
-use crate::window_engine::{SeqEngineModel, WeInputs, WeOutputs, WindowEngineModel};
-use ldcp_regmap::model::{field, index, BusIn, BusOut, RegFileModel};
+use crate::window_engine::{WeInputs, WeOutputs, WindowEngineModel, WindowEngineSeqModel};
+use ldcp_regmap::model::{field, BusIn, BusOut, RegFileModel};
+use ldcp_regmap::position::core_regs;
 use ldcp_regmap::REGISTERS;
 
 /// Flow-id bits of the core's iCE40 build.
@@ -36,7 +37,7 @@ pub enum EngineModel {
     /// `ldcp_hdl::window_engine::WindowEngine`.
     Pipelined(WindowEngineModel),
     /// `ldcp_hdl::window_engine_seq::WindowEngineSeq`.
-    Sequential(SeqEngineModel),
+    Sequential(WindowEngineSeqModel),
 }
 
 impl EngineModel {
@@ -170,84 +171,6 @@ pub fn ev_push_fields(v: u32) -> (u32, u32, bool) {
     (m.ev_flow.get(v), m.ev_n.get(v), m.ev_ece.get(v) != 0)
 }
 
-/// Register indices the core uses, resolved once.
-#[derive(Clone, Copy, Debug)]
-struct Ix {
-    git_hash: usize,
-    caps: usize,
-    blocks: usize,
-    core_reset: usize,
-    status: usize,
-    errors: usize,
-    alpha: usize,
-    beta: usize,
-    gamma: usize,
-    cw_max: usize,
-    rtt: usize,
-    init_cw: usize,
-    flow_id: usize,
-    flow_cmd: usize,
-    flow_wdata: usize,
-    flow_cw: usize,
-    flow_interval: usize,
-    flow_status: usize,
-    ev_push: usize,
-    gen_count: usize,
-    gen_seed: usize,
-    gen_ctrl: usize,
-    gen_remaining: usize,
-    cycles_lo: usize,
-    cycles_hi: usize,
-    cnt_events: usize,
-    cnt_pushed: usize,
-    cnt_dropped: usize,
-    cnt_updates: usize,
-    cnt_marked: usize,
-    gen_cycles: usize,
-    cnt_packets: usize,
-    cnt_clear: usize,
-}
-
-impl Ix {
-    fn new() -> Self {
-        Ix {
-            git_hash: index("GIT_HASH"),
-            caps: index("CAPS"),
-            blocks: index("BLOCKS"),
-            core_reset: index("CORE_RESET"),
-            status: index("STATUS"),
-            errors: index("ERRORS"),
-            alpha: index("ALPHA"),
-            beta: index("BETA"),
-            gamma: index("GAMMA"),
-            cw_max: index("CW_MAX"),
-            rtt: index("RTT"),
-            init_cw: index("INIT_CW"),
-            flow_id: index("FLOW_ID"),
-            flow_cmd: index("FLOW_CMD"),
-            flow_wdata: index("FLOW_WDATA"),
-            flow_cw: index("FLOW_CW"),
-            flow_interval: index("FLOW_INTERVAL"),
-            flow_status: index("FLOW_STATUS"),
-            ev_push: index("EV_PUSH"),
-            gen_count: index("GEN_COUNT"),
-            gen_seed: index("GEN_SEED"),
-            gen_ctrl: index("GEN_CTRL"),
-            gen_remaining: index("GEN_REMAINING"),
-            cycles_lo: index("CYCLES_LO"),
-            cycles_hi: index("CYCLES_HI"),
-            cnt_events: index("CNT_EVENTS"),
-            cnt_pushed: index("CNT_PUSHED"),
-            cnt_dropped: index("CNT_DROPPED"),
-            cnt_updates: index("CNT_UPDATES"),
-            cnt_marked: index("CNT_MARKED"),
-            gen_cycles: index("GEN_CYCLES"),
-            cnt_packets: index("CNT_PACKETS"),
-            cnt_clear: index("CNT_CLEAR"),
-        }
-    }
-}
-
 /// What a model has done since power-up (not part of the RTL: for tests to
 /// show what a stimulus reached).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -349,7 +272,6 @@ pub struct Taps {
 /// The NIC core's registers, mirrored.
 #[derive(Clone, Debug)]
 pub struct NicCoreModel {
-    ix: Ix,
     /// The build's flow bits.
     fb: u32,
     hash: u32,
@@ -390,7 +312,7 @@ impl NicCoreModel {
     /// (`ldcp_hdl::nic_core::NicCoreSeqIce40` at 8), CAPS.EXT 0.
     pub fn sized_seq(flow_bits: u32, hash: u32, dirty: bool) -> Self {
         Self::with_engine(
-            EngineModel::Sequential(SeqEngineModel::new(flow_bits)),
+            EngineModel::Sequential(WindowEngineSeqModel::new(flow_bits)),
             flow_bits,
             hash,
             dirty,
@@ -403,7 +325,7 @@ impl NicCoreModel {
     /// is beyond the core's): `ldcp_hdl::nic_cu`'s, at 8.
     pub fn sized_seq_in(flow_bits: u32, hash: u32, dirty: bool, blocks: u32) -> Self {
         Self::with_engine(
-            EngineModel::Sequential(SeqEngineModel::new(flow_bits)),
+            EngineModel::Sequential(WindowEngineSeqModel::new(flow_bits)),
             flow_bits,
             hash,
             dirty,
@@ -417,7 +339,6 @@ impl NicCoreModel {
             "flow bits {flow_bits} out of [1, {FLOW_BITS_4K}]"
         );
         NicCoreModel {
-            ix: Ix::new(),
             fb: flow_bits,
             hash,
             dirty,
@@ -464,7 +385,7 @@ impl NicCoreModel {
             && eo.out_valid
             && eo.out_flow == o.fc_flow
             && o.fc_age >= self.eng.capture_age();
-        let flow_cmd = self.regs.command(self.ix.flow_cmd);
+        let flow_cmd = self.regs.command(core_regs::FLOW_CMD);
         Taps {
             core_rst: o.reset_q,
             upd_valid: eo.out_valid,
@@ -473,10 +394,10 @@ impl NicCoreModel {
             upd_cw_pkts: eo.out_cw >> 20,
             upd_restart: capture && o.fc_op == 3,
             flow_reset: flow_cmd.is_some_and(|v| v & 3 == 3) && !o.fc_busy,
-            flow_reset_id: self.regs.held(self.ix.flow_id) & self.flow_mask(),
+            flow_reset_id: self.regs.held(core_regs::FLOW_ID) & self.flow_mask(),
             cnt_clear: self
                 .regs
-                .command(self.ix.cnt_clear)
+                .command(core_regs::CNT_CLEAR)
                 .is_some_and(|v| v & 1 != 0),
             sweeping: o.sweeping,
             set_ready: !o.sweeping && self.eng.ready(),
@@ -512,14 +433,13 @@ impl NicCoreModel {
         set: Option<(u32, u32)>,
         sys_push: Option<u32>,
     ) {
-        let ix = self.ix;
         let o = self.s;
         let held = |i: usize| self.regs.held(i);
         // the commands the decoder presents this cycle (written in the last)
         let command = |i: usize| self.regs.command(i);
 
         let core_reset = o.reset_q;
-        let reset_d = command(ix.core_reset).is_some_and(|v| v & 1 != 0);
+        let reset_d = command(core_regs::CORE_RESET).is_some_and(|v| v & 1 != 0);
 
         // ---- FIFO occupancy and the port
         let fifo_level = o.level;
@@ -549,12 +469,12 @@ impl NicCoreModel {
             in_set: false,
             in_ece: gece,
             in_n_pkts: gn,
-            in_cw: held(ix.init_cw),
-            cfg_alpha: held(ix.alpha) as u16,
-            cfg_beta: held(ix.beta) as u16,
-            cfg_gamma_shift: held(ix.gamma) as u8,
-            cfg_cw_max: held(ix.cw_max),
-            cfg_rtt_ticks: held(ix.rtt),
+            in_cw: held(core_regs::INIT_CW),
+            cfg_alpha: held(core_regs::ALPHA) as u16,
+            cfg_beta: held(core_regs::BETA) as u16,
+            cfg_gamma_shift: held(core_regs::GAMMA) as u8,
+            cfg_cw_max: held(core_regs::CW_MAX),
+            cfg_rtt_ticks: held(core_regs::RTT),
         };
         if take_fc {
             ev.in_flow = o.fc_flow;
@@ -564,7 +484,7 @@ impl NicCoreModel {
         }
         // the SET value, selected from registers only (as the RTL does)
         if !o.sweeping && o.fc_op == 2 {
-            ev.in_cw = held(ix.flow_wdata);
+            ev.in_cw = held(core_regs::FLOW_WDATA);
         }
         if let (true, Some((flow, cw))) = (take_set, set) {
             ev.in_flow = flow & mask;
@@ -593,48 +513,48 @@ impl NicCoreModel {
         // ---- values the core drives into the decoder (pre-edge)
         let mut ro = [0u32; REGISTERS.len()];
         let mut set = [0u32; REGISTERS.len()];
-        ro[ix.git_hash] = self.hash;
-        ro[ix.caps] = self.fb
+        ro[core_regs::GIT_HASH] = self.hash;
+        ro[core_regs::CAPS] = self.fb
             | (ldcp_regmap::FIFO_DEPTH_LOG2 << 8)
             | (self.eng.latency_cycles() << 16)
             | ((self.dirty as u32) << 24)
             | (((self.blocks & !ldcp_regmap::BLOCKS_NIC_CORE != 0) as u32) << 25)
             | map().caps_kind.put(ldcp_regmap::KIND_NIC);
-        ro[ix.blocks] = self.blocks;
-        ro[ix.status] = o.sweeping as u32
+        ro[core_regs::BLOCKS] = self.blocks;
+        ro[core_regs::STATUS] = o.sweeping as u32
             | (o.fc_busy as u32) << 1
             | (o.gen_busy as u32) << 2
             | fifo_level << 16;
-        ro[ix.flow_cw] = o.res_cw;
-        ro[ix.flow_interval] = o.res_interval;
-        ro[ix.flow_status] =
+        ro[core_regs::FLOW_CW] = o.res_cw;
+        ro[core_regs::FLOW_INTERVAL] = o.res_interval;
+        ro[core_regs::FLOW_STATUS] =
             o.fc_done as u32 | (o.fc_busy as u32) << 1 | map().status_flow.put(o.res_flow);
-        ro[ix.gen_remaining] = o.gen_rem;
-        ro[ix.cycles_lo] = o.cycles as u32;
-        ro[ix.cycles_hi] = o.cycles_hi;
-        ro[ix.cnt_events] = o.cnt_events;
-        ro[ix.cnt_pushed] = o.cnt_pushed;
-        ro[ix.cnt_dropped] = o.cnt_dropped;
-        ro[ix.cnt_updates] = o.cnt_updates;
-        ro[ix.cnt_marked] = o.cnt_marked;
-        ro[ix.gen_cycles] = o.gen_cycles;
-        ro[ix.cnt_packets] = o.cnt_packets;
-        set[ix.errors] = o.ovf_q as u32 | (o.fcb_q as u32) << 1;
+        ro[core_regs::GEN_REMAINING] = o.gen_rem;
+        ro[core_regs::CYCLES_LO] = o.cycles as u32;
+        ro[core_regs::CYCLES_HI] = o.cycles_hi;
+        ro[core_regs::CNT_EVENTS] = o.cnt_events;
+        ro[core_regs::CNT_PUSHED] = o.cnt_pushed;
+        ro[core_regs::CNT_DROPPED] = o.cnt_dropped;
+        ro[core_regs::CNT_UPDATES] = o.cnt_updates;
+        ro[core_regs::CNT_MARKED] = o.cnt_marked;
+        ro[core_regs::GEN_CYCLES] = o.gen_cycles;
+        ro[core_regs::CNT_PACKETS] = o.cnt_packets;
+        set[core_regs::ERRORS] = o.ovf_q as u32 | (o.fcb_q as u32) << 1;
 
         // ---- strobes
-        let cycles_lo_rd = self.regs.samples(ix.cycles_lo);
-        let bus_push = command(ix.ev_push);
+        let cycles_lo_rd = self.regs.samples(core_regs::CYCLES_LO);
+        let bus_push = command(core_regs::EV_PUSH);
         let push = sys_push.or(bus_push);
         let push_ok = push.is_some() && fifo_level & 0x100 == 0;
         // events lost: refused at a full FIFO; an EV_PUSH the system displaced
         let lost_full = push.is_some() && !push_ok;
         let lost_bus = bus_push.is_some() && sys_push.is_some();
-        let gen_ctrl = command(ix.gen_ctrl);
-        let flow_cmd = command(ix.flow_cmd);
-        let cnt_clear = command(ix.cnt_clear).is_some_and(|v| v & 1 != 0);
-        let gen_count = held(ix.gen_count);
-        let gen_seed = held(ix.gen_seed);
-        let flow_id = held(ix.flow_id) & mask;
+        let gen_ctrl = command(core_regs::GEN_CTRL);
+        let flow_cmd = command(core_regs::FLOW_CMD);
+        let cnt_clear = command(core_regs::CNT_CLEAR).is_some_and(|v| v & 1 != 0);
+        let gen_count = held(core_regs::GEN_COUNT);
+        let gen_seed = held(core_regs::GEN_SEED);
+        let flow_id = held(core_regs::FLOW_ID) & mask;
 
         // ---- next state, in the RTL's order
         let mut n = o;
@@ -916,7 +836,7 @@ impl NicCoreModel {
     /// to leave: a reset sweep, a full FIFO, a flow command and the
     /// engine's latency, each in turn.
     pub fn drain_bus(&self) -> Vec<BusIn> {
-        let stop = BusIn::write(ldcp_regmap::model::offset("GEN_CTRL"), 2);
+        let stop = BusIn::write(ldcp_regmap::position::offset::GEN_CTRL, 2);
         // the sequential engine takes an event per latency at the worst
         let per_event = match self.eng {
             EngineModel::Pipelined(_) => 1,

@@ -7,15 +7,16 @@
 //! module doc describes the behaviour. Its ports are the NIC system's
 //! ([`SysIn`], [`SysOut`]; the WRED/ECN port's observation outputs are 0).
 
-use crate::ack_generator::{AgInputs, SeqAckModel};
-use crate::fast_start_marker::{FsInputs, SeqFsModel};
+use crate::ack_generator::{AckGeneratorSeqModel, AgInputs};
+use crate::fast_start_marker::{FastStartMarkerSeqModel, FsInputs};
 use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS};
 use crate::nic_system::{
     decide, results_ro, AgAck, FsResult, Glue, GlueIn, LoopOp, LoopTable, Sender, SenderIn, SysIn,
-    SysOut, SysStats, XIx,
+    SysOut, SysStats,
 };
-use crate::pacing_timer::{PtInputs, SeqPtModel};
+use crate::pacing_timer::{PacingTimerSeqModel, PtInputs};
 use ldcp_regmap::model::{BusIn, RegFileModel};
+use ldcp_regmap::position::ext_regs;
 
 /// Entries of the queue of returned ACKs in front of the fast-start marker
 /// (flip-flops: the HX8K's block RAMs are spent).
@@ -112,10 +113,9 @@ pub struct NicCuModel {
     fb: u32,
     core: NicCoreModel,
     x: RegFileModel,
-    xi: XIx,
-    pt: SeqPtModel,
-    fs: SeqFsModel,
-    ag: SeqAckModel,
+    pt: PacingTimerSeqModel,
+    fs: FastStartMarkerSeqModel,
+    ag: AckGeneratorSeqModel,
     lt: LoopTable,
     lw: Vec<u32>,
     lw_q: u32,
@@ -135,10 +135,9 @@ impl NicCuModel {
             fb,
             core: NicCoreModel::sized_seq_in(fb, hash, dirty, ldcp_regmap::BLOCKS_NIC_CU),
             x: RegFileModel::ext_of(ldcp_regmap::BLOCKS_NIC_CU),
-            xi: XIx::new(),
-            pt: SeqPtModel::new(fb),
-            fs: SeqFsModel::new(fb),
-            ag: SeqAckModel::new(fb),
+            pt: PacingTimerSeqModel::new(fb),
+            fs: FastStartMarkerSeqModel::new(fb),
+            ag: AckGeneratorSeqModel::new(fb),
             lt: LoopTable::new(fb),
             lw: vec![1; 1 << fb],
             lw_q: 0,
@@ -203,7 +202,6 @@ impl NicCuModel {
 
     /// One rising edge with `bus` on the inputs.
     pub fn tick(&mut self, bus: &BusIn) {
-        let xi = self.xi;
         let (o, ol) = (self.g, self.lp);
         let t = self.core.taps();
         let pto = self.pt.outputs();
@@ -244,7 +242,7 @@ impl NicCuModel {
         }
 
         // ---- the sender's op
-        let lctl = held(xi.loop_ctrl);
+        let lctl = held(ext_regs::LOOP_CTRL);
         let loopback = lctl & 1 != 0;
         let send = lctl & 2 != 0;
         let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
@@ -277,7 +275,7 @@ impl NicCuModel {
             d,
             self.lt.ram[d.idx as usize],
             snd.t,
-            held(xi.loop_rto),
+            held(ext_regs::LOOP_RTO),
             ol.pipe,
         );
         let w = d.v.then_some((d.idx, dec.w));
@@ -297,7 +295,7 @@ impl NicCuModel {
         ));
 
         // ---- the marker's port: the slot, the ACK queue's head, the send
-        let hdr = held(xi.fs_hdr);
+        let hdr = held(ext_regs::FS_HDR);
         let head = ol.aq[0];
         let set_coming = fso.out_valid && fso.out_set;
         let fs_free = fso.in_ready && !ol.set_pend && !set_coming && !t.sweeping;
@@ -314,7 +312,7 @@ impl NicCuModel {
             in_last: o.fs.last,
             in_word0: o.fs.word0 as u16,
             in_csum: o.fs.csum as u16,
-            cfg_iw_pkts: held(xi.fs_iw),
+            cfg_iw_pkts: held(ext_regs::FS_IW),
         };
         if !o.fs.pend {
             (fs_in.in_kind, fs_in.in_flow, fs_in.in_psn) = if head.v {
@@ -381,8 +379,8 @@ impl NicCuModel {
             in_psn: o.ag.psn,
             in_ce: o.ag.ce,
             in_last: o.ag.last,
-            cfg_m_pkts: held(xi.ag_m),
-            cfg_timeout_cycles: held(xi.ag_timeout),
+            cfg_m_pkts: held(ext_regs::AG_M),
+            cfg_timeout_cycles: held(ext_regs::AG_TIMEOUT),
         };
         if !o.ag.pend {
             ag_in.in_open = false;
@@ -409,12 +407,12 @@ impl NicCuModel {
             ago,
             fs_take,
             ag_take,
-            fs_ev: command(xi.fs_ev).is_some(),
-            ag_ev: command(xi.ag_ev).is_some(),
+            fs_ev: command(ext_regs::FS_EV).is_some(),
+            ag_ev: command(ext_regs::AG_EV).is_some(),
             wdata: self.x.wdata_q(),
-            fs_psn: held(xi.fs_psn),
+            fs_psn: held(ext_regs::FS_PSN),
             fs_hdr: hdr,
-            ag_psn: held(xi.ag_psn),
+            ag_psn: held(ext_regs::AG_PSN),
             mask,
         });
         if t.cnt_clear || rst {
@@ -447,21 +445,16 @@ impl NicCuModel {
         let mut set = std::mem::take(&mut self.set);
         ro.fill(0);
         set.fill(0);
-        o.ro(&xi, &mut ro, &mut set);
+        o.ro(&mut ro, &mut set);
         // FS_RESULT* and AG_ACK* are the blocks' own output registers, which
         // hold their last result (the RTL keeps no copy)
-        results_ro(
-            &xi,
-            &mut ro,
-            FsResult::of(&fso, mask),
-            AgAck::of(&ago, mask),
-        );
-        ro[xi.loop_status] = ol.pipe;
-        ro[xi.loop_sent] = ol.sent;
-        ro[xi.loop_delivered] = ol.delivered;
-        ro[xi.loop_rewinds] = ol.rewinds;
-        ro[xi.loop_timeouts] = ol.timeouts;
-        ro[xi.loop_lost] = ol.lost;
+        results_ro(&mut ro, FsResult::of(&fso, mask), AgAck::of(&ago, mask));
+        ro[ext_regs::LOOP_STATUS] = ol.pipe;
+        ro[ext_regs::LOOP_SENT] = ol.sent;
+        ro[ext_regs::LOOP_DELIVERED] = ol.delivered;
+        ro[ext_regs::LOOP_REWINDS] = ol.rewinds;
+        ro[ext_regs::LOOP_TIMEOUTS] = ol.timeouts;
+        ro[ext_regs::LOOP_LOST] = ol.lost;
 
         // ---- statistics
         let st = &mut self.stats;
@@ -551,8 +544,8 @@ impl NicCuModel {
     /// eight laps of the generator's scanner (each flush takes an op of 4
     /// cycles) and the marker's queue.
     pub fn drain_bus(&self) -> Vec<BusIn> {
-        let timeout0 = BusIn::write(ldcp_regmap::model::offset("AG_TIMEOUT"), 0);
-        let loop_off = BusIn::write(ldcp_regmap::model::offset("LOOP_CTRL"), 0);
+        let timeout0 = BusIn::write(ldcp_regmap::position::offset::AG_TIMEOUT, 0);
+        let loop_off = BusIn::write(ldcp_regmap::position::offset::LOOP_CTRL, 0);
         let mut v = self.core.drain_bus();
         v.insert(1, timeout0);
         v.insert(0, loop_off);

@@ -5,11 +5,12 @@
 //! register. The RTL's module doc describes the behaviour.
 
 use crate::ack_generator::{AckGeneratorModel, AgInputs, AgOutputs};
-use crate::fast_start_marker::{FastStartModel, FsInputs, FsOutputs};
+use crate::fast_start_marker::{FastStartMarkerModel, FsInputs, FsOutputs};
 use crate::nic_core::{ev_push_word, map, NicCoreModel, FLOW_BITS, FLOW_BITS_4K};
 use crate::pacing_timer::{PacingTimerModel, PtInputs, PtOutputs};
 use crate::wred_ecn::{WredEcnModel, WredInputs};
-use ldcp_regmap::model::{ext_index, BusIn, RegFileModel};
+use ldcp_regmap::model::{BusIn, RegFileModel};
+use ldcp_regmap::position::ext_regs;
 
 crate::ports! {
     callback nic_system_ports;
@@ -161,19 +162,19 @@ impl AgAck {
 }
 
 /// FS_RESULT* and AG_ACK* as registers show `r` and `a`.
-pub(crate) fn results_ro(xi: &XIx, ro: &mut [u32], r: FsResult, a: AgAck) {
-    ro[xi.fs_result] = r.kind
+pub(crate) fn results_ro(ro: &mut [u32], r: FsResult, a: AgAck) {
+    ro[ext_regs::FS_RESULT] = r.kind
         | r.err << 2
         | r.ecn << 4
         | r.stage << 6
         | (r.set as u32) << 8
         | (r.gbn as u32) << 9
         | map().fs_result_flow.put(r.flow);
-    ro[xi.fs_result_hdr] = r.word0 | r.csum << 16;
-    ro[xi.fs_result_psn] = r.psn;
-    ro[xi.fs_result_cw] = r.cw;
-    ro[xi.ag_ack] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
-    ro[xi.ag_ack_flow] = a.flow;
+    ro[ext_regs::FS_RESULT_HDR] = r.word0 | r.csum << 16;
+    ro[ext_regs::FS_RESULT_PSN] = r.psn;
+    ro[ext_regs::FS_RESULT_CW] = r.cw;
+    ro[ext_regs::AG_ACK] = a.psn | a.n << 24 | (a.ece as u32) << 28 | (a.nak as u32) << 29;
+    ro[ext_regs::AG_ACK_FLOW] = a.flow;
 }
 
 /// Stages of the loop's delay line beside the fast-start marker.
@@ -628,129 +629,21 @@ impl Glue {
 
     /// What the extension decoder reads of them (pre-edge), and the W1C
     /// sets of the slots' overruns (XERRORS bits 0 and 1).
-    pub(crate) fn ro(&self, xi: &XIx, ro: &mut [u32], set: &mut [u32]) {
+    pub(crate) fn ro(&self, ro: &mut [u32], set: &mut [u32]) {
         let o = self;
-        ro[xi.xstatus] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
-        set[xi.xerrors] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
-        ro[xi.pt_grants] = o.pt_grants;
-        ro[xi.pt_last] =
+        ro[ext_regs::XSTATUS] = o.fs.pend as u32 | (o.ag.pend as u32) << 1;
+        set[ext_regs::XERRORS] = o.fs_ovr as u32 | (o.ag_ovr as u32) << 1;
+        ro[ext_regs::PT_GRANTS] = o.pt_grants;
+        ro[ext_regs::PT_LAST] =
             map().pt_last_flow.put(o.pt_last_flow) | map().pt_last_late.put(o.pt_last_late);
-        ro[xi.pt_max_late] = o.pt_max_late;
-        results_ro(xi, ro, o.fs_r, o.ag_a);
-        ro[xi.fs_events] = o.fs_events;
-        ro[xi.fs_errors] = o.fs_errors;
-        ro[xi.ag_acks] = o.ag_acks;
-        ro[xi.ag_naks] = o.ag_naks;
-        ro[xi.ag_errors] = o.ag_errors;
-        ro[xi.ag_err] = o.ag_err;
-    }
-}
-
-/// Extension register indices, resolved once.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct XIx {
-    pub(crate) xstatus: usize,
-    pub(crate) xerrors: usize,
-    pub(crate) pt_grants: usize,
-    pub(crate) pt_last: usize,
-    pub(crate) pt_max_late: usize,
-    pub(crate) fs_iw: usize,
-    pub(crate) fs_psn: usize,
-    pub(crate) fs_hdr: usize,
-    pub(crate) fs_ev: usize,
-    pub(crate) fs_result: usize,
-    pub(crate) fs_result_hdr: usize,
-    pub(crate) fs_result_psn: usize,
-    pub(crate) fs_result_cw: usize,
-    pub(crate) fs_events: usize,
-    pub(crate) fs_errors: usize,
-    pub(crate) ag_m: usize,
-    pub(crate) ag_timeout: usize,
-    pub(crate) ag_psn: usize,
-    pub(crate) ag_ev: usize,
-    pub(crate) ag_ack: usize,
-    pub(crate) ag_ack_flow: usize,
-    pub(crate) ag_acks: usize,
-    pub(crate) ag_naks: usize,
-    pub(crate) ag_errors: usize,
-    pub(crate) ag_err: usize,
-    pub(crate) k_min: usize,
-    pub(crate) k_max: usize,
-    pub(crate) k: usize,
-    pub(crate) buf_max: usize,
-    pub(crate) p_max: usize,
-    pub(crate) seed: usize,
-    pub(crate) drain: usize,
-    pub(crate) pkt: usize,
-    pub(crate) last: usize,
-    pub(crate) occ: usize,
-    pub(crate) forwarded: usize,
-    pub(crate) marked: usize,
-    pub(crate) dropped_wred: usize,
-    pub(crate) dropped_full: usize,
-    pub(crate) loop_ctrl: usize,
-    pub(crate) loop_rto: usize,
-    pub(crate) loop_len: usize,
-    pub(crate) loop_status: usize,
-    pub(crate) loop_sent: usize,
-    pub(crate) loop_delivered: usize,
-    pub(crate) loop_rewinds: usize,
-    pub(crate) loop_timeouts: usize,
-    pub(crate) loop_lost: usize,
-}
-
-impl XIx {
-    pub(crate) fn new() -> Self {
-        XIx {
-            xstatus: ext_index("XSTATUS"),
-            xerrors: ext_index("XERRORS"),
-            pt_grants: ext_index("PT_GRANTS"),
-            pt_last: ext_index("PT_LAST"),
-            pt_max_late: ext_index("PT_MAX_LATE"),
-            fs_iw: ext_index("FS_IW"),
-            fs_psn: ext_index("FS_PSN"),
-            fs_hdr: ext_index("FS_HDR"),
-            fs_ev: ext_index("FS_EV"),
-            fs_result: ext_index("FS_RESULT"),
-            fs_result_hdr: ext_index("FS_RESULT_HDR"),
-            fs_result_psn: ext_index("FS_RESULT_PSN"),
-            fs_result_cw: ext_index("FS_RESULT_CW"),
-            fs_events: ext_index("FS_EVENTS"),
-            fs_errors: ext_index("FS_ERRORS"),
-            ag_m: ext_index("AG_M"),
-            ag_timeout: ext_index("AG_TIMEOUT"),
-            ag_psn: ext_index("AG_PSN"),
-            ag_ev: ext_index("AG_EV"),
-            ag_ack: ext_index("AG_ACK"),
-            ag_ack_flow: ext_index("AG_ACK_FLOW"),
-            ag_acks: ext_index("AG_ACKS"),
-            ag_naks: ext_index("AG_NAKS"),
-            ag_errors: ext_index("AG_ERRORS"),
-            ag_err: ext_index("AG_ERR"),
-            k_min: ext_index("WRED_K_MIN"),
-            k_max: ext_index("WRED_K_MAX"),
-            k: ext_index("WRED_K"),
-            buf_max: ext_index("WRED_BUF_MAX"),
-            p_max: ext_index("WRED_P_MAX"),
-            seed: ext_index("WRED_SEED"),
-            drain: ext_index("WRED_DRAIN"),
-            pkt: ext_index("WRED_PKT"),
-            last: ext_index("WRED_LAST"),
-            occ: ext_index("WRED_OCC"),
-            forwarded: ext_index("WRED_FORWARDED"),
-            marked: ext_index("WRED_MARKED"),
-            dropped_wred: ext_index("WRED_DROPPED_WRED"),
-            dropped_full: ext_index("WRED_DROPPED_FULL"),
-            loop_ctrl: ext_index("LOOP_CTRL"),
-            loop_rto: ext_index("LOOP_RTO"),
-            loop_len: ext_index("LOOP_LEN"),
-            loop_status: ext_index("LOOP_STATUS"),
-            loop_sent: ext_index("LOOP_SENT"),
-            loop_delivered: ext_index("LOOP_DELIVERED"),
-            loop_rewinds: ext_index("LOOP_REWINDS"),
-            loop_timeouts: ext_index("LOOP_TIMEOUTS"),
-            loop_lost: ext_index("LOOP_LOST"),
-        }
+        ro[ext_regs::PT_MAX_LATE] = o.pt_max_late;
+        results_ro(ro, o.fs_r, o.ag_a);
+        ro[ext_regs::FS_EVENTS] = o.fs_events;
+        ro[ext_regs::FS_ERRORS] = o.fs_errors;
+        ro[ext_regs::AG_ACKS] = o.ag_acks;
+        ro[ext_regs::AG_NAKS] = o.ag_naks;
+        ro[ext_regs::AG_ERRORS] = o.ag_errors;
+        ro[ext_regs::AG_ERR] = o.ag_err;
     }
 }
 
@@ -862,9 +755,8 @@ pub struct NicSystemModel {
     fb: u32,
     core: NicCoreModel,
     x: RegFileModel,
-    xi: XIx,
     pt: PacingTimerModel,
-    fs: FastStartModel,
+    fs: FastStartMarkerModel,
     ag: AckGeneratorModel,
     wred: WredEcnModel,
     lt: LoopTable,
@@ -897,9 +789,8 @@ impl NicSystemModel {
             fb: flow_bits,
             core: NicCoreModel::sized(flow_bits, hash, dirty, true),
             x: RegFileModel::ext(),
-            xi: XIx::new(),
             pt: PacingTimerModel::new(flow_bits),
-            fs: FastStartModel::new(flow_bits),
+            fs: FastStartMarkerModel::new(flow_bits),
             ag: AckGeneratorModel::new(flow_bits),
             wred: WredEcnModel::new(),
             lt: LoopTable::new(flow_bits),
@@ -966,7 +857,6 @@ impl NicSystemModel {
 
     /// One rising edge with `bus` on the inputs.
     pub fn tick(&mut self, bus: &BusIn) {
-        let xi = self.xi;
         let o = self.s;
         let t = self.core.taps();
         let pto = self.pt.outputs();
@@ -993,7 +883,7 @@ impl NicSystemModel {
         // ---- the loopback: the sender's op (a flow reset, a returned ACK,
         // or a visit of the next flow), and the decision on the s1 op
         let ol = o.lp;
-        let lctl = held(xi.loop_ctrl);
+        let lctl = held(ext_regs::LOOP_CTRL);
         let loopback = lctl & 1 != 0;
         let send = lctl & 2 != 0;
         let lp_last = map().loop_flows.get(lctl).clamp(1, 1 << fb) - 1;
@@ -1020,7 +910,7 @@ impl NicSystemModel {
             d,
             self.lt.ram[d.idx as usize],
             ol.snd.t,
-            held(xi.loop_rto),
+            held(ext_regs::LOOP_RTO),
             ol.pipe,
         );
         let w = d.v.then_some((d.idx, dec.w));
@@ -1051,7 +941,7 @@ impl NicSystemModel {
         ));
 
         // ---- fast-start marker
-        let hdr = held(xi.fs_hdr);
+        let hdr = held(ext_regs::FS_HDR);
         // the slot waits while the core sweeps (no hand-off meets the sweep)
         // and while a loop event holds the port
         let lp_fs = ack_fs.v || ol.tx_v;
@@ -1064,7 +954,7 @@ impl NicSystemModel {
             in_last: o.g.fs.last,
             in_word0: o.g.fs.word0 as u16,
             in_csum: o.g.fs.csum as u16,
-            cfg_iw_pkts: held(xi.fs_iw),
+            cfg_iw_pkts: held(ext_regs::FS_IW),
         };
         if lp_fs {
             (fs_in.in_kind, fs_in.in_flow, fs_in.in_psn) = if ack_fs.v {
@@ -1099,8 +989,8 @@ impl NicSystemModel {
             in_psn: o.g.ag.psn,
             in_ce: o.g.ag.ce,
             in_last: o.g.ag.last,
-            cfg_m_pkts: held(xi.ag_m),
-            cfg_timeout_cycles: held(xi.ag_timeout),
+            cfg_m_pkts: held(ext_regs::AG_M),
+            cfg_timeout_cycles: held(ext_regs::AG_TIMEOUT),
         };
         if !o.g.ag.pend {
             ag_in.in_open = false;
@@ -1116,12 +1006,12 @@ impl NicSystemModel {
         n.por_done = true;
         // a loop packet leaving the marker goes ahead of a WRED_PKT write
         let loop_pkt = ol.fst[LOOP_FS_STAGES - 1];
-        let pkt_wr = command(xi.pkt).is_some();
+        let pkt_wr = command(ext_regs::WRED_PKT).is_some();
         let w_in = WredInputs {
             reset: rst || !o.por_done,
             in_valid: loop_pkt || pkt_wr,
             in_len_bytes: if loop_pkt {
-                held(xi.loop_len)
+                held(ext_regs::LOOP_LEN)
             } else {
                 self.x.wdata_q() & 0x3fff
             },
@@ -1130,13 +1020,13 @@ impl NicSystemModel {
             } else {
                 ((self.x.wdata_q() >> 16) & 3) as u8
             },
-            egress_drain_bytes: held(xi.drain),
-            cfg_k_min_bytes: held(xi.k_min),
-            cfg_k_max_bytes: held(xi.k_max),
-            cfg_k_bytes: held(xi.k),
-            cfg_buf_max_bytes: held(xi.buf_max),
-            cfg_p_max: held(xi.p_max) as u16,
-            cfg_seed: held(xi.seed),
+            egress_drain_bytes: held(ext_regs::WRED_DRAIN),
+            cfg_k_min_bytes: held(ext_regs::WRED_K_MIN),
+            cfg_k_max_bytes: held(ext_regs::WRED_K_MAX),
+            cfg_k_bytes: held(ext_regs::WRED_K),
+            cfg_buf_max_bytes: held(ext_regs::WRED_BUF_MAX),
+            cfg_p_max: held(ext_regs::WRED_P_MAX) as u16,
+            cfg_seed: held(ext_regs::WRED_SEED),
         };
         if wo.out_valid {
             n.wred_decision = wo.out_decision as u32;
@@ -1183,12 +1073,12 @@ impl NicSystemModel {
             ago,
             fs_take,
             ag_take,
-            fs_ev: command(xi.fs_ev).is_some(),
-            ag_ev: command(xi.ag_ev).is_some(),
+            fs_ev: command(ext_regs::FS_EV).is_some(),
+            ag_ev: command(ext_regs::AG_EV).is_some(),
             wdata: self.x.wdata_q(),
-            fs_psn: held(xi.fs_psn),
+            fs_psn: held(ext_regs::FS_PSN),
             fs_hdr: hdr,
-            ag_psn: held(xi.ag_psn),
+            ag_psn: held(ext_regs::AG_PSN),
             mask,
         });
 
@@ -1220,19 +1110,19 @@ impl NicSystemModel {
         let mut set = std::mem::take(&mut self.set);
         ro.fill(0);
         set.fill(0);
-        o.g.ro(&xi, &mut ro, &mut set);
-        set[xi.xerrors] |= (ol.wred_ovr as u32) << 2;
-        ro[xi.loop_status] = ol.pipe;
-        ro[xi.loop_sent] = ol.sent;
-        ro[xi.loop_delivered] = ol.delivered;
-        ro[xi.loop_rewinds] = ol.rewinds;
-        ro[xi.loop_timeouts] = ol.timeouts;
-        ro[xi.last] = o.wred_decision | o.wred_ecn << 2;
-        ro[xi.occ] = wo.stat_occupancy_bytes;
-        ro[xi.forwarded] = wo.stat_forwarded_pkts;
-        ro[xi.marked] = wo.stat_marked_pkts;
-        ro[xi.dropped_wred] = wo.stat_dropped_wred_pkts;
-        ro[xi.dropped_full] = wo.stat_dropped_overflow_pkts;
+        o.g.ro(&mut ro, &mut set);
+        set[ext_regs::XERRORS] |= (ol.wred_ovr as u32) << 2;
+        ro[ext_regs::LOOP_STATUS] = ol.pipe;
+        ro[ext_regs::LOOP_SENT] = ol.sent;
+        ro[ext_regs::LOOP_DELIVERED] = ol.delivered;
+        ro[ext_regs::LOOP_REWINDS] = ol.rewinds;
+        ro[ext_regs::LOOP_TIMEOUTS] = ol.timeouts;
+        ro[ext_regs::WRED_LAST] = o.wred_decision | o.wred_ecn << 2;
+        ro[ext_regs::WRED_OCC] = wo.stat_occupancy_bytes;
+        ro[ext_regs::WRED_FORWARDED] = wo.stat_forwarded_pkts;
+        ro[ext_regs::WRED_MARKED] = wo.stat_marked_pkts;
+        ro[ext_regs::WRED_DROPPED_WRED] = wo.stat_dropped_wred_pkts;
+        ro[ext_regs::WRED_DROPPED_FULL] = wo.stat_dropped_overflow_pkts;
 
         // ---- statistics
         let st = &mut self.stats;
@@ -1331,8 +1221,8 @@ impl NicSystemModel {
     /// core's drain, the pacing timer's sweep before the core's, and three
     /// passes of the ACK generator's scanner.
     pub fn drain_bus(&self) -> Vec<BusIn> {
-        let timeout0 = BusIn::write(ldcp_regmap::model::offset("AG_TIMEOUT"), 0);
-        let loop_off = BusIn::write(ldcp_regmap::model::offset("LOOP_CTRL"), 0);
+        let timeout0 = BusIn::write(ldcp_regmap::position::offset::AG_TIMEOUT, 0);
+        let loop_off = BusIn::write(ldcp_regmap::position::offset::LOOP_CTRL, 0);
         let mut v = self.core.drain_bus();
         v.insert(1, timeout0);
         v.insert(0, loop_off);

@@ -148,8 +148,8 @@ mod rtl_model;
 pub use rtl_model::{stimulus, PacingTimerModel, PtInputs, PtOutputs, PtStimulus, MIN_FLOW_BITS};
 mod seq_model;
 pub use seq_model::{
-    seq_lap_max_cycles, seq_lateness_bound_cycles, SeqPtModel, SeqPtStats, SEQ_UPDATE_CYCLES,
-    SEQ_VISIT_CYCLES,
+    seq_lap_max_cycles, seq_lateness_bound_cycles, PacingTimerSeqModel, PacingTimerSeqStats,
+    SEQ_UPDATE_CYCLES, SEQ_VISIT_CYCLES,
 };
 
 #[cfg(test)]

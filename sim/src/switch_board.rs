@@ -57,7 +57,8 @@ use crate::end_con::{EndConInputs, EndConModel};
 use crate::fast_cnp::{FastCnpInputs, FastCnpModel};
 use crate::tunnel_ecn::{EgressInputs, IngressInputs, TunnelEgressModel, TunnelIngressModel};
 use crate::wred_ecn::{WredEcnModel, WredInputs};
-use ldcp_regmap::model::{switch_index, BusIn, BusOut, RegFileModel};
+use ldcp_regmap::model::{BusIn, BusOut, RegFileModel};
+use ldcp_regmap::position::switch_regs;
 use ldcp_regmap::{
     BLOCK_COORD, BLOCK_END_CON, BLOCK_FAST_CNP, BLOCK_TUNNEL_EGRESS, BLOCK_TUNNEL_INGRESS,
 };
@@ -154,132 +155,81 @@ fn dsc_word_of(addr: u32, q: &QueueWord) -> u32 {
 /// The switch port's board core.
 pub type SwitchBoardModel = ShellBoard<SwitchCoreModel>;
 
-/// Register indices in the switch decoder.
-#[derive(Clone, Copy, Debug)]
-struct Ix {
-    git_hash: usize,
-    caps: usize,
-    blocks: usize,
-    core_reset: usize,
-    k_min: usize,
-    k_max: usize,
-    k: usize,
-    buf_max: usize,
-    p_max: usize,
-    seed: usize,
-    drain: usize,
-    pkt: usize,
-    last: usize,
-    occ: usize,
-    forwarded: usize,
-    marked: usize,
-    dropped_wred: usize,
-    dropped_full: usize,
-    sw_blocks: usize,
-    osrc: [usize; 4],
-    odst: [usize; 4],
-    isrc: [usize; 4],
-    idst: [usize; 4],
-    bth: usize,
-    udp: usize,
-    srh: usize,
-    inner: usize,
-    ti_mode: usize,
-    ti_pkt: usize,
-    ti_last: usize,
-    te_pkt: usize,
-    te_last: usize,
-    te_words: usize,
-    te_counts: [usize; 4],
-    ec_sid: [usize; 4],
-    ec_pkt: usize,
-    ec_last: usize,
-    ec_counts: [usize; 4],
-    fc_interval: usize,
-    fc_status: usize,
-    fc_last: usize,
-    fc_pop: usize,
-    fc_dsc_qp: usize,
-    fc_dsc_udp: usize,
-    fc_dsc_src: [usize; 4],
-    fc_dsc_dst: [usize; 4],
-    fc_dsc_end_con: [usize; 4],
-    fc_counts: [usize; 5],
-    cd_pkt: usize,
-    cd_last: usize,
-    cd_counts: [usize; 4],
-}
-
-impl Ix {
-    fn new() -> Self {
-        Ix {
-            git_hash: switch_index("GIT_HASH"),
-            caps: switch_index("CAPS"),
-            blocks: switch_index("BLOCKS"),
-            core_reset: switch_index("CORE_RESET"),
-            k_min: switch_index("WRED_K_MIN"),
-            k_max: switch_index("WRED_K_MAX"),
-            k: switch_index("WRED_K"),
-            buf_max: switch_index("WRED_BUF_MAX"),
-            p_max: switch_index("WRED_P_MAX"),
-            seed: switch_index("WRED_SEED"),
-            drain: switch_index("WRED_DRAIN"),
-            pkt: switch_index("WRED_PKT"),
-            last: switch_index("WRED_LAST"),
-            occ: switch_index("WRED_OCC"),
-            forwarded: switch_index("WRED_FORWARDED"),
-            marked: switch_index("WRED_MARKED"),
-            dropped_wred: switch_index("WRED_DROPPED_WRED"),
-            dropped_full: switch_index("WRED_DROPPED_FULL"),
-            sw_blocks: switch_index("SW_BLOCKS"),
-            osrc: four("PKT_OUTER_SRC"),
-            odst: four("PKT_OUTER_DST"),
-            isrc: four("PKT_INNER_SRC"),
-            idst: four("PKT_INNER_DST"),
-            bth: switch_index("PKT_BTH"),
-            udp: switch_index("PKT_UDP"),
-            srh: switch_index("PKT_SRH"),
-            inner: switch_index("PKT_INNER"),
-            ti_mode: switch_index("TI_MODE"),
-            ti_pkt: switch_index("TI_PKT"),
-            ti_last: switch_index("TI_LAST"),
-            te_pkt: switch_index("TE_PKT"),
-            te_last: switch_index("TE_LAST"),
-            te_words: switch_index("TE_WORDS"),
-            te_counts: ["TE_FORWARDED", "TE_DROPPED", "TE_DANGEROUS", "TE_UNUSED"]
-                .map(switch_index),
-            ec_sid: four("EC_SID"),
-            ec_pkt: switch_index("EC_PKT"),
-            ec_last: switch_index("EC_LAST"),
-            ec_counts: ["EC_FORWARDED", "EC_DECAP", "EC_PUNTED", "EC_DROPPED"].map(switch_index),
-            fc_interval: switch_index("FC_INTERVAL"),
-            fc_status: switch_index("FC_STATUS"),
-            fc_last: switch_index("FC_LAST"),
-            fc_pop: switch_index("FC_POP"),
-            fc_dsc_qp: switch_index("FC_DSC_QP"),
-            fc_dsc_udp: switch_index("FC_DSC_UDP"),
-            fc_dsc_src: four("FC_DSC_SRC"),
-            fc_dsc_dst: four("FC_DSC_DST"),
-            fc_dsc_end_con: four("FC_DSC_END_CON"),
-            fc_counts: [
-                "FC_MARKED",
-                "FC_SENT",
-                "FC_SUPPRESSED",
-                "FC_UNPARSED",
-                "FC_LOST",
-            ]
-            .map(switch_index),
-            cd_pkt: switch_index("CD_PKT"),
-            cd_last: switch_index("CD_LAST"),
-            cd_counts: ["CD_REROUTES", "CD_TYPE3", "CD_MARKS", "CD_INCAST"].map(switch_index),
-        }
-    }
-}
-
-/// The indices of the four words `<prefix>0..3`.
-fn four(prefix: &str) -> [usize; 4] {
-    [0, 1, 2, 3].map(|i| switch_index(&format!("{prefix}{i}")))
-}
+/// The switch port's registers that come in groups (four words of an
+/// address, a block's counters), by their positions in its decoder.
+const PKT_OUTER_SRC: [usize; 4] = [
+    switch_regs::PKT_OUTER_SRC0,
+    switch_regs::PKT_OUTER_SRC1,
+    switch_regs::PKT_OUTER_SRC2,
+    switch_regs::PKT_OUTER_SRC3,
+];
+const PKT_OUTER_DST: [usize; 4] = [
+    switch_regs::PKT_OUTER_DST0,
+    switch_regs::PKT_OUTER_DST1,
+    switch_regs::PKT_OUTER_DST2,
+    switch_regs::PKT_OUTER_DST3,
+];
+const PKT_INNER_SRC: [usize; 4] = [
+    switch_regs::PKT_INNER_SRC0,
+    switch_regs::PKT_INNER_SRC1,
+    switch_regs::PKT_INNER_SRC2,
+    switch_regs::PKT_INNER_SRC3,
+];
+const PKT_INNER_DST: [usize; 4] = [
+    switch_regs::PKT_INNER_DST0,
+    switch_regs::PKT_INNER_DST1,
+    switch_regs::PKT_INNER_DST2,
+    switch_regs::PKT_INNER_DST3,
+];
+const TE_COUNTS: [usize; 4] = [
+    switch_regs::TE_FORWARDED,
+    switch_regs::TE_DROPPED,
+    switch_regs::TE_DANGEROUS,
+    switch_regs::TE_UNUSED,
+];
+const EC_SID: [usize; 4] = [
+    switch_regs::EC_SID0,
+    switch_regs::EC_SID1,
+    switch_regs::EC_SID2,
+    switch_regs::EC_SID3,
+];
+const EC_COUNTS: [usize; 4] = [
+    switch_regs::EC_FORWARDED,
+    switch_regs::EC_DECAP,
+    switch_regs::EC_PUNTED,
+    switch_regs::EC_DROPPED,
+];
+const FC_DSC_SRC: [usize; 4] = [
+    switch_regs::FC_DSC_SRC0,
+    switch_regs::FC_DSC_SRC1,
+    switch_regs::FC_DSC_SRC2,
+    switch_regs::FC_DSC_SRC3,
+];
+const FC_DSC_DST: [usize; 4] = [
+    switch_regs::FC_DSC_DST0,
+    switch_regs::FC_DSC_DST1,
+    switch_regs::FC_DSC_DST2,
+    switch_regs::FC_DSC_DST3,
+];
+const FC_DSC_END_CON: [usize; 4] = [
+    switch_regs::FC_DSC_END_CON0,
+    switch_regs::FC_DSC_END_CON1,
+    switch_regs::FC_DSC_END_CON2,
+    switch_regs::FC_DSC_END_CON3,
+];
+const FC_COUNTS: [usize; 5] = [
+    switch_regs::FC_MARKED,
+    switch_regs::FC_SENT,
+    switch_regs::FC_SUPPRESSED,
+    switch_regs::FC_UNPARSED,
+    switch_regs::FC_LOST,
+];
+const CD_COUNTS: [usize; 4] = [
+    switch_regs::CD_REROUTES,
+    switch_regs::CD_TYPE3,
+    switch_regs::CD_MARKS,
+    switch_regs::CD_INCAST,
+];
 
 /// A 128-bit value's words as the map writes them (word 0: bits 127..96).
 fn words_hi(w: [u32; 4]) -> u64 {
@@ -375,7 +325,6 @@ pub fn caps(dirty: bool) -> u32 {
 #[derive(Clone, Debug)]
 pub struct SwitchCoreModel {
     regs: RegFileModel,
-    ix: Ix,
     wred: WredEcnModel,
     hash: u32,
     dirty: bool,
@@ -435,7 +384,6 @@ impl SwitchCoreModel {
             ro: vec![0; ldcp_regmap::switch_registers().len()],
             no_sets: vec![0; ldcp_regmap::switch_registers().len()],
             regs: RegFileModel::switch(),
-            ix: Ix::new(),
             wred: WredEcnModel::new(),
             hash,
             dirty,
@@ -490,7 +438,6 @@ impl SwitchCoreModel {
 
     /// One rising edge with `bus` on the inputs.
     pub fn tick(&mut self, bus: &BusIn) {
-        let ix = self.ix;
         let wo = self.wred.outputs();
         let held = |i: usize| self.regs.held(i);
         let rst = self.reset_q;
@@ -501,41 +448,41 @@ impl SwitchCoreModel {
         let has = |b: u32| role.has(b);
         let w_in = WredInputs {
             reset: block_reset,
-            in_valid: cmd(ix.pkt),
+            in_valid: cmd(switch_regs::WRED_PKT),
             in_len_bytes: wd & 0x3fff,
             in_ecn: ((wd >> 16) & 3) as u8,
-            egress_drain_bytes: held(ix.drain),
-            cfg_k_min_bytes: held(ix.k_min),
-            cfg_k_max_bytes: held(ix.k_max),
-            cfg_k_bytes: held(ix.k),
-            cfg_buf_max_bytes: held(ix.buf_max),
-            cfg_p_max: held(ix.p_max) as u16,
-            cfg_seed: held(ix.seed),
+            egress_drain_bytes: held(switch_regs::WRED_DRAIN),
+            cfg_k_min_bytes: held(switch_regs::WRED_K_MIN),
+            cfg_k_max_bytes: held(switch_regs::WRED_K_MAX),
+            cfg_k_bytes: held(switch_regs::WRED_K),
+            cfg_buf_max_bytes: held(switch_regs::WRED_BUF_MAX),
+            cfg_p_max: held(switch_regs::WRED_P_MAX) as u16,
+            cfg_seed: held(switch_regs::WRED_SEED),
         };
         let st = self.stage;
         let word0 = (st.inner & 0xffff) as u16;
         let ti_in = IngressInputs {
             reset: block_reset,
-            in_valid: cmd(ix.ti_pkt) && has(BLOCK_TUNNEL_INGRESS),
+            in_valid: cmd(switch_regs::TI_PKT) && has(BLOCK_TUNNEL_INGRESS),
             in_tunnel: (wd & 0x3f) as u8,
             in_ipv6: st.ipv6(),
             in_word0: word0,
-            cfg_we: cmd(ix.ti_mode) && has(BLOCK_TUNNEL_INGRESS),
+            cfg_we: cmd(switch_regs::TI_MODE) && has(BLOCK_TUNNEL_INGRESS),
             cfg_tunnel: (wd & 0x3f) as u8,
             cfg_compat: wd >> 8 & 1 != 0,
         };
         let te_in = EgressInputs {
             reset: block_reset,
-            in_valid: cmd(ix.te_pkt) && has(BLOCK_TUNNEL_EGRESS),
+            in_valid: cmd(switch_regs::TE_PKT) && has(BLOCK_TUNNEL_EGRESS),
             in_ipv6: st.ipv6(),
             in_word0: word0,
             in_csum: (st.inner >> 16) as u16,
             in_outer_ecn: (wd & 3) as u8,
         };
-        let sid_word = ix.ec_sid.iter().rposition(|&i| cmd(i));
+        let sid_word = EC_SID.iter().rposition(|&i| cmd(i));
         let ec_in = EndConInputs {
             reset: block_reset,
-            in_valid: cmd(ix.ec_pkt) && wd & 1 != 0 && has(BLOCK_END_CON),
+            in_valid: cmd(switch_regs::EC_PKT) && wd & 1 != 0 && has(BLOCK_END_CON),
             in_dst_hi: words_hi(st.odst),
             in_dst_lo: words_lo(st.odst),
             in_next_header: st.srh as u8,
@@ -569,11 +516,11 @@ impl SwitchCoreModel {
             dsc_dest_qp: st.bth & 0xff_ffff,
             dsc_pkey: st.udp as u16,
             dsc_udp_src: (st.udp >> 16) as u16,
-            cfg_interval_cycles: held(ix.fc_interval),
+            cfg_interval_cycles: held(switch_regs::FC_INTERVAL),
         };
         let cd_in = crate::coord::CoordInputs {
             reset: block_reset,
-            in_valid: cmd(ix.cd_pkt) && has(BLOCK_COORD),
+            in_valid: cmd(switch_regs::CD_PKT) && has(BLOCK_COORD),
             in_congested: wd & 1 != 0,
             in_cc: wd >> 1 & 1 != 0,
             in_light: (wd >> 2 & 3) as u8,
@@ -589,19 +536,19 @@ impl SwitchCoreModel {
         // the decoder's read-only inputs: a buffer of the model's, every slot
         // this model drives rewritten each cycle (no allocation per cycle)
         let mut ro = std::mem::take(&mut self.ro);
-        ro[ix.git_hash] = self.hash;
-        ro[ix.caps] = caps(self.dirty);
-        ro[ix.blocks] = ldcp_regmap::BLOCKS_SWITCH_PORT;
-        ro[ix.sw_blocks] = role.sw_blocks();
-        ro[ix.last] = self.decision | self.ecn << 2;
-        ro[ix.occ] = wo.stat_occupancy_bytes;
-        ro[ix.forwarded] = wo.stat_forwarded_pkts;
-        ro[ix.marked] = wo.stat_marked_pkts;
-        ro[ix.dropped_wred] = wo.stat_dropped_wred_pkts;
-        ro[ix.dropped_full] = wo.stat_dropped_overflow_pkts;
-        ro[ix.ti_last] = self.ti_last;
-        ro[ix.te_last] = self.te_last;
-        ro[ix.te_words] = self.te_words;
+        ro[switch_regs::GIT_HASH] = self.hash;
+        ro[switch_regs::CAPS] = caps(self.dirty);
+        ro[switch_regs::BLOCKS] = ldcp_regmap::BLOCKS_SWITCH_PORT;
+        ro[switch_regs::SW_BLOCKS] = role.sw_blocks();
+        ro[switch_regs::WRED_LAST] = self.decision | self.ecn << 2;
+        ro[switch_regs::WRED_OCC] = wo.stat_occupancy_bytes;
+        ro[switch_regs::WRED_FORWARDED] = wo.stat_forwarded_pkts;
+        ro[switch_regs::WRED_MARKED] = wo.stat_marked_pkts;
+        ro[switch_regs::WRED_DROPPED_WRED] = wo.stat_dropped_wred_pkts;
+        ro[switch_regs::WRED_DROPPED_FULL] = wo.stat_dropped_overflow_pkts;
+        ro[switch_regs::TI_LAST] = self.ti_last;
+        ro[switch_regs::TE_LAST] = self.te_last;
+        ro[switch_regs::TE_WORDS] = self.te_words;
         let tec = [
             teo.stat_forwarded_pkts,
             teo.stat_dropped_pkts,
@@ -621,13 +568,13 @@ impl SwitchCoreModel {
             fco.stat_unparsed_pkts,
             self.q_lost,
         ];
-        for (k, v) in ix.te_counts.iter().zip(tec) {
+        for (k, v) in TE_COUNTS.iter().zip(tec) {
             ro[*k] = v;
         }
-        for (k, v) in ix.ec_counts.iter().zip(ecc) {
+        for (k, v) in EC_COUNTS.iter().zip(ecc) {
             ro[*k] = v;
         }
-        for (k, v) in ix.fc_counts.iter().zip(fcc) {
+        for (k, v) in FC_COUNTS.iter().zip(fcc) {
             ro[*k] = v;
         }
         let cdc = [
@@ -636,20 +583,17 @@ impl SwitchCoreModel {
             cdo.stat_marks_allowed,
             cdo.stat_incast,
         ];
-        for (k, v) in ix.cd_counts.iter().zip(cdc) {
+        for (k, v) in CD_COUNTS.iter().zip(cdc) {
             ro[*k] = v;
         }
-        ro[ix.cd_last] = self.cd_last;
-        ro[ix.ec_last] = self.ec_last;
-        ro[ix.fc_last] = self.fc_last;
-        ro[ix.fc_status] = fco.stat_table_ready as u32 | self.q_level_seen << 8;
+        ro[switch_regs::CD_LAST] = self.cd_last;
+        ro[switch_regs::EC_LAST] = self.ec_last;
+        ro[switch_regs::FC_LAST] = self.fc_last;
+        ro[switch_regs::FC_STATUS] = fco.stat_table_ready as u32 | self.q_level_seen << 8;
         // every FC_DSC_* register reads the word the bus addressed last cycle
-        ro[ix.fc_dsc_qp] = self.dsc_word & 0x1ff_ffff;
-        ro[ix.fc_dsc_udp] = self.dsc_word;
-        for r in [ix.fc_dsc_src, ix.fc_dsc_dst, ix.fc_dsc_end_con]
-            .iter()
-            .flatten()
-        {
+        ro[switch_regs::FC_DSC_QP] = self.dsc_word & 0x1ff_ffff;
+        ro[switch_regs::FC_DSC_UDP] = self.dsc_word;
+        for r in [FC_DSC_SRC, FC_DSC_DST, FC_DSC_END_CON].iter().flatten() {
             ro[*r] = self.dsc_word;
         }
 
@@ -660,10 +604,10 @@ impl SwitchCoreModel {
         }
         let mut stage = st;
         for (w, regs) in [
-            (&mut stage.osrc, ix.osrc),
-            (&mut stage.odst, ix.odst),
-            (&mut stage.isrc, ix.isrc),
-            (&mut stage.idst, ix.idst),
+            (&mut stage.osrc, PKT_OUTER_SRC),
+            (&mut stage.odst, PKT_OUTER_DST),
+            (&mut stage.isrc, PKT_INNER_SRC),
+            (&mut stage.idst, PKT_INNER_DST),
         ] {
             for (k, &r) in regs.iter().enumerate() {
                 if cmd(r) {
@@ -671,16 +615,16 @@ impl SwitchCoreModel {
                 }
             }
         }
-        if cmd(ix.bth) {
+        if cmd(switch_regs::PKT_BTH) {
             stage.bth = wd & 0x3ff_ffff;
         }
-        if cmd(ix.udp) {
+        if cmd(switch_regs::PKT_UDP) {
             stage.udp = wd;
         }
-        if cmd(ix.srh) {
+        if cmd(switch_regs::PKT_SRH) {
             stage.srh = wd;
         }
-        if cmd(ix.inner) {
+        if cmd(switch_regs::PKT_INNER) {
             stage.inner = wd;
         }
         if tio.out_valid {
@@ -714,7 +658,11 @@ impl SwitchCoreModel {
         self.dsc_word = dsc_word_of(bus.addr, &self.q_read);
         self.q_level_seen = self.q_level;
         let push = fco.out_emit && (self.q_level as usize) < DSC_QUEUE_DEPTH;
-        let pop = self.regs.command(ix.fc_pop).is_some_and(|v| v & 1 != 0) && self.q_level > 0;
+        let pop = self
+            .regs
+            .command(switch_regs::FC_POP)
+            .is_some_and(|v| v & 1 != 0)
+            && self.q_level > 0;
         let q_rd_next = if rst {
             0
         } else {
@@ -769,7 +717,10 @@ impl SwitchCoreModel {
             self.q_lost = 0;
         }
         self.stage = stage;
-        self.reset_q = self.regs.command(ix.core_reset).is_some_and(|v| v & 1 != 0);
+        self.reset_q = self
+            .regs
+            .command(switch_regs::CORE_RESET)
+            .is_some_and(|v| v & 1 != 0);
         self.por_done = true;
         self.wred.tick(&w_in);
         self.ti.tick(&ti_in);

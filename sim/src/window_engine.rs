@@ -116,12 +116,17 @@ pub const NSUM_BITS: usize = 8;
 pub const AB_BITS: usize = 9;
 /// alpha = beta = 1.0, raw.
 pub const AB_ONE: u16 = 256;
+/// The GAMMA register's SHIFT field: gamma's range and the width of its
+/// port are the register map's, stated there once.
+const GAMMA_FIELD: ldcp_regmap::Field =
+    ldcp_regmap::REGISTERS[ldcp_regmap::position::core_regs::GAMMA].fields[0];
 /// Smallest gamma shift (gamma = 1/2).
-pub const GAMMA_SHIFT_MIN: u8 = 1;
+pub const GAMMA_SHIFT_MIN: u8 = GAMMA_FIELD.min as u8;
 /// Largest gamma shift (gamma = 1/256).
-pub const GAMMA_SHIFT_MAX: u8 = 8;
-/// Bits of the gamma shift port (0..=15; values outside 1..=8 are clamped).
-pub const GAMMA_SHIFT_BITS: usize = 4;
+pub const GAMMA_SHIFT_MAX: u8 = GAMMA_FIELD.max as u8;
+/// Bits of the gamma shift port (0..=15; values outside
+/// [`GAMMA_SHIFT_MIN`, `GAMMA_SHIFT_MAX`] are clamped).
+pub const GAMMA_SHIFT_BITS: usize = GAMMA_FIELD.width as usize;
 /// Bits of RTT in timer ticks.
 pub const RTT_BITS: usize = 16;
 /// Bits of a pacing interval in ticks (RTT / gamma_min < 2^24).
@@ -466,7 +471,8 @@ pub use rtl_model::{
     stage, WeInputs, WeOutputs, WeStats, WindowEngineModel, LATENCY_CYCLES, WINDOW, WRITE_LATENCY,
 };
 pub use seq_model::{
-    SeqEngineModel, SeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES, SEQ_SHORT_LATENCY_CYCLES,
+    WindowEngineSeqModel, WindowEngineSeqStats, WsInputs, WsOutputs, SEQ_LATENCY_CYCLES,
+    SEQ_SHORT_LATENCY_CYCLES,
 };
 
 /// A seeded, endless event stream for the CLI's cosimulation and the

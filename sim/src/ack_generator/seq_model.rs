@@ -20,7 +20,7 @@ enum Op {
 
 /// Counts of what the model did (for tests and benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeqAckStats {
+pub struct AckGeneratorSeqStats {
     /// Events taken from the port.
     pub events: u64,
     /// Flushes the scanner found and took (due or not when applied).
@@ -35,7 +35,7 @@ pub struct SeqAckStats {
 
 /// The RTL's registers and tables, mirrored.
 #[derive(Clone, Debug)]
-pub struct SeqAckModel {
+pub struct AckGeneratorSeqModel {
     flows: Vec<AckFlow>,
     /// The op in flight, the step it is in (0..=2 after its take), and m
     /// and the timeout as registered in step 1 (its rules use them).
@@ -56,18 +56,18 @@ pub struct SeqAckModel {
     /// (index, pending != 0, age).
     h2: Option<(usize, bool, u32)>,
     hit: Option<usize>,
-    stats: SeqAckStats,
+    stats: AckGeneratorSeqStats,
     out: AgOutputs,
 }
 
-impl SeqAckModel {
+impl AckGeneratorSeqModel {
     /// 2^flow_bits flows expecting PSN 0, at power-up.
     pub fn new(flow_bits: u32) -> Self {
         assert!(
             (1..=16).contains(&flow_bits),
             "flow_bits {flow_bits} not in 1..=16"
         );
-        let mut m = SeqAckModel {
+        let mut m = AckGeneratorSeqModel {
             flows: vec![AckFlow::default(); 1 << flow_bits],
             op: None,
             a2: None,
@@ -82,7 +82,7 @@ impl SeqAckModel {
             h1: None,
             h2: None,
             hit: None,
-            stats: SeqAckStats::default(),
+            stats: AckGeneratorSeqStats::default(),
             out: AgOutputs::default(),
         };
         m.out.in_ready = m.ready();
@@ -100,7 +100,7 @@ impl SeqAckModel {
     }
 
     /// What the model has done since power-up.
-    pub fn stats(&self) -> SeqAckStats {
+    pub fn stats(&self) -> AckGeneratorSeqStats {
         self.stats
     }
 
@@ -251,12 +251,12 @@ fn show(out: &mut AgOutputs, a: Ack) {
     out.out_nak = a.nak;
 }
 
-impl crate::cosim::CosimModel for SeqAckModel {
+impl crate::cosim::CosimModel for AckGeneratorSeqModel {
     type Input = AgInputs;
     type Output = AgOutputs;
 
     fn tick(&mut self, i: &AgInputs) {
-        SeqAckModel::tick(self, i)
+        AckGeneratorSeqModel::tick(self, i)
     }
 
     fn outputs(&self) -> AgOutputs {

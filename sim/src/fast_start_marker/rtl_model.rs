@@ -68,7 +68,7 @@ crate::ports! {
 
 /// The RTL's registers, mirrored.
 #[derive(Clone, Debug)]
-pub struct FastStartModel {
+pub struct FastStartMarkerModel {
     flows: Vec<FsFlow>,
     /// The input stages (edges t, t + 1, t + 2).
     stages: [Option<FsInputs>; 3],
@@ -79,14 +79,14 @@ pub struct FastStartModel {
     out: FsOutputs,
 }
 
-impl FastStartModel {
+impl FastStartMarkerModel {
     /// A table of 2^flow_bits idle flows, at power-up (no sweep pending).
     pub fn new(flow_bits: u32) -> Self {
         assert!(
             (1..=16).contains(&flow_bits),
             "flow_bits {flow_bits} not in 1..=16"
         );
-        FastStartModel {
+        FastStartMarkerModel {
             flows: vec![FsFlow::default(); 1 << flow_bits],
             stages: [None; 3],
             decided: FsOutputs::default(),
@@ -199,12 +199,12 @@ impl FsInputs {
     }
 }
 
-impl crate::cosim::CosimModel for FastStartModel {
+impl crate::cosim::CosimModel for FastStartMarkerModel {
     type Input = FsInputs;
     type Output = FsOutputs;
 
     fn tick(&mut self, i: &FsInputs) {
-        FastStartModel::tick(self, i)
+        FastStartMarkerModel::tick(self, i)
     }
 
     fn outputs(&self) -> FsOutputs {

@@ -17,7 +17,7 @@ const RULES_STEP: usize = 3;
 
 /// Counts of what the model did (for tests and benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeqFsStats {
+pub struct FastStartMarkerSeqStats {
     /// Events taken.
     pub events: u64,
     /// Events offered while busy (not taken; the source holds them).
@@ -28,30 +28,30 @@ pub struct SeqFsStats {
 
 /// The RTL's registers and table, mirrored.
 #[derive(Clone, Debug)]
-pub struct SeqFsModel {
+pub struct FastStartMarkerSeqModel {
     flows: Vec<FsFlow>,
     /// The event in flight, its step (0..=5 after the take), and its result
     /// once the rules are applied.
     op: Option<(FsInputs, usize, Option<FsOutputs>)>,
     cf_iw: u32,
     sweep: crate::Sweep,
-    stats: SeqFsStats,
+    stats: FastStartMarkerSeqStats,
     out: FsOutputs,
 }
 
-impl SeqFsModel {
+impl FastStartMarkerSeqModel {
     /// A table of 2^flow_bits idle flows, at power-up (no sweep pending).
     pub fn new(flow_bits: u32) -> Self {
         assert!(
             (1..=16).contains(&flow_bits),
             "flow_bits {flow_bits} not in 1..=16"
         );
-        SeqFsModel {
+        FastStartMarkerSeqModel {
             flows: vec![FsFlow::default(); 1 << flow_bits],
             op: None,
             cf_iw: 1,
             sweep: crate::Sweep::default(),
-            stats: SeqFsStats::default(),
+            stats: FastStartMarkerSeqStats::default(),
             out: FsOutputs {
                 in_ready: true,
                 ..Default::default()
@@ -70,7 +70,7 @@ impl SeqFsModel {
     }
 
     /// What the model has done since power-up.
-    pub fn stats(&self) -> SeqFsStats {
+    pub fn stats(&self) -> FastStartMarkerSeqStats {
         self.stats
     }
 
@@ -112,12 +112,12 @@ impl SeqFsModel {
     }
 }
 
-impl crate::cosim::CosimModel for SeqFsModel {
+impl crate::cosim::CosimModel for FastStartMarkerSeqModel {
     type Input = FsInputs;
     type Output = FsOutputs;
 
     fn tick(&mut self, i: &FsInputs) {
-        SeqFsModel::tick(self, i)
+        FastStartMarkerSeqModel::tick(self, i)
     }
 
     fn outputs(&self) -> FsOutputs {

@@ -223,7 +223,7 @@ fn fast_start_marker_bad_input_is_refused_and_counted() {
 
 #[test]
 fn fast_start_marker_model_latency_ready_and_sweep() {
-    let mut m = FastStartModel::new(3);
+    let mut m = FastStartMarkerModel::new(3);
     let tx = FsInputs {
         in_valid: true,
         in_kind: kind::TX,

@@ -48,7 +48,7 @@ struct Entry {
 
 /// Counts of what the model did (for tests and benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeqPtStats {
+pub struct PacingTimerSeqStats {
     /// Updates taken into the input register (ids in the table).
     pub updates: u64,
     /// Updates refused for their flow id.
@@ -59,7 +59,7 @@ pub struct SeqPtStats {
 
 /// The RTL's registers and table, mirrored.
 #[derive(Clone, Debug)]
-pub struct SeqPtModel {
+pub struct PacingTimerSeqModel {
     table: Vec<Entry>,
     t: u32,
     sweep: crate::Sweep,
@@ -83,18 +83,18 @@ pub struct SeqPtModel {
     /// The table's read register (the entry at the address of the last edge).
     rd: Entry,
     err: bool,
-    stats: SeqPtStats,
+    stats: PacingTimerSeqStats,
     out: PtOutputs,
 }
 
-impl SeqPtModel {
+impl PacingTimerSeqModel {
     /// A timer of 2^flow_bits flows at power-up: no member, T = 0.
     pub fn new(flow_bits: u32) -> Self {
         assert!(
             (1..=16).contains(&flow_bits),
             "flow_bits {flow_bits} not in 1..=16"
         );
-        SeqPtModel {
+        PacingTimerSeqModel {
             table: vec![Entry::default(); 1 << flow_bits],
             t: 0,
             sweep: crate::Sweep::default(),
@@ -108,7 +108,7 @@ impl SeqPtModel {
             sc_ptr: 0,
             rd: Entry::default(),
             err: false,
-            stats: SeqPtStats::default(),
+            stats: PacingTimerSeqStats::default(),
             out: PtOutputs {
                 in_ready: true,
                 ..Default::default()
@@ -117,7 +117,7 @@ impl SeqPtModel {
     }
 
     /// What the model did so far.
-    pub fn stats(&self) -> SeqPtStats {
+    pub fn stats(&self) -> PacingTimerSeqStats {
         self.stats
     }
 
@@ -253,12 +253,12 @@ impl SeqPtModel {
     }
 }
 
-impl crate::cosim::CosimModel for SeqPtModel {
+impl crate::cosim::CosimModel for PacingTimerSeqModel {
     type Input = PtInputs;
     type Output = PtOutputs;
 
     fn tick(&mut self, i: &PtInputs) {
-        SeqPtModel::tick(self, i)
+        PacingTimerSeqModel::tick(self, i)
     }
 
     fn outputs(&self) -> PtOutputs {

@@ -223,7 +223,7 @@ fn seq_pacing_timer_due_times_are_paced_flows() {
     let fb = 4;
     let n = 1u32 << fb;
     let lap = seq_lap_max_cycles(n);
-    let mut m = SeqPtModel::new(fb);
+    let mut m = PacingTimerSeqModel::new(fb);
     let mut f = vec![PacedFlow::default(); n as usize];
     let mut x = crate::xorshift::seed_state(0x5EED_002B);
     let mut rnd = || {

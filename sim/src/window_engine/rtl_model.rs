@@ -259,6 +259,13 @@ pub mod stage {
 use stage::*;
 
 /// Stages of the arithmetic pipeline, B ..= O.
+/// The shift the engine acts on: the port's bits, clamped to gamma's range
+/// (0 acts as the smallest shift, a value above the largest as the largest).
+fn gamma_clamped(shift: u8) -> u32 {
+    (u32::from(shift) & ((1 << GAMMA_SHIFT_BITS) - 1))
+        .clamp(u32::from(GAMMA_SHIFT_MIN), u32::from(GAMMA_SHIFT_MAX))
+}
+
 const ARITH: usize = O + 1;
 /// Stages of the interval pipeline, P ..= T.
 const INTERVAL: usize = T - P + 1;
@@ -653,8 +660,8 @@ impl WindowEngineModel {
         let cfg_next = Cfg {
             alpha: (pr.alpha_raw as u32 & 0x1ff).clamp(1, 256),
             beta: (pr.beta_raw as u32 & 0x1ff).clamp(1, 256),
-            g: (pr.gamma_shift as u32 & 0xf).clamp(1, 8),
-            gsh: CW_FRAC_BITS - (pr.gamma_shift as u32 & 0xf).clamp(1, 8),
+            g: gamma_clamped(pr.gamma_shift),
+            gsh: CW_FRAC_BITS - gamma_clamped(pr.gamma_shift),
             cw_max: pr.cw_max_raw.max(CW_ONE),
             rtt: pr.rtt_ticks & 0xffff,
             // ONE >> g: the power-up g = 0 gives 1.0 for a cycle, as in the RTL
@@ -684,7 +691,7 @@ impl WindowEngineModel {
         self.raw = WindowParams {
             alpha_raw: inp.cfg_alpha & 0x1ff,
             beta_raw: inp.cfg_beta & 0x1ff,
-            gamma_shift: inp.cfg_gamma_shift & 0xf,
+            gamma_shift: inp.cfg_gamma_shift & ((1 << GAMMA_SHIFT_BITS) - 1) as u8,
             cw_max_raw: inp.cfg_cw_max,
             rtt_ticks: inp.cfg_rtt_ticks & 0xffff,
         };

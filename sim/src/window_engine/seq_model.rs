@@ -70,7 +70,7 @@ impl WsInputs {
 
 /// What the sequential engine did, counted by the model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct SeqStats {
+pub struct WindowEngineSeqStats {
     /// Events taken.
     pub events: u64,
     /// Events offered while the engine was busy (not taken).
@@ -87,10 +87,10 @@ pub struct SeqStats {
     pub dropped: u64,
 }
 
-impl std::ops::AddAssign for SeqStats {
+impl std::ops::AddAssign for WindowEngineSeqStats {
     /// Sums two runs' figures (every field: a new one must be added here).
-    fn add_assign(&mut self, o: SeqStats) {
-        let SeqStats {
+    fn add_assign(&mut self, o: WindowEngineSeqStats) {
+        let WindowEngineSeqStats {
             events,
             refused,
             updates,
@@ -124,7 +124,7 @@ struct Pending {
 
 /// See the module doc.
 #[derive(Clone, Debug)]
-pub struct SeqEngineModel {
+pub struct WindowEngineSeqModel {
     flow_mask: u32,
     mem: Vec<u32>,
     busy: bool,
@@ -132,17 +132,17 @@ pub struct SeqEngineModel {
     st: u32,
     pending: Pending,
     out: WsOutputs,
-    stats: SeqStats,
+    stats: WindowEngineSeqStats,
 }
 
-impl SeqEngineModel {
+impl WindowEngineSeqModel {
     /// A table of 2^flow_bits flows at power-up: every cw is 1.0.
     pub fn new(flow_bits: u32) -> Self {
         assert!(
             (1..=16).contains(&flow_bits),
             "flow_bits {flow_bits} must be in [1, 16]"
         );
-        SeqEngineModel {
+        WindowEngineSeqModel {
             flow_mask: (1 << flow_bits) - 1,
             mem: vec![CW_ONE; 1 << flow_bits],
             busy: false,
@@ -152,12 +152,12 @@ impl SeqEngineModel {
                 in_ready: true,
                 ..WsOutputs::default()
             },
-            stats: SeqStats::default(),
+            stats: WindowEngineSeqStats::default(),
         }
     }
 
     /// What the engine did so far.
-    pub fn stats(&self) -> SeqStats {
+    pub fn stats(&self) -> WindowEngineSeqStats {
         self.stats
     }
 
@@ -256,12 +256,12 @@ impl SeqEngineModel {
     }
 }
 
-impl crate::cosim::CosimModel for SeqEngineModel {
+impl crate::cosim::CosimModel for WindowEngineSeqModel {
     type Input = WsInputs;
     type Output = WsOutputs;
 
     fn tick(&mut self, i: &WsInputs) {
-        SeqEngineModel::tick(self, i)
+        WindowEngineSeqModel::tick(self, i)
     }
 
     fn outputs(&self) -> WsOutputs {
@@ -281,6 +281,6 @@ impl crate::cosim::CosimModel for SeqEngineModel {
     }
 
     fn in_flight(&self) -> Vec<(&'static str, u64)> {
-        SeqEngineModel::in_flight(self)
+        WindowEngineSeqModel::in_flight(self)
     }
 }
