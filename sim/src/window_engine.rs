@@ -124,8 +124,8 @@ const GAMMA_FIELD: ldcp_regmap::Field =
 pub const GAMMA_SHIFT_MIN: u8 = GAMMA_FIELD.min as u8;
 /// Largest gamma shift (gamma = 1/256).
 pub const GAMMA_SHIFT_MAX: u8 = GAMMA_FIELD.max as u8;
-/// Bits of the gamma shift port (0..=15; values outside
-/// [`GAMMA_SHIFT_MIN`, `GAMMA_SHIFT_MAX`] are clamped).
+/// Bits of the gamma shift port (a value below `GAMMA_SHIFT_MIN` or above
+/// `GAMMA_SHIFT_MAX` is clamped to it).
 pub const GAMMA_SHIFT_BITS: usize = GAMMA_FIELD.width as usize;
 /// Bits of RTT in timer ticks.
 pub const RTT_BITS: usize = 16;

@@ -258,7 +258,6 @@ pub mod stage {
 }
 use stage::*;
 
-/// Stages of the arithmetic pipeline, B ..= O.
 /// The shift the engine acts on: the port's bits, clamped to gamma's range
 /// (0 acts as the smallest shift, a value above the largest as the largest).
 fn gamma_clamped(shift: u8) -> u32 {
@@ -266,6 +265,7 @@ fn gamma_clamped(shift: u8) -> u32 {
         .clamp(u32::from(GAMMA_SHIFT_MIN), u32::from(GAMMA_SHIFT_MAX))
 }
 
+/// Stages of the arithmetic pipeline, B ..= O.
 const ARITH: usize = O + 1;
 /// Stages of the interval pipeline, P ..= T.
 const INTERVAL: usize = T - P + 1;
