@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-cargo build --release --locked -q -p ldcp-flow --bin ldcp
+cargo build --release --locked -q -p ldcp-flow -p ldcpctl --bin ldcp --bin ldcpctl
 target/release/ldcp run "$@"
 if [ $# -eq 0 ]; then
     for cc in ldcp dctcp; do

@@ -40,14 +40,7 @@ use crate::nic_core::{BuildId, NicCoreIce40};
 use crate::uart_bridge::UartBridge;
 use rust_hdl::prelude::*;
 
-/// The board clock, MHz: the oscillator's, no PLL.
-pub const CLOCK_MHZ: f64 = OSC_MHZ;
-/// The oscillator, MHz.
-pub const OSC_MHZ: f64 = 100.0;
-/// The UART line rate on the board.
-pub const BAUD: u32 = ldcp_sim::uart_bridge::DEFAULT_BAUD;
-/// Clocks per UART bit on the board.
-pub const BAUD_DIV: u32 = 100;
+pub use ldcp_sim::board::{BAUD, BAUD_DIV, CLOCK_MHZ, OSC_MHZ};
 /// An iCE40 `SB_PLL40_CORE` in SIMPLE feedback: its reference divider,
 /// feedback divider, output divider (a power of two) and loop filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

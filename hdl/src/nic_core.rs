@@ -229,53 +229,7 @@ const _: () = assert!(
         && ldcp_regmap::BLOCK_GENERATOR == 6
 );
 
-/// The build an instance reports in GIT_HASH and CAPS.DIRTY.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BuildId {
-    /// The first 8 hex digits of the commit.
-    pub hash: u32,
-    /// Uncommitted changes in the tree.
-    pub dirty: bool,
-}
-
-impl BuildId {
-    /// The build the flow's blocks report: GIT_HASH 0 with CAPS.DIRTY set,
-    /// so their Verilog, and the committed reports' hashes, do not change
-    /// with every commit (a board build or the driver stamps a real one).
-    pub const UNSTAMPED: BuildId = BuildId {
-        hash: 0,
-        dirty: true,
-    };
-
-    /// The commit of the source tree this crate was built from (asked of
-    /// `git` at run time; hash 0 and dirty when git cannot tell).
-    pub fn current() -> Self {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let git = |args: &[&str]| {
-            std::process::Command::new("git")
-                .arg("-C")
-                .arg(dir)
-                .args(args)
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        };
-        let hash =
-            git(&["rev-parse", "--short=8", "HEAD"]).and_then(|h| u32::from_str_radix(&h, 16).ok());
-        let clean = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| s.is_empty());
-        match (hash, clean) {
-            (Some(hash), Some(clean)) => BuildId {
-                hash,
-                dirty: !clean,
-            },
-            _ => BuildId {
-                hash: 0,
-                dirty: true,
-            },
-        }
-    }
-}
+pub use ldcp_sim::nic_core::BuildId;
 
 /// The NIC core (see the module doc) with 2^`FB` flows; `EW` is its FIFO
 /// word, FB + [`EV_LOW_BITS`] (stable Rust cannot derive one width from

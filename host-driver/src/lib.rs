@@ -1,26 +1,25 @@
 //! Host driver of the LDCP devices: the NIC core (or system) and the
-//! switch port.
+//! switch port. It links no RustHDL: the hardware's side is the register
+//! map (`ldcp_regmap`) and the golden models (`ldcp_sim`).
 //!
 //! [`RegAccess`] is the one thing a backend provides: 32-bit reads and
 //! writes at the byte offsets of the register map, and a way to let device
 //! time pass. [`Device`] builds everything else on it (identification,
 //! parameters by name, the indirect flow window, counters, the event FIFO
 //! and the on-chip generator), so every backend behaves the same:
-//! - [`backend::sim`]: the Verilated NIC core, driven cycle by cycle through
-//!   its register bus (the default: no hardware needed);
-//! - [`backend::sim`] with the golden model ([`backend::sim::model`]);
+//! - [`backend::sim`]: a device stepped cycle by cycle through its register
+//!   bus: the golden model of the NIC system ([`backend::sim::model`]) or
+//!   of a switch port, or any other [`backend::sim::BusDevice`] (the
+//!   `ldcpctl` crate's Verilated NIC system is one);
 //! - [`backend::pcie`]: a PCIe BAR mapped from sysfs `resource0` (or any
 //!   file of the BAR's size);
-//! - [`backend::uart`]: the Alchitry Cu's UART bridge.
-//!
-//! [`sim_board`] is the other end of that bridge without hardware: the
-//! board's RTL behind a pseudo-terminal (`ldcpctl serve-sim`), which keeps
-//! its state from one session to the next as the board does.
+//! - [`backend::uart`]: the boards' UART bridge (a real board, or the
+//!   `ldcpctl` crate's simulated one behind a pseudo-terminal, `ldcpctl
+//!   serve-sim`).
 
 pub mod backend;
 pub mod device;
 pub mod fuzz;
-pub mod sim_board;
 #[rustfmt::skip]
 pub mod regs;
 

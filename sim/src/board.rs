@@ -21,6 +21,15 @@ use crate::nic_core::NicCoreModel;
 use crate::uart_bridge::{BridgeIn, BridgeModel, BridgeOut};
 use ldcp_regmap::model::BusIn;
 
+/// The board clock, MHz: the oscillator's, no PLL.
+pub const CLOCK_MHZ: f64 = OSC_MHZ;
+/// The oscillator, MHz.
+pub const OSC_MHZ: f64 = 100.0;
+/// The UART line rate on the board.
+pub const BAUD: u32 = crate::uart_bridge::DEFAULT_BAUD;
+/// Clocks per UART bit on the board.
+pub const BAUD_DIV: u32 = 100;
+
 /// The counter value at which the sequencer writes CORE_RESET.
 pub const POR_WRITE_AT: u32 = 254;
 /// The counter value at which the bridge is released.

@@ -12,8 +12,8 @@
 //! bridge's frames at the board ([`BRIDGE_TARGETS`]: the frame parser, and
 //! the bridge's cycle model at the UART line, which cosimulation holds to
 //! the RTL), and, in their own crates, the host's response reader and the
-//! register values `ldcpctl` takes (`ldcp-host`), `ldcpctl`'s and `ldcp`'s
-//! arguments and the sweep spec files (`ldcp-flow`). CI runs every target
+//! register values `ldcpctl` takes (`ldcp-host`), `ldcpctl`'s arguments
+//! (`ldcpctl`), `ldcp`'s arguments and the sweep spec files (`ldcp-flow`). CI runs every target
 //! for a bounded number of inputs; `ldcp fuzz` runs them as long as asked.
 
 use crate::uart_bridge as br;

@@ -253,7 +253,7 @@ impl RegAccess for UartBridge {
     fn idle(&mut self, cycles: u64) -> Result<(), DriverError> {
         // cycles of the board's clock
         std::thread::sleep(Duration::from_secs_f64(
-            cycles as f64 / (ldcp_hdl::board::CLOCK_MHZ * 1e6),
+            cycles as f64 / (ldcp_sim::board::CLOCK_MHZ * 1e6),
         ));
         Ok(())
     }

@@ -79,7 +79,7 @@
 //! and the master never sees a hang-up (with every slave descriptor closed
 //! it would poll as POLLHUP).
 
-use crate::DriverError;
+use ldcp_host::DriverError;
 use ldcp_sim::board::{BoardIn, BoardModel, BoardOut};
 use ldcp_sim::board_shell::{ShellIn, ShellOut};
 use ldcp_sim::ports::Ports;
@@ -611,7 +611,7 @@ impl<B: BoardLine> SimBoard<B> {
         s.run_idle(POWER_ON_CYCLES);
         s.anchor.cycle = s.cycles;
         s.host_bytes(
-            &br::request(false, crate::regs::magic::OFFSET, 0),
+            &br::request(false, ldcp_host::regs::magic::OFFSET, 0),
             ldcp_hdl::board::BAUD,
             now,
         );
@@ -620,7 +620,7 @@ impl<B: BoardLine> SimBoard<B> {
         let ok = <[u8; br::RESP_LEN]>::try_from(&got[..])
             .ok()
             .and_then(|r| br::parse_response(&r).ok());
-        if ok != Some((br::ST_OK, crate::regs::MAGIC)) {
+        if ok != Some((br::ST_OK, ldcp_host::regs::MAGIC)) {
             return Err(DriverError::Sim(format!(
                 "{}: the power-on self-check read of MAGIC answered {got:02x?}",
                 s.board.describe()
@@ -846,7 +846,7 @@ impl Pty {
                 context: format!("opening {}", path.display()),
                 source: e,
             })?;
-        crate::backend::uart::make_raw(&slave, ldcp_hdl::board::BAUD).map_err(|e| {
+        ldcp_host::backend::uart::make_raw(&slave, ldcp_hdl::board::BAUD).map_err(|e| {
             DriverError::Io {
                 context: format!("configuring {}", path.display()),
                 source: e,
@@ -873,7 +873,7 @@ impl Pty {
             if libc::tcgetattr(self.slave.as_raw_fd(), &mut t) != 0 {
                 return None;
             }
-            crate::backend::uart::baud_of(libc::cfgetospeed(&t))
+            ldcp_host::backend::uart::baud_of(libc::cfgetospeed(&t))
         }
     }
 }
@@ -1141,7 +1141,7 @@ mod tests {
         b.host_bytes(&br::request(false, 0, 0), 1_000_000, t);
         assert_eq!(
             answer(&drain(&mut b, t)),
-            Some((br::ST_OK, crate::regs::MAGIC))
+            Some((br::ST_OK, ldcp_host::regs::MAGIC))
         );
         b
     }
@@ -1210,7 +1210,7 @@ mod tests {
     fn sim_board_answers_a_read_after_the_line_time() {
         let t = Instant::now();
         let mut b = board_at(t);
-        let addr = crate::regs::alpha::OFFSET;
+        let addr = ldcp_host::regs::alpha::OFFSET;
         b.host_bytes(&br::request(true, addr, 77), 1_000_000, t);
         assert_eq!(answer(&drain(&mut b, t)), Some((br::ST_OK, 0)));
         // a read written at once: the board already ran past the answer
@@ -1270,7 +1270,7 @@ mod tests {
     fn sim_board_drops_a_frame_cut_short() {
         let t = Instant::now();
         let mut b = board_at(t);
-        let addr = crate::regs::alpha::OFFSET;
+        let addr = ldcp_host::regs::alpha::OFFSET;
         let w = br::request(true, addr, 9);
         // a client writes half a frame and goes away; the next one writes
         // 1 ms later, while the simulator is still settling after the half
@@ -1289,7 +1289,7 @@ mod tests {
         b.host_bytes(&br::request(false, addr, 0), 1_000_000, t2);
         assert_eq!(
             answer(&drain(&mut b, t2)),
-            Some((br::ST_OK, crate::regs::alpha::RESET))
+            Some((br::ST_OK, ldcp_host::regs::alpha::RESET))
         );
         // the same half frame with the rest written while it is still on
         // the line is one frame, sent back to back
@@ -1310,7 +1310,7 @@ mod tests {
         let got = drain(&mut b, t);
         assert_ne!(
             answer(&got),
-            Some((br::ST_OK, crate::regs::MAGIC)),
+            Some((br::ST_OK, ldcp_host::regs::MAGIC)),
             "{got:02x?}"
         );
         // back at the board's rate a millisecond later, the line works
@@ -1318,7 +1318,7 @@ mod tests {
         b.host_bytes(&br::request(false, 0, 0), 1_000_000, t2);
         assert_eq!(
             answer(&drain(&mut b, t2)),
-            Some((br::ST_OK, crate::regs::MAGIC))
+            Some((br::ST_OK, ldcp_host::regs::MAGIC))
         );
     }
 }

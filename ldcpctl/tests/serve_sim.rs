@@ -277,7 +277,7 @@ fn serve_sim_keeps_the_board_state_across_sessions() {
     // difference between two reads: the line's bits (the first read's
     // answer, the second's request) and QUIET_MAX_CYCLES
     let cap = srv.ready["quiet_max_cycles"].as_u64().unwrap();
-    assert_eq!(cap, ldcp_host::sim_board::QUIET_MAX_CYCLES);
+    assert_eq!(cap, ldcpctl::sim_board::QUIET_MAX_CYCLES);
     let mut paused = |ms: u64| {
         let c0 = bus.read32(regs::cycles_lo::OFFSET).unwrap();
         std::thread::sleep(Duration::from_millis(ms));
@@ -291,7 +291,7 @@ fn serve_sim_keeps_the_board_state_across_sessions() {
     let line = d50 - cap;
     // a 70-bit answer and a 90-bit request at the board's clocks per bit,
     // less the parts of bits before the strobe and after the answer
-    let bit = u64::from(ldcp_host::sim_board::BIT_CYCLES);
+    let bit = u64::from(ldcpctl::sim_board::BIT_CYCLES);
     assert!((150 * bit..=160 * bit).contains(&line), "{line}");
     drop(bus);
 

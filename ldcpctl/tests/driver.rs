@@ -46,7 +46,7 @@ fn script<A: RegAccess>(dev: &mut Device<A>) -> (Vec<u32>, ldcp_host::Stats) {
 
 #[test]
 fn sim_backend_matches_model_backend_bit_for_bit() {
-    let mut sim = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    let mut sim = Device::open(ldcpctl::verilated::bus().expect("verilating nic_core")).unwrap();
     let mut model = Device::open(SimBus::model()).unwrap();
     assert_eq!(sim.info().git_hash, model.info().git_hash);
     let (a, sa) = script(&mut sim);
@@ -145,7 +145,7 @@ fn ext_script<A: RegAccess>(dev: &mut Device<A>) -> Vec<Outcome> {
 
 #[test]
 fn extension_blocks_sim_backend_matches_model_backend() {
-    let mut sim = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
+    let mut sim = Device::open(ldcpctl::verilated::bus().expect("verilating nic_system")).unwrap();
     let mut model = Device::open(SimBus::model()).unwrap();
     assert!(sim.info().ext && model.info().ext);
     assert_eq!(sim.info().blocks, model.info().blocks);
@@ -389,7 +389,7 @@ fn extension_resets_leave_no_stale_state_model() {
 
 #[test]
 fn extension_resets_leave_no_stale_state_sim() {
-    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
+    let mut dev = Device::open(ldcpctl::verilated::bus().expect("verilating nic_system")).unwrap();
     ext_reset_proof(&mut dev);
 }
 
@@ -401,13 +401,13 @@ fn flow_and_core_resets_leave_no_stale_state_model() {
 
 #[test]
 fn flow_and_core_resets_leave_no_stale_state_sim() {
-    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    let mut dev = Device::open(ldcpctl::verilated::bus().expect("verilating nic_core")).unwrap();
     reset_proof(&mut dev);
 }
 
 #[test]
 fn generator_runs_one_event_per_device_cycle() {
-    let mut dev = Device::open(SimBus::verilated().expect("verilating nic_core")).unwrap();
+    let mut dev = Device::open(ldcpctl::verilated::bus().expect("verilating nic_core")).unwrap();
     let r = dev.run_generator(200_000, 0, &mut |_, _| {}).unwrap();
     eprintln!("{r:?}");
     assert_eq!(r.events_counted, 200_000);
@@ -891,20 +891,20 @@ proptest! {
 fn rtl_board_on_pty() -> (
     std::path::PathBuf,
     std::sync::Arc<std::sync::atomic::AtomicBool>,
-    std::thread::JoinHandle<ldcp_host::sim_board::ServeSummary>,
+    std::thread::JoinHandle<ldcpctl::sim_board::ServeSummary>,
 ) {
-    core_on_pty(ldcp_host::sim_board::Core::Nic)
+    core_on_pty(ldcpctl::sim_board::Core::Nic)
 }
 
 /// [`rtl_board_on_pty`] for the board core `core`.
 fn core_on_pty(
-    core: ldcp_host::sim_board::Core,
+    core: ldcpctl::sim_board::Core,
 ) -> (
     std::path::PathBuf,
     std::sync::Arc<std::sync::atomic::AtomicBool>,
-    std::thread::JoinHandle<ldcp_host::sim_board::ServeSummary>,
+    std::thread::JoinHandle<ldcpctl::sim_board::ServeSummary>,
 ) {
-    use ldcp_host::sim_board::{open_board, serve, Engine, Pty, ServeOptions, SimBoard};
+    use ldcpctl::sim_board::{open_board, serve, Engine, Pty, ServeOptions, SimBoard};
     let rtl = open_board(
         core,
         Engine::Lockstep,
@@ -1216,7 +1216,7 @@ fn uart_backend_drives_the_switch_port_rtl() {
 /// naming its range, and LOOP_CTRL is left as it was.
 #[test]
 fn loopback_bench_counts_agree_and_drain() {
-    let mut sim = Device::open(SimBus::verilated().expect("verilating nic_system")).unwrap();
+    let mut sim = Device::open(ldcpctl::verilated::bus().expect("verilating nic_system")).unwrap();
     let mut model = Device::open(SimBus::model()).unwrap();
     let a = sim.run_loop(8, 40_000, &mut |_, _| {}).unwrap();
     let b = model.run_loop(8, 40_000, &mut |_, _| {}).unwrap();
@@ -1320,7 +1320,7 @@ fn ldcpctl_uart_ok(pty: &std::path::Path, args: &[&str]) -> String {
 /// the loop carries its half packet per cycle; not one cycle differs.
 #[test]
 fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
-    let (path, stop, h) = core_on_pty(ldcp_host::sim_board::Core::System);
+    let (path, stop, h) = core_on_pty(ldcpctl::sim_board::Core::System);
     let ctl = |args: &[&str]| ldcpctl_uart_ok(&path, args);
     let probe = ctl(&["probe"]);
     assert!(probe.contains("LOOP"), "{probe}");
@@ -1356,7 +1356,7 @@ fn serve_sim_system_core_keeps_state_across_ldcpctl_sessions() {
 /// one cycle differs.
 #[test]
 fn serve_sim_cu_core_runs_the_loop_across_ldcpctl_sessions() {
-    let (path, stop, h) = core_on_pty(ldcp_host::sim_board::Core::Cu);
+    let (path, stop, h) = core_on_pty(ldcpctl::sim_board::Core::Cu);
     let ctl = |args: &[&str]| ldcpctl_uart_ok(&path, args);
     let probe = ctl(&["probe"]);
     assert!(probe.contains("LOOP"), "{probe}");

@@ -4,8 +4,8 @@
 //! CNP), read its counters, and measure its throughput.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use ldcp_host::backend::{self, Kind, Target};
 use ldcp_host::{parse_assignment, parse_typed, Device, DriverError, Param, Typed};
+use ldcpctl::backend::{self, Kind, Target};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -166,12 +166,12 @@ enum Cmd {
     /// `ldcpctl --backend uart --port /dev/pts/N <command>` works session after session, the
     /// board keeping its state as the real one does. Board time advances with the line's bits
     /// (100 clocks per bit at 1 Mbaud) and with the host's pauses, replayed at 100 cycles per us
-    /// up to 200 us each (host-driver/src/sim_board.rs). On exit a summary goes to stderr (with
+    /// up to 200 us each (ldcpctl/src/sim_board.rs). On exit a summary goes to stderr (with
     /// --json, a second JSON line on stdout).
     ServeSim {
         /// What runs the board: its Verilated RTL, the golden model, or both in lock step.
         #[arg(long, value_enum, default_value = "rtl")]
-        engine: ldcp_host::sim_board::Engine,
+        engine: ldcpctl::sim_board::Engine,
         /// Which board core: the Alchitry Cu's NIC core, the whole NIC system (the ULX3S's
         /// core, with the extension blocks and the loopback) at the same line timing, the
         /// Alchitry Cu's complete NIC (`cu`: the alchitry-cu-nic core, at this line timing,
@@ -180,7 +180,7 @@ enum Cmd {
         /// END.CON) or the one with every block (`full`: the ulx3s-switch core, draft 002's
         /// decision included).
         #[arg(long, value_enum, default_value = "nic")]
-        core: ldcp_host::sim_board::Core,
+        core: ldcpctl::sim_board::Core,
         /// Exit once no byte has come for this many seconds, in (0, 1e9] (and the board has
         /// settled).
         #[arg(long, value_name = "SECS")]
@@ -460,11 +460,11 @@ const MAX_IDLE_S: f64 = 1e9;
 /// `serve-sim`: the board on a pty until stopped; the summary.
 fn serve_sim(
     json: bool,
-    core: ldcp_host::sim_board::Core,
-    engine: ldcp_host::sim_board::Engine,
+    core: ldcpctl::sim_board::Core,
+    engine: ldcpctl::sim_board::Engine,
     exit_after_idle: Option<f64>,
 ) -> Result<serde_json::Value, DriverError> {
-    use ldcp_host::sim_board::{self as sb, Pty, ServeOptions, SimBoard};
+    use ldcpctl::sim_board::{self as sb, Pty, ServeOptions, SimBoard};
     use std::io::Write;
     let exit_after_idle = match exit_after_idle {
         None => None,
@@ -1127,8 +1127,8 @@ fn bench<A: ldcp_host::RegAccess>(
         if *mode == BenchMode::Loop {
             let mut p = Progress::new("loop");
             // Ctrl-C stops the on-chip sender before the command ends
-            ldcp_host::sim_board::stop_on_signals()?;
-            let stop = || ldcp_host::sim_board::stop_requested().is_some();
+            ldcpctl::sim_board::stop_on_signals()?;
+            let stop = || ldcpctl::sim_board::stop_requested().is_some();
             let r = dev.run_loop_until(*loop_flows, *cycles, &mut |d, t| p.show(d, t), &stop)?;
             if !json {
                 println!(
