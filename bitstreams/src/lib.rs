@@ -8,10 +8,7 @@ pub mod cosim;
 pub mod doc_tables;
 pub mod harness;
 pub mod netsim;
-pub mod netsim_coord;
-pub mod netsim_report;
 pub mod netsim_rtl;
-pub mod netsim_wan;
 pub mod prove;
 pub mod registry;
 pub mod synth;
@@ -39,6 +36,17 @@ pub enum FlowError {
 impl From<ldcp_sim::tools::ToolError> for FlowError {
     fn from(e: ldcp_sim::tools::ToolError) -> Self {
         FlowError::Tool(e.0)
+    }
+}
+
+impl From<ldcp_netsim::report::Error> for FlowError {
+    fn from(e: ldcp_netsim::report::Error) -> Self {
+        use ldcp_netsim::report::Error as E;
+        match e {
+            E::BadArg(m) => FlowError::BadArg(m),
+            E::Tool(m) => FlowError::Tool(m),
+            E::Io(m) => FlowError::Io(m),
+        }
     }
 }
 

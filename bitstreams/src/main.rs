@@ -1302,7 +1302,7 @@ mod cli_fuzz {
     fn check_spec(b: &[u8]) -> Verdict {
         let text = String::from_utf8_lossy(b);
         let path = std::path::Path::new("spec.jsonl");
-        match ldcp_flow::netsim_report::parse_spec(&text, path) {
+        match ldcp_netsim::report::parse_spec(&text, path) {
             Err(e) => {
                 let m = e.to_string();
                 if !m.contains("spec.jsonl") {

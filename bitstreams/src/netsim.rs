@@ -1,9 +1,11 @@
-//! `ldcp netsim`: the network simulator's command (`ldcp-netsim`), with the
-//! RTL hardware for `--engine rtl` ([`crate::netsim_rtl`]).
+//! `ldcp netsim`: the network simulator's command (`ldcp-netsim`, whose
+//! `report` module writes the report, sweeps and benches), with the RTL
+//! hardware for `--engine rtl` ([`crate::netsim_rtl`]).
 
 use crate::FlowError;
 use ldcp_netsim::cli::{self, Engine, NetsimArgs, NetsimCmd, RunArgs};
 use ldcp_netsim::engine::Hardware;
+use ldcp_netsim::report;
 
 /// The hardware a run asks for.
 pub fn hardware(e: Engine) -> Result<Box<dyn Hardware>, FlowError> {
@@ -23,55 +25,20 @@ pub fn hardware(e: Engine) -> Result<Box<dyn Hardware>, FlowError> {
     }
 }
 
+/// The RTL hardware, for the report and the bench.
+fn rtl() -> Result<Box<dyn Hardware>, String> {
+    hardware(Engine::Rtl).map_err(|e| e.to_string())
+}
+
 /// Runs `ldcp netsim ...`; Ok(false) when the run failed its own checks.
 pub fn main(a: NetsimArgs) -> Result<bool, FlowError> {
     match a.cmd {
         None => run(&a.run),
-        Some(NetsimCmd::Report(r)) => crate::netsim_report::report(&r),
-        Some(NetsimCmd::Sweep(s)) => crate::netsim_report::sweep(&s),
-        Some(NetsimCmd::Merge(m)) => crate::netsim_report::merge(&m),
-        Some(NetsimCmd::Bench(b)) => crate::netsim_report::bench(&b),
+        Some(NetsimCmd::Report(r)) => Ok(report::report(&r, &rtl)?),
+        Some(NetsimCmd::Sweep(s)) => Ok(report::sweep(&s)?),
+        Some(NetsimCmd::Merge(m)) => Ok(report::merge(&m)?),
+        Some(NetsimCmd::Bench(b)) => Ok(report::bench(&b, &rtl)?),
     }
-}
-
-/// An output folder given as `flag`: made if missing, and refused (a bad
-/// argument, exit 2) with its path when it cannot be, or is a file.
-pub(crate) fn output_dir(flag: &str, d: &std::path::Path) -> Result<(), FlowError> {
-    if d.exists() && !d.is_dir() {
-        return Err(FlowError::BadArg(format!(
-            "{flag} {}: not a directory (give a folder; it is made if missing)",
-            d.display()
-        )));
-    }
-    std::fs::create_dir_all(d).map_err(|e| {
-        FlowError::BadArg(format!(
-            "{flag} {}: cannot make the folder: {e}",
-            d.display()
-        ))
-    })
-}
-
-/// An output file given as `flag`, checked before the work: it can be
-/// opened for writing (a new one is made and removed again, an old one is
-/// left as it is until the result replaces it whole), so a bad path is
-/// refused (exit 2) before anything runs.
-pub(crate) fn output_file(flag: &str, p: &std::path::Path) -> Result<(), FlowError> {
-    if p.is_dir() {
-        return Err(FlowError::BadArg(format!(
-            "{flag} {}: is a directory (give a file)",
-            p.display()
-        )));
-    }
-    let existed = p.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(p)
-        .map_err(|e| FlowError::BadArg(format!("{flag} {}: cannot write it: {e}", p.display())))?;
-    if !existed {
-        let _ = std::fs::remove_file(p);
-    }
-    Ok(())
 }
 
 fn run(a: &RunArgs) -> Result<bool, FlowError> {
@@ -84,7 +51,7 @@ fn run(a: &RunArgs) -> Result<bool, FlowError> {
     // the output folders first: a bad path is refused before the run
     for (flag, d) in [("--csv", &a.csv), ("--plots", &a.plots)] {
         if let Some(d) = d {
-            output_dir(flag, d)?;
+            report::output_dir(flag, d)?;
         }
     }
     let mut hw = hardware(a.engine)?;

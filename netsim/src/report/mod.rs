@@ -1,93 +1,34 @@
 //! `ldcp netsim report | sweep | merge | bench`: the committed report (every
-//! scenario with LDCP, DCTCP and DCQCN side by side, plots and figures),
-//! sweeps sharded over machines, and the simulator's speed beside ns-3.
+//! scenario with LDCP, DCTCP and DCQCN side by side, plots and figures,
+//! `docs/netsim/`), sweeps sharded over machines ([`sweep`]), and the
+//! simulator's speed beside ns-3 ([`bench`]). The RTL that two of them run
+//! in the loop is handed in ([`RtlHardware`]): the flow crate builds it,
+//! and this crate links no RustHDL.
 
-use crate::FlowError;
-use ldcp_netsim::cli::{self, BenchArgs, MergeArgs, ReportArgs, SweepArgs};
-use ldcp_netsim::config::Cc;
-use ldcp_netsim::engine::Models;
-use ldcp_netsim::output::{self, Series};
-use ldcp_netsim::scenario::{self, Options, Outcome};
+mod bench;
+mod common;
+mod coord;
+mod sweep;
+mod wan;
+
+pub use bench::bench;
+pub use common::{output_dir, output_file, Error};
+pub use sweep::{merge, parse_spec, sweep};
+
+use crate::cli::{self, ReportArgs};
+use crate::config::Cc;
+use crate::engine::{Hardware, Models};
+use crate::scenario::{self, Options, Outcome};
+use common::*;
+use crate::output::{self, Series};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
 
-fn io(e: impl std::fmt::Display) -> FlowError {
-    FlowError::Io(e.to_string())
-}
-
-/// A figure as f64 (NaN when absent).
-pub(crate) fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(f64::NAN)
-}
-
-/// Runs one set of options on the golden models, with a progress bar.
-pub(crate) fn go(o: &Options) -> Result<Outcome, FlowError> {
-    scenario::check(o).map_err(FlowError::BadArg)?;
-    cli::run_one(o, &mut Models).map_err(FlowError::Tool)
-}
-
-fn opts(name: &str, cc: Cc, seed: u64) -> Options {
-    Options::new(name, cc, seed)
-}
-
-/// The figures of a run that the report keeps (no wall time: the report is
-/// the same whenever it is regenerated).
-fn keep(o: &Outcome) -> Value {
-    o.json.clone()
-}
-
-/// A run's FCT slowdown, "p50 / p95 / p99".
-fn slowdowns(fct: &Value) -> String {
-    format!(
-        "{:.2} / {:.2} / {:.2}",
-        f(&fct["slowdown_p50"]),
-        f(&fct["slowdown_p95"]),
-        f(&fct["slowdown_p99"])
-    )
-}
-
-/// Data packets a run's switches dropped, for any reason.
-fn network_drops(packets: &Value) -> u64 {
-    [
-        "dropped_wred_not_ect",
-        "dropped_overflow_ect",
-        "dropped_overflow_not_ect",
-    ]
-    .iter()
-    .map(|k| packets[k].as_u64().unwrap_or(0))
-    .sum()
-}
-
-fn watch0(j: &Value) -> &Value {
-    &j["watched"][0]
-}
-
-fn plot(
-    dir: &Path,
-    file: &str,
-    title: &str,
-    ylabel: &str,
-    series: Vec<Series>,
-    log: bool,
-) -> Result<String, FlowError> {
-    plot_x(dir, file, title, "time (us)", ylabel, series, log)
-}
-
-/// A line plot with its x label, and the Markdown that shows it.
-pub(crate) fn plot_x(
-    dir: &Path,
-    file: &str,
-    title: &str,
-    xlabel: &str,
-    ylabel: &str,
-    series: Vec<Series>,
-    log: bool,
-) -> Result<String, FlowError> {
-    output::line_plot(&dir.join(file), title, xlabel, ylabel, &series, log)
-        .map_err(FlowError::Io)?;
-    Ok(format!("![{title}]({file})\n"))
-}
+/// Builds the RTL hardware (the Verilated window engine and WRED/ECN
+/// block) for the report's RTL section and the bench's RTL loop; an error
+/// is its message.
+pub type RtlHardware<'a> = &'a dyn Fn() -> Result<Box<dyn Hardware>, String>;
 
 /// What the report's sections share: the output folder, the seed, the
 /// document, every run's figures, the K-sensitivity runs, the verdict,
@@ -105,14 +46,14 @@ struct Report<'a> {
 
 impl Report<'_> {
     /// Runs `o` (for a section that needs the simulator's series).
-    fn run(&mut self, o: &Options) -> Result<Outcome, FlowError> {
+    fn run(&mut self, o: &Options) -> Result<Outcome, Error> {
         let r = go(o)?;
         self.memo.insert(format!("{o:?}"), keep(&r));
         Ok(r)
     }
 
     /// `o`'s figures, run only if no section ran it yet.
-    fn json_of(&mut self, o: &Options) -> Result<Value, FlowError> {
+    fn json_of(&mut self, o: &Options) -> Result<Value, Error> {
         if let Some(v) = self.memo.get(&format!("{o:?}")) {
             return Ok(v.clone());
         }
@@ -128,9 +69,9 @@ impl Report<'_> {
 }
 
 /// `ldcp netsim report`.
-pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
+pub fn report(a: &ReportArgs, rtl_hw: RtlHardware) -> Result<bool, Error> {
     let dir = &a.out;
-    crate::netsim::output_dir("--out", dir)?;
+    output_dir("--out", dir)?;
     let (seed, t0) = (a.seed, std::time::Instant::now());
     let mut rep = Report {
         dir,
@@ -149,7 +90,7 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
     fct(&mut rep)?;
     merges(&mut rep)?;
     sensitivity(&mut rep, &p)?;
-    rtl(&mut rep)?;
+    rtl(&mut rep, rtl_hw)?;
     let Report {
         mut md,
         mut all,
@@ -158,11 +99,11 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
         ..
     } = rep;
 
-    let (wan_md, wan_runs, wan_ok) = crate::netsim_wan::section(dir, seed)?;
+    let (wan_md, wan_runs, wan_ok) = wan::section(dir, seed)?;
     md += &wan_md;
     all.extend(wan_runs);
     ok &= wan_ok;
-    let (coord_md, coord_runs, coord_ok) = crate::netsim_coord::section(dir, seed)?;
+    let (coord_md, coord_runs, coord_ok) = coord::section(dir, seed)?;
     md += &coord_md;
     all.extend(coord_runs);
     ok &= coord_ok;
@@ -184,7 +125,7 @@ pub fn report(a: &ReportArgs) -> Result<bool, FlowError> {
 /// The introduction and the setup (packets, clock, LDCP, DCTCP, DCQCN),
 /// from the parameters `p`; returns where the findings go (after the
 /// introduction).
-fn setup(rep: &mut Report, p: &Value) -> Result<usize, FlowError> {
+fn setup(rep: &mut Report, p: &Value) -> Result<usize, Error> {
     let seed = rep.seed;
     let _ = writeln!(
         rep.md,
@@ -284,7 +225,7 @@ fn setup(rep: &mut Report, p: &Value) -> Result<usize, FlowError> {
 }
 
 /// Section 1: long flows on the dumbbell.
-fn stable(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
+fn stable(rep: &mut Report, p: &Value) -> Result<(), Error> {
     let (seed, dir) = (rep.seed, rep.dir);
     let _ = writeln!(
         rep.md,
@@ -369,7 +310,7 @@ fn stable(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
 }
 
 /// Section 2: the incasts.
-fn incast(rep: &mut Report) -> Result<(), FlowError> {
+fn incast(rep: &mut Report) -> Result<(), Error> {
     let (seed, dir) = (rep.seed, rep.dir);
     let _ = writeln!(rep.md, "## 2. Incast: N senders x 16 KB to one receiver\n");
     {
@@ -456,7 +397,7 @@ fn incast(rep: &mut Report) -> Result<(), FlowError> {
 }
 
 /// Section 3: fast start on an idle and a loaded path.
-fn fast_start(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
+fn fast_start(rep: &mut Report, p: &Value) -> Result<(), Error> {
     let (seed, dir) = (rep.seed, rep.dir);
     let _ = writeln!(rep.md, "## 3. Fast start\n");
     let _ = writeln!(
@@ -522,7 +463,7 @@ fn fast_start(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
 }
 
 /// Section 4: flow completion times.
-fn fct(rep: &mut Report) -> Result<(), FlowError> {
+fn fct(rep: &mut Report) -> Result<(), Error> {
     let (seed, dir) = (rep.seed, rep.dir);
     let _ = writeln!(rep.md, "## 4. Flow completion times\n");
     let _ = writeln!(
@@ -575,7 +516,7 @@ fn fct(rep: &mut Report) -> Result<(), FlowError> {
                 &bs,
                 true,
             )
-            .map_err(FlowError::Io)?;
+            .map_err(Error::Io)?;
             plots_fct += &format!("![{wl} {load}%]({file})\n");
         }
     }
@@ -611,7 +552,7 @@ fn fct(rep: &mut Report) -> Result<(), FlowError> {
 }
 
 /// Section 5: what the engine's merge window did.
-fn merges(rep: &mut Report) -> Result<(), FlowError> {
+fn merges(rep: &mut Report) -> Result<(), Error> {
     let seed = rep.seed;
     let _ = writeln!(rep.md, "## 5. What the engine's merge window did\n");
     let _ = writeln!(
@@ -663,10 +604,10 @@ fn merges(rep: &mut Report) -> Result<(), FlowError> {
         for (label, per_ack) in [("merging (the RTL's)", false), ("per ACK", true)] {
             let mut o = opts(name, Cc::Ldcp, seed);
             o.tuning.duration_us = dur;
-            scenario::check(&o).map_err(FlowError::BadArg)?;
+            scenario::check(&o).map_err(Error::BadArg)?;
             let r = if per_ack {
-                cli::run_one(&o, &mut ldcp_netsim::engine::PerAckModels)
-                    .map_err(FlowError::Tool)?
+                cli::run_one(&o, &mut crate::engine::PerAckModels)
+                    .map_err(Error::Tool)?
                     .json
             } else {
                 rep.json_of(&o)? // the run of section 1 or 4
@@ -696,7 +637,7 @@ fn merges(rep: &mut Report) -> Result<(), FlowError> {
 }
 
 /// Section 6: K sensitivity.
-fn sensitivity(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
+fn sensitivity(rep: &mut Report, p: &Value) -> Result<(), Error> {
     let seed = rep.seed;
     let default_k_kb = f(&p["switch_100g"]["k_bytes"]) / 1000.0;
     let _ = writeln!(
@@ -707,7 +648,7 @@ fn sensitivity(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
          | K | WebSearch 50%: slowdown p50 / p99 | FB_Hadoop 50%: slowdown p50 / p99 | fast start under load: message slowdown p50 / p99, long flows Gb/s during, queue p99 during | 8 long flows: queue p99 | fast-start drops (the four runs) |\n|---|---|---|---|---|---|"
     );
     for k in [default_k_kb as u32, 50, 100] {
-        let mut run_k = |name: &str, dur: Option<u64>| -> Result<Value, FlowError> {
+        let mut run_k = |name: &str, dur: Option<u64>| -> Result<Value, Error> {
             let mut o = opts(name, Cc::Ldcp, seed);
             o.tuning.duration_us = dur;
             // the default K is the run of the sections above, option for option
@@ -756,14 +697,14 @@ fn sensitivity(rep: &mut Report, p: &Value) -> Result<(), FlowError> {
 }
 
 /// Section 7: the RTL in the loop.
-fn rtl(rep: &mut Report) -> Result<(), FlowError> {
+fn rtl(rep: &mut Report, rtl_hw: RtlHardware) -> Result<(), Error> {
     let seed = rep.seed;
     let _ = writeln!(rep.md, "\n## 7. The RTL in the loop\n");
-    match crate::netsim::hardware(cli::Engine::Rtl) {
+    match rtl_hw() {
         Ok(mut rtl) => {
             let o = opts("mini", Cc::Ldcp, seed);
-            let m = scenario::run(&o, &mut Models, &mut |_| {}).map_err(FlowError::Tool)?;
-            let r = scenario::run(&o, rtl.as_mut(), &mut |_| {}).map_err(FlowError::Tool)?;
+            let m = scenario::run(&o, &mut Models, &mut |_| {}).map_err(Error::Tool)?;
+            let r = scenario::run(&o, rtl.as_mut(), &mut |_| {}).map_err(Error::Tool)?;
             let same = m.json["packets"] == r.json["packets"]
                 && m.json["fct"] == r.json["fct"]
                 && m.json["watched"] == r.json["watched"];
@@ -980,368 +921,3 @@ fn findings(all: &[Value], ksens: &[Value]) -> String {
     }
     s
 }
-
-/// Parses `I/N`.
-fn shard(s: &str) -> Result<(usize, usize), FlowError> {
-    let bad = || {
-        FlowError::BadArg(format!(
-            "--shard {s}: it must be I/N with 1 <= I <= N (for example 2/8)"
-        ))
-    };
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if n == 0 || i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
-fn read_spec(path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| FlowError::BadArg(format!("{}: {e}", path.display())))?;
-    parse_spec(&text, path)
-}
-
-/// A sweep spec's runs: (line number, the line's JSON, its options), each
-/// checked as a run's options are (`scenario::check`); `path` names the
-/// file in errors. Blank lines and `#` comments are skipped.
-pub fn parse_spec(text: &str, path: &Path) -> Result<Vec<(usize, Value, Options)>, FlowError> {
-    let mut out = Vec::new();
-    for (k, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let v: Value = serde_json::from_str(t).map_err(|e| {
-            // a number JSON cannot hold (1e999): name the key it is under
-            let key = key_before(t, e.column());
-            let what = match key {
-                Some(key) if e.to_string().starts_with("number out of range") => format!(
-                    "\"{key}\": the number is out of range ({e}); `ldcp netsim --help` gives each field's range"
-                ),
-                _ => e.to_string(),
-            };
-            FlowError::BadArg(format!("{}:{}: {what}", path.display(), k + 1))
-        })?;
-        // a line is the run's scenario, cc and seed, and its tuning
-        // (`scenario::Tuning`, which refuses a key it does not know)
-        let mut rest = v.as_object().cloned().ok_or_else(|| {
-            FlowError::BadArg(format!(
-                "{}:{}: a spec line is a JSON object",
-                path.display(),
-                k + 1
-            ))
-        })?;
-        let scenario = rest
-            .remove("scenario")
-            .and_then(|x| x.as_str().map(String::from))
-            .ok_or_else(|| {
-                FlowError::BadArg(format!("{}:{}: no \"scenario\"", path.display(), k + 1))
-            })?;
-        let cc: Cc = match rest.remove("cc") {
-            Some(c) => serde_json::from_value(c)
-                .map_err(|e| FlowError::BadArg(format!("{}:{}: cc: {e}", path.display(), k + 1)))?,
-            None => Cc::Ldcp,
-        };
-        let seed = match rest.remove("seed") {
-            Some(x) => x.as_u64().ok_or_else(|| {
-                FlowError::BadArg(format!(
-                    "{}:{}: seed {x} is not an integer in [0, 2^64)",
-                    path.display(),
-                    k + 1
-                ))
-            })?,
-            None => 1,
-        };
-        let mut o = Options::new(&scenario, cc, seed);
-        o.tuning = serde_json::from_value(Value::Object(rest.clone())).map_err(|e| {
-            FlowError::BadArg(format!(
-                "{}:{}: {}",
-                path.display(),
-                k + 1,
-                tuning_error(&rest, e)
-            ))
-        })?;
-        scenario::check(&o)
-            .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", path.display(), k + 1)))?;
-        out.push((k + 1, v, o));
-    }
-    if out.is_empty() {
-        return Err(FlowError::BadArg(format!(
-            "{}: no runs in the spec",
-            path.display()
-        )));
-    }
-    Ok(out)
-}
-
-/// The JSON key whose value runs up to column `col` (1-based) of `line`.
-fn key_before(line: &str, col: usize) -> Option<&str> {
-    let head = line.get(..col.min(line.len()))?;
-    let colon = head.rfind(':')?;
-    let key = head[..colon].trim_end().strip_suffix('"')?;
-    key.rfind('"').map(|q| &key[q + 1..])
-}
-
-/// Why a spec line's tuning does not parse, naming the field: the first
-/// key whose value alone does not parse, with the field's legal range (its
-/// `ldcp netsim --help` line); serde's own words for anything else (an
-/// unknown key names itself).
-fn tuning_error(rest: &serde_json::Map<String, Value>, e: serde_json::Error) -> String {
-    use clap::Args;
-    let cmd = scenario::Tuning::augment_args(clap::Command::new("tuning"));
-    for (key, val) in rest {
-        let one = Value::Object([(key.clone(), val.clone())].into_iter().collect());
-        if serde_json::from_value::<scenario::Tuning>(one).is_ok() {
-            continue;
-        }
-        let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == key.as_str()) else {
-            continue;
-        };
-        let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
-        return format!("\"{key}\": {val} is not a legal value: {help}");
-    }
-    e.to_string()
-}
-
-/// `ldcp netsim sweep`.
-pub fn sweep(a: &SweepArgs) -> Result<bool, FlowError> {
-    let (i, n) = shard(&a.shard)?;
-    let spec = read_spec(&a.spec)?;
-    if let Some(p) = &a.out {
-        crate::netsim::output_file("--out", p)?;
-    }
-    let mine: Vec<_> = spec
-        .into_iter()
-        .enumerate()
-        .filter(|(k, _)| k % n == i - 1)
-        .map(|(_, x)| x)
-        .collect();
-    eprintln!("shard {i}/{n}: {} runs", mine.len());
-    let mut out = String::new();
-    let mut ok = true;
-    for (line, v, o) in mine {
-        let r = go(&o)?;
-        ok &= r.json["packets"]["conserved"] == true;
-        out += &serde_json::to_string(&json!({"line": line, "spec": v, "result": keep(&r)}))
-            .expect("json");
-        out.push('\n');
-    }
-    match &a.out {
-        Some(p) => {
-            std::fs::write(p, out).map_err(|e| FlowError::Io(format!("{}: {e}", p.display())))?
-        }
-        None => print!("{out}"),
-    }
-    Ok(ok)
-}
-
-/// `ldcp netsim merge`.
-pub fn merge(a: &MergeArgs) -> Result<bool, FlowError> {
-    if a.files.is_empty() {
-        return Err(FlowError::BadArg(
-            "merge: give the shards' JSON-lines files".into(),
-        ));
-    }
-    let mut rows: Vec<(u64, Value)> = Vec::new();
-    for p in &a.files {
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| FlowError::BadArg(format!("{}: {e}", p.display())))?;
-        for (k, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let v: Value = serde_json::from_str(line)
-                .map_err(|e| FlowError::BadArg(format!("{}:{}: {e}", p.display(), k + 1)))?;
-            let n = v["line"].as_u64().ok_or_else(|| {
-                FlowError::BadArg(format!(
-                    "{}:{}: no `line` field: not a sweep shard's output",
-                    p.display(),
-                    k + 1
-                ))
-            })?;
-            rows.push((n, v));
-        }
-    }
-    rows.sort_by_key(|r| r.0);
-    for w in rows.windows(2) {
-        if w[0].0 == w[1].0 {
-            return Err(FlowError::BadArg(format!(
-                "spec line {} appears in two shards' outputs",
-                w[0].0
-            )));
-        }
-    }
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&Value::Array(rows.into_iter().map(|r| r.1).collect()))
-            .expect("json")
-    );
-    Ok(true)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-/// `ldcp netsim bench`.
-pub fn bench(a: &BenchArgs) -> Result<bool, FlowError> {
-    if !(1..=20).contains(&a.runs) {
-        return Err(FlowError::BadArg(format!(
-            "--runs {}: it must be in [1, 20]",
-            a.runs
-        )));
-    }
-    let mut report = json!({"runs": a.runs, "what": "medians of --runs runs in this process, golden models, one thread; wall times of whole runs (building the network and flows, the run and its drain)"});
-    // the incast's cost as it grows
-    let mut incast = Vec::new();
-    for n in [100usize, 1000, 10000] {
-        let (mut walls, mut first) = (Vec::new(), Vec::new());
-        let mut last = None;
-        for _ in 0..a.runs {
-            let t = std::time::Instant::now();
-            let o = go(&opts(&format!("incast-{n}"), Cc::Ldcp, 1))?;
-            walls.push(t.elapsed().as_secs_f64());
-            first.push(o.setup_s + o.run_s);
-            last = Some(o);
-        }
-        let o = last.expect("runs >= 1");
-        let w = median(walls);
-        let w10 = median(first);
-        incast.push(json!({
-            "senders": n,
-            "network_ms": f(&o.json["time"]["ended_us"]) / 1e3,
-            "network_ms_before_drain": f(&o.json["time"]["run_us"]) / 1e3,
-            "network_ms_note": "the run's 10 ms, then its drain until every flow has finished",
-            "wall_s": w,
-            "wall_s_first_10ms": w10,
-            "wall_s_first_10ms_note": "building the network and the flows, then the first 10 ms of network time",
-            "events": o.json["events"],
-            "events_per_s": f(&o.json["events"]) / w,
-            "link_transmissions_per_s": f(&o.json["link_transmissions"]) / w,
-            "data_packets_sent": o.json["packets"]["data_sent"],
-        }));
-    }
-    report["incast_ldcp"] = Value::Array(incast);
-    // the RTL loop's cost
-    let o = opts("mini", Cc::Ldcp, 1);
-    let mut rtl = crate::netsim::hardware(cli::Engine::Rtl)?;
-    let (mut wm, mut wr) = (Vec::new(), Vec::new());
-    for _ in 0..a.runs {
-        wm.push(
-            scenario::run(&o, &mut Models, &mut |_| {})
-                .map_err(FlowError::Tool)?
-                .wall_s,
-        );
-        wr.push(
-            scenario::run(&o, rtl.as_mut(), &mut |_| {})
-                .map_err(FlowError::Tool)?
-                .wall_s,
-        );
-    }
-    let (m, r) = (median(wm), median(wr));
-    report["rtl_loop"] =
-        json!({"scenario": "mini", "model_wall_s": m, "rtl_wall_s": r, "rtl_slowdown": r / m});
-    // DCTCP beside ns-3
-    let mut walls = Vec::new();
-    let mut last = None;
-    for _ in 0..a.runs {
-        let t = std::time::Instant::now();
-        let o = go(&opts("dumbbell-10g", Cc::Dctcp, 1))?;
-        walls.push(t.elapsed().as_secs_f64());
-        last = Some(o);
-    }
-    let o = last.expect("runs >= 1");
-    let ours_wall = median(walls);
-    let h = o.sim.stats.watches[0].hist_from(10_000 * US);
-    let pk = 1500.0;
-    let ours = json!({
-        "wall_s": ours_wall,
-        "delivered_pkts": o.json["packets"]["delivered"],
-        "utilization": watch0(&o.json)["utilization"],
-        "queue_p50_pkts": h.value_at_quantile(0.5) as f64 / pk,
-        "queue_p99_pkts": h.value_at_quantile(0.99) as f64 / pk,
-        "queue_max_pkts": h.max() as f64 / pk,
-        "events_per_s": f(&o.json["events"]) / ours_wall,
-        "queue_sampling": "every 1 us from 10 ms to 100 ms",
-    });
-    report["dctcp_dumbbell_10g"] = json!({"ldcp_netsim": ours});
-    if a.no_ns3 {
-        report["dctcp_dumbbell_10g"]["ns3"] = json!("skipped (--no-ns3)");
-    } else {
-        let py = Path::new(".venv-ns3/bin/python");
-        if !py.exists() {
-            return Err(FlowError::Tool(
-                "ns-3 is not installed: run `bash scripts/ns3_env.sh` (a project-local venv with ns3==3.44.post0, about 500 MB), or pass --no-ns3".into(),
-            ));
-        }
-        let mut runs = Vec::new();
-        for k in 0..a.runs {
-            eprintln!("ns-3 run {}/{}", k + 1, a.runs);
-            let out = std::process::Command::new(py)
-                .args([
-                    "scripts/ns3_dctcp_dumbbell.py",
-                    "--senders",
-                    "8",
-                    "--rate-gbps",
-                    "10",
-                    "--duration-ms",
-                    "100",
-                    "--link-delay-us",
-                    "20",
-                    "--k-pkts",
-                    "65",
-                ])
-                .output()
-                .map_err(|e| FlowError::Tool(format!("ns-3: {e}")))?;
-            if !out.status.success() {
-                return Err(FlowError::Tool(format!(
-                    "ns-3 failed: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                )));
-            }
-            let v: Value = serde_json::from_slice(&out.stdout)
-                .map_err(|e| FlowError::Tool(format!("ns-3 output: {e}")))?;
-            runs.push(v);
-        }
-        let w = median(runs.iter().map(|v| f(&v["wall_s_run"])).collect());
-        let wt = median(runs.iter().map(|v| f(&v["wall_s_total"])).collect());
-        let mut ns3 = runs.pop().expect("runs >= 1");
-        ns3["wall_s_run_median"] = json!(w);
-        ns3["wall_s_total_median"] = json!(wt);
-        report["dctcp_dumbbell_10g"]["ns3"] = ns3;
-        report["dctcp_dumbbell_10g"]["speedup_vs_ns3_run"] = json!(w / ours_wall);
-        report["dctcp_dumbbell_10g"]["speedup_vs_ns3_total"] = json!(wt / ours_wall);
-    }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
-    } else {
-        for r in report["incast_ldcp"].as_array().into_iter().flatten() {
-            println!(
-                "incast {:>5} senders: {:.3} s wall for its first 10 ms, {:.3} s for all {:.1} ms of network time, {:.2} M events/s, {:.2} M link transmissions/s",
-                r["senders"], f(&r["wall_s_first_10ms"]), f(&r["wall_s"]), f(&r["network_ms"]), f(&r["events_per_s"]) / 1e6, f(&r["link_transmissions_per_s"]) / 1e6
-            );
-        }
-        let l = &report["rtl_loop"];
-        println!(
-            "RTL in the loop (mini): {:.3} s against {:.3} s with the models, {:.1}x slower",
-            f(&l["rtl_wall_s"]),
-            f(&l["model_wall_s"]),
-            f(&l["rtl_slowdown"])
-        );
-        let d = &report["dctcp_dumbbell_10g"];
-        println!(
-            "DCTCP 8 x 10 Gb/s, 100 ms: ldcp-netsim {:.3} s (queue p50/p99 {:.0}/{:.0} packets); ns-3 {} s in Run() ({} s with its start-up), {}x",
-            f(&d["ldcp_netsim"]["wall_s"]), f(&d["ldcp_netsim"]["queue_p50_pkts"]), f(&d["ldcp_netsim"]["queue_p99_pkts"]),
-            d["ns3"]["wall_s_run_median"], d["ns3"]["wall_s_total_median"], d["speedup_vs_ns3_run"]
-        );
-    }
-    Ok(true)
-}
-
-const US: u64 = 1_000_000;

@@ -2,11 +2,10 @@
 //! scenarios 001-A and 001-B): the runs, their tables against the analytic
 //! expectations, and the plots.
 
-use crate::netsim_report::{f, go, plot_x};
-use crate::FlowError;
-use ldcp_netsim::config::Cc;
-use ldcp_netsim::output::{self, Series};
-use ldcp_netsim::scenario::{Options, Outcome};
+use super::common::{f, go, plot_x, Error};
+use crate::config::Cc;
+use crate::output::{self, Series};
+use crate::scenario::{Options, Outcome};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -31,7 +30,7 @@ fn plot(
     ylabel: &str,
     series: Vec<Series>,
     log: bool,
-) -> Result<String, FlowError> {
+) -> Result<String, Error> {
     plot_x(dir, file, title, "time (ms)", ylabel, series, log)
 }
 
@@ -45,7 +44,7 @@ const POLICIES: [(&str, &str, Option<f64>); 4] = [
 ];
 
 /// Keeps a run's figures; whether it conserved its packets and finished.
-pub(crate) fn note(o: &Outcome, all: &mut Vec<Value>) -> bool {
+pub(super) fn note(o: &Outcome, all: &mut Vec<Value>) -> bool {
     all.push(o.json.clone());
     o.json["packets"]["conserved"] == true
         && o.json["flows_unfinished"] == 0
@@ -54,7 +53,7 @@ pub(crate) fn note(o: &Outcome, all: &mut Vec<Value>) -> bool {
 
 /// Section 8: returns its Markdown, every run's figures, and whether every
 /// run conserved its packets and met the checks the section states.
-pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), FlowError> {
+pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Error> {
     let mut md = String::new();
     let mut all = Vec::new();
     let mut ok = true;
@@ -353,7 +352,7 @@ const FLOW_CONTROL: [(&str, &str); 5] = [
 ];
 
 /// Scenario 001-C.
-fn arn_section(dir: &Path, seed: u64, all: &mut Vec<Value>) -> Result<(String, bool), FlowError> {
+fn arn_section(dir: &Path, seed: u64, all: &mut Vec<Value>) -> Result<(String, bool), Error> {
     let mut md = String::new();
     let mut ok = true;
     let _ = writeln!(

@@ -3,11 +3,10 @@
 //! alone, with independent adaptive routing and with the coordinated
 //! scheme; their table, the headline comparisons and the plots.
 
-use crate::netsim_report::{f, go, plot_x};
-use crate::FlowError;
-use ldcp_netsim::config::Cc;
-use ldcp_netsim::output::{self, Series};
-use ldcp_netsim::scenario::{windowed_gbps, Options, Outcome};
+use super::common::{f, go, plot_x, Error};
+use crate::config::Cc;
+use crate::output::{self, Series};
+use crate::scenario::{windowed_gbps, Options, Outcome};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -144,7 +143,7 @@ fn throughput(o: &Outcome, scheme: &str) -> Vec<Series> {
 
 /// Section 9: returns its Markdown, every run's figures, and whether every
 /// run conserved its packets and finished.
-pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), FlowError> {
+pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Error> {
     let mut md = String::new();
     let mut all = Vec::new();
     let mut ok = true;
@@ -173,7 +172,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
          had (the receivers are go-back-N: the newer packets that overtook it were discarded as a gap's, and are \
          sent again). Path changes: moves by a \
          switch (a flowlet entry set or changed, or a sprayed packet) and re-paths by a host.\n",
-        ldcp_netsim::coord::PLB_ROUNDS
+        crate::coord::PLB_ROUNDS
     );
     let _ = writeln!(
         md,
@@ -194,7 +193,7 @@ pub fn section(dir: &Path, seed: u64) -> Result<(String, Vec<Value>, bool), Flow
         let r = go(&o)?;
         let v = &r.json;
         let e = &v["extra"];
-        ok &= crate::netsim_wan::note(&r, &mut all);
+        ok &= super::wan::note(&r, &mut all);
         let coll = e["collision"].as_array().cloned().unwrap_or_default();
         let pair = |k: &str, fmt: &dyn Fn(&Value) -> String| {
             if coll.is_empty() {
