@@ -8,7 +8,7 @@
 //!
 //! `ldcp synth --board alchitry-cu-nic` builds it: yosys `synth_ice40
 //! -abc9 -abc2`, nextpnr-ice40, icepack. Committed report
-//! (`bitstreams/reports/alchitry-cu-nic.json`, seed 1): 7,517 of the
+//! (`flow/reports/alchitry-cu-nic.json`, seed 1): 7,517 of the
 //! 7,680 logic cells, 29 of 32 block RAMs, the PLL, 62.78 MHz against the
 //! 60 MHz clock; the unstamped build CI places (`alchitry_cu_nic_bitstream
 //! _builds_and_meets_its_60_mhz_pll_clock`) reached 61.15 MHz at seed 1 by

@@ -45,7 +45,7 @@ pub fn files() -> Vec<(&'static str, String)> {
             ),
         ),
         ("regmap/src/position.rs", rust_positions()),
-        ("host-driver/src/regs.rs", rust_accessors(REGISTERS)),
+        ("host/src/regs.rs", rust_accessors(REGISTERS)),
         ("docs/regmap.md", markdown(REGISTERS)),
         ("docs/regmap.json", json(REGISTERS)),
         ("docs/ldcp_regs.h", c_header(REGISTERS)),

@@ -11,7 +11,7 @@
 //!   registers [`in_switch_port`] selects);
 //! - `regmap/src/position.rs`: each register's position in its decoder's
 //!   list and its offset, as constants the models name registers by;
-//! - `host-driver/src/regs.rs`: the driver's typed accessors;
+//! - `host/src/regs.rs`: the driver's typed accessors;
 //! - `docs/regmap.md` and `docs/regmap.json`: the documentation;
 //! - `docs/ldcp_regs.h`: a C header for people who write their own driver.
 //!

@@ -75,13 +75,13 @@ pub struct SynthOptions {
     pub out_dir: PathBuf,
 }
 
-/// Where the committed reports are: `bitstreams/reports/` of this
+/// Where the committed reports are: `flow/reports/` of this
 /// source tree.
 pub fn reports_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("reports")
 }
 
-/// The committed report `bitstreams/reports/<stem>.json`, parsed (`None`
+/// The committed report `flow/reports/<stem>.json`, parsed (`None`
 /// when there is none or it does not parse).
 pub fn committed_report(stem: &str) -> Option<serde_json::Value> {
     let text = std::fs::read_to_string(reports_dir().join(format!("{stem}.json"))).ok()?;

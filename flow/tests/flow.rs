@@ -63,7 +63,7 @@ fn synthesize_at_100_mhz(block: &str) -> synth::SynthReport {
     let c = committed_report(block);
     assert_eq!(
         c["verilog_fnv64"], r.verilog_fnv64,
-        "bitstreams/reports/{block}.ice40-hx8k.json is stale: rerun `ldcp synth --block {block} --report ...`"
+        "flow/reports/{block}.ice40-hx8k.json is stale: rerun `ldcp synth --block {block} --report ...`"
     );
     // the committed seed is tried first: placement is deterministic, so
     // it is expected to reproduce the committed figure (printed, not held:
@@ -388,7 +388,7 @@ fn build_board(name: &str) -> ldcp_flow::board::BoardReport {
     let c = committed_board_report(name);
     assert_eq!(
         c["block_verilog_fnv64"], r.block_verilog_fnv64,
-        "bitstreams/reports/{name}.json is stale: rerun `ldcp synth --board {name} --report bitstreams/reports/{name}.json`"
+        "flow/reports/{name}.json is stale: rerun `ldcp synth --board {name} --report flow/reports/{name}.json`"
     );
     r
 }
@@ -419,7 +419,7 @@ fn alchitry_cu_nic_bitstream_builds_and_meets_its_60_mhz_pll_clock() {
     let r = build_board("alchitry-cu-nic");
     assert_eq!(r.clocks.len(), 1, "one clock domain: {:?}", r.clocks);
     assert_eq!((r.pll_used, r.clocks[0].constraint_mhz.round()), (1, 60.0));
-    // the Cu NIC's 29 block RAMs (bitstreams/reports/nic_cu.area.ice40-hx8k.json)
+    // the Cu NIC's 29 block RAMs (flow/reports/nic_cu.area.ice40-hx8k.json)
     assert_eq!((r.flows, r.bram), (256, 29));
     assert!(r.logic_cells > 7_000);
 }
@@ -520,7 +520,7 @@ fn committed_reports_are_of_the_current_verilog() {
             board.name
         );
     }
-    // `ldcp area` reports: bitstreams/reports/<block>.area.<device>.json
+    // `ldcp area` reports: flow/reports/<block>.area.<device>.json
     let dir = format!("{}/reports", env!("CARGO_MANIFEST_DIR"));
     let mut areas = 0;
     for e in std::fs::read_dir(&dir).unwrap() {

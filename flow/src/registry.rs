@@ -1049,7 +1049,7 @@ mod tests {
     /// (`verilator --lint-only -Wall` of every block, these included, which
     /// also refuses multiple drivers and combinational loops, is the main
     /// job's, `ldcp run`, which CI runs on every block:
-    /// `bitstreams/tests/flow.rs`.)
+    /// `flow/tests/flow.rs`.)
     #[test]
     fn registry_every_block_has_its_adapter_and_verilog_that_elaborates() {
         let dir = ldcp_sim::work_dir().join("registry-test");

@@ -1,5 +1,5 @@
 //! The README's block and board tables, generated from the committed
-//! reports (`bitstreams/reports/`), never typed: [`block_table`] and
+//! reports (`flow/reports/`), never typed: [`block_table`] and
 //! [`board_table`] render them, [`splice`] puts a table between its
 //! markers, and the test `readme_tables_are_current` fails when the
 //! README's copy differs from what the reports give (run it with
@@ -11,10 +11,10 @@ use crate::synth::committed_report;
 
 /// The block table's markers in the README.
 pub const BLOCKS_BEGIN: &str =
-    "<!-- blocks:begin (generated from bitstreams/reports/ by bitstreams/src/doc_tables.rs) -->";
+    "<!-- blocks:begin (generated from flow/reports/ by flow/src/doc_tables.rs) -->";
 /// The board table's markers in the README.
 pub const BOARDS_BEGIN: &str =
-    "<!-- boards:begin (generated from bitstreams/reports/ by bitstreams/src/doc_tables.rs) -->";
+    "<!-- boards:begin (generated from flow/reports/ by flow/src/doc_tables.rs) -->";
 /// The end marker of either table.
 pub const END: &str = "<!-- tables:end -->";
 

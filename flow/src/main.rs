@@ -181,7 +181,7 @@ struct SynthArgs {
     /// Folder for the run's files (default: target/ldcp/synth/<block>-<device>).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Also write the JSON report to this file (e.g. bitstreams/reports/<block>.<device>.json).
+    /// Also write the JSON report to this file (e.g. flow/reports/<block>.<device>.json).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     #[command(flatten)]
@@ -202,7 +202,7 @@ struct AreaArgs {
     /// Folder for the run's files (default: target/ldcp/area/<block>-<device>).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Also write the JSON report to this file (e.g. bitstreams/reports/<block>.area.<device>.json).
+    /// Also write the JSON report to this file (e.g. flow/reports/<block>.area.<device>.json).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     #[command(flatten)]
