@@ -114,7 +114,7 @@ pub struct Halt {
     /// Since, ps.
     pub since: u64,
     /// Its packets, in arrival order.
-    pub queue: std::collections::VecDeque<crate::sim::Pkt>,
+    pub queue: std::collections::VecDeque<crate::packet::Pkt>,
 }
 
 /// What a congested node has asserted on one ingress port.

@@ -13,6 +13,7 @@ pub mod coord;
 pub mod engine;
 pub mod flowctl;
 pub mod output;
+pub mod packet;
 pub mod report;
 pub mod rng;
 pub mod scenario;

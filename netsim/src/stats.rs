@@ -3,7 +3,7 @@
 //! a time series for plots), the cw of traced flows over time.
 
 use crate::config::Cc;
-use crate::sim::DropReason;
+use crate::packet::DropReason;
 use hdrhistogram::Histogram;
 
 /// A watched port.

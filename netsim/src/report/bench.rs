@@ -2,8 +2,7 @@
 //! RTL loop against the models, DCTCP beside ns-3), medians of runs in one
 //! process.
 
-use super::common::{f, go, opts, watch0, Error};
-use super::RtlHardware;
+use super::common::{f, go, opts, watch0, Error, RtlHardware};
 use crate::cli::BenchArgs;
 use crate::config::Cc;
 use crate::engine::Models;

@@ -4,11 +4,16 @@
 
 use crate::cli;
 use crate::config::Cc;
-use crate::engine::Models;
+use crate::engine::{Hardware, Models};
 use crate::output::{self, Series};
 use crate::scenario::{self, Options, Outcome};
 use serde_json::Value;
 use std::path::Path;
+
+/// Builds the RTL hardware (the Verilated window engine and WRED/ECN
+/// block) for the report's RTL section and the bench's RTL loop; an error
+/// is its message.
+pub type RtlHardware<'a> = &'a dyn Fn() -> Result<Box<dyn Hardware>, String>;
 
 /// Why a report, sweep, merge or bench stopped.
 #[derive(Debug, thiserror::Error)]

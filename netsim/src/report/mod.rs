@@ -1,7 +1,7 @@
 //! `ldcp netsim report | sweep | merge | bench`: the committed report (every
 //! scenario with LDCP, DCTCP and DCQCN side by side, plots and figures,
 //! `docs/netsim/`), sweeps sharded over machines ([`sweep`]), and the
-//! simulator's speed beside ns-3 ([`bench`]). The RTL that two of them run
+//! simulator's speed beside ns-3 ([`bench()`]). The RTL that two of them run
 //! in the loop is handed in ([`RtlHardware`]): the flow crate builds it,
 //! and this crate links no RustHDL.
 
@@ -12,23 +12,18 @@ mod sweep;
 mod wan;
 
 pub use bench::bench;
-pub use common::{output_dir, output_file, Error};
+pub use common::{output_dir, output_file, Error, RtlHardware};
 pub use sweep::{merge, parse_spec, sweep};
 
 use crate::cli::{self, ReportArgs};
 use crate::config::Cc;
-use crate::engine::{Hardware, Models};
+use crate::engine::Models;
 use crate::output::{self, Series};
 use crate::scenario::{self, Options, Outcome};
 use common::*;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Builds the RTL hardware (the Verilated window engine and WRED/ECN
-/// block) for the report's RTL section and the bench's RTL loop; an error
-/// is its message.
-pub type RtlHardware<'a> = &'a dyn Fn() -> Result<Box<dyn Hardware>, String>;
 
 /// What the report's sections share: the output folder, the seed, the
 /// document, every run's figures, the K-sensitivity runs, the verdict,

@@ -198,7 +198,7 @@ impl Sim {
             t_sent: now,
             path: 0,
             cc: false,
-            ar: crate::coord::AR_NONE,
+            ar: crate::packet::AR_NONE,
             light_mark: false,
         };
         let pkt = self.coord_tag(pkt);
