@@ -808,7 +808,7 @@ fn prove(a: ProveArgs) -> Result<bool, FlowError> {
 /// response reader and parameter values, `ldcp`'s arguments and sweep
 /// specs (`ldcpctl`'s arguments are fuzzed by its own tests).
 fn fuzz_targets() -> Vec<ldcp_sim::fuzz::Target> {
-    let mut t = ldcp_sim::wire::fuzz::TARGETS.to_vec();
+    let mut t = ldcp_sim::fuzz::codecs::TARGETS.to_vec();
     t.extend(ldcp_sim::fuzz::BRIDGE_TARGETS);
     t.extend(ldcp_host::fuzz::TARGETS);
     t.extend(cli_fuzz::TARGETS);

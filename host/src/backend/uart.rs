@@ -3,7 +3,7 @@
 //! Each access waits for its response; a refused frame (bad CRC) or a
 //! response that fails its own CRC is an error, and so is silence beyond
 //! the timeout. The port may also be the pty of `ldcpctl serve-sim` (the
-//! board simulated, [`crate::sim_board`]): every termios call below works
+//! board simulated, `ldcpctl::sim_board`): every termios call below works
 //! on a pty slave, where the rate is only stored (the simulated board reads
 //! it back to time the line).
 

@@ -8,12 +8,12 @@
 //! Every parser takes bytes from outside: it refuses malformed, truncated
 //! and over-long input with a [`WireError`] that names the field and what
 //! was wrong, and never panics or reads out of bounds (every read goes
-//! through [`Reader`]). [`fuzz`] mutates valid encodings to check that, a
-//! bounded run in CI and a long one on request (`ldcp fuzz`).
+//! through [`Reader`]). [`crate::fuzz::codecs`] mutates valid encodings
+//! to check that, a bounded run in CI and a long one on request
+//! (`ldcp fuzz`).
 
 pub mod arn;
 pub mod coord;
-pub mod fuzz;
 pub mod rocev2;
 pub mod srv6;
 

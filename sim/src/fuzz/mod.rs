@@ -8,13 +8,16 @@
 //! what an accepted input must satisfy; a panic is caught and reported with
 //! the input that caused it.
 //!
-//! The targets: the codecs of the drafts (`crate::wire::fuzz`), the UART
+//! The targets: the codecs of the drafts ([`codecs`]), the UART
 //! bridge's frames at the board ([`BRIDGE_TARGETS`]: the frame parser, and
 //! the bridge's cycle model at the UART line, which cosimulation holds to
 //! the RTL), and, in their own crates, the host's response reader and the
 //! register values `ldcpctl` takes (`ldcp-host`), `ldcpctl`'s arguments
-//! (`ldcpctl`), `ldcp`'s arguments and the sweep spec files (`ldcp-flow`). CI runs every target
-//! for a bounded number of inputs; `ldcp fuzz` runs them as long as asked.
+//! (`ldcpctl`), `ldcp`'s arguments and the sweep spec files (`ldcp-flow`).
+//! CI runs every target for a bounded number of inputs; `ldcp fuzz` runs
+//! them as long as asked.
+
+pub mod codecs;
 
 use crate::uart_bridge as br;
 use crate::wire::hex;

@@ -10,10 +10,11 @@
 //!
 //! CI runs every target for a bounded number of inputs
 //! (`cargo test -p ldcp-sim fuzz`); `ldcp fuzz` runs them as long as asked.
-//! The engine is [`crate::fuzz`]'s.
+//! The engine is [`crate::fuzz`]'s (this module is its `codecs`, the
+//! codec targets, beside the engine and the bridge's targets).
 
-use super::{arn, coord, hex, rocev2, srv6};
-pub use crate::fuzz::{run, Report, Target};
+use super::Target;
+use crate::wire::{arn, coord, hex, rocev2, srv6};
 
 /// Every target.
 pub const TARGETS: [Target; 6] = [
@@ -60,12 +61,12 @@ pub fn target(name: &str) -> Option<Target> {
     TARGETS.iter().copied().find(|t| t.name == name)
 }
 
-fn kind(e: &super::WireError) -> &'static str {
+fn kind(e: &crate::wire::WireError) -> &'static str {
     match e {
-        super::WireError::Truncated { .. } => "truncated",
-        super::WireError::OverLong { .. } => "over-long",
-        super::WireError::Field { .. } => "field",
-        super::WireError::Check { .. } => "checksum",
+        crate::wire::WireError::Truncated { .. } => "truncated",
+        crate::wire::WireError::OverLong { .. } => "over-long",
+        crate::wire::WireError::Field { .. } => "field",
+        crate::wire::WireError::Check { .. } => "checksum",
     }
 }
 
@@ -76,15 +77,15 @@ fn verdict(c: Checked) -> crate::fuzz::Verdict {
 
 /// A check's outcome: `Ok(Ok(()))` accepted and round-tripped,
 /// `Ok(Err(e))` refused with error `e`, `Err(why)` a property broken.
-pub type Checked = Result<Result<(), super::WireError>, String>;
+pub type Checked = Result<Result<(), crate::wire::WireError>, String>;
 
 /// A parse's round trip: a refusal as it is; an accepted value must
 /// re-encode to the same bytes, and is returned for further checks.
 fn round_trip<T>(
     b: &[u8],
-    parsed: Result<T, super::WireError>,
-    encode: impl FnOnce(&T) -> Result<Vec<u8>, super::WireError>,
-) -> Result<Result<T, super::WireError>, String> {
+    parsed: Result<T, crate::wire::WireError>,
+    encode: impl FnOnce(&T) -> Result<Vec<u8>, crate::wire::WireError>,
+) -> Result<Result<T, crate::wire::WireError>, String> {
     let v = match parsed {
         Err(e) => return Ok(Err(e)),
         Ok(v) => v,
@@ -134,14 +135,14 @@ fn coord_tag_corpus() -> Vec<Vec<u8>> {
 }
 
 fn coord_notify_corpus() -> Vec<Vec<u8>> {
-    let key4 = super::FlowKey {
+    let key4 = crate::wire::FlowKey {
         protocol: 17,
         src_port: 0xc001,
         dst_port: 4791,
         src: "10.0.1.1".parse().expect("literal"),
         dst: "10.0.2.7".parse().expect("literal"),
     };
-    let key6 = super::FlowKey {
+    let key6 = crate::wire::FlowKey {
         src: "2001:db8::1".parse().expect("literal"),
         dst: "2001:db8::2".parse().expect("literal"),
         ..key4
@@ -232,14 +233,14 @@ fn check_fast_cnp(b: &[u8]) -> Checked {
 }
 
 fn arn_corpus() -> Vec<Vec<u8>> {
-    let key4 = super::FlowKey {
+    let key4 = crate::wire::FlowKey {
         protocol: 17,
         src_port: 0xc000,
         dst_port: 4791,
         src: "10.0.17.1".parse().expect("literal"),
         dst: "10.0.18.1".parse().expect("literal"),
     };
-    let key6 = super::FlowKey {
+    let key6 = crate::wire::FlowKey {
         protocol: 41,
         src_port: 0,
         dst_port: 0,
