@@ -565,22 +565,7 @@ pub fn build(
     synth::write(&dir.join(&cons_name), &b.constraints())?;
 
     let yosys = synth::first_line(Command::new(t.yosys.get_program()).arg("-V"), "yosys -V")?;
-    let nextpnr = {
-        let mut c = (t.nextpnr_cmd)();
-        c.arg("--version");
-        let out = tools::run(&mut c, &format!("{} --version", t.nextpnr))?;
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        // YoWASP prints a "Preparing to run" line first
-        text.lines()
-            .find(|l| l.contains("nextpnr"))
-            .unwrap_or("")
-            .trim()
-            .to_string()
-    };
+    let nextpnr = nextpnr_version(&t)?;
     progress(&format!("yosys {} ({})", t.synth, b.top));
     let t0 = Instant::now();
     let synth_command = format!("{} {}", t.synth, b.synth_options)
@@ -605,36 +590,7 @@ pub fn build(
     let cells = synth::parse_stat(&stat);
 
     let t1 = Instant::now();
-    let run = |seed: u32| {
-        let report = format!("nextpnr-seed{seed}.json");
-        let log = format!("nextpnr-seed{seed}.log");
-        let (out_flag, out) = match b.family {
-            Family::Ice40 => ("--asc", format!("seed{seed}.asc")),
-            Family::Ecp5 => ("--textcfg", format!("seed{seed}.config")),
-        };
-        let cons_flag = match b.family {
-            Family::Ice40 => "--pcf",
-            Family::Ecp5 => "--lpf",
-        };
-        let mut cmd = (t.nextpnr_cmd)();
-        cmd.arg(b.nextpnr_device)
-            .args(["--package", b.package, "--json", &rel("design.json")])
-            .args([cons_flag, &rel(&cons_name)])
-            .args([out_flag, &rel(&out)])
-            .args(["--seed", &seed.to_string()])
-            .args(["--report", &rel(&report), "--log", &rel(&log)]);
-        if b.family == Family::Ecp5 {
-            // the ULX3S's LFE5U-85F-6BG381C: speed grade 6
-            cmd.args(["--speed", "6"]);
-        }
-        SeedRun {
-            cmd,
-            tool: t.nextpnr,
-            report: dir.join(report),
-            log: dir.join(log),
-            out: dir.join(out),
-        }
-    };
+    let run = |seed: u32| seed_run(b, &t, dir, &rel, seed);
     let what = if b.pll().is_empty() {
         format!(
             "({} {}): {} MHz oscillator, no PLL",
@@ -670,21 +626,13 @@ pub fn build(
         None
     };
     let pack_s = t2.elapsed().as_secs_f64();
-    let (lc_bel, ff_bel, ram_bel, dsp_bel, pll_bel) = match b.family {
-        Family::Ice40 => (
-            "ICESTORM_LC",
-            "ICESTORM_LC",
-            "ICESTORM_RAM",
-            "ICESTORM_DSP",
-            "ICESTORM_PLL",
-        ),
-        Family::Ecp5 => (
-            "TRELLIS_COMB",
-            "TRELLIS_FF",
-            "DP16KD",
-            "MULT18X18D",
-            "EHXPLLL",
-        ),
+    let [lc_bel, ff_bel, ram_bel, dsp_bel, pll_bel] = bels(b.family);
+    // the unstamped core's hash, which the committed reports key on (the
+    // core already is that Verilog when the build is unstamped)
+    let block_verilog_fnv64 = if opts.build == BuildId::UNSTAMPED {
+        ldcp_sim::Fnv64::hex_of(&core)
+    } else {
+        ldcp_sim::Fnv64::hex_of(&b.core_verilog(BuildId::UNSTAMPED)?)
     };
     let (lcs, lcs_total) = p.used(lc_bel);
     let (_, ff_total) = p.used(ff_bel);
@@ -727,7 +675,7 @@ pub fn build(
         dirty: opts.build.dirty,
         bitstream,
         verilog_fnv64: ldcp_sim::Fnv64::hex_of(&core),
-        block_verilog_fnv64: ldcp_sim::Fnv64::hex_of(&b.core_verilog(BuildId::UNSTAMPED)?),
+        block_verilog_fnv64,
         yosys,
         synth_command,
         nextpnr,
@@ -738,6 +686,79 @@ pub fn build(
             pack: round2(pack_s),
         },
     })
+}
+
+/// The nextpnr run of `seed` on the synthesized design in `dir` (`rel`: a
+/// path as the tools see it): its command and the files it writes.
+fn seed_run(b: &Board, t: &Tools, dir: &Path, rel: &dyn Fn(&str) -> String, seed: u32) -> SeedRun {
+    let report = format!("nextpnr-seed{seed}.json");
+    let log = format!("nextpnr-seed{seed}.log");
+    let (out_flag, out) = match b.family {
+        Family::Ice40 => ("--asc", format!("seed{seed}.asc")),
+        Family::Ecp5 => ("--textcfg", format!("seed{seed}.config")),
+    };
+    let cons_flag = match b.family {
+        Family::Ice40 => "--pcf",
+        Family::Ecp5 => "--lpf",
+    };
+    let mut cmd = (t.nextpnr_cmd)();
+    cmd.arg(b.nextpnr_device)
+        .args(["--package", b.package, "--json", &rel("design.json")])
+        .args([cons_flag, &rel(&b.constraints_file())])
+        .args([out_flag, &rel(&out)])
+        .args(["--seed", &seed.to_string()])
+        .args(["--report", &rel(&report), "--log", &rel(&log)]);
+    if b.family == Family::Ecp5 {
+        // the ULX3S's LFE5U-85F-6BG381C: speed grade 6
+        cmd.args(["--speed", "6"]);
+    }
+    SeedRun {
+        cmd,
+        tool: t.nextpnr,
+        report: dir.join(report),
+        log: dir.join(log),
+        out: dir.join(out),
+    }
+}
+
+/// The family's bel types of logic cells, flip-flops, block RAMs, DSPs
+/// and PLLs, as nextpnr's report names them.
+fn bels(f: Family) -> [&'static str; 5] {
+    match f {
+        Family::Ice40 => [
+            "ICESTORM_LC",
+            "ICESTORM_LC",
+            "ICESTORM_RAM",
+            "ICESTORM_DSP",
+            "ICESTORM_PLL",
+        ],
+        Family::Ecp5 => [
+            "TRELLIS_COMB",
+            "TRELLIS_FF",
+            "DP16KD",
+            "MULT18X18D",
+            "EHXPLLL",
+        ],
+    }
+}
+
+/// nextpnr's version line.
+fn nextpnr_version(t: &Tools) -> Result<String, FlowError> {
+    let mut c = (t.nextpnr_cmd)();
+    c.arg("--version");
+    let out = tools::run(&mut c, &format!("{} --version", t.nextpnr))?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // YoWASP prints a "Preparing to run" line first
+    Ok(text
+        .lines()
+        .find(|l| l.contains("nextpnr"))
+        .unwrap_or("")
+        .trim()
+        .to_string())
 }
 
 /// Packs the routed design `routed` into the bitstream `bin` with the
